@@ -1,0 +1,62 @@
+#pragma once
+// The in-memory dataset every loader produces and every later stage reads.
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// Row-major float32 matrix: one sample per row (the layout of all batched products).
+using MatrixXfR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+enum class DataKind { Images, Coulomb, Vectors };
+const char* toString(DataKind kind);
+
+/// The shape of one sample. Images: height x width x channels, stored interleaved (HWC, the
+/// OpenCV layout). Coulomb matrices: n x n x 1. Vectors: 1 x d x 1.
+struct Shape {
+    int height = 1;
+    int width = 1;
+    int channels = 1;
+    int dim() const { return height * width * channels; }
+    bool operator==(const Shape&) const = default;
+};
+
+/// A loaded dataset.
+///
+/// Guarantees after a successful load: X.rows() == count(); X.cols() == shape.dim(); every value is
+/// finite; images lie in [0, 1]; exactly one of `labels` (classification, values in
+/// [0, numClasses)) or `targets` (regression) is non-empty, or both are empty (unlabelled images).
+struct Dataset {
+    DataKind kind = DataKind::Vectors;
+    Shape shape;
+    MatrixXfR X;                         ///< N x shape.dim()
+
+    std::vector<int> labels;             ///< class per sample, or empty
+    int numClasses = 0;
+    std::vector<std::string> classNames; ///< optional, numClasses entries when present
+
+    std::vector<double> targets;         ///< regression target per sample (e.g. kcal/mol), or empty
+
+    // Molecules (kind == Coulomb)
+    std::vector<std::vector<int>> charges;  ///< atomic numbers per molecule (unpadded)
+    std::vector<std::string> names;         ///< per-sample names when the file has them
+    std::vector<int> folds;                 ///< predefined fold per sample (QM7 .mat P), or empty
+
+    std::string source;                  ///< the path it was loaded from
+    std::string format;                  ///< the loader that read it, e.g. "idx", "extxyz"
+
+    std::size_t count() const { return static_cast<std::size_t>(X.rows()); }
+    bool isClassification() const { return !labels.empty(); }
+    bool isRegression() const { return !targets.empty(); }
+    /// One sample as a pointer to shape.dim() floats.
+    const float* sample(std::size_t i) const { return X.data() + i * static_cast<std::size_t>(X.cols()); }
+    /// Throws std::logic_error if the invariants above do not hold (used by loaders and tests).
+    void checkInvariants() const;
+    /// The rows `idx` as a new dataset (labels, targets, charges, names, folds follow).
+    Dataset subset(const std::vector<std::size_t>& idx) const;
+};
+
+} // namespace orbit

@@ -1,0 +1,61 @@
+#pragma once
+// Transformation groups and their actions T_g on samples (DESIGN.md §1).
+#include "orbit/data/Dataset.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+enum class GroupKind { Rotation, Translation, Scale, Affine, Cyclic, Permutation, Orthogonal };
+const char* toString(GroupKind kind);
+
+/// One group element, in the parameters of its group. Unused fields keep their identity values.
+/// Affine elements act as rotation(theta) * translation(dx, dy) * scale(s): scale first.
+struct GroupElement {
+    double theta = 0.0;        ///< rotation angle in radians, in (-pi, pi]
+    double dx = 0.0, dy = 0.0; ///< translation in pixels (x to the right, y down)
+    double scale = 1.0;        ///< isotropic zoom factor s > 0
+    int k = 0;                 ///< cyclic C_n: rotation by 2 pi k / n; orthogonal set: matrix index
+    std::vector<int> perm;     ///< permutation: row/column i of the result is row/column perm[i] of the input
+    bool operator==(const GroupElement&) const = default;
+};
+
+/// A group acting on samples of a given Shape.
+///
+/// Contract: apply(g, x) writes T_g x; apply(compose(a, b), x) == apply(a, apply(b, x)) (exactly
+/// for finite groups, up to interpolation otherwise); apply(inverse(g), apply(g, x)) ~ x.
+/// isUnitary(): ||T_g x|| == ||x|| (up to interpolation and the border), which with a symmetric
+/// distribution allows the template trick <w, g x> = <g^-1 w, x>.
+class Group {
+public:
+    virtual ~Group() = default;
+    virtual GroupKind kind() const = 0;
+    /// The spec string that recreates it, e.g. "cyclic:n=4".
+    virtual std::string spec() const = 0;
+    /// Throws SpecError if the group cannot act on samples of this kind/shape.
+    virtual void checkShape(DataKind kind, const Shape& shape) const = 0;
+    virtual GroupElement identity(const Shape& shape) const = 0;
+    virtual GroupElement inverse(const GroupElement& g) const = 0;
+    /// a * b (apply b first, then a).
+    virtual GroupElement compose(const GroupElement& a, const GroupElement& b) const = 0;
+    /// out = T_g in; both hold shape.dim() floats and must not alias.
+    virtual void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const = 0;
+    virtual bool isUnitary() const = 0;
+    virtual bool isFinite() const { return false; }
+    /// All elements of a finite group (for exact Haar sums). Throws SpecError for infinite groups
+    /// or when there are more than `limit` elements.
+    virtual std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const;
+    /// One line as `orbitlab-cli sample` prints it: theta / dx dy / s / theta dx dy s / k / indices.
+    virtual std::string describe(const GroupElement& g) const = 0;
+};
+
+/// Builds a group from its spec string (`rotation`, `translation`, `scale`, `affine`,
+/// `cyclic:n=N`, `permutation`, `orthogonal:k=K`). The orthogonal set needs the sample shape and a
+/// seed to draw its K Haar-random matrices; other groups ignore them. Throws SpecError("--group").
+std::shared_ptr<const Group> makeGroup(const std::string& spec, const Shape& shape = {},
+                                       std::uint64_t seed = 0);
+
+} // namespace orbit

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Orbit Lab set-up: installs what is missing (Debian 12, as root), builds, then runs the app or the tests.
+#   bash scripts/setup.sh app     install, build, start the GUI on the bundled sample data
+#   bash scripts/setup.sh test    install, build, run the whole test suite with ctest
+#   bash scripts/setup.sh build   install and build only
+set -euo pipefail
+
+mode=${1:-app}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${ORBIT_BUILD_DIR:-$root/build}
+jobs=${ORBIT_JOBS:-$(nproc)}
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev
+  libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+  libmatio-dev liblinear-dev libspectra-dev nlohmann-json3-dev zlib1g-dev libomp-dev
+  dataset-fashion-mnist
+  xvfb xauth fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" -j "$jobs"
+
+case "$mode" in
+  app)
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+      echo "setup: no display found; starting Orbit Lab under xvfb-run (set DISPLAY to see the window)"
+      exec xvfb-run -a -s "-screen 0 1400x900x24" "$build/app/orbitlab" "${@:2}"
+    fi
+    exec "$build/app/orbitlab" "${@:2}"
+    ;;
+  test)
+    cd "$build"
+    exec ctest --output-on-failure -j "$jobs" --timeout 900
+    ;;
+  build) ;;
+  *) echo "usage: setup.sh app|test|build" >&2; exit 2 ;;
+esac
