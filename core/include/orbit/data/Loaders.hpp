@@ -48,6 +48,10 @@ Dataset loadImageFolder(const std::string& path, const LoadOptions& options = {}
 Dataset loadDigitsSheet(const std::string& path, const LoadOptions& options = {});
 Dataset loadMat(const std::string& path, const LoadOptions& options = {});
 Dataset loadExtXyz(const std::string& path, const LoadOptions& options = {});
+/// CSV rule: separator ',' ';' or tab (whichever the first line uses); a first line with a
+/// non-numeric field is a header; blank and '#' lines are skipped. The last column is a class label
+/// when all its values are integers in [0, 1000) with at most max(2, N / 2) distinct values, else a
+/// regression target. Error positions: lines and fields count from 1, records and images from 0.
 Dataset loadCsv(const std::string& path, const LoadOptions& options = {});
 
 } // namespace orbit

@@ -1,0 +1,110 @@
+#include "orbit/data/Dataset.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace orbit {
+
+const char* toString(DataKind kind)
+{
+    switch (kind) {
+    case DataKind::Images: return "images";
+    case DataKind::Coulomb: return "coulomb";
+    case DataKind::Vectors: return "vectors";
+    }
+    return "unknown";
+}
+
+namespace {
+[[noreturn]] void broken(const std::string& what)
+{
+    throw std::logic_error("Dataset invariant violated: " + what);
+}
+} // namespace
+
+void Dataset::checkInvariants() const
+{
+    const std::size_t n = count();
+    if (shape.height < 1 || shape.width < 1 || shape.channels < 1)
+        broken("shape " + std::to_string(shape.height) + "x" + std::to_string(shape.width) + "x" +
+               std::to_string(shape.channels) + " has a non-positive extent");
+    if (X.cols() != shape.dim())
+        broken("X has " + std::to_string(X.cols()) + " columns but shape.dim() is " + std::to_string(shape.dim()));
+    if (kind == DataKind::Coulomb && (shape.height != shape.width || shape.channels != 1))
+        broken("Coulomb matrices must be n x n x 1");
+    if (kind == DataKind::Vectors && (shape.height != 1 || shape.channels != 1))
+        broken("vectors must have shape 1 x d x 1");
+
+    const float* p = X.data();
+    const std::size_t total = n * static_cast<std::size_t>(X.cols());
+    for (std::size_t i = 0; i < total; ++i) {
+        const float v = p[i];
+        if (!std::isfinite(v)) broken("X has a non-finite value at sample " + std::to_string(i / X.cols()));
+        if (kind == DataKind::Images && (v < 0.0f || v > 1.0f))
+            broken("image value " + std::to_string(v) + " outside [0, 1] at sample " + std::to_string(i / X.cols()));
+    }
+
+    if (!labels.empty() && !targets.empty()) broken("both labels and targets are set");
+    if (labels.empty() && targets.empty() && kind != DataKind::Images)
+        broken("only image datasets may be unlabelled");
+    if (!labels.empty()) {
+        if (labels.size() != n) broken(std::to_string(labels.size()) + " labels for " + std::to_string(n) + " samples");
+        if (numClasses < 1) broken("labels present but numClasses < 1");
+        for (int l : labels)
+            if (l < 0 || l >= numClasses)
+                broken("label " + std::to_string(l) + " outside [0, " + std::to_string(numClasses) + ")");
+    }
+    if (!classNames.empty() && static_cast<int>(classNames.size()) != numClasses)
+        broken(std::to_string(classNames.size()) + " class names for " + std::to_string(numClasses) + " classes");
+    if (!targets.empty()) {
+        if (targets.size() != n) broken(std::to_string(targets.size()) + " targets for " + std::to_string(n) + " samples");
+        for (double t : targets)
+            if (!std::isfinite(t)) broken("non-finite target");
+    }
+    if (!charges.empty()) {
+        if (charges.size() != n) broken(std::to_string(charges.size()) + " charge lists for " + std::to_string(n) + " samples");
+        for (const auto& z : charges) {
+            if (static_cast<int>(z.size()) > shape.height) broken("a molecule has more atoms than the matrix size");
+            for (int c : z)
+                if (c < 1 || c > 118) broken("atomic number " + std::to_string(c) + " outside [1, 118]");
+        }
+    }
+    if (!names.empty() && names.size() != n) broken(std::to_string(names.size()) + " names for " + std::to_string(n) + " samples");
+    if (!folds.empty()) {
+        if (folds.size() != n) broken(std::to_string(folds.size()) + " folds for " + std::to_string(n) + " samples");
+        for (int f : folds)
+            if (f < 0) broken("negative fold index");
+    }
+}
+
+Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
+{
+    const std::size_t n = count();
+    for (std::size_t i : idx)
+        if (i >= n) throw std::out_of_range("Dataset::subset: index " + std::to_string(i) + " >= count " + std::to_string(n));
+
+    Dataset s;
+    s.kind = kind;
+    s.shape = shape;
+    s.numClasses = numClasses;
+    s.classNames = classNames;
+    s.source = source;
+    s.format = format;
+    s.X.resize(static_cast<Eigen::Index>(idx.size()), X.cols());
+    for (std::size_t r = 0; r < idx.size(); ++r) s.X.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
+
+    auto pick = [&idx](const auto& from, auto& to) {
+        if (from.empty()) return;
+        to.reserve(idx.size());
+        for (std::size_t i : idx) to.push_back(from[i]);
+    };
+    pick(labels, s.labels);
+    pick(targets, s.targets);
+    pick(charges, s.charges);
+    pick(names, s.names);
+    pick(folds, s.folds);
+    return s;
+}
+
+} // namespace orbit

@@ -1,0 +1,155 @@
+// MNIST IDX: big-endian header (magic 0x00000803 + N, rows, cols for images; 0x00000801 + N for
+// labels), then unsigned bytes. Raw or gzip-compressed.
+#include "data/ByteSource.hpp"
+#include "data/LoaderSupport.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace orbit {
+
+using namespace orbit::data;
+
+namespace {
+
+constexpr std::uint32_t kImagesMagic = 0x00000803;
+constexpr std::uint32_t kLabelsMagic = 0x00000801;
+
+std::string hex(std::uint32_t v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08X", v);
+    return buf;
+}
+
+/// Reads the magic number and `rank` big-endian dimensions.
+std::vector<std::size_t> readHeader(ByteSource& src, std::uint32_t expectedMagic, std::size_t rank, const char* what)
+{
+    std::uint8_t head[16] = {};
+    const std::size_t want = 4 + 4 * rank;
+    const std::size_t got = src.read(head, want);
+    if (got < 4) fail(LoadErrorKind::Truncated, src.path(), "header", std::string("the file ends inside the IDX header of the ") + what);
+    const std::uint32_t magic = bigEndian32(head);
+    if (magic != expectedMagic) {
+        std::string detail = std::string("not an IDX ") + what + " file: the magic number should be " + hex(expectedMagic);
+        if (magic == kLabelsMagic) detail += " (this is an IDX labels file)";
+        if (magic == kImagesMagic) detail += " (this is an IDX images file)";
+        fail(LoadErrorKind::BadMagic, src.path(), "header", detail, hex(magic));
+    }
+    if (got < want) fail(LoadErrorKind::Truncated, src.path(), "header", std::string("the file ends inside the IDX header of the ") + what);
+    std::vector<std::size_t> dims(rank);
+    for (std::size_t i = 0; i < rank; ++i) dims[i] = bigEndian32(head + 4 + 4 * i);
+    return dims;
+}
+
+/// Reads `keep` of the `promised` records of `recordBytes` each that follow a header of
+/// `headerBytes`, checking the promise against the file size (raw) or the bytes delivered (gzip).
+std::vector<std::uint8_t> readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t keep,
+                                      std::size_t recordBytes, const char* what)
+{
+    const std::size_t promisedBytes = checkedProduct({promised, recordBytes});
+    if (!src.compressed()) {
+        const std::uintmax_t available = fileSize(src.path()) - headerBytes;
+        if (available < promisedBytes)
+            fail(LoadErrorKind::Truncated, src.path(), std::string(what) + " " + std::to_string(available / recordBytes),
+                 "the header promises " + std::to_string(promised) + " " + what + "s (" + std::to_string(promisedBytes) +
+                     " bytes) but the file holds only " + std::to_string(available) + " bytes after the header",
+                 std::to_string(promised));
+        if (available > promisedBytes)
+            fail(LoadErrorKind::BadShape, src.path(), "byte " + std::to_string(headerBytes + promisedBytes),
+                 std::to_string(available - promisedBytes) + " bytes follow the " + std::to_string(promised) + " " + what +
+                     "s the header promises",
+                 std::to_string(promised));
+    }
+    std::vector<std::uint8_t> bytes;
+    const std::size_t keepBytes = keep * recordBytes;
+    const std::size_t got = src.readInto(bytes, keepBytes);
+    if (got < keepBytes)
+        fail(LoadErrorKind::Truncated, src.path(), std::string(what) + " " + std::to_string(got / recordBytes),
+             "the header promises " + std::to_string(promised) + " " + what + "s but the data ends after " +
+                 std::to_string(got) + " bytes",
+             std::to_string(promised));
+    if (src.compressed() && keep == promised) {
+        std::uint8_t extra = 0;
+        if (src.read(&extra, 1) == 1)
+            fail(LoadErrorKind::BadShape, src.path(), "byte " + std::to_string(headerBytes + promisedBytes),
+                 "data follows the " + std::to_string(promised) + " " + what + "s the header promises",
+                 std::to_string(promised));
+    }
+    return bytes;
+}
+
+bool endsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The labels file next to an images file by the standard MNIST names, or "" if there is none.
+std::string findLabels(const std::string& imagesPath)
+{
+    namespace fs = std::filesystem;
+    const fs::path p(imagesPath);
+    std::string name = p.filename().string();
+    const bool gz = endsWith(name, ".gz");
+    if (gz) name.resize(name.size() - 3);
+    static const std::pair<const char*, const char*> kNames[] = {{"images-idx3-ubyte", "labels-idx1-ubyte"},
+                                                                 {"images.idx3-ubyte", "labels.idx1-ubyte"}};
+    for (const auto& [from, to] : kNames) {
+        if (!endsWith(name, from)) continue;
+        const std::string base = name.substr(0, name.size() - std::string(from).size()) + to;
+        for (const std::string& candidate : {base + (gz ? ".gz" : ""), base + (gz ? "" : ".gz")}) {
+            const fs::path c = p.parent_path() / candidate;
+            std::error_code ec;
+            if (fs::is_regular_file(c, ec)) return c.string();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+Dataset loadIdx(const std::string& path, const LoadOptions& options)
+{
+    requireFile(path);
+    ByteSource images(path);
+    const auto dims = readHeader(images, kImagesMagic, 3, "images");
+    const std::size_t n = dims[0], rows = dims[1], cols = dims[2];
+    if (n == 0) fail(LoadErrorKind::Empty, path, "header", "the header promises no images", "0");
+    if (rows == 0 || cols == 0 || rows > 65536 || cols > 65536)
+        fail(LoadErrorKind::BadShape, path, "header", "image size must be between 1 and 65536 pixels a side",
+             std::to_string(rows) + "x" + std::to_string(cols));
+    const std::size_t keep = applyLimit(n, options.limit);
+    const std::size_t pixels = rows * cols;
+    checkFloatMemory(path, "header", keep, pixels, options.maxBytes);
+
+    // Labels first (small): a mismatch is reported before the big read.
+    std::vector<int> labels;
+    const std::string labelsPath = options.labels.empty() ? findLabels(path) : options.labels;
+    if (!labelsPath.empty()) {
+        requireFile(labelsPath);
+        ByteSource lsrc(labelsPath);
+        const auto ldims = readHeader(lsrc, kLabelsMagic, 1, "labels");
+        if (ldims[0] != n)
+            fail(LoadErrorKind::CountMismatch, labelsPath, "header",
+                 std::to_string(ldims[0]) + " labels for the " + std::to_string(n) + " images of " + path,
+                 std::to_string(ldims[0]));
+        const auto bytes = readRecords(lsrc, 8, n, keep, 1, "label");
+        labels.assign(bytes.begin(), bytes.end());
+    }
+
+    const auto pixelsBytes = readRecords(images, 16, n, keep, pixels, "image");
+    Dataset d;
+    d.kind = DataKind::Images;
+    d.shape = {static_cast<int>(rows), static_cast<int>(cols), 1};
+    d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
+    float* x = d.X.data();
+    const std::size_t total = keep * pixels;
+    for (std::size_t i = 0; i < total; ++i) x[i] = static_cast<float>(pixelsBytes[i]) / 255.0f;
+    if (!labels.empty()) {
+        d.numClasses = classCount(labels);
+        d.labels = std::move(labels);
+    }
+    return finish(std::move(d), path, Format::Idx);
+}
+
+} // namespace orbit
