@@ -1,0 +1,25 @@
+#pragma once
+#include "orbit/groups/Group.hpp"
+
+namespace orbit {
+
+/// The similarity subgroup rotation x translation x scale acting on images (LGIKA's CIFAR-10 setting):
+/// g = rotation(theta) * translation(dx, dy) * scale(s), scale first, all about the centre c:
+///   p -> c + s R(theta)(p - c) + R(theta) t,   (T_g x)(p') = (1/s) x(p).
+/// Closed under compose (theta adds, s multiplies, t = s_a t_b + R(-theta_b) t_a) and inverse
+/// (theta -> -theta, s -> 1/s, t -> -R(theta) t / s). Requires: Images. Unitary up to interpolation
+/// and the border.
+class AffineGroup final : public Group {
+public:
+    GroupKind kind() const override { return GroupKind::Affine; }
+    std::string spec() const override { return "affine"; }
+    void checkShape(DataKind kind, const Shape& shape) const override;
+    GroupElement identity(const Shape&) const override { return {}; }
+    GroupElement inverse(const GroupElement& g) const override;
+    GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
+    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
+    bool isUnitary() const override { return true; }
+    std::string describe(const GroupElement& g) const override;
+};
+
+} // namespace orbit

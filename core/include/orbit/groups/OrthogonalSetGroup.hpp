@@ -1,0 +1,48 @@
+#pragma once
+#include "orbit/data/Dataset.hpp"
+#include "orbit/groups/Group.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace orbit {
+
+/// A fixed finite set G0 = {Q_0, ..., Q_{K-1}} of Haar-random orthogonal d x d matrices acting on
+/// flattened samples by x -> Q_k x (Pal & Savvides' "partially observed group").
+/// Q_k is the Q of a QR decomposition of a d x d standard Gaussian matrix drawn from stream k of
+/// `seed`, with the signs of the columns fixed so that diag(R) > 0 (which makes Q Haar-distributed).
+///
+/// G0 is not closed under products. Honest representation: element k in [0, K) is Q_k, k in
+/// [K, 2K) is Q_{k-K}^T = Q_{k-K}^-1, and k = -1 is the identity. inverse() is exact; compose()
+/// works when one factor is the identity or the two are mutual inverses, and otherwise throws
+/// SpecError (the product is not in the set). elements() lists the K matrices Q_k.
+/// Requires d <= 2048 (K d^2 floats are held in memory); throws SpecError naming the memory needed.
+class OrthogonalSetGroup final : public Group {
+public:
+    OrthogonalSetGroup(int count, int dim, std::uint64_t seed);
+    int count() const { return count_; }
+    int dim() const { return dim_; }
+    /// Q_k, row-major d x d.
+    const MatrixXfR& matrix(int k) const { return q_.at(static_cast<std::size_t>(k)); }
+
+    GroupKind kind() const override { return GroupKind::Orthogonal; }
+    std::string spec() const override;
+    void checkShape(DataKind kind, const Shape& shape) const override;
+    GroupElement identity(const Shape&) const override;
+    GroupElement inverse(const GroupElement& g) const override;
+    GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
+    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
+    bool isUnitary() const override { return true; }
+    bool isFinite() const override { return true; }
+    std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
+    std::string describe(const GroupElement& g) const override;
+
+    static constexpr int kMaxDim = 2048;
+
+private:
+    int count_, dim_;
+    std::uint64_t seed_;
+    std::vector<MatrixXfR> q_;
+};
+
+} // namespace orbit

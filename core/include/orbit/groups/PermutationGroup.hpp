@@ -1,0 +1,31 @@
+#pragma once
+#include "orbit/groups/Group.hpp"
+
+namespace orbit {
+
+/// The symmetric group S_n acting on n x n Coulomb matrices by C -> P C P^T (rows and columns
+/// together): out(i, j) = in(perm[i], perm[j]). Exact; compose(a, b).perm[i] = b.perm[a.perm[i]].
+/// Requires: Coulomb samples n x n (and n == size() when the group was built with a size).
+/// elements() lists all n! permutations in lexicographic order when n! <= limit.
+class PermutationGroup final : public Group {
+public:
+    /// size 0: any n (taken from the shape).
+    explicit PermutationGroup(int size = 0) : size_(size) {}
+    int size() const { return size_; }
+    GroupKind kind() const override { return GroupKind::Permutation; }
+    std::string spec() const override;
+    void checkShape(DataKind kind, const Shape& shape) const override;
+    GroupElement identity(const Shape& shape) const override;
+    GroupElement inverse(const GroupElement& g) const override;
+    GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
+    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
+    bool isUnitary() const override { return true; }
+    bool isFinite() const override { return true; }
+    std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
+    std::string describe(const GroupElement& g) const override;
+
+private:
+    int size_;
+};
+
+} // namespace orbit

@@ -1,0 +1,94 @@
+#include "distributions/DistributionSupport.hpp"
+
+#include "groups/GroupSupport.hpp"
+#include "orbit/distributions/AffineProduct.hpp"
+#include "orbit/distributions/Delta.hpp"
+#include "orbit/distributions/GaussianTranslation.hpp"
+#include "orbit/distributions/Haar.hpp"
+#include "orbit/distributions/LogNormalScale.hpp"
+#include "orbit/distributions/NoisySort.hpp"
+#include "orbit/distributions/UniformWindow.hpp"
+#include "orbit/distributions/VonMises.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace orbit {
+
+namespace detail {
+
+void requireParameter(const std::string& name, const std::string& key, double v, double lo, bool loOpen, double hi)
+{
+    const std::string field = "--dist " + name + "." + key;
+    if (!std::isfinite(v)) throw SpecError(field, "not a finite number", formatNumber(v));
+    if (loOpen ? !(v > lo) : !(v >= lo))
+        throw SpecError(field, std::string("must be ") + (loOpen ? "> " : ">= ") + formatNumber(lo), formatNumber(v));
+    if (!(v <= hi)) throw SpecError(field, "must be <= " + formatNumber(hi), formatNumber(v));
+}
+
+void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs)
+{
+    throw SpecError("--dist", dist.spec() + " cannot be used with the group " + group.spec() + "; it needs " + needs,
+                    dist.spec());
+}
+
+std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& text, const std::string& field,
+                                                           GroupKind kind)
+{
+    const Spec spec = parseSpec(text, field);
+    const std::string& name = spec.name;
+    if (name == "vonmises") {
+        spec.allowOnly({"kappa"});
+        return std::make_shared<VonMises>(spec.number("kappa"));
+    }
+    if (name == "uniform") {
+        spec.allowOnly({"a"});
+        return std::make_shared<UniformWindow>(spec.number("a"), kind);
+    }
+    if (name == "gaussian") {
+        spec.allowOnly({"sigma"});
+        return std::make_shared<GaussianTranslation>(spec.number("sigma"));
+    }
+    if (name == "lognormal") {
+        spec.allowOnly({"mu", "sigma"});
+        return std::make_shared<LogNormalScale>(spec.number("mu", 0.0), spec.number("sigma"));
+    }
+    if (name == "noisysort") {
+        spec.allowOnly({"sigma"});
+        return std::make_shared<NoisySort>(spec.number("sigma"));
+    }
+    if (name == "haar") {
+        spec.allowOnly({});
+        return std::make_shared<Haar>(kind);
+    }
+    if (name == "delta") {
+        spec.allowOnly({});
+        return std::make_shared<Delta>();
+    }
+    throw SpecError(field,
+                    "unknown distribution (expected vonmises:kappa=K, uniform:a=A, gaussian:sigma=S, "
+                    "lognormal:mu=M,sigma=S, haar, noisysort:sigma=S, delta)",
+                    name);
+}
+
+} // namespace detail
+
+double Distribution::density(double) const
+{
+    throw std::logic_error("the distribution " + spec() + " has no density (check hasDensity() first)");
+}
+
+std::shared_ptr<const Distribution> makeDistribution(const std::string& text, const Group& group)
+{
+    std::shared_ptr<const Distribution> dist;
+    if (group.kind() == GroupKind::Affine)
+        dist = AffineProduct::parse(text);
+    else
+        dist = detail::makeSingleDistribution(text, "--dist", group.kind());
+    dist->checkGroup(group);
+    return dist;
+}
+
+} // namespace orbit

@@ -1,0 +1,21 @@
+#pragma once
+// Pieces shared by the distribution implementations (private to core/src/distributions).
+#include "orbit/distributions/Distribution.hpp"
+
+#include <memory>
+#include <string>
+
+namespace orbit::detail {
+
+/// Throws SpecError("--dist NAME.KEY", ...) naming the value unless lo (<= or <, by loOpen) v <= hi.
+void requireParameter(const std::string& name, const std::string& key, double v, double lo, bool loOpen, double hi);
+
+/// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <needs>").
+[[noreturn]] void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs);
+
+/// One distribution from its spec (everything but the affine product), for a group of `kind`.
+/// Does not call checkGroup().
+std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& text, const std::string& field,
+                                                           GroupKind kind);
+
+} // namespace orbit::detail

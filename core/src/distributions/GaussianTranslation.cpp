@@ -1,0 +1,38 @@
+#include "orbit/distributions/GaussianTranslation.hpp"
+
+#include "distributions/DistributionSupport.hpp"
+#include "groups/GroupSupport.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+GaussianTranslation::GaussianTranslation(double sigma) : sigma_(sigma)
+{
+    detail::requireParameter("gaussian", "sigma", sigma, 0.0, true, 1e6);
+}
+
+std::string GaussianTranslation::spec() const { return "gaussian:sigma=" + detail::formatNumber(sigma_); }
+
+void GaussianTranslation::checkGroup(const Group& group) const
+{
+    if (group.kind() != GroupKind::Translation)
+        detail::groupMismatch(*this, group, "translation (or affine's translation=)");
+}
+
+GroupElement GaussianTranslation::sample(Rng& rng, const Group&, const Shape&, const float*) const
+{
+    GroupElement g;
+    g.dx = sigma_ * standardNormal(rng);
+    g.dy = sigma_ * standardNormal(rng);
+    return g;
+}
+
+double GaussianTranslation::density(double dx) const
+{
+    const double z = dx / sigma_;
+    return std::exp(-0.5 * z * z) / (sigma_ * std::sqrt(2.0 * std::numbers::pi));
+}
+
+} // namespace orbit

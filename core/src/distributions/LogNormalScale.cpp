@@ -1,0 +1,43 @@
+#include "orbit/distributions/LogNormalScale.hpp"
+
+#include "distributions/DistributionSupport.hpp"
+#include "groups/GroupSupport.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+LogNormalScale::LogNormalScale(double mu, double sigma) : mu_(mu), sigma_(sigma)
+{
+    detail::requireParameter("lognormal", "mu", mu, -10.0, false, 10.0);
+    detail::requireParameter("lognormal", "sigma", sigma, 0.0, true, 10.0);
+}
+
+std::string LogNormalScale::spec() const
+{
+    return "lognormal:mu=" + detail::formatNumber(mu_) + ",sigma=" + detail::formatNumber(sigma_);
+}
+
+void LogNormalScale::checkGroup(const Group& group) const
+{
+    if (group.kind() != GroupKind::Scale) detail::groupMismatch(*this, group, "scale (or affine's scale=)");
+}
+
+GroupElement LogNormalScale::sample(Rng& rng, const Group&, const Shape&, const float*) const
+{
+    GroupElement g;
+    g.scale = std::exp(mu_ + sigma_ * standardNormal(rng));
+    return g;
+}
+
+double LogNormalScale::density(double s) const
+{
+    if (!(s > 0.0)) return 0.0;
+    const double z = (std::log(s) - mu_) / sigma_;
+    return std::exp(-0.5 * z * z) / (s * sigma_ * std::sqrt(2.0 * std::numbers::pi));
+}
+
+std::pair<double, double> LogNormalScale::densityRange() const { return {0.0, std::exp(mu_ + 4.0 * sigma_)}; }
+
+} // namespace orbit

@@ -1,0 +1,53 @@
+#include "orbit/distributions/NoisySort.hpp"
+
+#include "distributions/DistributionSupport.hpp"
+#include "groups/GroupSupport.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orbit {
+
+NoisySort::NoisySort(double sigma) : sigma_(sigma)
+{
+    detail::requireParameter("noisysort", "sigma", sigma, 0.0, false, 1e6);
+}
+
+std::string NoisySort::spec() const { return "noisysort:sigma=" + detail::formatNumber(sigma_); }
+
+void NoisySort::checkGroup(const Group& group) const
+{
+    if (group.kind() != GroupKind::Permutation) detail::groupMismatch(*this, group, "permutation (Coulomb matrices)");
+}
+
+std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) const
+{
+    std::vector<double> key(static_cast<std::size_t>(n));
+    std::vector<int> atoms, padding;
+    for (int i = 0; i < n; ++i) {
+        double norm2 = 0.0;
+        for (int j = 0; j < n; ++j) {
+            const double v = c[static_cast<std::size_t>(i) * n + j];
+            norm2 += v * v;
+        }
+        const double noise = sigma_ > 0.0 ? sigma_ * standardNormal(rng) : 0.0;  // n draws, whatever the data
+        key[static_cast<std::size_t>(i)] = std::sqrt(norm2) + noise;
+        (norm2 > 0.0 ? atoms : padding).push_back(i);
+    }
+    std::stable_sort(atoms.begin(), atoms.end(), [&key](int a, int b) {
+        return key[static_cast<std::size_t>(a)] > key[static_cast<std::size_t>(b)];
+    });
+    atoms.insert(atoms.end(), padding.begin(), padding.end());
+    return atoms;
+}
+
+GroupElement NoisySort::sample(Rng& rng, const Group&, const Shape& shape, const float* x) const
+{
+    if (!x) throw SpecError("--dist", "noisysort depends on the input: give the sample (--data FILE --index I)", spec());
+    GroupElement g;
+    g.perm = sortPermutation(rng, x, shape.height);
+    return g;
+}
+
+} // namespace orbit

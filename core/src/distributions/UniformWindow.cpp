@@ -1,0 +1,52 @@
+#include "orbit/distributions/UniformWindow.hpp"
+
+#include "distributions/DistributionSupport.hpp"
+#include "groups/GroupSupport.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+UniformWindow::UniformWindow(double a, GroupKind kind) : a_(a), kind_(kind)
+{
+    detail::requireParameter("uniform", "a", a, 0.0, true, kind == GroupKind::Rotation ? std::numbers::pi : 1e6);
+}
+
+std::string UniformWindow::spec() const { return "uniform:a=" + detail::formatNumber(a_); }
+
+void UniformWindow::checkGroup(const Group& group) const
+{
+    if (group.kind() != GroupKind::Rotation && group.kind() != GroupKind::Translation)
+        detail::groupMismatch(*this, group, "rotation or translation (or affine's rotation= / translation=)");
+    if (group.kind() != kind_)
+        detail::groupMismatch(*this, group, std::string("the group it was made for, ") + toString(kind_));
+}
+
+GroupElement UniformWindow::sample(Rng& rng, const Group&, const Shape&, const float*) const
+{
+    GroupElement g;
+    if (kind_ == GroupKind::Rotation) {
+        g.theta = detail::wrapAngle(a_ * (2.0 * uniform01(rng) - 1.0));
+    } else {
+        g.dx = a_ * (2.0 * uniform01(rng) - 1.0);
+        g.dy = a_ * (2.0 * uniform01(rng) - 1.0);
+    }
+    return g;
+}
+
+double UniformWindow::density(double t) const { return std::abs(t) <= a_ ? 0.5 / a_ : 0.0; }
+
+std::pair<double, double> UniformWindow::densityRange() const
+{
+    const double half = kind_ == GroupKind::Rotation ? std::min(1.25 * a_, std::numbers::pi) : 1.25 * a_;
+    return {-half, half};
+}
+
+std::string UniformWindow::densityParameter() const
+{
+    return kind_ == GroupKind::Rotation ? "theta (rad)" : "dx (px)";
+}
+
+} // namespace orbit

@@ -1,0 +1,161 @@
+#include "groups/GroupSupport.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <numbers>
+
+namespace orbit::detail {
+
+double wrapAngle(double t)
+{
+    double w = std::remainder(t, 2.0 * std::numbers::pi);
+    if (w <= -std::numbers::pi) w += 2.0 * std::numbers::pi;
+    return w;
+}
+
+std::string formatNumber(double v)
+{
+    if (v == 0.0) v = 0.0;  // no "-0"
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+void requireImages(const Group& group, DataKind kind, const Shape& shape)
+{
+    if (kind != DataKind::Images)
+        throw SpecError("--group", std::string(toString(group.kind())) + " acts on images only, not on " +
+                                       (kind == DataKind::Coulomb ? "Coulomb matrices" : "vectors"),
+                        group.spec());
+    if (shape.height < 1 || shape.width < 1 || shape.channels < 1)
+        throw SpecError("--group", "images need a positive height, width and channel count", group.spec());
+}
+
+namespace {
+
+/// cos/sin with values within 1e-12 of -1, 0, 1 snapped, so quarter turns are exact.
+double snapUnit(double v)
+{
+    const double r = std::round(v);
+    return std::abs(v - r) < 1e-12 ? r : v;
+}
+
+bool nearInteger(double v) { return std::abs(v - std::round(v)) < 1e-9; }
+
+/// out(x, y) = in(x', y') with (x', y') = M (x, y, 1), an integer index map (entries of the 2 x 2 part in
+/// {-1, 0, 1}, integer offsets); zero where (x', y') falls outside.
+void copyIndexMap(const double m[6], const float* in, float* out, const Shape& shape)
+{
+    const int w = shape.width, h = shape.height, ch = shape.channels;
+    const long a = std::lround(m[0]), b = std::lround(m[1]), e = std::lround(m[2]);
+    const long c = std::lround(m[3]), d = std::lround(m[4]), f = std::lround(m[5]);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const long sx = a * x + b * y + e, sy = c * x + d * y + f;
+            float* o = out + (static_cast<std::size_t>(y) * w + x) * ch;
+            if (sx < 0 || sy < 0 || sx >= w || sy >= h) {
+                for (int k = 0; k < ch; ++k) o[k] = 0.0f;
+            } else {
+                const float* s = in + (static_cast<std::size_t>(sy) * w + sx) * ch;
+                for (int k = 0; k < ch; ++k) o[k] = s[k];
+            }
+        }
+}
+
+/// Bilinear resampling out(x, y) = gain * in(M (x, y, 1)), zero outside. Interior samples take the
+/// four taps directly; only samples within one pixel of the border check each tap.
+template <int Channels>
+void bilinearMapT(const double m[6], double gain, const float* in, float* out, const Shape& shape)
+{
+    const int w = shape.width, h = shape.height;
+    const int ch = Channels > 0 ? Channels : shape.channels;
+    const std::size_t row = static_cast<std::size_t>(w) * ch;
+    const float g = static_cast<float>(gain);
+    for (int y = 0; y < h; ++y) {
+        const double bx = m[1] * y + m[2], by = m[4] * y + m[5];
+        for (int x = 0; x < w; ++x) {
+            const double sx = m[0] * x + bx, sy = m[3] * x + by;
+            float* o = out + (static_cast<std::size_t>(y) * w + x) * ch;
+            if (!(sx > -1.0 && sy > -1.0 && sx < w && sy < h)) {
+                for (int k = 0; k < ch; ++k) o[k] = 0.0f;
+                continue;
+            }
+            const int x0 = static_cast<int>(std::floor(sx)), y0 = static_cast<int>(std::floor(sy));
+            const float fx = static_cast<float>(sx - x0), fy = static_cast<float>(sy - y0);
+            const float w00 = (1 - fx) * (1 - fy) * g, w01 = fx * (1 - fy) * g, w10 = (1 - fx) * fy * g, w11 = fx * fy * g;
+            if (x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h) {
+                const float* s0 = in + static_cast<std::size_t>(y0) * row + static_cast<std::size_t>(x0) * ch;
+                const float* s1 = s0 + row;
+                for (int k = 0; k < ch; ++k) o[k] = w00 * s0[k] + w01 * s0[ch + k] + w10 * s1[k] + w11 * s1[ch + k];
+                continue;
+            }
+            const float wts[4] = {w00, w01, w10, w11};
+            const int xs[4] = {x0, x0 + 1, x0, x0 + 1}, ys[4] = {y0, y0, y0 + 1, y0 + 1};
+            for (int k = 0; k < ch; ++k) {
+                float a = 0.0f;
+                for (int q = 0; q < 4; ++q) {
+                    const bool inside = xs[q] >= 0 && ys[q] >= 0 && xs[q] < w && ys[q] < h;
+                    const float v = inside ? in[static_cast<std::size_t>(ys[q]) * row + static_cast<std::size_t>(xs[q]) * ch + k] : 0.0f;
+                    a += wts[q] * v;
+                }
+                o[k] = a;
+            }
+        }
+    }
+}
+
+void bilinearMap(const double m[6], double gain, const float* in, float* out, const Shape& shape)
+{
+    switch (shape.channels) {
+    case 1: bilinearMapT<1>(m, gain, in, out, shape); break;
+    case 3: bilinearMapT<3>(m, gain, in, out, shape); break;
+    default: bilinearMapT<0>(m, gain, in, out, shape);
+    }
+}
+
+} // namespace
+
+void warpSimilarity(const GroupElement& g, const float* in, float* out, const Shape& shape)
+{
+    const double cx = 0.5 * (shape.width - 1), cy = 0.5 * (shape.height - 1);
+    const double c = snapUnit(std::cos(g.theta)), s = snapUnit(std::sin(g.theta));
+    const double inv = 1.0 / g.scale;
+    // Source of destination pixel p: c + (1/s) R(-theta) (p - c) - t/s, R(-theta) = [[cos, -sin], [sin, cos]].
+    const double m[6] = {inv * c, -inv * s, cx - inv * (c * cx - s * cy) - g.dx * inv,
+                         inv * s, inv * c,  cy - inv * (s * cx + c * cy) - g.dy * inv};
+    const bool integral = std::abs(g.scale - 1.0) < 1e-12 && (c == 0.0 || s == 0.0) && nearInteger(m[2]) &&
+                          nearInteger(m[5]);
+    if (integral)
+        copyIndexMap(m, in, out, shape);
+    else
+        bilinearMap(m, inv, in, out, shape);
+}
+
+GroupElement composeSimilarity(const GroupElement& a, const GroupElement& b)
+{
+    // a(b(p)) = c + s_a s_b R_a R_b (p - c) + R_a R_b (s_a t_b + R_b^-1 t_a).
+    GroupElement r;
+    r.theta = wrapAngle(a.theta + b.theta);
+    r.scale = a.scale * b.scale;
+    const double cb = std::cos(b.theta), sb = std::sin(b.theta);
+    // R(theta) = [[cos, sin], [-sin, cos]] in pixel coordinates; R(-theta_b) t_a:
+    r.dx = a.scale * b.dx + (cb * a.dx - sb * a.dy);
+    r.dy = a.scale * b.dy + (sb * a.dx + cb * a.dy);
+    return r;
+}
+
+GroupElement inverseSimilarity(const GroupElement& g)
+{
+    // g^-1(p) = c + (1/s) R(-theta) (p - c) - t/s = c + (1/s) R(-theta) (p - c) + R(-theta) t', t' = -R(theta) t / s.
+    GroupElement r;
+    r.theta = wrapAngle(-g.theta);
+    r.scale = 1.0 / g.scale;
+    const double c = std::cos(g.theta), s = std::sin(g.theta);
+    r.dx = -(c * g.dx + s * g.dy) / g.scale;
+    r.dy = -(-s * g.dx + c * g.dy) / g.scale;
+    return r;
+}
+
+} // namespace orbit::detail

@@ -1,0 +1,29 @@
+#pragma once
+// Pieces shared by the group implementations (private to core/src/groups).
+#include "orbit/groups/Group.hpp"
+
+#include <string>
+
+namespace orbit::detail {
+
+/// The angle t mapped to (-pi, pi].
+double wrapAngle(double t);
+
+/// Shortest text that reads back as the same double.
+std::string formatNumber(double v);
+
+/// Throws SpecError("--group", ...) unless the samples are images of at least 1 x 1 pixels.
+void requireImages(const Group& group, DataKind kind, const Shape& shape);
+
+/// The action of the similarity p -> c + s R(theta) (p - c) + R(theta) t on an image, c the centre
+/// ((w-1)/2, (h-1)/2), R(theta) a counter-clockwise turn on screen (x right, y down):
+///   (T_g x)(p) = (1/s) x(c + (1/s) R(-theta)(p - c) - t/s),
+/// bilinear, zero outside the image, every channel of an HWC image alike. Maps that send the pixel
+/// grid onto itself (quarter turns of square images, integer shifts, s = 1) are exact index copies.
+void warpSimilarity(const GroupElement& g, const float* in, float* out, const Shape& shape);
+
+/// a * b for elements of the similarity group (affine elements, scale applied first).
+GroupElement composeSimilarity(const GroupElement& a, const GroupElement& b);
+GroupElement inverseSimilarity(const GroupElement& g);
+
+} // namespace orbit::detail
