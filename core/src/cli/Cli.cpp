@@ -131,6 +131,10 @@ const std::vector<Command>& commands()
         c.push_back(infoCommand());
         c.push_back(sampleCommand());
         c.push_back(orbitCommand());
+        c.push_back(kernelCommand());
+        c.push_back(featuresCommand());
+        c.push_back(approxErrorCommand());
+        c.push_back(benchCommand());
         return c;
     }();
     return all;

@@ -68,5 +68,9 @@ int run(const std::vector<std::string>& args, Io& io);
 Command infoCommand();
 Command sampleCommand();
 Command orbitCommand();
+Command kernelCommand();
+Command featuresCommand();
+Command approxErrorCommand();
+Command benchCommand();
 
 } // namespace orbit::cli

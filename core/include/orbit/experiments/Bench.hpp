@@ -1,0 +1,35 @@
+#pragma once
+// Speed of the feature hot paths against Eigen's own float32 product of the same shapes.
+#include "orbit/data/Dataset.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// One timed hot path. flops = 2 * rows * cols * depth of the GEMM it amounts to (rows = inputs, or
+/// inputs x r on the data path; cols = r s transformed templates, or s); gflops = flops / seconds;
+/// gemm_gflops = the rate of one Eigen float32 product C = A B^T of exactly that shape, timed in the
+/// same run with the same threads; ratio = gflops / gemm_gflops.
+struct BenchCase {
+    std::string name;
+    std::vector<long long> shape;  ///< {N, d, s, r}
+    std::string spec;              ///< the feature spec and group/dist it ran
+    double seconds = 0, gflops = 0, gemmGflops = 0, ratio = 0;
+    std::string note;
+};
+
+struct BenchConfig {
+    std::optional<Dataset> qm7;     ///< real QM7 (Coulomb 23 x 23) for the noisy-sort case, else synthetic
+    std::optional<Dataset> digits;  ///< real images for the digits cases, else synthetic 20 x 20 in [0, 1]
+    bool quick = false;             ///< smaller N (for smoke runs)
+    std::vector<std::string> only;  ///< run only these case names (empty: all)
+    std::uint64_t seed = 0;
+};
+
+/// Runs: irf-templates-digits (rotation, von Mises, template trick), irf-noisysort-qm7 (N = 7101,
+/// d = 529, s = 2000, r = 10, inputs transformed), inystrom-templates-digits, gicdf-templates-digits.
+std::vector<BenchCase> runBench(const BenchConfig& config);
+
+} // namespace orbit

@@ -1,0 +1,41 @@
+#pragma once
+// Group-invariant CDF features (Mroueh, Voinea & Poggio 2015).
+#include "orbit/features/FeatureMap.hpp"
+
+#include <memory>
+
+namespace orbit {
+
+namespace detail { struct OrbitPlan; }
+
+/// Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{i : <g_i t_j, x> <= s k / n},  j = 1..m, k = -n..n,
+/// for x normalised to unit norm, s = 1 + eps, and m Gaussian templates t ~ N(0, I/d) kept when
+/// ||t||^2 < 1 + eps (rejection sampling), g_i ~ q (r of them). m (2n + 1) features.
+///
+/// Guarantees: <Phi(x), Phi(z)> approximates K_s(x, z) = E_t int_{-s}^{s} psi(x,t,tau) psi(z,t,tau) dtau
+/// (their eq. 1); for a finite group with q its Haar measure and the elements enumerated exactly (haar
+/// on a cyclic group, r = |G|), Phi(gx) = Phi(x). The group moves onto the templates when the action
+/// is unitary and q symmetric and independent of x; otherwise (noisy sort) the inputs are transformed
+/// (<t, g x>, each transformed input normalised).
+class GicdfMap : public FeatureMap {
+public:
+    GicdfMap(FeatureContext context, int m, int bins, int r, double eps = 0.1, std::string mode = "auto");
+    ~GicdfMap() override;
+
+    std::string spec() const override;
+    std::string kernel() const override;
+    void fit(const MatrixXfR& X, std::uint64_t seed) override;
+    Eigen::Index dim() const override { return Eigen::Index(m_) * (2 * bins_ + 1); }
+    void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
+    using FeatureMap::transform;
+
+private:
+    FeatureContext context_;
+    int m_, bins_, r_;
+    double eps_;
+    std::string mode_;
+    MatrixXfR TG_;
+    std::unique_ptr<detail::OrbitPlan> plan_;
+};
+
+} // namespace orbit

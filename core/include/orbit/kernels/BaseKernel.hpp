@@ -1,0 +1,55 @@
+#pragma once
+// Base kernels k(x, x') on R^d (DESIGN.md §1): the Gaussian and the polynomial kernel.
+#include "orbit/data/Dataset.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace orbit {
+
+/// A base kernel, a small value type.
+///
+/// Gaussian:   k(x, y) = exp(-||x - y||^2 / (2 sigma^2)), sigma > 0 (shift invariant, k(x, x) = 1).
+/// Polynomial: k(x, y) = (<x, y> + c)^degree, degree >= 1, c >= 0.
+/// Both depend on x, y only through <x, y>, ||x||^2, ||y||^2, so for a unitary action
+/// k(gx, gy) = k(x, y), and a block of them is one float32 product followed by an elementwise map.
+class BaseKernel {
+public:
+    enum class Kind { Gaussian, Polynomial };
+
+    static BaseKernel gaussian(double sigma);
+    static BaseKernel polynomial(int degree, double c);
+
+    Kind kind() const { return kind_; }
+    double sigma() const { return sigma_; }
+    int degree() const { return degree_; }
+    double offset() const { return c_; }
+    /// The spec string that recreates it with an absolute bandwidth, e.g. "gaussian:sigma=3.5".
+    std::string spec() const;
+
+    /// k(x, y) for two vectors of length d.
+    double operator()(const float* x, const float* y, int d) const;
+    /// K(i, j) = k(A_i, B_j): one float32 product A B^T then the elementwise map.
+    MatrixXfR matrix(const MatrixXfR& A, const MatrixXfR& B) const;
+    /// Turns a block of inner products P(i, j) = <a_i, b_j> into kernel values in place, given the
+    /// squared norms of the rows (aNorm2: P.rows(), bNorm2: P.cols()).
+    void fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride,
+                           const float* aNorm2, const float* bNorm2) const;
+
+private:
+    Kind kind_ = Kind::Gaussian;
+    double sigma_ = 1.0;
+    int degree_ = 2;
+    double c_ = 1.0;
+};
+
+/// Median of the pairwise Euclidean distances ||x_i - x_j|| (i < j) over a random subset of at most
+/// `maxSamples` rows of X (all rows when there are fewer), drawn with `seed`. Requires >= 2 rows.
+double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples = 1000, std::uint64_t seed = 0);
+
+/// Parses `gaussian:sigma=X`, `gaussian:median=F` (sigma = F x medianPairwiseDistance(sample)) or
+/// `polynomial:degree=D,c=C` (defaults D = 2, C = 1). `sample` is only read for the median rule.
+/// Throws SpecError("--kernel") on bad text or parameters, and when the median distance is 0.
+BaseKernel makeKernel(const std::string& spec, const MatrixXfR& sample, std::uint64_t seed = 0);
+
+} // namespace orbit

@@ -1,0 +1,63 @@
+// orbitlab-cli bench: hot paths against Eigen's own float32 product (../shared/CLI.md).
+#include "orbit/cli/Cli.hpp"
+#include "orbit/cli/Json.hpp"
+#include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/Bench.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <iomanip>
+#include <ostream>
+
+namespace orbit::cli {
+
+namespace {
+
+int runBenchCommand(const Args& args, Io& io)
+{
+    BenchConfig config;
+    config.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 0, 1LL << 62));
+    if (args.has("data")) config.qm7 = loadDataset(args.text("data"));
+    if (args.has("digits")) config.digits = loadDataset(args.text("digits"));
+    config.quick = args.flag("quick");
+    if (args.has("cases")) config.only = split(args.text("cases"), ',');
+    const auto cases = runBench(config);
+    if (args.flag("json")) {
+        Json list = Json::array();
+        for (const auto& c : cases) {
+            Json j{{"name", c.name}, {"shape", c.shape},       {"seconds", c.seconds},
+                   {"gflops", c.gflops}, {"gemm_gflops", c.gemmGflops}, {"ratio", c.ratio}, {"spec", c.spec}};
+            if (!c.note.empty()) j["note"] = c.note;
+            list.push_back(j);
+        }
+        io.out << Json{{"cases", list}}.dump() << "\n";
+        return 0;
+    }
+    io.out << std::left << std::setw(28) << "case" << std::setw(26) << "shape N,d,s,r" << std::setw(10) << "seconds"
+           << std::setw(10) << "GFLOP/s" << std::setw(10) << "GEMM" << "ratio\n";
+    for (const auto& c : cases) {
+        std::string shape;
+        for (auto v : c.shape) shape += (shape.empty() ? "" : ",") + std::to_string(v);
+        io.out << std::left << std::setw(28) << c.name << std::setw(26) << shape << std::setw(10) << std::setprecision(3)
+               << c.seconds << std::setw(10) << c.gflops << std::setw(10) << c.gemmGflops << c.ratio << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+Command benchCommand()
+{
+    return {"bench",
+            "time the feature hot paths against Eigen's own float32 product of the same shapes",
+            "bench [--data QM7FILE] [--digits FILE] [--cases a,b] [--quick] [--json]",
+            "Cases: irf-templates-digits, irf-noisysort-qm7 (N=7101, d=529, s=2000, r=10), inystrom-templates-digits,\n"
+            "gicdf-templates-digits. Synthetic data of the right shape unless --data (QM7, e.g.\n"
+            "../shared/data/qm7/qm7.extxyz) / --digits is given. ratio = hot-path GEMM-equivalent rate / Eigen's rate.",
+            {{"data", "", false, "FILE", "real QM7 for the noisy-sort case"},
+             {"digits", "", false, "FILE", "real images for the digits cases"},
+             {"cases", "", false, "LIST", "comma-separated case names"},
+             {"quick", "", true, "", "smaller N (smoke run)"}},
+            runBenchCommand};
+}
+
+} // namespace orbit::cli

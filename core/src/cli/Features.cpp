@@ -1,0 +1,90 @@
+// orbitlab-cli features: the feature matrix of a whole dataset (../shared/CLI.md).
+#include "cli/GroupOptions.hpp"
+#include "orbit/cli/Cli.hpp"
+#include "orbit/cli/Json.hpp"
+#include "orbit/data/Loaders.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/MatrixIo.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <chrono>
+#include <ostream>
+
+namespace orbit::cli {
+
+namespace {
+
+int runFeatures(const Args& args, Io& io)
+{
+    const std::uint64_t seed = seedOption(args);
+    const std::string out = args.required("out");
+    const std::string spec = args.required("features");
+    const auto dot = out.find_last_of('.');
+    const std::string ext = dot == std::string::npos ? std::string() : out.substr(dot);
+    if (ext != ".npy" && ext != ".csv" && ext != ".NPY" && ext != ".CSV")
+        throw SpecError("--out", "unknown output extension (use .npy or .csv)", out);
+    auto data = loadDataOption(args);
+    if (!data) throw SpecError("--data", "is required");
+    const auto t0 = std::chrono::steady_clock::now();
+    const FeatureContext context = makeFeatureContext(*data, args.text("group"), args.text("dist"),
+                                                      args.text("kernel", "gaussian:median=1"), seed);
+    auto map = makeFeatureMap(spec, context);
+    const auto t1 = std::chrono::steady_clock::now();
+    map->fit(data->X, seed);
+    const MatrixXfR F = map->transform(data->X);
+    const auto t2 = std::chrono::steady_clock::now();
+    writeMatrix(out, F);
+    const double seconds = std::chrono::duration<double>(t2 - t1).count();
+    const double setup = std::chrono::duration<double>(t1 - t0).count();
+    if (args.flag("json")) {
+        Json j;
+        j["seconds"] = seconds;
+        j["rows"] = F.rows();
+        j["dims"] = F.cols();
+        j["features"] = map->spec();
+        j["kernel"] = map->kernel();
+        j["setup_seconds"] = setup;
+        j["out"] = out;
+        io.out << j.dump() << "\n";
+    } else {
+        io.out << F.rows() << " x " << F.cols() << " features (" << map->spec() << ") in " << seconds
+               << " s, written to " << out << "\napproximates: " << map->kernel() << "\n";
+    }
+    return 0;
+}
+
+} // namespace
+
+Command featuresCommand()
+{
+    std::vector<Option> options;
+    for (const auto& o : dataOptions())
+        if (o.name != "index") options.push_back(o);
+    for (const auto& o : groupOptions()) options.push_back(o);
+    options.push_back({"features", "", false, "SPEC", "the feature map (see below)"});
+    options.push_back({"kernel", "", false, "SPEC",
+                       "base kernel: gaussian:sigma=X | gaussian:median=F | polynomial:degree=D,c=C "
+                       "(default gaussian:median=1)"});
+    options.push_back({"out", "o", false, "FILE", "output: .npy (float32, C order) or .csv"});
+    return {"features",
+            "compute the feature matrix of a whole dataset",
+            "features --data FILE --features SPEC [--group G --dist D] [--kernel K] --out FILE.npy|.csv [--json]",
+            "Feature maps (fitted on the whole dataset with --seed, then applied to it):\n"
+            "  raw                       the input itself\n"
+            "  sorted                    row-norm-sorted Coulomb matrix\n"
+            "  rf:s=S[,form=cos|complex] random Fourier features of the Gaussian kernel\n"
+            "  irf:s=S,r=R[,form=..][,mode=auto|templates|data]  invariant RF (LGIKA eq. 7); auto uses the\n"
+            "                            template trick when the action is unitary and q symmetric, independent of x\n"
+            "  nystrom:s=S[,landmarks=random|kmeans][,tol=T]     Nystrom features\n"
+            "  inystrom:s=S,r=R[,...]    invariant Nystrom (LGIKA eq. 8)\n"
+            "  gicdf:m=M,bins=B,r=R[,eps=E]  group-invariant CDF features, M (2B + 1) dims (Mroueh et al.)\n"
+            "  kif:k=K,eta=mean|max|moments:n[,r=R]  Pal-Savvides kernel invariant features over G0 (the whole\n"
+            "                            finite group with haar, else R samples of q)\n"
+            "  ...+rf2:s=S2[,median=F|sigma=X]  a second Gaussian RF layer on the first layer's features\n"
+            "--json prints {seconds (fit + transform), rows, dims, features, kernel, setup_seconds, out}.\n\n" +
+                groupSpecHelp(),
+            options,
+            runFeatures};
+}
+
+} // namespace orbit::cli

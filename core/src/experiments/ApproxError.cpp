@@ -1,0 +1,96 @@
+#include "orbit/experiments/ApproxError.hpp"
+
+#include "orbit/features/InvariantRandomFourier.hpp"
+#include "orbit/features/NystromMap.hpp"
+#include "orbit/kernels/InvariantKernel.hpp"
+#include "orbit/kernels/MatrixNorms.hpp"
+#include "orbit/orbits/OrbitSampler.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include "kernels/SerialEigen.hpp"
+
+#include <algorithm>
+
+namespace orbit {
+
+void ApproxErrorConfig::validate() const
+{
+    if (method != "rf" && method != "nystrom") throw SpecError("--features", "must be rf or nystrom", method);
+    if (sList.empty()) throw SpecError("--s-list", "needs at least one value");
+    if (rList.empty()) throw SpecError("--r-list", "needs at least one value");
+    for (int s : sList)
+        if (s < 1) throw SpecError("--s-list", "values must be >= 1", std::to_string(s));
+    for (int r : rList)
+        if (r < 1) throw SpecError("--r-list", "values must be >= 1", std::to_string(r));
+    if (refR < 1) throw SpecError("--ref-r", "must be >= 1", std::to_string(refR));
+    if (repeats < 1) throw SpecError("--repeats", "must be >= 1", std::to_string(repeats));
+}
+
+std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const FeatureContext& context,
+                                               const ApproxErrorConfig& config,
+                                               const std::function<void(int, int)>& progress)
+{
+    config.validate();
+    if (!context.group || !context.dist || !context.kernel)
+        throw SpecError("--group", "approx-error needs --group, --dist and --kernel");
+    if (config.method == "nystrom")
+        for (int s : config.sList)
+            if (s > X.rows())
+                throw SpecError("--s-list", "Nystrom needs s <= n (" + std::to_string(X.rows()) + ")", std::to_string(s));
+    const OrbitSampler reference(context.group, context.dist, context.shape, config.refR, deriveSeed(config.seed, 0xfe));
+    const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel);
+    const double kSpectral = spectralNorm(K), kFrobenius = K.norm();
+    if (!(kSpectral > 0)) throw SpecError("--data", "the reference kernel is zero");
+    std::vector<ApproxErrorRow> rows;
+    const int total = int(config.rList.size() * config.sList.size());
+    int done = 0;
+    for (int r : config.rList) {
+        for (int s : config.sList) {
+            ApproxErrorRow row{config.method, r, s, 0, 0};
+            for (int rep = 0; rep < config.repeats; ++rep) {
+                std::unique_ptr<FeatureMap> map;
+                if (config.method == "rf")
+                    map = std::make_unique<InvariantRandomFourier>(context, s, r, InvariantRandomFourier::Form::Cos);
+                else
+                    map = std::make_unique<NystromMap>(context, s, r, NystromMap::Landmarks::Random);
+                const std::uint64_t seed =
+                    deriveSeed(deriveSeed(deriveSeed(config.seed, std::uint64_t(r)), std::uint64_t(s)), std::uint64_t(rep));
+                map->fit(X, seed);
+                const Eigen::MatrixXd F = map->transform(X).cast<double>();
+                Eigen::MatrixXd E;
+                {
+                    const detail::SerialEigen serial;
+                    E = K - F * F.transpose();
+                }
+                row.spectral += spectralNorm(E) / kSpectral;
+                row.frobenius += E.norm() / kFrobenius;
+            }
+            row.spectral /= config.repeats;
+            row.frobenius /= config.repeats;
+            rows.push_back(row);
+            if (progress) progress(++done, total);
+        }
+    }
+    return rows;
+}
+
+std::vector<std::size_t> kernelPlotIndices(const Dataset& data, std::size_t n, std::uint64_t seed)
+{
+    const std::size_t N = data.count();
+    if (n < 1) throw SpecError("--n", "must be >= 1", std::to_string(n));
+    std::vector<std::size_t> idx(N);
+    for (std::size_t i = 0; i < N; ++i) idx[i] = i;
+    if (n < N) {
+        Rng rng = makeRng(seed, 0x706c6f74ULL);
+        for (std::size_t i = 0; i < n; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, N - i)]);
+        idx.resize(n);
+    }
+    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        const int la = data.isClassification() ? data.labels[a] : 0, lb = data.isClassification() ? data.labels[b] : 0;
+        return la != lb ? la < lb : a < b;
+    });
+    return idx;
+}
+
+} // namespace orbit

@@ -1,0 +1,111 @@
+#include "orbit/experiments/Bench.hpp"
+
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace orbit {
+
+namespace {
+
+double now()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Dataset syntheticImages(std::size_t n, std::uint64_t seed)
+{
+    Dataset d;
+    d.kind = DataKind::Images;
+    d.shape = {20, 20, 1};
+    d.X.resize(Eigen::Index(n), 400);
+    Rng rng = makeRng(seed, 0xb1);
+    for (Eigen::Index i = 0; i < d.X.size(); ++i) d.X.data()[i] = float(uniform01(rng));
+    return d;
+}
+
+Dataset syntheticCoulomb(std::size_t n, std::uint64_t seed)
+{
+    Dataset d;
+    d.kind = DataKind::Coulomb;
+    d.shape = {23, 23, 1};
+    d.X.resize(Eigen::Index(n), 529);
+    Rng rng = makeRng(seed, 0xb2);
+    for (Eigen::Index t = 0; t < d.X.rows(); ++t)
+        for (int i = 0; i < 23; ++i)
+            for (int j = i; j < 23; ++j) {
+                const float v = float(i == j ? 20 * uniform01(rng) : 5 * uniform01(rng));
+                d.X(t, i * 23 + j) = d.X(t, j * 23 + i) = v;
+            }
+    return d;
+}
+
+/// Seconds of one Eigen float32 product (rows x depth) (cols x depth)^T, Eigen's own threading.
+double gemmSeconds(Eigen::Index rows, Eigen::Index cols, Eigen::Index depth)
+{
+    MatrixXfR A = MatrixXfR::Random(rows, depth), B = MatrixXfR::Random(cols, depth);
+    MatrixXfR C(rows, cols);
+    const MatrixXfR warm = A.topRows(std::min<Eigen::Index>(rows, 64)) * B.transpose();  // page in, pack once
+    const double t0 = now();
+    C.noalias() = A * B.transpose();
+    return now() - t0;
+}
+
+BenchCase timeCase(const std::string& name, const Dataset& data, const std::string& features, const std::string& group,
+                   const std::string& dist, long long s, long long r, bool dataPath, std::uint64_t seed)
+{
+    const FeatureContext c = makeFeatureContext(data, group, dist, "gaussian:median=1", seed);
+    auto map = makeFeatureMap(features, c);
+    map->fit(data.X, seed);
+    const double t0 = now();
+    const MatrixXfR F = map->transform(data.X);
+    BenchCase b;
+    b.name = name;
+    b.seconds = now() - t0;
+    const long long N = data.X.rows(), d = data.X.cols();
+    b.shape = {N, d, s, r};
+    b.spec = features + " " + group + " " + dist;
+    const long long rows = dataPath ? N * r : N, cols = dataPath ? s : r * s;
+    const double flops = 2.0 * double(rows) * double(cols) * double(d);
+    b.gflops = flops / b.seconds * 1e-9;
+    b.gemmGflops = flops / gemmSeconds(rows, cols, d) * 1e-9;
+    b.ratio = b.gflops / b.gemmGflops;
+    if (F.rows() != N) throw std::logic_error("bench: wrong feature rows");
+    return b;
+}
+
+} // namespace
+
+std::vector<BenchCase> runBench(const BenchConfig& config)
+{
+    const std::size_t nImages = config.quick ? 1000 : 5000;
+    const Dataset digits = config.digits ? *config.digits : syntheticImages(nImages, config.seed);
+    const Dataset qm7 = config.qm7 ? *config.qm7 : syntheticCoulomb(config.quick ? 1000 : 7101, config.seed);
+    if (qm7.kind != DataKind::Coulomb) throw SpecError("--data", "the QM7 case needs Coulomb matrices", qm7.source);
+    auto wanted = [&](const std::string& n) {
+        return config.only.empty() || std::find(config.only.begin(), config.only.end(), n) != config.only.end();
+    };
+    std::vector<BenchCase> out;
+    if (wanted("irf-templates-digits"))
+        out.push_back(timeCase("irf-templates-digits", digits, "irf:s=2000,r=10", "rotation", "vonmises:kappa=0.2",
+                               2000, 10, false, config.seed));
+    if (wanted("irf-noisysort-qm7")) {
+        out.push_back(timeCase("irf-noisysort-qm7", qm7, "irf:s=2000,r=10", "permutation", "noisysort:sigma=1", 2000, 10,
+                               true, config.seed));
+        out.back().note = "symmetric Coulomb inputs: the product runs on the 276 upper-triangle entries; "
+                          "gflops count the full d = 529";
+    }
+    if (wanted("inystrom-templates-digits"))
+        out.push_back(timeCase("inystrom-templates-digits", digits, "inystrom:s=1000,r=10", "rotation",
+                               "vonmises:kappa=0.2", 1000, 10, false, config.seed));
+    if (wanted("gicdf-templates-digits"))
+        out.push_back(timeCase("gicdf-templates-digits", digits, "gicdf:m=200,bins=25,r=10", "rotation",
+                               "vonmises:kappa=0.2", 200, 10, false, config.seed));
+    if (out.empty()) throw SpecError("--cases", "no such case");
+    return out;
+}
+
+} // namespace orbit

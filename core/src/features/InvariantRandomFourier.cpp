@@ -1,0 +1,97 @@
+#include "orbit/features/InvariantRandomFourier.hpp"
+
+#include "orbit/features/FastCos.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include "features/OrbitPlan.hpp"
+#include "features/Pooling.hpp"
+
+#include <cmath>
+
+namespace orbit {
+
+InvariantRandomFourier::InvariantRandomFourier(FeatureContext context, int s, int r, Form form, std::string mode)
+    : context_(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode))
+{
+    if (s < 1) throw SpecError("--features.s", "must be >= 1", std::to_string(s));
+    if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
+        throw SpecError("--kernel", "random Fourier features need a gaussian kernel",
+                        context_.kernel ? context_.kernel->spec() : std::string("none"));
+}
+
+InvariantRandomFourier::~InvariantRandomFourier() = default;
+
+std::string InvariantRandomFourier::spec() const
+{
+    std::string t = plan_ && plan_->sampler ? "irf:s=" + std::to_string(s_) + ",r=" + std::to_string(r_)
+                                            : "rf:s=" + std::to_string(s_);
+    if (form_ == Form::Complex) t += ",form=complex";
+    return t;
+}
+
+std::string InvariantRandomFourier::kernel() const
+{
+    const std::string base = context_.kernel->spec();
+    if (!plan_ || !plan_->sampler) return base;
+    return "k_qG with " + base + plan_->describe();
+}
+
+const OrbitSampler* InvariantRandomFourier::orbitSampler() const { return plan_ ? plan_->sampler.get() : nullptr; }
+
+bool InvariantRandomFourier::usesTemplateTrick() const { return plan_ && plan_->sampler && plan_->templateTrick; }
+
+void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed)
+{
+    const Eigen::Index d = context_.shape.dim();
+    if (X.cols() != d)
+        throw SpecError("--features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
+                                          std::to_string(d));
+    const bool invariant = context_.group && context_.dist;
+    plan_ = std::make_unique<detail::OrbitPlan>(
+        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "--features", false));
+    const double invSigma = 1.0 / context_.kernel->sigma();
+    Rng rng = makeRng(seed, 1);
+    W_.resize(s_, d);
+    for (Eigen::Index j = 0; j < s_; ++j)
+        for (Eigen::Index t = 0; t < d; ++t) W_(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
+    b_.resize(s_);
+    for (Eigen::Index j = 0; j < s_; ++j)
+        b_[j] = form_ == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;
+    product_ = plan_->prepareTemplates(W_);
+}
+
+void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
+{
+    if (!plan_) throw std::logic_error("InvariantRandomFourier::transform before fit");
+    if (X.cols() != W_.cols() || end > std::size_t(X.rows()) || begin > end)
+        throw SpecError("--features", "transform: bad input block");
+    const Eigen::Index s = s_, D = dim();
+    out.resize(Eigen::Index(end - begin), D);
+    const int r = plan_->r;
+    const bool complex = form_ == Form::Complex;
+    const float scale = static_cast<float>((complex ? std::sqrt(1.0 / s_) : std::sqrt(2.0 / s_)) / r);
+    const float* b = b_.data();
+    const std::vector<std::size_t> order = plan_->inputOrder(X, begin, end);
+    detail::forEachBlock(order.size(), plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
+        const MatrixXfR in = plan_->prepareInputs(X, order.data() + b0, b1 - b0);
+        MatrixXfR acc = MatrixXfR::Zero(Eigen::Index(b1 - b0), D);
+        MatrixXfR P;
+        auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index n, int) {
+            float* oc = acc.data() + i * D + j0;
+            const float* bj = b + j0;
+            for (Eigen::Index t = 0; t < n; ++t) oc[t] += fastCos(p[t] + bj[t]);
+            if (complex) {
+                float* os = oc + s;
+                for (Eigen::Index t = 0; t < n; ++t) os[t] += fastSin(p[t]);
+            }
+        };
+        if (plan_->sampler && !plan_->templateTrick)
+            detail::poolOrbits(in, product_, r, P, pool);
+        else
+            detail::poolTemplates(in, product_, r, s, P, pool);
+        for (std::size_t t = b0; t < b1; ++t) out.row(Eigen::Index(order[t] - begin)) = acc.row(Eigen::Index(t - b0)) * scale;
+    });
+}
+
+} // namespace orbit

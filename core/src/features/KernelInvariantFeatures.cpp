@@ -1,0 +1,104 @@
+#include "orbit/features/KernelInvariantFeatures.hpp"
+
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include "features/OrbitPlan.hpp"
+#include "features/Pooling.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace orbit {
+
+KernelInvariantFeatures::KernelInvariantFeatures(FeatureContext context, int templates, Pooling pooling, int moments,
+                                                 int r)
+    : context_(std::move(context)), K_(templates), pooling_(pooling), moments_(moments), r_(r)
+{
+    if (templates < 1) throw SpecError("--features.k", "must be >= 1", std::to_string(templates));
+    if (pooling == Pooling::Moments && (moments < 1 || moments > 16))
+        throw SpecError("--features.eta", "moments:n needs 1 <= n <= 16", std::to_string(moments));
+    if (!context_.kernel) throw SpecError("--kernel", "kif needs a base kernel");
+}
+
+KernelInvariantFeatures::~KernelInvariantFeatures() = default;
+
+int KernelInvariantFeatures::groupSize() const { return plan_ ? plan_->r : 0; }
+
+std::string KernelInvariantFeatures::spec() const
+{
+    const std::string eta = pooling_ == Pooling::Mean  ? "mean"
+                            : pooling_ == Pooling::Max ? "max"
+                                                       : "moments:" + std::to_string(moments_);
+    return "kif:k=" + std::to_string(K_) + ",eta=" + eta + ",r=" + std::to_string(r_);
+}
+
+std::string KernelInvariantFeatures::kernel() const
+{
+    return "linear on Pal-Savvides kernel invariant features with " + context_.kernel->spec() +
+           (plan_ ? plan_->describe() : std::string());
+}
+
+void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed)
+{
+    const Eigen::Index d = context_.shape.dim();
+    if (X.cols() != d) throw SpecError("--features", "input rows do not match the shape", std::to_string(X.cols()));
+    if (K_ > X.rows())
+        throw SpecError("--features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
+                        std::to_string(K_));
+    plan_ = std::make_unique<detail::OrbitPlan>(
+        detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "--features", true));
+    plan_->fold.n = 0;
+    plan_->useWholeFiniteGroup();
+    Rng rng = makeRng(seed, 1);
+    std::vector<std::size_t> idx(X.rows());
+    std::iota(idx.begin(), idx.end(), 0);
+    MatrixXfR T(K_, d);
+    for (int i = 0; i < K_; ++i) {
+        std::swap(idx[i], idx[i + uniformIndex(rng, idx.size() - i)]);
+        T.row(i) = X.row(Eigen::Index(idx[i]));
+    }
+    TG_ = plan_->prepareTemplates(T);
+    tNorm2_ = TG_.rowwise().squaredNorm();
+}
+
+void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
+{
+    if (!plan_) throw std::logic_error("KernelInvariantFeatures::transform before fit");
+    if (X.cols() != context_.shape.dim() || end > std::size_t(X.rows()) || begin > end)
+        throw SpecError("--features", "transform: bad input block");
+    const Eigen::Index D = dim();
+    const int G = plan_->r, n = pooling_ == Pooling::Moments ? moments_ : 1;
+    out.resize(Eigen::Index(end - begin), D);
+    out.setConstant(pooling_ == Pooling::Max ? -std::numeric_limits<float>::infinity() : 0.0f);
+    const BaseKernel& kernel = *context_.kernel;
+    detail::forEachBlock(end - begin, plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
+        const MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
+        const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
+        MatrixXfR P;
+        std::vector<float> v;
+        float* o = out.data() + Eigen::Index(b0) * D;
+        auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) {
+            v.assign(p, p + m);
+            kernel.fromInnerProducts(v.data(), 1, m, m, inNorm2.data() + i, tNorm2_.data() + Eigen::Index(k) * K_ + j0);
+            float* row = o + i * D;
+            for (Eigen::Index t = 0; t < m; ++t) {
+                const Eigen::Index j = j0 + t;
+                if (pooling_ == Pooling::Max) {
+                    row[j] = std::max(row[j], v[t]);
+                } else {
+                    float power = 1.0f;
+                    for (int q = 0; q < n; ++q) {
+                        power *= v[t];
+                        row[j * n + q] += power;
+                    }
+                }
+            }
+        };
+        detail::poolTemplates(in, TG_, G, K_, P, pool);
+    });
+    if (pooling_ != Pooling::Max) out *= 1.0f / float(G);
+}
+
+} // namespace orbit

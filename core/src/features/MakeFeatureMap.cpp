@@ -1,0 +1,144 @@
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/GicdfMap.hpp"
+#include "orbit/features/InvariantRandomFourier.hpp"
+#include "orbit/features/KernelInvariantFeatures.hpp"
+#include "orbit/features/NystromMap.hpp"
+#include "orbit/features/SimpleMaps.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+namespace orbit {
+
+namespace {
+
+constexpr long long kMaxCount = 1000000;
+
+int count(const Spec& s, const std::string& key, long long fallback = -1)
+{
+    return static_cast<int>(fallback < 0 ? s.integer(key, 1, kMaxCount) : s.integer(key, fallback, 1, kMaxCount));
+}
+
+InvariantRandomFourier::Form form(const Spec& s)
+{
+    const std::string f = s.text("form", "cos");
+    if (f == "cos") return InvariantRandomFourier::Form::Cos;
+    if (f == "complex") return InvariantRandomFourier::Form::Complex;
+    throw SpecError("--features.form", "must be cos or complex", f);
+}
+
+NystromMap::Landmarks landmarks(const Spec& s)
+{
+    const std::string l = s.text("landmarks", "random");
+    if (l == "random") return NystromMap::Landmarks::Random;
+    if (l == "kmeans") return NystromMap::Landmarks::KMeans;
+    throw SpecError("--features.landmarks", "must be random or kmeans", l);
+}
+
+void requireGroup(const FeatureContext& c, const std::string& name)
+{
+    if (!c.group || !c.dist) throw SpecError("--features", name + " needs --group and --dist", name);
+}
+
+FeatureContext withoutGroup(FeatureContext c)
+{
+    c.group.reset();
+    c.dist.reset();
+    return c;
+}
+
+std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureContext& c)
+{
+    const Spec s = parseSpec(text, "--features");
+    if (s.name == "raw") {
+        s.allowOnly({});
+        return std::make_unique<RawMap>(c.shape);
+    }
+    if (s.name == "sorted") {
+        s.allowOnly({});
+        return std::make_unique<SortedCoulombMap>(c.shape);
+    }
+    if (s.name == "rf") {
+        s.allowOnly({"s", "form"});
+        return std::make_unique<InvariantRandomFourier>(withoutGroup(c), count(s, "s"), 1, form(s));
+    }
+    if (s.name == "irf") {
+        s.allowOnly({"s", "r", "form", "mode"});
+        requireGroup(c, "irf");
+        return std::make_unique<InvariantRandomFourier>(c, count(s, "s"), count(s, "r"), form(s),
+                                                        s.text("mode", "auto"));
+    }
+    if (s.name == "nystrom") {
+        s.allowOnly({"s", "landmarks", "tol"});
+        return std::make_unique<NystromMap>(withoutGroup(c), count(s, "s"), 1, landmarks(s), s.number("tol", 1e-6));
+    }
+    if (s.name == "inystrom") {
+        s.allowOnly({"s", "r", "landmarks", "tol", "mode"});
+        requireGroup(c, "inystrom");
+        return std::make_unique<NystromMap>(c, count(s, "s"), count(s, "r"), landmarks(s), s.number("tol", 1e-6),
+                                            s.text("mode", "auto"));
+    }
+    if (s.name == "gicdf") {
+        s.allowOnly({"m", "bins", "r", "eps", "mode"});
+        requireGroup(c, "gicdf");
+        return std::make_unique<GicdfMap>(c, count(s, "m"), static_cast<int>(s.integer("bins", 25, 1, 10000)),
+                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"));
+    }
+    if (s.name == "kif") {
+        s.allowOnly({"k", "eta", "r"});
+        requireGroup(c, "kif");
+        const std::string eta = s.text("eta", "mean");
+        KernelInvariantFeatures::Pooling pooling;
+        int n = 1;
+        if (eta == "mean") {
+            pooling = KernelInvariantFeatures::Pooling::Mean;
+        } else if (eta == "max") {
+            pooling = KernelInvariantFeatures::Pooling::Max;
+        } else if (eta.rfind("moments:", 0) == 0) {
+            pooling = KernelInvariantFeatures::Pooling::Moments;
+            const auto v = parseInteger(eta.substr(8));
+            if (!v) throw SpecError("--features.eta", "moments:n needs an integer n", eta);
+            n = static_cast<int>(*v);
+        } else {
+            throw SpecError("--features.eta", "must be mean, max or moments:n", eta);
+        }
+        return std::make_unique<KernelInvariantFeatures>(c, count(s, "k"), pooling, n, count(s, "r", 16));
+    }
+    throw SpecError("--features", "unknown feature map (raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif)", s.name);
+}
+
+} // namespace
+
+std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& text, const FeatureContext& context)
+{
+    const auto parts = split(text, '+');
+    if (parts.size() > 2) throw SpecError("--features", "at most one second layer (+rf2:s=S)", text);
+    auto first = makeFirst(parts[0], context);
+    if (parts.size() == 1) return first;
+    const Spec s = parseSpec(parts[1], "--features");
+    if (s.name != "rf2") throw SpecError("--features", "the second layer must be rf2:s=S", parts[1]);
+    s.allowOnly({"s", "sigma", "median"});
+    if (s.has("sigma") && s.has("median")) throw SpecError("--features.rf2", "give sigma or median, not both", parts[1]);
+    std::optional<double> sigma;
+    if (s.has("sigma")) sigma = s.number("sigma");
+    return std::make_unique<StackedMap>(std::move(first), count(s, "s"), sigma, s.number("median", 1.0));
+}
+
+FeatureContext makeFeatureContext(const Dataset& data, const std::string& groupSpec, const std::string& distSpec,
+                                  const std::string& kernelSpec, std::uint64_t seed)
+{
+    FeatureContext c;
+    c.kind = data.kind;
+    c.shape = data.shape;
+    c.symmetricInputs = data.kind == DataKind::Coulomb;
+    if (groupSpec.empty() != distSpec.empty())
+        throw SpecError(groupSpec.empty() ? "--group" : "--dist", "--group and --dist go together");
+    if (!groupSpec.empty()) {
+        c.group = makeGroup(groupSpec, data.shape, seed);
+        c.group->checkShape(data.kind, data.shape);
+        c.dist = makeDistribution(distSpec, *c.group);
+    }
+    if (!kernelSpec.empty()) c.kernel = makeKernel(kernelSpec, data.X, seed);
+    return c;
+}
+
+} // namespace orbit

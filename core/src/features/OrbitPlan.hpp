@@ -1,0 +1,50 @@
+#pragma once
+// Private: how an invariant feature map averages over the group — by moving the templates once
+// (template trick) or by transforming the inputs block by block — shared by IRF, Nystrom, GICDF.
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/orbits/OrbitSampler.hpp"
+
+#include "features/Pooling.hpp"
+
+#include <memory>
+#include <string>
+
+namespace orbit::detail {
+
+struct OrbitPlan {
+    std::shared_ptr<const OrbitSampler> sampler;  ///< null: no group (plain map, r = 1)
+    bool templateTrick = true;
+    int r = 1;
+    SymmetricFold fold;
+    /// When non-empty (template trick only): the elements used instead of r shared samples.
+    std::vector<GroupElement> elements;
+
+    /// Template trick with a finite group and the Haar distribution: use every element once (an
+    /// exact Haar average, r = |G|) when there are at most `limit` of them. Returns true if it did.
+    bool useWholeFiniteGroup(std::size_t limit = 4096);
+
+    /// mode: "auto" (template trick when the action is unitary and q symmetric and independent
+    /// of x), "templates" (required, else SpecError) or "data". Without a group in the context,
+    /// a plain plan (r = 1). `field` names the option in errors.
+    static OrbitPlan make(const FeatureContext& context, int r, const std::string& mode, std::uint64_t seed,
+                          const std::string& field, bool needGroup);
+
+    /// Template trick: r blocks of T.rows() rows, block k = g_k^-1 t for the shared elements,
+    /// folded when the inputs are symmetric. Data path / plain: T itself (folded).
+    MatrixXfR prepareTemplates(const MatrixXfR& T) const;
+    /// Rows [begin, end) of X as the product sees them: folded inputs (template trick), or their r
+    /// transformed copies each (data path), r consecutive rows per input.
+    MatrixXfR prepareInputs(const MatrixXfR& X, std::size_t begin, std::size_t end) const;
+    /// The same for the rows idx[0..count) (dataset indices), in that order.
+    MatrixXfR prepareInputs(const MatrixXfR& X, const std::size_t* idx, std::size_t count) const;
+    /// The order in which rows [begin, end) are cut into blocks: for folded (Coulomb) inputs, by
+    /// the number of non-zero rows (stable), so molecules of similar size share a block and the
+    /// products skip their zero padding; otherwise the natural order. Depends on X only.
+    std::vector<std::size_t> inputOrder(const MatrixXfR& X, std::size_t begin, std::size_t end) const;
+    /// Inputs per block of the fixed partition.
+    std::size_t blockInputs() const;
+    /// For kernel() descriptions: ", rotation, vonmises:kappa=0.2, r=10".
+    std::string describe() const;
+};
+
+} // namespace orbit::detail

@@ -1,0 +1,112 @@
+#pragma once
+// Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
+// (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
+#include "orbit/data/Dataset.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+
+namespace orbit::detail {
+
+/// Columns of the product handled at once: the tile P (rows x kTile floats) stays in L2.
+constexpr Eigen::Index kTile = 512;
+/// Input rows per block in the template trick (a fixed partition: results never depend on threads).
+constexpr std::size_t kTemplateBlockRows = 128;
+/// Rows of the orbit product per block in the data-transform path (inputs per block = this / r).
+constexpr std::size_t kOrbitBlockRows = 256;
+
+inline std::size_t inputsPerOrbitBlock(int r) { return std::max<std::size_t>(1, kOrbitBlockRows / std::size_t(r)); }
+
+/// 1 + the last column holding a non-zero in any row of A (at least 1): trailing zero columns
+/// contribute nothing to a product, so it may run on the leading columns only (zero-padded Coulomb
+/// matrices in shell order, see SymmetricFold).
+inline Eigen::Index effectiveDepth(const MatrixXfR& A)
+{
+    Eigen::Index depth = 1;
+    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+        const float* a = A.data() + i * A.cols();
+        for (Eigen::Index j = A.cols() - 1; j >= depth; --j)
+            if (a[j] != 0.0f) {
+                depth = j + 1;
+                break;
+            }
+    }
+    return depth;
+}
+
+/// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
+/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T, then f(i, j0, &P(i, 0), n, k) for every row i.
+template <class F>
+void poolTemplates(const MatrixXfR& Xb, const MatrixXfR& TG, int r, Eigen::Index s, MatrixXfR& P, F&& f)
+{
+    const Eigen::Index depth = effectiveDepth(Xb);
+    for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
+        const Eigen::Index n = std::min(kTile, s - j0);
+        for (int k = 0; k < r; ++k) {
+            P.resize(Xb.rows(), n);
+            P.noalias() = Xb.leftCols(depth) * TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth).transpose();
+            for (Eigen::Index i = 0; i < Xb.rows(); ++i) f(i, j0, P.data() + i * n, n, k);
+        }
+    }
+}
+
+/// Data transform. O holds r consecutive rows per input (g_{i,1} x_i .. g_{i,r} x_i). For each
+/// column tile, P = O T[j0..]^T, then f(i, j0, &P(i r + k, 0), n, k) for every input i and k.
+template <class F>
+void poolOrbits(const MatrixXfR& O, const MatrixXfR& T, int r, MatrixXfR& P, F&& f)
+{
+    const Eigen::Index s = T.rows();
+    const Eigen::Index inputs = O.rows() / r;
+    const Eigen::Index depth = effectiveDepth(O);
+    for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
+        const Eigen::Index n = std::min(kTile, s - j0);
+        P.resize(O.rows(), n);
+        P.noalias() = O.leftCols(depth) * T.middleRows(j0, n).leftCols(depth).transpose();
+        for (Eigen::Index i = 0; i < inputs; ++i)
+            for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
+    }
+}
+
+/// Runs body(begin, end) over the fixed partition of [0, count) into blocks of `block`, in an
+/// OpenMP loop; Eigen runs single-threaded inside (each product's reduction order is fixed), and
+/// the first exception is rethrown after the loop.
+template <class Body>
+void forEachBlock(std::size_t count, std::size_t block, Body&& body)
+{
+    const long long blocks = static_cast<long long>((count + block - 1) / block);
+    const int eigenThreads = Eigen::nbThreads();
+    Eigen::setNbThreads(1);
+    std::exception_ptr error;
+    std::mutex m;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long long b = 0; b < blocks; ++b) {
+        try {
+            const std::size_t begin = std::size_t(b) * block;
+            body(begin, std::min(count, begin + block));
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(m);
+            if (!error) error = std::current_exception();
+        }
+    }
+    Eigen::setNbThreads(eigenThreads);
+    if (error) std::rethrow_exception(error);
+}
+
+/// Coulomb matrices are symmetric: <w, C> = sum_i w_ii C_ii + sum_{i<j} (w_ij + w_ji) C_ij, so
+/// templates and inputs can be folded onto the n(n+1)/2 upper-triangle entries (about half the flops).
+/// Shell order: entry (i, m), i <= m, goes to m(m+1)/2 + i, so a matrix whose non-zero rows come
+/// first (a sorted, zero-padded molecule) has only zeros after its own n_atoms(n_atoms+1)/2 entries.
+struct SymmetricFold {
+    int n = 0;  ///< matrix side; 0 = no folding
+    Eigen::Index foldedDim() const { return Eigen::Index(n) * (n + 1) / 2; }
+    /// Templates: diagonal kept, off-diagonal pairs summed (shell order).
+    MatrixXfR templates(const MatrixXfR& W) const;
+    /// Inputs: the upper triangle in shell order.
+    MatrixXfR inputs(const MatrixXfR& X, Eigen::Index begin, Eigen::Index end) const;
+};
+
+} // namespace orbit::detail

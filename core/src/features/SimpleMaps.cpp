@@ -1,0 +1,98 @@
+#include "orbit/features/SimpleMaps.hpp"
+
+#include "orbit/features/InvariantRandomFourier.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <sstream>
+
+namespace orbit {
+
+MatrixXfR FeatureMap::transform(const MatrixXfR& X) const
+{
+    MatrixXfR out;
+    transform(X, 0, std::size_t(X.rows()), out);
+    return out;
+}
+
+void RawMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
+{
+    out = X.middleRows(Eigen::Index(begin), Eigen::Index(end - begin));
+}
+
+SortedCoulombMap::SortedCoulombMap(Shape shape) : shape_(shape)
+{
+    if (shape.height != shape.width || shape.channels != 1)
+        throw SpecError("--features", "sorted needs square n x n matrices (Coulomb)",
+                        std::to_string(shape.height) + "x" + std::to_string(shape.width));
+}
+
+void SortedCoulombMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
+{
+    const int n = shape_.height;
+    out.resize(Eigen::Index(end - begin), X.cols());
+#pragma omp parallel for schedule(static)
+    for (long long t = 0; t < static_cast<long long>(end - begin); ++t) {
+        const float* c = X.data() + (Eigen::Index(begin) + t) * X.cols();
+        std::vector<double> norm(n);
+        for (int i = 0; i < n; ++i) {
+            double s = 0;
+            for (int j = 0; j < n; ++j) s += double(c[i * n + j]) * c[i * n + j];
+            norm[i] = s;
+        }
+        std::vector<int> p(n);
+        std::iota(p.begin(), p.end(), 0);
+        std::stable_sort(p.begin(), p.end(), [&](int a, int b) { return norm[a] > norm[b]; });
+        float* o = out.data() + t * X.cols();
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) o[i * n + j] = c[p[i] * n + p[j]];
+    }
+}
+
+StackedMap::StackedMap(std::unique_ptr<FeatureMap> first, int s2, std::optional<double> sigma, double medianFactor)
+    : first_(std::move(first)), s2_(s2), sigma_(sigma), medianFactor_(medianFactor)
+{
+    if (s2 < 1) throw SpecError("--features.rf2.s", "must be >= 1", std::to_string(s2));
+}
+
+StackedMap::~StackedMap() = default;
+
+std::string StackedMap::spec() const { return first_->spec() + "+rf2:s=" + std::to_string(s2_); }
+
+std::string StackedMap::kernel() const
+{
+    return "Gaussian hyperkernel (" + (second_ ? second_->kernel() : std::string("unfitted")) + ") on [" +
+           first_->kernel() + "]";
+}
+
+void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed)
+{
+    first_->fit(X, deriveSeed(seed, 11));
+    const MatrixXfR F = first_->transform(X);
+    const double sigma = sigma_ ? *sigma_ : medianFactor_ * medianPairwiseDistance(F, 1000, deriveSeed(seed, 12));
+    if (!(sigma > 0)) throw SpecError("--features.rf2", "the first-layer features have zero median distance");
+    FeatureContext c;
+    c.shape = Shape{1, int(F.cols()), 1};
+    c.kernel = BaseKernel::gaussian(sigma);
+    second_ = std::make_unique<InvariantRandomFourier>(c, s2_, 1, InvariantRandomFourier::Form::Cos);
+    second_->fit(F, deriveSeed(seed, 13));
+}
+
+void StackedMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
+{
+    if (!second_) throw std::logic_error("StackedMap::transform before fit");
+    // Bounded memory: the first layer is materialised one chunk of rows at a time.
+    constexpr std::size_t chunk = 4096;
+    out.resize(Eigen::Index(end - begin), s2_);
+    MatrixXfR F, G;
+    for (std::size_t b = begin; b < end; b += chunk) {
+        const std::size_t e = std::min(end, b + chunk);
+        first_->transform(X, b, e, F);
+        second_->transform(F, 0, std::size_t(F.rows()), G);
+        out.middleRows(Eigen::Index(b - begin), G.rows()) = G;
+    }
+}
+
+} // namespace orbit

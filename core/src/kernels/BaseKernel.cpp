@@ -1,0 +1,151 @@
+#include "orbit/kernels/BaseKernel.hpp"
+
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include "kernels/SerialEigen.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+namespace orbit {
+
+BaseKernel BaseKernel::gaussian(double sigma)
+{
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw SpecError("--kernel", "gaussian sigma must be positive", std::to_string(sigma));
+    BaseKernel k;
+    k.kind_ = Kind::Gaussian;
+    k.sigma_ = sigma;
+    return k;
+}
+
+BaseKernel BaseKernel::polynomial(int degree, double c)
+{
+    if (degree < 1) throw SpecError("--kernel", "polynomial degree must be >= 1", std::to_string(degree));
+    if (!(c >= 0.0) || !std::isfinite(c)) throw SpecError("--kernel", "polynomial c must be >= 0", std::to_string(c));
+    BaseKernel k;
+    k.kind_ = Kind::Polynomial;
+    k.degree_ = degree;
+    k.c_ = c;
+    return k;
+}
+
+std::string BaseKernel::spec() const
+{
+    std::ostringstream s;
+    s.precision(17);
+    if (kind_ == Kind::Gaussian)
+        s << "gaussian:sigma=" << sigma_;
+    else
+        s << "polynomial:degree=" << degree_ << ",c=" << c_;
+    return s.str();
+}
+
+double BaseKernel::operator()(const float* x, const float* y, int d) const
+{
+    if (kind_ == Kind::Gaussian) {
+        double d2 = 0.0;
+        for (int i = 0; i < d; ++i) {
+            const double t = double(x[i]) - double(y[i]);
+            d2 += t * t;
+        }
+        return std::exp(-d2 / (2.0 * sigma_ * sigma_));
+    }
+    double p = 0.0;
+    for (int i = 0; i < d; ++i) p += double(x[i]) * double(y[i]);
+    return std::pow(p + c_, degree_);
+}
+
+void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride,
+                                   const float* aNorm2, const float* bNorm2) const
+{
+    using Map = Eigen::Map<Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
+                           Eigen::OuterStride<>>;
+    Map M(P, rows, cols, Eigen::OuterStride<>(stride));
+    if (kind_ == Kind::Gaussian) {
+        const float g = static_cast<float>(1.0 / (2.0 * sigma_ * sigma_));
+        const Eigen::Map<const Eigen::ArrayXf> bn(bNorm2, cols);
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            // -||a - b||^2 / (2 sigma^2), clamped at 0 against rounding (k <= 1).
+            auto row = M.row(i);
+            row = ((2.0f * row - aNorm2[i] - bn.transpose()) * g).min(0.0f).exp();
+        }
+    } else {
+        const float c = static_cast<float>(c_);
+        if (degree_ == 1)
+            M += c;
+        else if (degree_ == 2)
+            M = (M + c).square();
+        else
+            M = (M + c).pow(static_cast<float>(degree_));
+    }
+}
+
+MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
+{
+    if (A.cols() != B.cols())
+        throw SpecError("kernel", "row lengths differ: " + std::to_string(A.cols()) + " vs " + std::to_string(B.cols()));
+    const detail::SerialEigen serial;
+    MatrixXfR K(A.rows(), B.rows());
+    K.noalias() = A * B.transpose();
+    const Eigen::VectorXf an = A.rowwise().squaredNorm();
+    const Eigen::VectorXf bn = B.rowwise().squaredNorm();
+    fromInnerProducts(K.data(), K.rows(), K.cols(), K.cols(), an.data(), bn.data());
+    return K;
+}
+
+double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+{
+    const std::size_t n = X.rows();
+    if (n < 2) throw SpecError("--kernel", "the median rule needs at least 2 samples", std::to_string(n));
+    std::vector<std::size_t> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    if (n > maxSamples) {
+        Rng rng = makeRng(seed, 0x6d656469616eULL);  // partial Fisher-Yates
+        for (std::size_t i = 0; i < maxSamples; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, n - i)]);
+        idx.resize(maxSamples);
+    }
+    const std::size_t m = idx.size();
+    MatrixXfR S(Eigen::Index(m), X.cols());
+    for (std::size_t a = 0; a < m; ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));
+    // ||a - b||^2 = ||a||^2 + ||b||^2 - 2 <a, b>, one product (centred first against cancellation).
+    S.rowwise() -= S.colwise().mean();
+    const detail::SerialEigen serial;
+    const MatrixXfR G = S * S.transpose();
+    std::vector<double> d;
+    d.reserve(m * (m - 1) / 2);
+    for (std::size_t a = 0; a < m; ++a)
+        for (std::size_t b = a + 1; b < m; ++b)
+            d.push_back(std::sqrt(std::max(0.0, double(G(a, a)) + double(G(b, b)) - 2.0 * double(G(a, b)))));
+    auto mid = d.begin() + d.size() / 2;
+    std::nth_element(d.begin(), mid, d.end());
+    return *mid;
+}
+
+BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uint64_t seed)
+{
+    const Spec s = parseSpec(text, "--kernel");
+    if (s.name == "gaussian") {
+        s.allowOnly({"sigma", "median"});
+        if (s.has("sigma") == s.has("median"))
+            throw SpecError("--kernel", "gaussian needs exactly one of sigma=X or median=F", text);
+        if (s.has("sigma")) return BaseKernel::gaussian(s.number("sigma"));
+        const double f = s.number("median");
+        if (!(f > 0)) throw SpecError("--kernel.median", "must be positive", s.params.at("median"));
+        const double med = medianPairwiseDistance(sample, 1000, seed);
+        if (!(med > 0)) throw SpecError("--kernel.median", "the median pairwise distance of the data is 0", text);
+        return BaseKernel::gaussian(f * med);
+    }
+    if (s.name == "polynomial") {
+        s.allowOnly({"degree", "c"});
+        return BaseKernel::polynomial(static_cast<int>(s.integer("degree", 2, 1, 20)), s.number("c", 1.0));
+    }
+    throw SpecError("--kernel", "unknown kernel (gaussian, polynomial)", s.name);
+}
+
+} // namespace orbit

@@ -1,0 +1,130 @@
+#include "orbit/kernels/InvariantKernel.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include "kernels/SerialEigen.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+
+namespace orbit {
+
+namespace {
+
+constexpr Eigen::Index kRowBlock = 256;    // orbit rows of the left factor per block
+constexpr Eigen::Index kColBlock = 4096;   // orbit rows of the right factor per product
+
+/// Symmetric pseudo-inverse of a PSD matrix, dropping eigenvalues <= tol * max.
+Eigen::MatrixXd pseudoInverse(const Eigen::MatrixXd& A, double tol)
+{
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(A);
+    const Eigen::VectorXd& l = eig.eigenvalues();
+    const double cut = tol * std::max(0.0, l.maxCoeff());
+    Eigen::VectorXd inv = Eigen::VectorXd::Zero(l.size());
+    for (Eigen::Index i = 0; i < l.size(); ++i)
+        if (l[i] > cut && l[i] > 0) inv[i] = 1.0 / l[i];
+    return eig.eigenvectors() * inv.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+} // namespace
+
+Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel& kernel, Estimator estimator)
+{
+    if (r < 1 || O.rows() % r != 0) throw SpecError("-r", "orbit rows are not a multiple of r", std::to_string(r));
+    if (estimator == Estimator::U && r < 2) throw SpecError("--estimator", "the U-statistic needs r >= 2");
+    const Eigen::Index N = O.rows() / r;
+    const Eigen::VectorXf norms = O.rowwise().squaredNorm();
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
+    const Eigen::Index pointsPerBlock = std::max<Eigen::Index>(1, kRowBlock / r);
+    const Eigen::Index colPoints = std::max<Eigen::Index>(1, kColBlock / r);
+    const long long blocks = (N + pointsPerBlock - 1) / pointsPerBlock;
+    const int eigenThreads = Eigen::nbThreads();
+    Eigen::setNbThreads(1);
+    std::exception_ptr error;
+    std::mutex m;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long long b = 0; b < blocks; ++b) {
+        try {
+            const Eigen::Index i0 = b * pointsPerBlock, i1 = std::min(N, i0 + pointsPerBlock);
+            MatrixXfR G;
+            // Only pairs j >= i0 (the upper triangle), mirrored afterwards.
+            for (Eigen::Index j0 = i0; j0 < N; j0 += colPoints) {
+                const Eigen::Index j1 = std::min(N, j0 + colPoints);
+                G.noalias() = O.middleRows(i0 * r, (i1 - i0) * r) * O.middleRows(j0 * r, (j1 - j0) * r).transpose();
+                kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
+                for (Eigen::Index i = i0; i < i1; ++i)
+                    for (Eigen::Index j = std::max(i, j0); j < j1; ++j) {
+                        double sum = 0;
+                        for (int a = 0; a < r; ++a) {
+                            const float* row = G.data() + ((i - i0) * r + a) * G.cols() + (j - j0) * r;
+                            for (int c = 0; c < r; ++c)
+                                if (!(estimator == Estimator::U && i == j && a == c)) sum += row[c];
+                        }
+                        const double pairs = (estimator == Estimator::U && i == j) ? double(r) * (r - 1) : double(r) * r;
+                        K(i, j) = sum / pairs;
+                    }
+            }
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(m);
+            if (!error) error = std::current_exception();
+        }
+    }
+    Eigen::setNbThreads(eigenThreads);
+    if (error) std::rethrow_exception(error);
+    K.triangularView<Eigen::StrictlyLower>() = K.transpose();
+    return K;
+}
+
+Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sampler, const BaseKernel& kernel,
+                                      Estimator estimator)
+{
+    MatrixXfR O;
+    sampler.transformBlock(X, 0, std::size_t(X.rows()), O);
+    return meanEmbeddingKernel(O, sampler.r(), kernel, estimator);
+}
+
+Eigen::MatrixXd haarKernelMatrix(const MatrixXfR& X, const Group& group, const Shape& shape, const BaseKernel& kernel,
+                                 std::size_t limit)
+{
+    if (!group.isFinite()) throw SpecError("--group", "the exact Haar sum needs a finite group", group.spec());
+    const auto elements = group.elements(shape, limit);
+    const int G = static_cast<int>(elements.size());
+    const int d = shape.dim();
+    if (X.cols() != d) throw SpecError("--data", "samples do not match the shape", std::to_string(X.cols()));
+    MatrixXfR O(X.rows() * G, d);
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+        for (int k = 0; k < G; ++k) group.apply(elements[k], X.data() + i * d, O.data() + (i * G + k) * d, shape);
+    return meanEmbeddingKernel(O, G, kernel, Estimator::V);
+}
+
+Eigen::MatrixXd palSavvidesKernelMatrix(const MatrixXfR& X, const MatrixXfR& T, const Group& group,
+                                        const std::vector<GroupElement>& elements, const Shape& shape,
+                                        const BaseKernel& kernel, double tol)
+{
+    if (elements.empty()) throw SpecError("--group", "Pal-Savvides kernel needs at least one group element");
+    if (T.cols() != X.cols() || X.cols() != shape.dim())
+        throw SpecError("--data", "samples and templates do not match the shape", std::to_string(X.cols()));
+    const detail::SerialEigen serial;
+    const Eigen::Index M = T.rows();
+    const Eigen::MatrixXd Ktt = kernel.matrix(T, T).cast<double>();
+    const Eigen::MatrixXd U = pseudoInverse(0.5 * (Ktt + Ktt.transpose()), tol) * kernel.matrix(T, X).cast<double>();
+    Eigen::MatrixXd Mg = Eigen::MatrixXd::Zero(M, M);
+    MatrixXfR gT(M, T.cols());
+    for (const GroupElement& g : elements) {
+        for (Eigen::Index a = 0; a < M; ++a) group.apply(g, T.data() + a * T.cols(), gT.data() + a * T.cols(), shape);
+        Mg += kernel.matrix(gT, T).cast<double>();
+    }
+    Mg /= double(elements.size());
+    Mg = 0.5 * (Mg + Mg.transpose()).eval();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(Mg);
+    const Eigen::VectorXd clipped = eig.eigenvalues().cwiseMax(0.0);
+    Mg = eig.eigenvectors() * clipped.asDiagonal() * eig.eigenvectors().transpose();
+    Eigen::MatrixXd K = U.transpose() * Mg * U;
+    return 0.5 * (K + K.transpose());
+}
+
+} // namespace orbit

@@ -1,0 +1,346 @@
+// Feature maps: each test states the identity or the rate it checks.
+#include "orbit/data/Loaders.hpp"
+#include "orbit/features/FastCos.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/GicdfMap.hpp"
+#include "orbit/features/InvariantRandomFourier.hpp"
+#include "orbit/features/KernelInvariantFeatures.hpp"
+#include "orbit/features/NystromMap.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include "TestPaths.hpp"
+
+#include <QtTest>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace orbit;
+
+namespace {
+
+MatrixXfR randomMatrix(Eigen::Index n, Eigen::Index d, std::uint64_t seed, double scale = 1.0)
+{
+    Rng rng = makeRng(seed);
+    MatrixXfR X(n, d);
+    for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = float(scale * standardNormal(rng));
+    return X;
+}
+
+MatrixXfR symmetricMatrices(Eigen::Index n, int side, std::uint64_t seed)
+{
+    MatrixXfR X = randomMatrix(n, side * side, seed).cwiseAbs();
+    for (Eigen::Index t = 0; t < n; ++t)
+        for (int i = 0; i < side; ++i)
+            for (int j = 0; j < i; ++j) X(t, i * side + j) = X(t, j * side + i);
+    return X;
+}
+
+FeatureContext context(DataKind kind, Shape shape, const std::string& group, const std::string& dist, double sigma)
+{
+    FeatureContext c;
+    c.kind = kind;
+    c.shape = shape;
+    if (!group.empty()) {
+        c.group = makeGroup(group, shape);
+        c.dist = makeDistribution(dist, *c.group);
+    }
+    c.kernel = BaseKernel::gaussian(sigma);
+    c.symmetricInputs = kind == DataKind::Coulomb;
+    return c;
+}
+
+const Dataset& digits()
+{
+    static const Dataset d = [] {
+        LoadOptions o;
+        o.limit = 600;
+        return loadDataset(orbittest::sharedData("digits/digits.png"), o);
+    }();
+    return d;
+}
+
+/// psi(x) by its definition, transforming the data: sqrt(2/s)/r sum_k cos(<w_j, g_k x> + b_j).
+Eigen::VectorXd naiveIrf(const InvariantRandomFourier& f, const std::vector<GroupElement>& g, const float* x,
+                         const Shape& shape)
+{
+    const MatrixXfR& W = f.templates();
+    Eigen::VectorXd psi = Eigen::VectorXd::Zero(W.rows());
+    std::vector<float> gx(shape.dim());
+    for (const auto& e : g) {
+        f.orbitSampler()->group().apply(e, x, gx.data(), shape);
+        const Eigen::Map<const Eigen::VectorXf> v(gx.data(), shape.dim());
+        psi.array() += ((W.cast<double>() * v.cast<double>()).array() + f.phases().cast<double>().array()).cos();
+    }
+    return psi * std::sqrt(2.0 / W.rows()) / double(g.size());
+}
+
+double meanAbsOffDiagonalError(const MatrixXfR& F, const MatrixXfR& K)
+{
+    const Eigen::MatrixXd E = (F.cast<double>() * F.cast<double>().transpose() - K.cast<double>()).cwiseAbs();
+    return (E.sum() - E.diagonal().sum()) / double(E.rows() * (E.rows() - 1));
+}
+
+} // namespace
+
+class TestFeatures : public QObject {
+    Q_OBJECT
+private slots:
+    // fastCos: range reduction + degree-14 polynomial, |fastCos(x) - cos(x)| <= 2e-6 for |x| <= 1000.
+    void fastCosIsAccurate()
+    {
+        double worst = 0;
+        for (int i = -2000000; i <= 2000000; ++i) {
+            const float x = float(i) * 5e-4f;
+            worst = std::max(worst, std::abs(double(fastCos(x)) - std::cos(double(x))));
+            worst = std::max(worst, std::abs(double(fastSin(x)) - std::sin(double(x))));
+        }
+        QVERIFY2(worst < 2e-6, qPrintable(QString::number(worst)));
+    }
+
+    // Rahimi & Recht: <z(x), z(y)> is a mean of s i.i.d. bounded terms with expectation k(x, y), so the
+    // mean absolute error falls like 1/sqrt(s): from s = 100 to s = 1600 it shrinks by about 4.
+    void rfErrorFallsLikeInverseSqrtS()
+    {
+        const MatrixXfR X = randomMatrix(80, 10, 11);
+        const BaseKernel k = makeKernel("gaussian:median=1", X);
+        const MatrixXfR K = k.matrix(X, X);
+        for (const char* form : {"cos", "complex"}) {
+            double e100 = 0, e1600 = 0;
+            for (int seed = 0; seed < 6; ++seed) {
+                FeatureContext c = context(DataKind::Vectors, Shape{1, 10, 1}, "", "", k.sigma());
+                auto f100 = makeFeatureMap(std::string("rf:s=100,form=") + form, c);
+                auto f1600 = makeFeatureMap(std::string("rf:s=1600,form=") + form, c);
+                f100->fit(X, seed);
+                f1600->fit(X, seed + 100);
+                e100 += meanAbsOffDiagonalError(f100->transform(X), K);
+                e1600 += meanAbsOffDiagonalError(f1600->transform(X), K);
+            }
+            const double ratio = e100 / e1600;
+            QVERIFY2(ratio > 3.0 && ratio < 5.3, qPrintable(QString("%1: ratio %2").arg(form).arg(ratio)));
+        }
+    }
+
+    // Template trick <g^-1 w, x> = <w, g x>: exact for C_4 (90-degree rotations permute pixels) and for
+    // permutations of Coulomb matrices (folded onto the upper triangle), within interpolation for rotation.
+    void templateTrickEqualsTransformingTheData_data()
+    {
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<QString>("dist");
+        QTest::addColumn<double>("tolerance");
+        QTest::newRow("C4") << "cyclic:n=4" << "haar" << 1e-5;
+        QTest::newRow("permutation") << "permutation" << "haar" << 1e-5;
+        QTest::newRow("rotation") << "rotation" << "vonmises:kappa=2" << 0.15;
+    }
+    void templateTrickEqualsTransformingTheData()
+    {
+        QFETCH(QString, group);
+        QFETCH(QString, dist);
+        QFETCH(double, tolerance);
+        const bool perm = group == "permutation";
+        const Shape shape = perm ? Shape{5, 5, 1} : digits().shape;
+        const MatrixXfR X = perm ? symmetricMatrices(12, 5, 12) : MatrixXfR(digits().X.topRows(12));
+        const double sigma = perm ? 3.0 : 8.0;
+        auto c = context(perm ? DataKind::Coulomb : DataKind::Images, shape, group.toStdString(), dist.toStdString(), sigma);
+        InvariantRandomFourier f(c, 300, 6, InvariantRandomFourier::Form::Cos, "templates");
+        f.fit(X, 5);
+        QVERIFY(f.usesTemplateTrick());
+        const MatrixXfR F = f.transform(X);
+        const auto g = f.orbitSampler()->sharedElements();
+        double worst = 0, scale = 0;
+        for (int i = 0; i < 12; ++i) {
+            const Eigen::VectorXd ref = naiveIrf(f, g, X.data() + i * X.cols(), shape);
+            worst = std::max(worst, (F.row(i).transpose().cast<double>() - ref).norm());
+            scale = std::max(scale, ref.norm());
+        }
+        QVERIFY2(worst <= tolerance * scale, qPrintable(QString("%1 vs %2").arg(worst).arg(scale)));
+    }
+
+    // Data path (noisy sort depends on x): features equal the definition with g_{i,k} from
+    // sampler.elementsFor(i, x_i), including the symmetric folding of Coulomb inputs.
+    void dataPathMatchesDefinition()
+    {
+        const Shape shape{6, 6, 1};
+        const MatrixXfR X = symmetricMatrices(9, 6, 13);
+        auto c = context(DataKind::Coulomb, shape, "permutation", "noisysort:sigma=1", 4.0);
+        InvariantRandomFourier f(c, 200, 5, InvariantRandomFourier::Form::Cos);
+        f.fit(X, 9);
+        QVERIFY(!f.usesTemplateTrick());
+        const MatrixXfR F = f.transform(X);
+        for (int i = 0; i < 9; ++i) {
+            const auto g = f.orbitSampler()->elementsFor(i, X.data() + i * 36);
+            const Eigen::VectorXd ref = naiveIrf(f, g, X.data() + i * 36, shape);
+            QVERIFY((F.row(i).transpose().cast<double>() - ref).cwiseAbs().maxCoeff() < 1e-5);
+        }
+    }
+
+    // Nystrom reproduces K on its landmarks: psi(z_i).psi(z_j) = (K K^+ K)_ij = K_ij.
+    void nystromIsExactOnLandmarks()
+    {
+        const MatrixXfR X = randomMatrix(60, 8, 14);
+        FeatureContext c = context(DataKind::Vectors, Shape{1, 8, 1}, "", "", 2.5);
+        for (const char* spec : {"nystrom:s=20", "nystrom:s=20,landmarks=kmeans"}) {
+            auto f = makeFeatureMap(spec, c);
+            f->fit(X, 3);
+            const MatrixXfR& Z = dynamic_cast<NystromMap&>(*f).landmarks();
+            const MatrixXfR F = f->transform(Z);
+            const MatrixXfR err = F * F.transpose() - c.kernel->matrix(Z, Z);
+            QVERIFY2(err.cwiseAbs().maxCoeff() < 1e-3, qPrintable(QString("%1: %2").arg(spec).arg(err.cwiseAbs().maxCoeff())));
+        }
+    }
+
+    // Invariant Nystrom over the whole C_4 (Haar): sum_{h in G} k(g x, h^-1 z) = sum_h k(x, (hg)^-1 z) runs
+    // over the same landmark orbit, so psi(g x) = psi(x); the plain Nystrom map is not invariant.
+    void invariantNystromIsInvariantUnderC4()
+    {
+        const Dataset& d = digits();
+        auto c = context(DataKind::Images, d.shape, "cyclic:n=4", "haar", 8.0);
+        auto inv = makeFeatureMap("inystrom:s=30,r=2", c);
+        auto plain = makeFeatureMap("nystrom:s=30", c);
+        inv->fit(d.X.topRows(60), 2);
+        plain->fit(d.X.topRows(60), 2);
+        MatrixXfR X(2, d.shape.dim());
+        X.row(0) = d.X.row(100);
+        GroupElement g;
+        g.k = 1;
+        c.group->apply(g, d.sample(100), X.data() + X.cols(), d.shape);
+        const MatrixXfR F = inv->transform(X), P = plain->transform(X);
+        QVERIFY(F.row(0).norm() > 0.1);
+        QVERIFY2((F.row(0) - F.row(1)).cwiseAbs().maxCoeff() < 1e-4 * F.row(0).cwiseAbs().maxCoeff(),
+                 qPrintable(QString::number((F.row(0) - F.row(1)).cwiseAbs().maxCoeff())));
+        QVERIFY((P.row(0) - P.row(1)).norm() > 0.1 * P.row(0).norm());
+    }
+
+    // GICDF with the whole finite group: {<g_i t, g x>} = {<g^-1 g_i t, x>} is the same multiset,
+    // so the empirical CDFs (counts) are identical: Phi(g x) = Phi(x) exactly.
+    void gicdfIsInvariantUnderC4()
+    {
+        const Dataset& d = digits();
+        auto c = context(DataKind::Images, d.shape, "cyclic:n=4", "haar", 1.0);
+        GicdfMap f(c, 50, 10, 4);
+        f.fit(d.X.topRows(20), 1);
+        MatrixXfR X(2, d.shape.dim());
+        X.row(0) = d.X.row(7);
+        GroupElement g;
+        g.k = 3;
+        c.group->apply(g, d.sample(7), X.data() + X.cols(), d.shape);
+        const MatrixXfR F = f.transform(X);
+        QCOMPARE(F.cols(), Eigen::Index(50 * 21));
+        QVERIFY(F.row(0).cwiseAbs().maxCoeff() > 0);
+        QCOMPARE((F.row(0) - F.row(1)).cwiseAbs().maxCoeff(), 0.0f);
+        // a CDF is non-decreasing in the threshold and ends at its maximum value
+        for (int k = 1; k < 21; ++k) QVERIFY(F(0, k) >= F(0, k - 1));
+    }
+
+    // Pal & Savvides features: sum_{g in G0} eta(k(x, g t)) is invariant when G0 is the whole finite group
+    // (C_4 on images, S_4 on 4 x 4 matrices), for mean, max and moment pooling.
+    void kernelInvariantFeaturesAreInvariant_data()
+    {
+        QTest::addColumn<QString>("eta");
+        QTest::newRow("mean") << "mean";
+        QTest::newRow("max") << "max";
+        QTest::newRow("moments:3") << "moments:3";
+    }
+    void kernelInvariantFeaturesAreInvariant()
+    {
+        QFETCH(QString, eta);
+        {
+            const Dataset& d = digits();
+            auto c = context(DataKind::Images, d.shape, "cyclic:n=4", "haar", 8.0);
+            auto f = makeFeatureMap("kif:k=10,eta=" + eta.toStdString(), c);
+            f->fit(d.X.topRows(30), 4);
+            QCOMPARE(dynamic_cast<KernelInvariantFeatures&>(*f).groupSize(), 4);
+            MatrixXfR X(2, d.shape.dim());
+            X.row(0) = d.X.row(40);
+            GroupElement g;
+            g.k = 1;
+            c.group->apply(g, d.sample(40), X.data() + X.cols(), d.shape);
+            const MatrixXfR F = f->transform(X);
+            QVERIFY((F.row(0) - F.row(1)).cwiseAbs().maxCoeff() < 1e-5);
+        }
+        {
+            const Shape shape{4, 4, 1};
+            auto c = context(DataKind::Coulomb, shape, "permutation", "haar", 3.0);
+            auto f = makeFeatureMap("kif:k=5,eta=" + eta.toStdString(), c);
+            const MatrixXfR X = symmetricMatrices(8, 4, 15);
+            f->fit(X, 4);
+            QCOMPARE(dynamic_cast<KernelInvariantFeatures&>(*f).groupSize(), 24);
+            MatrixXfR Y(2, 16);
+            Y.row(0) = X.row(6);
+            GroupElement g = c.group->identity(shape);
+            g.perm = {3, 1, 0, 2};
+            c.group->apply(g, X.data() + 6 * 16, Y.data() + 16, shape);
+            const MatrixXfR F = f->transform(Y);
+            QVERIFY((F.row(0) - F.row(1)).cwiseAbs().maxCoeff() < 1e-5);
+        }
+    }
+
+    // The sorted Coulomb matrix is invariant to simultaneous row/column permutations.
+    void sortedCoulombIsPermutationInvariant()
+    {
+        const Shape shape{5, 5, 1};
+        auto c = context(DataKind::Coulomb, shape, "permutation", "haar", 1.0);
+        auto f = makeFeatureMap("sorted", c);
+        const MatrixXfR X = symmetricMatrices(1, 5, 16);
+        MatrixXfR Y(2, 25);
+        Y.row(0) = X.row(0);
+        GroupElement g = c.group->identity(shape);
+        g.perm = {4, 2, 0, 1, 3};
+        c.group->apply(g, X.data(), Y.data() + 25, shape);
+        const MatrixXfR F = f->transform(Y);
+        QCOMPARE((F.row(0) - F.row(1)).cwiseAbs().maxCoeff(), 0.0f);
+    }
+
+    // Same seed, same bits at 1 and 2 threads (fixed block partition, single-threaded products per
+    // block): both the template trick and the noisy-sort data path, and a second layer.
+    void seedsReproduceAcrossThreads()
+    {
+        const Dataset& d = digits();
+        auto ci = context(DataKind::Images, d.shape, "rotation", "vonmises:kappa=0.5", 8.0);
+        auto cc = context(DataKind::Coulomb, Shape{6, 6, 1}, "permutation", "noisysort:sigma=1", 4.0);
+        const MatrixXfR C = symmetricMatrices(300, 6, 17);
+        struct Case { std::string spec; FeatureContext* c; const MatrixXfR* X; };
+        const MatrixXfR D = d.X.topRows(300);
+        for (const Case& cs : {Case{"irf:s=700,r=3", &ci, &D}, Case{"irf:s=600,r=7", &cc, &C},
+                               Case{"inystrom:s=50,r=3", &ci, &D}, Case{"gicdf:m=30,bins=5,r=5", &cc, &C},
+                               Case{"irf:s=100,r=2+rf2:s=64", &cc, &C}}) {
+            MatrixXfR F[2];
+            for (int t = 0; t < 2; ++t) {
+                omp_set_num_threads(t + 1);
+                auto f = makeFeatureMap(cs.spec, *cs.c);
+                f->fit(*cs.X, 123);
+                F[t] = f->transform(*cs.X);
+            }
+            omp_set_num_threads(2);
+            QCOMPARE(F[0].rows(), cs.X->rows());
+            QVERIFY2(std::memcmp(F[0].data(), F[1].data(), sizeof(float) * F[0].size()) == 0, cs.spec.c_str());
+        }
+    }
+
+    // The median rule (a product of the sampled rows) gives the same bandwidth at 1 and 2 threads.
+    void medianBandwidthIsThreadIndependent()
+    {
+        double sigma[2];
+        for (int t = 0; t < 2; ++t) {
+            omp_set_num_threads(t + 1);
+            Eigen::setNbThreads(t + 1);
+            sigma[t] = makeKernel("gaussian:median=1", digits().X, 9).sigma();
+        }
+        omp_set_num_threads(2);
+        QCOMPARE(sigma[0], sigma[1]);
+    }
+
+    // Bad specs are SpecErrors naming --features.
+    void rejectsBadSpecs()
+    {
+        auto c = context(DataKind::Vectors, Shape{1, 4, 1}, "", "", 1.0);
+        for (const char* bad : {"rf", "rf:s=0", "rf:s=10,form=tan", "irf:s=10,r=2", "magic", "rf:s=5+rf3:s=2",
+                                "kif:k=2,eta=median", "nystrom:s=10,landmarks=grid", "raw:s=1"})
+            QVERIFY_THROWS_EXCEPTION(SpecError, makeFeatureMap(bad, c));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFeatures)
+#include "test_features.moc"
