@@ -1,0 +1,69 @@
+// orbitlab: the Orbit Lab desktop application.
+//   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME]
+#include "MainWindow.hpp"
+#include "SampleData.hpp"
+#include "panels/DataPanel.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    // QGuiApplication swallows "-session"/"--session" (X11 session management): read our
+    // arguments before it sees them.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("OrbitLab");
+    QApplication::setOrganizationDomain("orbitlab.invalid");
+    QApplication::setApplicationName("Orbit Lab");
+    QApplication::setApplicationVersion(ORBITLAB_VERSION);
+    QApplication::setWindowIcon(QIcon(":/icons/orbitlab.svg"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Explore local group-invariant kernel representations.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption data("data", "Open this dataset (any format the core loads).", "FILE");
+    const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
+    const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
+    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits.", "NAME");
+    parser.addOptions({data, session, screenshot, panel});
+    parser.process(arguments);
+
+    const bool shooting = parser.isSet(screenshot);
+    // A screenshot is reproducible: it ignores and keeps the saved window geometry.
+    orbitui::MainWindow window(nullptr, !shooting);
+    if (shooting)
+        window.resize(1400, 900);
+
+    if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && shooting)
+        std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
+                     qPrintable(parser.value(session)));
+    if (parser.isSet(data)) {
+        window.openData(parser.value(data));
+    } else if (!parser.isSet(session)) {
+        const QString sample = orbitui::findSampleData(orbitui::defaultSampleFile());
+        if (!sample.isEmpty())
+            window.openData(sample);
+        else
+            window.dataPanel()->showError(QObject::tr("The bundled sample data were not found in %1. Open a dataset "
+                                                      "with File ▸ Open data….")
+                                              .arg(orbitui::sampleDataDirectories().join(", ")));
+    }
+    if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
+        std::fprintf(stderr, "orbitlab: --panel: unknown panel (value '%s'); panels:", qPrintable(parser.value(panel)));
+        for (auto* p : window.panels())
+            std::fprintf(stderr, " %s", qPrintable(p->name()));
+        std::fprintf(stderr, "\n");
+        return 2;
+    }
+    window.show();
+    if (shooting)
+        window.screenshotWhenIdle(parser.value(screenshot));
+    return QApplication::exec();
+}

@@ -1,0 +1,254 @@
+// The main window end to end, offscreen: loading a file updates every panel; a bad file shows
+// an inline error and keeps the previous dataset; moving a parameter slider redraws the orbit
+// gallery; a session saved from one window restores every setting in another.
+#include "MainWindow.hpp"
+#include "models/LabState.hpp"
+#include "models/ThumbnailModel.hpp"
+#include "panels/DataPanel.hpp"
+#include "panels/GroupPanel.hpp"
+#include "panels/OrbitsPanel.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/DistributionEditor.hpp"
+#include "widgets/ImageGrid.hpp"
+#include "widgets/ParameterControl.hpp"
+#include "workers/Tasks.hpp"
+
+#include "TestPaths.hpp"
+
+#include <QApplication>
+#include <QChart>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QListView>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace orbitui;
+
+namespace {
+
+QString digits() { return QString::fromStdString(orbittest::source("resources/data/digits.png")); }
+QString g2() { return QString::fromStdString(orbittest::source("resources/data/g2.extxyz")); }
+
+/// A window with its own settings file, not restoring anything.
+struct Fixture {
+    QTemporaryDir dir;
+    std::unique_ptr<Settings> settings = std::make_unique<Settings>(dir.filePath("s.ini"));
+    std::unique_ptr<MainWindow> window = std::make_unique<MainWindow>(settings.get(), false);
+};
+
+bool loadAndSettle(MainWindow& w, const QString& path)
+{
+    QSignalSpy loaded(w.dataPanel(), &DataPanel::loaded);
+    QSignalSpy failed(w.dataPanel(), &DataPanel::loadFailed);
+    w.openData(path);
+    if (!QTest::qWaitFor([&] { return loaded.count() + failed.count() > 0; }, 60000))
+        return false;
+    return QTest::qWaitFor([&] { return w.isIdle(); }, 30000) && loaded.count() == 1;
+}
+
+/// Writes an IDX image file whose header promises 10 images of 28 x 28 but holds 100 bytes.
+QString writeTruncatedIdx(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath("truncated-images-idx3-ubyte");
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    const unsigned char header[16] = {0, 0, 8, 3, 0, 0, 0, 10, 0, 0, 0, 28, 0, 0, 0, 28};
+    f.write(reinterpret_cast<const char*>(header), 16);
+    f.write(QByteArray(100, '\x7f'));
+    return path;
+}
+
+} // namespace
+
+class TestPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void loadingAFileUpdatesEveryPanel()
+    {
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digits()));
+        const auto ds = w.state()->dataset();
+        QVERIFY(ds);
+        // Data panel: the thumbnails and the summary.
+        QCOMPARE(w.dataPanel()->model()->rowCount(), int(ds->count()));
+        QVERIFY(w.dataPanel()->summaryText().contains(QString::number(ds->count())));
+        QVERIFY(w.dataPanel()->summaryText().contains("10 classes"));
+        QVERIFY(!w.dataPanel()->hasError());
+        // Group panel: the density of the default distribution was drawn.
+        QVERIFY(w.groupPanel()->drawCount() >= 1);
+        QVERIFY(!w.groupPanel()->hasError());
+        // Orbits panel: a gallery of r copies of the selected input, and the 6-versus-9 embedding.
+        auto result = w.orbitsPanel()->lastResult();
+        QVERIFY(result);
+        QCOMPARE(result->request.dataset.get(), ds.get());
+        QCOMPARE(w.orbitsPanel()->gallery()->imageCount(), w.state()->orbitSettings().r);
+        QCOMPARE(w.state()->embeddingInputs().size(), std::size_t(2));
+        QCOMPARE(ds->labels[std::size_t(w.state()->embeddingInputs()[0])], 6);
+        QCOMPARE(ds->labels[std::size_t(w.state()->embeddingInputs()[1])], 9);
+        QCOMPARE(result->scores.rows(), Eigen::Index(2 * w.state()->orbitSettings().r));
+
+        // Switching to molecules re-targets every panel: permutation group, heatmap gallery.
+        QVERIFY(loadAndSettle(w, g2()));
+        QCOMPARE(w.state()->dataset()->kind, orbit::DataKind::Coulomb);
+        QCOMPARE(w.state()->orbitSettings().group, std::string("permutation"));
+        QCOMPARE(w.dataPanel()->model()->rowCount(), int(w.state()->dataset()->count()));
+        QCOMPARE(w.orbitsPanel()->lastResult()->request.dataset.get(), w.state()->dataset().get());
+        QVERIFY(!w.orbitsPanel()->hasError());
+        QVERIFY(!w.groupPanel()->hasError());
+    }
+    void thumbnailsAreRenderedLazily()
+    {
+        Fixture fx;
+        QVERIFY(loadAndSettle(*fx.window, digits()));
+        ThumbnailModel* model = fx.window->dataPanel()->model();
+        // The window is not shown: no view asked for pictures, so none of the 5000 was rendered.
+        QVERIFY(model->renderedCount() < 50);
+        const QVariant pixmap = model->data(model->index(17), Qt::DecorationRole);
+        QVERIFY(pixmap.value<QPixmap>().width() == model->thumbnailSize());
+        QVERIFY(model->renderedCount() < 51);
+    }
+    void badFileShowsInlineErrorAndKeepsThePreviousDataset()
+    {
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digits()));
+        const auto before = w.state()->dataset();
+        const int draws = w.orbitsPanel()->drawCount();
+        const QString bad = writeTruncatedIdx(fx.dir);
+        QSignalSpy failed(w.dataPanel(), &DataPanel::loadFailed);
+        w.openData(bad);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY(w.dataPanel()->hasError());
+        const QString text = w.dataPanel()->errorText();
+        QVERIFY2(text.contains("truncated-images-idx3-ubyte"), qPrintable(text));
+        QVERIFY2(text.contains("digits.png"), qPrintable(text));  // says what is still shown
+        QCOMPARE(w.state()->dataset().get(), before.get());
+        QCOMPARE(w.state()->datasetPath(), digits());
+        QCOMPARE(w.dataPanel()->model()->rowCount(), int(before->count()));
+        QCOMPARE(w.orbitsPanel()->drawCount(), draws);  // nothing recomputed from a broken file
+        QVERIFY(!fx.settings->recentFiles().contains(bad));
+        // The next good load clears the message.
+        QVERIFY(loadAndSettle(w, g2()));
+        QVERIFY(!w.dataPanel()->hasError());
+    }
+    void missingFileShowsInlineError()
+    {
+        Fixture fx;
+        QSignalSpy failed(fx.window->dataPanel(), &DataPanel::loadFailed);
+        fx.window->openData(fx.dir.filePath("no-such-file.idx"));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY(fx.window->dataPanel()->errorText().contains("no-such-file.idx"));
+        QVERIFY(!fx.window->state()->dataset());
+    }
+    void movingASliderRedrawsTheOrbitGallery()
+    {
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digits()));
+        ParameterControl* kappa = w.orbitsPanel()->editor()->parameterControl("rotation", "kappa");
+        QVERIFY(kappa);
+        const int draws = w.orbitsPanel()->drawCount();
+        const int paints = w.orbitsPanel()->gallery()->paintCount();
+        const auto before = w.orbitsPanel()->lastResult();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showPanel("orbits");
+        // Drag the slider through several positions, as a hand would.
+        for (int pos = 100; pos <= 700; pos += 100)
+            kappa->slider()->setValue(pos);
+        const double expected = ParameterControl::toValue(700, 0.0, 1000.0, true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.orbitsPanel()->lastResult() != before && w.isIdle(), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.orbitsPanel()->lastResult()->request.settings.dist.kappa,
+                                  kappa->spinBox()->value(), 30000);
+        QVERIFY(std::abs(w.state()->orbitSettings().dist.kappa - expected) < 1e-3);
+        QVERIFY(w.orbitsPanel()->drawCount() > draws);
+        QTRY_VERIFY(w.orbitsPanel()->gallery()->paintCount() > paints);
+        // The other editor (group panel) follows the shared state.
+        ParameterControl* other = w.groupPanel()->editor()->parameterControl("rotation", "kappa");
+        QVERIFY(other);
+        QCOMPARE(other->value(), kappa->value());
+        // The copies differ from those drawn at the old kappa (same seed, same input).
+        QVERIFY(!w.orbitsPanel()->lastResult()->gallery.isApprox(before->gallery));
+    }
+    void sessionRestoresEverySettingInANewWindow()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("session.json");
+        SessionState saved;
+        {
+            Fixture fx;
+            MainWindow& w = *fx.window;
+            QVERIFY(loadAndSettle(w, digits()));
+            OrbitSettings s = w.state()->orbitSettings();
+            s.group = "affine";
+            s.rotation = {"uniform", 1.0, 0.75};
+            s.translation = {"gaussian", 1.0, 0.5, 1.5};
+            s.scale = {"lognormal", 1.0, 0.5, 0.2, 0.1};
+            s.r = 12;
+            s.seed = 987654321987654321ull;
+            w.state()->setOrbitSettings(s);
+            w.state()->setSelectedIndex(1234);
+            w.state()->setEmbeddingInputs({10, 2020, 4999});
+            w.showPanel("group");
+            QVERIFY(w.saveSessionFile(path));
+            saved = w.captureSession();
+        }
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(w.openSessionFile(path));
+        QTRY_VERIFY_WITH_TIMEOUT(w.state()->dataset() && w.isIdle(), 60000);
+        const SessionState restored = w.captureSession();
+        QVERIFY(restored == saved);
+        QCOMPARE(restored.orbit.seed, 987654321987654321ull);
+        QCOMPARE(w.currentPanel()->name(), QString("group"));
+        QCOMPARE(w.orbitsPanel()->lastResult()->request.index, 1234);
+        QCOMPARE(w.orbitsPanel()->gallery()->imageCount(), 12);
+    }
+    void badSessionIsReportedInline()
+    {
+        Fixture fx;
+        const QString path = fx.dir.filePath("broken.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format":"orbitlab-session","orbit":{"r":0}})");
+        f.close();
+        const OrbitSettings before = fx.window->state()->orbitSettings();
+        QVERIFY(!fx.window->openSessionFile(path));
+        QVERIFY(fx.window->currentPanel()->errorText().contains("orbit.r"));
+        QVERIFY(fx.window->state()->orbitSettings() == before);
+    }
+    void chartsExportPngSvgAndCsv()
+    {
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digits()));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (ChartBox* box : {w.groupPanel()->densityChart(), w.orbitsPanel()->embeddingChart()}) {
+            const QString base = fx.dir.filePath(box->chart()->title().isEmpty() ? "chart" : "c" + QString::number(quintptr(box)));
+            QVERIFY(box->exportPng(base + ".png"));
+            QVERIFY(QImage(base + ".png").width() > 100);
+            QVERIFY(box->exportSvg(base + ".svg"));
+            QFile svg(base + ".svg");
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            QVERIFY(svg.readAll().contains("<svg"));
+            QVERIFY(box->exportCsv(base + ".csv"));
+            QFile csv(base + ".csv");
+            QVERIFY(csv.open(QIODevice::ReadOnly));
+            const QList<QByteArray> lines = csv.readAll().split('\n');
+            QCOMPARE(lines.front(), QByteArray("series,x,y"));
+            QVERIFY(lines.size() > 10);
+        }
+        // The embedding CSV holds one row per orbit sample and input: 2 r + 2.
+        const QString csv = w.orbitsPanel()->embeddingChart()->csv();
+        QCOMPARE(csv.count('\n'), 1 + 2 * w.state()->orbitSettings().r + 2);
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "test_panels.moc"

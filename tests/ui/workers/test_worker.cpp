@@ -1,0 +1,142 @@
+// The worker pattern: tasks run off the GUI thread, a newer request cancels the older one, and
+// only the latest request's answer reaches the GUI (a stale result never overwrites a newer one).
+#include "workers/Worker.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <QCoreApplication>
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include <atomic>
+
+using namespace orbitui;
+
+class TestWorker : public QObject {
+    Q_OBJECT
+private slots:
+    void runsOffTheGuiThreadAndAnswers()
+    {
+        TaskRunner runner("test");
+        QSignalSpy finished(&runner, &TaskRunner::finished);
+        QThread* gui = QThread::currentThread();
+        std::atomic<bool> offThread{false};
+        const quint64 id = runner.submit([&](const TaskContext&) {
+            offThread = QThread::currentThread() != gui;
+            return QVariant(42);
+        });
+        QVERIFY(runner.busy());
+        QTRY_COMPARE(finished.count(), 1);
+        QVERIFY(offThread.load());
+        QCOMPARE(finished[0][0].toULongLong(), id);
+        QCOMPARE(finished[0][1].toInt(), 42);
+        QVERIFY(!runner.busy());
+    }
+    void staleResultIsDropped()
+    {
+        // The first request is running when the second arrives; it ignores its cancel flag and
+        // finishes late. Only the second answer may come through.
+        TaskRunner runner("test");
+        QSignalSpy finished(&runner, &TaskRunner::finished);
+        QSignalSpy failed(&runner, &TaskRunner::failed);
+        QSemaphore started, gate;
+        std::atomic<int> ran{0};
+        const quint64 first = runner.submit([&](const TaskContext&) {
+            started.release();
+            gate.acquire();
+            ++ran;
+            return QVariant(QStringLiteral("old"));
+        });
+        QVERIFY(started.tryAcquire(1, 5000));
+        const quint64 second = runner.submit([&](const TaskContext&) {
+            ++ran;
+            return QVariant(QStringLiteral("new"));
+        });
+        QVERIFY(second > first);
+        gate.release();
+        QTRY_COMPARE(finished.count(), 1);
+        QTRY_COMPARE(ran.load(), 2);
+        QTest::qWait(50);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished[0][0].toULongLong(), second);
+        QCOMPARE(finished[0][1].toString(), QString("new"));
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(runner.droppedCount() >= 1);
+    }
+    void supersededQueuedRequestsNeverRun()
+    {
+        TaskRunner runner("test");
+        QSignalSpy finished(&runner, &TaskRunner::finished);
+        QSemaphore started, gate;
+        std::atomic<int> middleRan{0};
+        runner.submit([&](const TaskContext&) {
+            started.release();
+            gate.acquire();
+            return QVariant(1);
+        });
+        QVERIFY(started.tryAcquire(1, 5000));
+        runner.submit([&](const TaskContext&) {
+            ++middleRan;
+            return QVariant(2);
+        });
+        const quint64 last = runner.submit([](const TaskContext&) { return QVariant(3); });
+        gate.release();
+        QTRY_COMPARE(finished.count(), 1);
+        QTest::qWait(50);
+        QCOMPARE(middleRan.load(), 0);
+        QCOMPARE(finished[0][0].toULongLong(), last);
+        QCOMPARE(finished[0][1].toInt(), 3);
+    }
+    void runningTaskSeesItsCancelFlag()
+    {
+        TaskRunner runner("test");
+        QSignalSpy failed(&runner, &TaskRunner::failed);
+        std::atomic<bool> sawCancel{false};
+        QSemaphore started;
+        runner.submit([&](const TaskContext& ctx) {
+            started.release();
+            while (!ctx.cancelled())
+                QThread::msleep(1);
+            sawCancel = true;
+            ctx.throwIfCancelled();
+            return QVariant();
+        });
+        QVERIFY(started.tryAcquire(1, 5000));
+        runner.cancel();
+        QTRY_VERIFY(sawCancel.load());
+        QVERIFY(!runner.busy());
+        QTest::qWait(50);
+        QCOMPARE(failed.count(), 0);  // the cancelled request's answer is dropped too
+    }
+    void failuresCarryTheMessage()
+    {
+        TaskRunner runner("test");
+        QSignalSpy failed(&runner, &TaskRunner::failed);
+        const quint64 id = runner.submit([](const TaskContext&) -> QVariant {
+            throw orbit::SpecError("--dist", "kappa must be >= 0", "-1");
+        });
+        QTRY_COMPARE(failed.count(), 1);
+        QCOMPARE(failed[0][0].toULongLong(), id);
+        const QString message = failed[0][1].toString();
+        QVERIFY2(message.contains("--dist") && message.contains("-1"), qPrintable(message));
+    }
+    void progressOfTheLatestRequestIsForwarded()
+    {
+        TaskRunner runner("test");
+        QSignalSpy progress(&runner, &TaskRunner::progress);
+        QSignalSpy finished(&runner, &TaskRunner::finished);
+        runner.submit([](const TaskContext& ctx) {
+            ctx.progress(0.5, "half");
+            return QVariant(true);
+        });
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(progress.count(), 1);
+        QCOMPARE(progress[0][1].toDouble(), 0.5);
+        QCOMPARE(progress[0][2].toString(), QString("half"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorker)
+#include "test_worker.moc"

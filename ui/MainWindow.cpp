@@ -1,0 +1,313 @@
+#include "MainWindow.hpp"
+
+#include "models/LabState.hpp"
+#include "panels/DataPanel.hpp"
+#include "panels/GroupPanel.hpp"
+#include "panels/OrbitsPanel.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTimer>
+
+namespace orbitui {
+
+MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), state_(new LabState(this)), tabs_(new QTabWidget),
+      datasetLabel_(new QLabel), restoring_(restore)
+{
+    if (!settings_) {
+        ownedSettings_ = std::make_unique<Settings>();
+        settings_ = ownedSettings_.get();
+    }
+    setWindowTitle(tr("Orbit Lab"));
+    setAcceptDrops(true);
+    tabs_->setDocumentMode(true);
+    QFont tabFont = tabs_->tabBar()->font();
+    tabFont.setPointSizeF(tabFont.pointSizeF() + 1);
+    tabs_->tabBar()->setFont(tabFont);
+    setCentralWidget(tabs_);
+
+    dataPanel_ = new DataPanel(state_);
+    groupPanel_ = new GroupPanel(state_);
+    orbitsPanel_ = new OrbitsPanel(state_);
+    addPanel(dataPanel_);
+    addPanel(groupPanel_);
+    addPanel(orbitsPanel_);
+
+    statusBar()->addPermanentWidget(datasetLabel_);
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        const auto ds = state_->dataset();
+        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(QFileInfo(state_->datasetPath()).fileName()).arg(ds->count())
+                                  : QString());
+    });
+    connect(dataPanel_, &DataPanel::openRequested, this, &MainWindow::openDataDialog);
+    connect(dataPanel_, &DataPanel::loaded, this, [this](const QString& path) {
+        settings_->addRecentFile(path);
+        rebuildRecentMenu();
+    });
+    connect(dataPanel_, &DataPanel::loadFailed, this, [this](const QString&, const QString&) {
+        if (currentPanel() != dataPanel_)
+            showPanel("data");
+    });
+    buildMenus();
+
+    resize(1360, 860);
+    if (restoring_) {
+        restoreGeometry(settings_->windowGeometry());
+        restoreState(settings_->windowState());
+        showPanel(settings_->currentPanel());
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPanel(Panel* panel)
+{
+    panels_.push_back(panel);
+    tabs_->addTab(panel, panel->title());
+    connect(panel, &Panel::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+}
+
+Panel* MainWindow::panel(const QString& name) const
+{
+    for (Panel* p : panels_)
+        if (p->name() == name)
+            return p;
+    return nullptr;
+}
+
+Panel* MainWindow::currentPanel() const { return qobject_cast<Panel*>(tabs_->currentWidget()); }
+
+bool MainWindow::showPanel(const QString& name)
+{
+    Panel* p = panel(name);
+    if (!p)
+        return false;
+    tabs_->setCurrentWidget(p);
+    return true;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open data…"), this, &MainWindow::openDataDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("Open &session…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), settings_->lastSessionDirectory(),
+                                                          tr("Orbit Lab sessions (*.json);;All files (*)"));
+        if (!path.isEmpty()) {
+            settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
+            openSessionFile(path);
+        }
+    });
+    QAction* save = file->addAction(tr("&Save session…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                          settings_->lastSessionDirectory() + "/session.json",
+                                                          tr("Orbit Lab sessions (*.json)"));
+        if (!path.isEmpty()) {
+            settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
+            saveSessionFile(path);
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    file->addAction(tr("Save screens&hot…"), this, &MainWindow::saveScreenshotDialog);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
+    for (const Preset& preset : presets()) {
+        presetMenu->addAction(preset.name, this, [this, preset] {
+            OrbitSettings s = preset.settings;
+            s.seed = state_->orbitSettings().seed;
+            const auto ds = state_->dataset();
+            if (ds && !LabState::suits(s, *ds)) {
+                currentPanel()->showError(tr("The preset “%1” needs data its group can act on (%2); the current "
+                                             "data are %3. Open matching data first.")
+                                              .arg(preset.name, QString::fromStdString(s.groupSpec()),
+                                                   QString::fromUtf8(orbit::toString(ds->kind))));
+                return;
+            }
+            currentPanel()->clearError();
+            state_->setOrbitSettings(s);
+        });
+    }
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (std::size_t i = 0; i < panels_.size(); ++i) {
+        Panel* p = panels_[i];
+        QAction* a = view->addAction(QString(p->title()).replace("&&", "&"), this, [this, p] { tabs_->setCurrentWidget(p); });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + static_cast<int>(i))));
+    }
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = settings_->recentFiles();
+    for (const QString& path : files)
+        recentMenu_->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
+                               [this, path] { openData(path); });
+    if (!files.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear list"), this, [this] {
+            settings_->clearRecentFiles();
+            rebuildRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openDataDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), settings_->lastDirectory(),
+        tr("Datasets (*.gz *-ubyte *.idx *.bin *.amat *.png *.jpg *.jpeg *.bmp *.pgm *.mat *.xyz *.extxyz *.csv);;"
+           "All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings_->setLastDirectory(QFileInfo(path).absolutePath());
+    openData(path);
+}
+
+void MainWindow::openData(const QString& path) { dataPanel_->open(path); }
+
+SessionState MainWindow::captureSession() const
+{
+    SessionState s;
+    s.dataPath = state_->datasetPath();
+    s.selectedIndex = state_->selectedIndex();
+    s.embeddingInputs = state_->embeddingInputs();
+    s.orbit = state_->orbitSettings();
+    if (Panel* p = currentPanel())
+        s.panel = p->name();
+    return s;
+}
+
+void MainWindow::applySession(const SessionState& session)
+{
+    state_->setOrbitSettings(session.orbit);
+    if (!session.dataPath.isEmpty() && QFileInfo(session.dataPath) != QFileInfo(state_->datasetPath())) {
+        state_->setPendingSelection(session.selectedIndex, session.embeddingInputs);
+        openData(session.dataPath);
+    } else {
+        state_->setSelectedIndex(session.selectedIndex);
+        state_->setEmbeddingInputs(session.embeddingInputs);
+    }
+    if (!session.panel.isEmpty())
+        showPanel(session.panel);
+}
+
+bool MainWindow::openSessionFile(const QString& path)
+{
+    QString error;
+    const auto session = loadSession(path, &error);
+    if (!session) {
+        currentPanel()->showError(tr("Could not open the session: %1").arg(error));
+        return false;
+    }
+    currentPanel()->clearError();
+    applySession(*session);
+    statusBar()->showMessage(tr("Session %1 opened").arg(QFileInfo(path).fileName()), 8000);
+    return true;
+}
+
+bool MainWindow::saveSessionFile(const QString& path)
+{
+    const QString error = saveSession(path, captureSession());
+    if (!error.isEmpty()) {
+        currentPanel()->showError(tr("Could not save the session: %1").arg(error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), 8000);
+    return true;
+}
+
+bool MainWindow::isIdle() const
+{
+    for (Panel* p : panels_)
+        if (!p->isIdle())
+            return false;
+    return true;
+}
+
+void MainWindow::screenshotWhenIdle(const QString& path, int timeoutMs)
+{
+    auto* timer = new QTimer(this);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    auto calm = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [this, timer, clock, calm, path, timeoutMs] {
+        *calm = isIdle() ? *calm + 1 : 0;
+        const bool timedOut = clock->elapsed() > timeoutMs;
+        if (*calm < 4 && !timedOut)  // idle for four ticks in a row: results are drawn
+            return;
+        timer->stop();
+        const bool ok = grab().save(path);
+        if (!ok)
+            qWarning("orbitlab: could not write the screenshot %s", qPrintable(path));
+        if (timedOut)
+            qWarning("orbitlab: the panels did not settle within %d ms; saved what was shown", timeoutMs);
+        QApplication::exit(ok && !timedOut ? 0 : 1);
+    });
+    timer->start(100);
+}
+
+void MainWindow::saveScreenshotDialog()
+{
+    const QString name = currentPanel() ? currentPanel()->name() : QStringLiteral("window");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), settings_->lastDirectory() + "/orbitlab-" + name + ".png",
+                                                      tr("PNG image (*.png)"));
+    if (!path.isEmpty() && !grab().save(path))
+        currentPanel()->showError(tr("Could not write the screenshot %1").arg(path));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (restoring_) {
+        settings_->setWindowGeometry(saveGeometry());
+        settings_->setWindowState(saveState());
+        if (Panel* p = currentPanel())
+            settings_->setCurrentPanel(p->name());
+        settings_->sync();
+    }
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    const QString path = urls.front().toLocalFile();
+    if (path.endsWith(".json", Qt::CaseInsensitive))
+        openSessionFile(path);
+    else
+        openData(path);
+    event->acceptProposedAction();
+}
+
+} // namespace orbitui

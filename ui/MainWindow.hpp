@@ -1,0 +1,81 @@
+#pragma once
+// The main window: menus, a panel switcher, the status bar, drag-and-drop, sessions and the
+// screenshot mode. The panels live in their own files; add one with addPanel().
+#include "Session.hpp"
+#include "Settings.hpp"
+
+#include <QMainWindow>
+
+#include <vector>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace orbitui {
+
+class DataPanel;
+class GroupPanel;
+class LabState;
+class OrbitsPanel;
+class Panel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// `settings` may be null (the application's default settings); `restore` reapplies the
+    /// saved geometry, window state and panel.
+    explicit MainWindow(Settings* settings = nullptr, bool restore = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    LabState* state() const { return state_; }
+    DataPanel* dataPanel() const { return dataPanel_; }
+    GroupPanel* groupPanel() const { return groupPanel_; }
+    OrbitsPanel* orbitsPanel() const { return orbitsPanel_; }
+    const std::vector<Panel*>& panels() const { return panels_; }
+    Panel* panel(const QString& name) const;
+    Panel* currentPanel() const;
+    /// Shows the panel called `name`; false when there is none.
+    bool showPanel(const QString& name);
+
+    void openData(const QString& path);
+    /// Everything the user set, as a session.
+    SessionState captureSession() const;
+    /// Applies a session: settings now, the dataset (and its selection) when it has loaded.
+    void applySession(const SessionState& session);
+    /// Loads a session file; errors go to the current panel's message strip. Returns success.
+    bool openSessionFile(const QString& path);
+    bool saveSessionFile(const QString& path);
+
+    /// True when no panel waits for a worker.
+    bool isIdle() const;
+    /// Waits until idle (and the panels drew), grabs the window into `path` and calls
+    /// QApplication::exit(0), or exit(1) if saving fails or nothing settles within `timeoutMs`.
+    void screenshotWhenIdle(const QString& path, int timeoutMs = 60000);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void addPanel(Panel* panel);
+    void buildMenus();
+    void rebuildRecentMenu();
+    void openDataDialog();
+    void saveScreenshotDialog();
+
+    std::unique_ptr<Settings> ownedSettings_;
+    Settings* settings_;
+    LabState* state_;
+    QTabWidget* tabs_;
+    QMenu* recentMenu_ = nullptr;
+    QLabel* datasetLabel_;
+    std::vector<Panel*> panels_;
+    DataPanel* dataPanel_;
+    GroupPanel* groupPanel_;
+    OrbitsPanel* orbitsPanel_;
+    bool restoring_;
+};
+
+} // namespace orbitui

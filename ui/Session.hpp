@@ -1,0 +1,45 @@
+#pragma once
+// Sessions: every user setting (dataset path, selection, group, distributions, r, seeds, panel)
+// as one JSON document, written atomically; and the papers' presets.
+#include "models/OrbitSettings.hpp"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace orbitui {
+
+/// Everything needed to bring the application back to where the user was.
+struct SessionState {
+    QString dataPath;
+    int selectedIndex = 0;
+    std::vector<int> embeddingInputs;
+    OrbitSettings orbit;
+    QString panel;
+    bool operator==(const SessionState&) const = default;
+};
+
+/// {"format": "orbitlab-session", "version": 1, "data": {...}, "orbit": {...}, "panel": ...}.
+/// Seeds are written as decimal strings (64-bit values do not fit a JSON double).
+QJsonObject toJson(const SessionState& s);
+/// Reads a session object; missing fields keep their defaults. Throws orbit::SpecError naming the
+/// field and the offending value when a present field is malformed.
+SessionState sessionFromJson(const QJsonObject& json);
+
+/// Writes the session with QSaveFile (all or nothing). Returns an error message or empty.
+QString saveSession(const QString& path, const SessionState& s);
+/// Reads a session file; on failure returns nullopt and sets `error` (file, field, value).
+std::optional<SessionState> loadSession(const QString& path, QString* error);
+
+/// A named setting from the papers.
+struct Preset {
+    QString name;
+    OrbitSettings settings;
+};
+/// Rotated MNIST (LGIKA: von Mises κ = 0.2, r = 100), QM7 (noisy sort σ = 1, r = 70), CIFAR-10
+/// (log-normal (0, 0.3) × Gaussian translation σ = 0.3 × von Mises κ = 9, r = 50).
+std::vector<Preset> presets();
+
+} // namespace orbitui

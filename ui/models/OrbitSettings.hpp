@@ -1,0 +1,68 @@
+#pragma once
+// The user's choice of group, distribution(s), r and seed: everything an orbit depends on.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/groups/Group.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace orbitui {
+
+/// One distribution with all its possible parameters; spec() uses only those of `name`.
+struct DistributionParams {
+    std::string name = "vonmises";
+    double kappa = 1.0;  ///< von Mises concentration
+    double a = 0.5;      ///< uniform window half-width
+    double sigma = 1.0;  ///< Gaussian / log-normal / noisy-sort spread
+    double mu = 0.0;     ///< log-normal location
+    /// The spec string, e.g. "vonmises:kappa=0.2".
+    std::string spec() const;
+    bool operator==(const DistributionParams&) const = default;
+};
+
+/// Group, distribution (one per factor for the affine group), r and seed.
+struct OrbitSettings {
+    std::string group = "rotation";  ///< rotation, translation, scale, affine, cyclic, permutation, orthogonal
+    int cyclicN = 4;
+    int orthogonalK = 16;
+    DistributionParams dist;         ///< for every group but affine
+    DistributionParams rotation{"vonmises", 9.0};
+    DistributionParams translation{"gaussian", 1.0, 0.5, 0.3};
+    DistributionParams scale{"lognormal", 1.0, 0.5, 0.3, 0.0};
+    int r = 64;
+    std::uint64_t seed = 0;
+
+    std::string groupSpec() const;
+    /// For affine: "rotation=<spec>,translation=<spec>,scale=<spec>" (the syntax makeDistribution reads).
+    std::string distSpec() const;
+    /// The factors of the group: {"rotation","translation","scale"} for affine, else {group}.
+    std::vector<std::string> factors() const;
+    DistributionParams& factor(const std::string& name);
+    const DistributionParams& factor(const std::string& name) const;
+
+    bool operator==(const OrbitSettings&) const = default;
+};
+
+/// Built objects of an OrbitSettings for one sample shape.
+struct BuiltOrbit {
+    std::shared_ptr<const orbit::Group> group;
+    std::shared_ptr<const orbit::Distribution> dist;
+};
+
+/// Builds group and distribution; throws SpecError (group/shape mismatch, bad parameters).
+BuiltOrbit buildOrbit(const OrbitSettings& s, orbit::DataKind kind, const orbit::Shape& shape);
+
+/// Groups that can act on samples of this kind and shape (asks the core).
+std::vector<std::string> validGroups(orbit::DataKind kind, const orbit::Shape& shape);
+
+/// Distributions the core accepts for a single-factor group (for affine: per factor name).
+std::vector<std::string> validDistributions(const std::string& factorGroupSpec);
+
+/// Settings that suit a data kind: rotation/von Mises for images, permutation/noisy sort for
+/// Coulomb matrices, a random orthogonal set/Haar for vectors.
+OrbitSettings defaultSettingsFor(orbit::DataKind kind);
+
+} // namespace orbitui

@@ -1,0 +1,46 @@
+#pragma once
+// Group & distribution panel: the settings editor and a live plot of the chosen distribution's
+// density with a histogram of samples drawn from it (computed on its worker).
+#include "panels/Panel.hpp"
+
+class QAreaSeries;
+class QComboBox;
+class QLineSeries;
+class QValueAxis;
+
+namespace orbitui {
+
+class ChartBox;
+class DistributionEditor;
+class LabState;
+class TaskRunner;
+
+class GroupPanel : public Panel {
+    Q_OBJECT
+public:
+    explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+    DistributionEditor* editor() const { return editor_; }
+    ChartBox* densityChart() const { return chartBox_; }
+    /// How many density results were drawn (tests).
+    int drawCount() const { return draws_; }
+
+private:
+    void request();
+    void updateFactorChoice();
+
+    LabState* state_;
+    TaskRunner* runner_;
+    DistributionEditor* editor_;
+    QComboBox* factor_;
+    ChartBox* chartBox_;
+    QLineSeries* density_;
+    QLineSeries* histogramLine_;
+    QAreaSeries* histogram_;
+    QValueAxis* axisX_;
+    QValueAxis* axisY_;
+    int draws_ = 0;
+};
+
+} // namespace orbitui

@@ -1,0 +1,291 @@
+#include "panels/OrbitsPanel.hpp"
+
+#include "models/DistributionCatalog.hpp"
+#include "models/LabState.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/DistributionEditor.hpp"
+#include "widgets/ImageGrid.hpp"
+#include "widgets/SampleImage.hpp"
+#include "workers/Tasks.hpp"
+
+#include <QChart>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace orbitui {
+
+namespace {
+
+QString describeSettings(const OrbitSettings& s)
+{
+    QStringList parts;
+    for (const auto& f : s.factors())
+        parts << QString::fromStdString(s.factor(f).spec());
+    return parts.join(" × ");
+}
+
+} // namespace
+
+OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
+    : Panel("orbits", tr("Orbits"), parent), state_(state), runner_(new TaskRunner("orbit-sampler", this)),
+      editor_(new DistributionEditor(state, true)), input_(new QLabel), inputCaption_(new QLabel),
+      index_(new QSpinBox), galleryTitle_(new QLabel), gallery_(new ImageGrid), axisX_(new QValueAxis),
+      axisY_(new QValueAxis), inputs_(new QLineEdit)
+{
+    // Left: the input and the compact settings editor.
+    input_->setFixedSize(200, 200);
+    input_->setAlignment(Qt::AlignCenter);
+    input_->setStyleSheet("background: palette(base); border: 1px solid #bbb;");
+    inputCaption_->setAlignment(Qt::AlignCenter);
+    index_->setToolTip(tr("The sample whose orbit is shown (also chosen by clicking in the Data panel)."));
+    auto* inputBox = new QGroupBox(tr("Input x"));
+    auto* inputLayout = new QVBoxLayout(inputBox);
+    inputLayout->addWidget(input_, 0, Qt::AlignHCenter);
+    inputLayout->addWidget(inputCaption_);
+    auto* indexRow = new QFormLayout;
+    indexRow->addRow(tr("Sample #"), index_);
+    inputLayout->addLayout(indexRow);
+
+    auto* leftHost = new QWidget;
+    auto* left = new QVBoxLayout(leftHost);
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(inputBox);
+    left->addWidget(editor_);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(leftHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(330);
+
+    // Centre: the gallery.
+    galleryTitle_->setWordWrap(true);
+    QFont titleFont = galleryTitle_->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() + 1.5);
+    titleFont.setBold(true);
+    galleryTitle_->setFont(titleFont);
+    gallery_->setPlaceholder(tr("Load data to see an orbit."));
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->addWidget(galleryTitle_);
+    centreLayout->addWidget(gallery_, 1);
+
+    // Right: the orbit embedding.
+    auto* chart = new QChart;
+    chart->addAxis(axisX_, Qt::AlignBottom);
+    chart->addAxis(axisY_, Qt::AlignLeft);
+    QFont axisFont = axisX_->titleFont();
+    axisFont.setPointSizeF(11);
+    axisX_->setTitleFont(axisFont);
+    axisY_->setTitleFont(axisFont);
+    embedding_ = new ChartBox(chart, "orbit-embedding");
+    inputs_->setToolTip(tr("Sample numbers whose orbits are projected together, separated by commas. "
+                           "Overlapping clouds mean the invariance makes those inputs look alike."));
+    auto* addSelected = new QPushButton(tr("Add input x"));
+    addSelected->setToolTip(tr("Add the current input to the embedding."));
+    auto* inputsRow = new QHBoxLayout;
+    inputsRow->addWidget(new QLabel(tr("Embedding inputs")));
+    inputsRow->addWidget(inputs_, 1);
+    inputsRow->addWidget(addSelected);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(inputsRow);
+    rightLayout->addWidget(embedding_, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(scroll);
+    splitter->addWidget(centre);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({340, 520, 500});
+    content()->addWidget(splitter, 1);
+
+    connect(index_, &QSpinBox::valueChanged, this, [this](int i) { state_->setSelectedIndex(i); });
+    connect(inputs_, &QLineEdit::editingFinished, this, [this] {
+        std::vector<int> list;
+        for (const QString& part : inputs_->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int i = part.toInt(&ok);
+            if (ok)
+                list.push_back(i);
+        }
+        state_->setEmbeddingInputs(list);
+        showInput();
+    });
+    connect(addSelected, &QPushButton::clicked, this, [this] {
+        std::vector<int> list = state_->embeddingInputs();
+        if (std::find(list.begin(), list.end(), state_->selectedIndex()) == list.end())
+            list.push_back(state_->selectedIndex());
+        state_->setEmbeddingInputs(list);
+    });
+
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        showInput();
+        request();
+    });
+    connect(state_, &LabState::selectionChanged, this, [this] {
+        showInput();
+        request();
+    });
+    connect(state_, &LabState::orbitSettingsChanged, this, &OrbitsPanel::request);
+    connect(state_, &LabState::embeddingInputsChanged, this, [this] {
+        showInput();
+        request();
+    });
+
+    connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        clearError();
+        draw(v.value<std::shared_ptr<const OrbitResult>>());
+    });
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+        showError(tr("Cannot sample this orbit: %1").arg(message));
+    });
+}
+
+void OrbitsPanel::showInput()
+{
+    const auto ds = state_->dataset();
+    {
+        const QSignalBlocker block(index_);
+        index_->setRange(0, ds ? static_cast<int>(ds->count()) - 1 : 0);
+        index_->setValue(state_->selectedIndex());
+    }
+    if (!inputs_->hasFocus()) {
+        QStringList list;
+        for (int i : state_->embeddingInputs())
+            list << QString::number(i);
+        inputs_->setText(list.join(", "));
+    }
+    if (!ds) {
+        input_->clear();
+        inputCaption_->clear();
+        return;
+    }
+    const auto i = static_cast<std::size_t>(state_->selectedIndex());
+    const QImage img = renderSample(*ds, i);
+    input_->setPixmap(QPixmap::fromImage(img.scaled(input_->size() - QSize(8, 8), Qt::KeepAspectRatio,
+                                                    Qt::FastTransformation)));
+    inputCaption_->setText(tr("#%1 — %2").arg(i).arg(sampleCaption(*ds, i)));
+}
+
+void OrbitsPanel::request()
+{
+    const auto ds = state_->dataset();
+    if (!ds)
+        return;
+    OrbitRequest req;
+    req.dataset = ds;
+    req.index = state_->selectedIndex();
+    req.embeddingInputs = state_->embeddingInputs();
+    req.settings = state_->orbitSettings();
+    runner_->submit(makeOrbitTask(std::move(req)));
+}
+
+void OrbitsPanel::draw(std::shared_ptr<const OrbitResult> result)
+{
+    last_ = result;
+    const OrbitRequest& req = result->request;
+    const orbit::Dataset& ds = *req.dataset;
+    const int r = static_cast<int>(result->gallery.rows());
+    std::vector<QImage> images;
+    images.reserve(static_cast<std::size_t>(r));
+    QStringList tips;
+    for (int k = 0; k < r; ++k) {
+        images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind,
+                                      atomCount(ds, static_cast<std::size_t>(req.index))));
+        tips << tr("g_%1 = %2").arg(k + 1).arg(QString::fromStdString(result->elementText[static_cast<std::size_t>(k)]));
+    }
+    gallery_->setImages(std::move(images), tips);
+    galleryTitle_->setText(tr("Orbit of #%1 (%2): r = %3 copies g·x, g ~ %4")
+                               .arg(req.index)
+                               .arg(sampleCaption(ds, static_cast<std::size_t>(req.index)))
+                               .arg(r)
+                               .arg(describeSettings(req.settings)));
+    drawEmbedding(*result);
+    ++draws_;
+    emit statusMessage(tr("Orbit and embedding computed in %1 ms").arg(result->seconds * 1e3, 0, 'f', 1));
+}
+
+void OrbitsPanel::drawEmbedding(const OrbitResult& result)
+{
+    QChart* chart = embedding_->chart();
+    chart->removeAllSeries();
+    const auto& inputs = result.request.embeddingInputs;
+    if (!result.embeddingError.isEmpty() || result.scores.rows() == 0) {
+        embedding_->setNote(result.embeddingError);
+        return;
+    }
+    embedding_->setNote({});
+    const orbit::Dataset& ds = *result.request.dataset;
+    const int r = result.request.settings.r;
+    double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
+    auto grow = [&](double x, double y) {
+        xMin = std::min(xMin, x);
+        xMax = std::max(xMax, x);
+        yMin = std::min(yMin, y);
+        yMax = std::max(yMax, y);
+    };
+    QList<QPointF> originals;
+    for (std::size_t j = 0; j < inputs.size(); ++j) {
+        auto* series = new QScatterSeries;
+        const auto i = static_cast<std::size_t>(inputs[j]);
+        QString caption = sampleCaption(ds, i);
+        if (caption.size() > 14)
+            caption = caption.left(13) + "…";
+        series->setName(tr("#%1 (%2)").arg(i).arg(caption));
+        series->setMarkerSize(8);
+        QColor c = seriesColor(static_cast<int>(j));
+        series->setBorderColor(c.darker(130));
+        c.setAlpha(150);
+        series->setColor(c);
+        QList<QPointF> points;
+        points.reserve(r);
+        for (int k = 0; k < r; ++k) {
+            const Eigen::Index row = static_cast<Eigen::Index>(j) * r + k;
+            points.append(QPointF(result.scores(row, 0), result.scores(row, 1)));
+            grow(points.back().x(), points.back().y());
+        }
+        series->replace(points);
+        chart->addSeries(series);
+        series->attachAxis(axisX_);
+        series->attachAxis(axisY_);
+        originals.append(QPointF(result.inputScores(static_cast<Eigen::Index>(j), 0),
+                                 result.inputScores(static_cast<Eigen::Index>(j), 1)));
+        grow(originals.back().x(), originals.back().y());
+    }
+    auto* inputSeries = new QScatterSeries;
+    inputSeries->setName(tr("the inputs x"));
+    inputSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    inputSeries->setMarkerSize(13);
+    inputSeries->setColor(Qt::black);
+    inputSeries->setBorderColor(Qt::white);
+    inputSeries->replace(originals);
+    chart->addSeries(inputSeries);
+    inputSeries->attachAxis(axisX_);
+    inputSeries->attachAxis(axisY_);
+    const double padX = std::max(1e-6, (xMax - xMin) * 0.06), padY = std::max(1e-6, (yMax - yMin) * 0.06);
+    axisX_->setRange(xMin - padX, xMax + padX);
+    axisY_->setRange(yMin - padY, yMax + padY);
+    axisX_->setTitleText(tr("PC 1 (%1 % of variance)").arg(result.explained[0] * 100.0, 0, 'f', 1));
+    axisY_->setTitleText(tr("PC 2 (%1 % of variance)").arg(result.explained[1] * 100.0, 0, 'f', 1));
+    chart->setTitle(tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
+}
+
+bool OrbitsPanel::isIdle() const { return !runner_->busy(); }
+
+} // namespace orbitui

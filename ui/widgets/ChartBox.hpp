@@ -1,0 +1,42 @@
+#pragma once
+// A chart with its export affordances: PNG and SVG of the picture, CSV of the data, from buttons
+// under the chart and from its context menu.
+#include <QChartView>
+#include <QString>
+#include <QWidget>
+
+class QChart;
+class QLabel;
+
+namespace orbitui {
+
+class ChartBox : public QWidget {
+    Q_OBJECT
+public:
+    /// Takes ownership of `chart`. `baseName` is the default file name of exports.
+    explicit ChartBox(QChart* chart, const QString& baseName, QWidget* parent = nullptr);
+
+    QChart* chart() const;
+    QChartView* view() const { return view_; }
+    /// Shows `text` over an empty chart (e.g. why nothing can be plotted); empty hides it.
+    void setNote(const QString& text);
+
+    bool exportPng(const QString& path) const;
+    bool exportSvg(const QString& path) const;
+    /// One row per point of every XY series: series,x,y (area series: their upper line).
+    bool exportCsv(const QString& path) const;
+    /// The CSV text exportCsv writes.
+    QString csv() const;
+
+private:
+    void exportWithDialog(const QString& kind);
+
+    QChartView* view_;
+    QLabel* note_;
+    QString baseName_;
+};
+
+/// Common chart styling: readable fonts, no animations, a legend at the bottom.
+void styleChart(QChart* chart);
+
+} // namespace orbitui

@@ -1,0 +1,83 @@
+#pragma once
+// The one worker pattern for all long work: a QObject on its own QThread runs tasks (a config
+// struct captured by value in a callable), reports progress(id, fraction, text) and answers
+// finished(id, result) or failed(id, message). TaskRunner, the GUI-side handle, gives every
+// request an id, cancels the previous one through its std::atomic<bool>, and forwards only the
+// answer of the latest request: a stale result never overwrites a newer one.
+#include <QObject>
+#include <QString>
+#include <QThread>
+#include <QVariant>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace orbitui {
+
+/// What a running task sees: its id, its cancel flag and a progress reporter.
+struct TaskContext {
+    quint64 id = 0;
+    const std::atomic<bool>* cancelFlag = nullptr;
+    std::function<void(double fraction, const QString& text)> progress;
+
+    bool cancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
+    /// Throws orbit::Cancelled when the request was cancelled or superseded.
+    void throwIfCancelled() const;
+};
+
+/// A unit of long work. Runs on the worker thread; returns its result in a QVariant (throw to fail).
+using Task = std::function<QVariant(const TaskContext&)>;
+
+/// Lives on its own thread; runs one task at a time, in submission order.
+class Worker : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    /// Runs `task` unless `cancel` is already set (then it answers failed(id, "cancelled")).
+    void run(quint64 id, const Task& task, std::shared_ptr<std::atomic<bool>> cancel);
+
+signals:
+    void progress(quint64 id, double fraction, const QString& text);
+    void finished(quint64 id, const QVariant& result);
+    void failed(quint64 id, const QString& message);
+};
+
+/// GUI-thread handle of one Worker and its thread. Latest request wins.
+class TaskRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit TaskRunner(const QString& name, QObject* parent = nullptr);
+    ~TaskRunner() override;
+
+    /// Queues `task`, cancels the previous request and returns the new request id.
+    quint64 submit(Task task);
+    /// Cancels the latest request; its answer will be dropped.
+    void cancel();
+    /// True while the latest request has not been answered.
+    bool busy() const { return busy_; }
+    quint64 latestId() const { return latest_; }
+    /// How many answers were dropped as stale (diagnostics, tests).
+    int droppedCount() const { return dropped_; }
+
+signals:
+    void started(quint64 id);
+    void progress(quint64 id, double fraction, const QString& text);
+    void finished(quint64 id, const QVariant& result);
+    void failed(quint64 id, const QString& message);
+    /// Emitted whenever the busy state changes.
+    void busyChanged(bool busy);
+
+private:
+    bool isCurrent(quint64 id);
+    void setBusy(bool busy);
+
+    QThread thread_;
+    Worker* worker_ = nullptr;
+    quint64 latest_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    bool busy_ = false;
+    int dropped_ = 0;
+};
+
+} // namespace orbitui
