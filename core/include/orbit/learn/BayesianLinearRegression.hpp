@@ -1,0 +1,112 @@
+#pragma once
+// Bayesian linear regression on features, with its closed-form log evidence (Bishop PRML 3.5).
+#include "orbit/data/Dataset.hpp"
+#include "orbit/learn/ShiftedSolver.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <vector>
+
+namespace orbit {
+
+/// The evidence of t = Phi w + noise, w ~ N(0, alpha^{-1} I_D), noise ~ N(0, beta^{-1} I_N), for C
+/// target columns t_c sharing alpha and beta (PRML eq. 3.86, summed over columns):
+///   log p(T | alpha, beta) = sum_c [ D/2 ln alpha + N/2 ln beta - E(m_c) - 1/2 ln|A| - N/2 ln 2 pi ],
+///   A = alpha I + beta Phi^T Phi,  m_c = beta A^{-1} Phi^T t_c,
+///   E(m) = beta/2 ||t - Phi m||^2 + alpha/2 ||m||^2.
+/// One tridiagonalisation (ShiftedSolver) of Phi^T Phi (D <= N) or of Phi Phi^T (N < D, using
+/// m = Phi^T (Phi Phi^T + alpha/beta I)^{-1} t and ln|A| = sum_{i<=N} ln(alpha + beta lambda_i)
+/// + (D - N) ln alpha) makes each evaluation O(min(N, D) C).
+///
+/// maximise() runs MacKay's fixed point (PRML 3.92, 3.95) jointly over the C columns:
+///   gamma = sum_i beta lambda_i / (alpha + beta lambda_i),
+///   alpha <- C gamma / sum_c ||m_c||^2,   beta <- C (N - gamma) / sum_c ||t_c - Phi m_c||^2,
+/// until both change by less than `tolerance` in log scale.
+class LinearEvidence {
+public:
+    /// Requires Phi finite, T with Phi.rows() rows.
+    LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
+
+    double logEvidence(double alpha, double beta) const;
+    /// gamma, the effective number of well-determined parameters.
+    double effectiveParameters(double alpha, double beta) const;
+    /// m_c as a D x C matrix. Phi must be the matrix the evidence was built from.
+    Eigen::MatrixXd posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const;
+
+    struct Optimum {
+        double alpha = 0.0, beta = 0.0, logEvidence = 0.0, gamma = 0.0;
+        int iterations = 0;
+        bool converged = false;
+    };
+    Optimum maximise(double alpha0, double beta0, int maxIterations = 1000, double tolerance = 1e-9) const;
+
+    Eigen::Index samples() const { return N_; }
+    Eigen::Index dimension() const { return D_; }
+
+private:
+    struct Terms {
+        double sumM2 = 0.0;     ///< sum_c ||m_c||^2
+        double sumRes = 0.0;    ///< sum_c ||t_c - Phi m_c||^2
+        double logDetA = 0.0;   ///< ln|A|
+        double gamma = 0.0;
+    };
+    Terms terms(double alpha, double beta) const;
+
+    Eigen::Index N_ = 0, D_ = 0, C_ = 0;
+    bool dual_ = false;
+    std::shared_ptr<const ShiftedSolver> solver_;
+    Eigen::MatrixXd Z_;   ///< Q^T Phi^T T (primal) or Q^T T (dual)
+    double sumT2_ = 0.0;  ///< sum_c ||t_c||^2
+};
+
+/// Bayesian linear regression: posterior mean weights m_N (prediction Phi m_N) with the prior and
+/// noise precisions alpha, beta either fixed or set by evidence maximisation (LinearEvidence).
+/// Regression: one target column, standardised by default (the evidence is then that of the
+/// standardised targets). Classes: one-hot columns with a Gaussian likelihood (van der Wilk et al.
+/// 2018), shared alpha, beta, the evidence summed over the columns, prediction argmax_c of the
+/// posterior mean.
+class BayesianLinearRegression {
+public:
+    struct Options {
+        double alpha = 1.0;         ///< prior precision (start value when optimising)
+        double beta = 1.0;          ///< noise precision (start value when optimising)
+        bool optimise = true;       ///< maximise the evidence over alpha, beta
+        int maxIterations = 1000;
+        double tolerance = 1e-9;    ///< on |delta ln alpha| and |delta ln beta|
+        bool standardizeTargets = true;
+    };
+
+    BayesianLinearRegression();
+    explicit BayesianLinearRegression(Options options);
+
+    void fit(const MatrixXfR& Phi, const std::vector<double>& targets);
+    void fit(const MatrixXfR& Phi, const std::vector<int>& labels, int numClasses);
+
+    Eigen::MatrixXd decisionValues(const MatrixXfR& Phi) const;  ///< Phi m_N, N x C
+    std::vector<double> predictTargets(const MatrixXfR& Phi) const;
+    std::vector<int> predictClasses(const MatrixXfR& Phi) const;
+
+    bool fitted() const { return M_.size() > 0; }
+    double alpha() const { return alpha_; }
+    double beta() const { return beta_; }
+    double logEvidence() const { return logEvidence_; }
+    double effectiveParameters() const { return gamma_; }
+    int iterations() const { return iterations_; }
+    bool converged() const { return converged_; }
+    const Eigen::MatrixXd& weights() const { return M_; }  ///< D x C posterior mean
+    const TargetCoding& coding() const { return coding_; }
+
+private:
+    void fitEncoded(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
+
+    Options options_;
+    TargetCoding coding_;
+    double alpha_ = 0.0, beta_ = 0.0, logEvidence_ = 0.0, gamma_ = 0.0;
+    int iterations_ = 0;
+    bool converged_ = false;
+    Eigen::MatrixXd M_;
+};
+
+} // namespace orbit

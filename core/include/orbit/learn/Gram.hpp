@@ -1,0 +1,28 @@
+#pragma once
+// Double-precision products of float32 feature matrices: the normal equations of every linear
+// learner are accumulated in double from float32 rows, streamed in blocks with bounded memory.
+#include "orbit/data/Dataset.hpp"
+
+#include <Eigen/Core>
+
+namespace orbit {
+
+/// G = X^T X (D x D) in double. Guarantees: symmetric (both triangles filled).
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X);
+
+/// K = X X^T (N x N) in double. Guarantees: symmetric (both triangles filled).
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X);
+
+/// A B^T (rows(A) x rows(B)) in double. Requires A.cols() == B.cols().
+Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B);
+
+/// X W (N x C) in double. Requires X.cols() == W.rows().
+Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W);
+
+/// X^T Y (D x C) in double. Requires X.rows() == Y.rows().
+Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y);
+
+/// Throws SpecError(field, ...) naming both sizes when `got != expected`.
+void requireSize(const char* field, const char* what, long long got, long long expected);
+
+} // namespace orbit

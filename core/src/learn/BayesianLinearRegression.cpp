@@ -1,0 +1,176 @@
+#include "orbit/learn/BayesianLinearRegression.hpp"
+
+#include "Sequential.hpp"
+#include "orbit/learn/Gram.hpp"
+#include "orbit/learn/RidgeRegression.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace orbit {
+
+LinearEvidence::LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T)
+    : N_(Phi.rows()), D_(Phi.cols()), C_(T.cols())
+{
+    if (N_ == 0 || D_ == 0)
+        throw SpecError("features", "empty feature matrix");
+    requireSize("features", "number of targets", T.rows(), N_);
+    dual_ = N_ < D_;
+    const Eigen::MatrixXd rhs = dual_ ? T : transposeTimes(Phi, T);
+    Eigen::MatrixXd G = dual_ ? gramOfRows(Phi) : gramOfColumns(Phi);
+    detail::sequentialEigen([&] {
+        auto solver = std::make_shared<ShiftedSolver>(G);
+        G.resize(0, 0);
+        Z_ = solver->toBasis(rhs);
+        solver_ = std::move(solver);
+    });
+    sumT2_ = T.squaredNorm();
+}
+
+LinearEvidence::Terms LinearEvidence::terms(double alpha, double beta) const
+{
+    requirePositive("alpha", alpha);
+    requirePositive("beta", beta);
+    Terms t;
+    const double shift = alpha / beta;
+    const Eigen::MatrixXd S = solver_->solveInBasis(shift, Z_);
+    const Eigen::MatrixXd TS = solver_->timesT(S);
+    if (dual_) {  // m = Phi^T a, a = Q S:  ||m||^2 = S^T T S,  Phi m = K a  ->  ||t - K a|| = ||Z - T S||
+        t.sumM2 = (S.array() * TS.array()).sum();
+        t.sumRes = (Z_ - TS).squaredNorm() + std::max(0.0, sumT2_ - Z_.squaredNorm());
+    } else {      // m = Q S:  ||t - Phi m||^2 = t^T t - 2 m^T Phi^T t + m^T G m
+        t.sumM2 = S.squaredNorm();
+        t.sumRes = sumT2_ - 2.0 * (S.array() * Z_.array()).sum() + (S.array() * TS.array()).sum();
+    }
+    t.sumRes = std::max(t.sumRes, 1e-300);
+    const Eigen::ArrayXd lam = solver_->eigenvalues().array();
+    t.logDetA = (alpha + beta * lam).log().sum() + static_cast<double>(D_ - lam.size()) * std::log(alpha);
+    t.gamma = (beta * lam / (alpha + beta * lam)).sum();
+    return t;
+}
+
+double LinearEvidence::logEvidence(double alpha, double beta) const
+{
+    const Terms t = terms(alpha, beta);
+    const double N = static_cast<double>(N_), D = static_cast<double>(D_), C = static_cast<double>(C_);
+    return C * (0.5 * D * std::log(alpha) + 0.5 * N * std::log(beta) - 0.5 * t.logDetA
+                - 0.5 * N * std::log(2.0 * std::numbers::pi))
+           - 0.5 * beta * t.sumRes - 0.5 * alpha * t.sumM2;
+}
+
+double LinearEvidence::effectiveParameters(double alpha, double beta) const
+{
+    return terms(alpha, beta).gamma;
+}
+
+Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const
+{
+    requireSize("features", "rows of Phi", Phi.rows(), N_);
+    requireSize("features", "columns of Phi", Phi.cols(), D_);
+    requirePositive("alpha", alpha);
+    requirePositive("beta", beta);
+    Eigen::MatrixXd v;
+    detail::sequentialEigen([&] { v = solver_->fromBasis(solver_->solveInBasis(alpha / beta, Z_)); });
+    return dual_ ? transposeTimes(Phi, v) : v;
+}
+
+LinearEvidence::Optimum LinearEvidence::maximise(double alpha0, double beta0, int maxIterations, double tolerance) const
+{
+    requirePositive("alpha", alpha0);
+    requirePositive("beta", beta0);
+    Optimum o;
+    double alpha = alpha0, beta = beta0;
+    const double N = static_cast<double>(N_), C = static_cast<double>(C_);
+    for (int it = 1; it <= maxIterations; ++it) {
+        const Terms t = terms(alpha, beta);
+        // Keep both precisions within a range where the shifted systems stay well defined.
+        const double newAlpha = std::clamp(C * std::max(t.gamma, 1e-12) / std::max(t.sumM2, 1e-300), 1e-12, 1e12);
+        const double newBeta = std::clamp(C * std::max(N - t.gamma, 1e-12) / t.sumRes, 1e-12, 1e12);
+        const double change = std::max(std::abs(std::log(newAlpha / alpha)), std::abs(std::log(newBeta / beta)));
+        alpha = newAlpha;
+        beta = newBeta;
+        o.iterations = it;
+        if (change < tolerance) {
+            o.converged = true;
+            break;
+        }
+    }
+    o.alpha = alpha;
+    o.beta = beta;
+    o.logEvidence = logEvidence(alpha, beta);
+    o.gamma = effectiveParameters(alpha, beta);
+    return o;
+}
+
+BayesianLinearRegression::BayesianLinearRegression() : BayesianLinearRegression(Options{}) {}
+
+BayesianLinearRegression::BayesianLinearRegression(Options options) : options_(options)
+{
+    requirePositive("alpha", options.alpha);
+    requirePositive("beta", options.beta);
+    requirePositive("tolerance", options.tolerance);
+    if (options.maxIterations < 1)
+        throw SpecError("maxIterations", "must be >= 1", std::to_string(options.maxIterations));
+}
+
+void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<double>& targets)
+{
+    requireSize("features", "number of targets", static_cast<long long>(targets.size()), Phi.rows());
+    coding_ = TargetCoding::regression(targets, options_.standardizeTargets);
+    fitEncoded(Phi, coding_.encode(targets));
+}
+
+void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<int>& labels, int numClasses)
+{
+    requireSize("features", "number of labels", static_cast<long long>(labels.size()), Phi.rows());
+    coding_ = TargetCoding::classes(numClasses, TargetCoding::Kind::OneHot);
+    fitEncoded(Phi, coding_.encode(labels));
+}
+
+void BayesianLinearRegression::fitEncoded(const MatrixXfR& Phi, const Eigen::MatrixXd& T)
+{
+    const LinearEvidence evidence(Phi, T);
+    if (options_.optimise) {
+        const LinearEvidence::Optimum o = evidence.maximise(options_.alpha, options_.beta, options_.maxIterations,
+                                                            options_.tolerance);
+        alpha_ = o.alpha;
+        beta_ = o.beta;
+        iterations_ = o.iterations;
+        converged_ = o.converged;
+    } else {
+        alpha_ = options_.alpha;
+        beta_ = options_.beta;
+        iterations_ = 0;
+        converged_ = true;
+    }
+    logEvidence_ = evidence.logEvidence(alpha_, beta_);
+    gamma_ = evidence.effectiveParameters(alpha_, beta_);
+    M_ = evidence.posteriorMean(alpha_, beta_, Phi);
+}
+
+Eigen::MatrixXd BayesianLinearRegression::decisionValues(const MatrixXfR& Phi) const
+{
+    if (!fitted())
+        throw SpecError("blr", "predict called before fit");
+    requireSize("features", "feature dimension", Phi.cols(), M_.rows());
+    return timesDouble(Phi, M_);
+}
+
+std::vector<double> BayesianLinearRegression::predictTargets(const MatrixXfR& Phi) const
+{
+    if (coding_.isClassification())
+        throw SpecError("blr", "model was fitted to classes, not regression targets");
+    return coding_.decode(decisionValues(Phi));
+}
+
+std::vector<int> BayesianLinearRegression::predictClasses(const MatrixXfR& Phi) const
+{
+    if (!coding_.isClassification())
+        throw SpecError("blr", "model was fitted to regression targets, not classes");
+    return TargetCoding::argmax(decisionValues(Phi));
+}
+
+} // namespace orbit

@@ -1,0 +1,122 @@
+#include "orbit/learn/Gram.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+// Parallel loops split the *output* into fixed tiles, each computed by one thread with a
+// sequential Eigen product, so the summation order (and every bit) is independent of the number of
+// OpenMP threads. Eigen does not start nested threads inside an OpenMP parallel region.
+
+namespace orbit {
+namespace {
+
+constexpr Eigen::Index kChunk = 512;  // float -> double conversion block (rows or columns)
+constexpr Eigen::Index kTile = 256;   // output tile edge
+
+/// G += B B^T on the lower block triangle, B column-major double (m x k).
+void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
+{
+    const Eigen::Index m = B.rows();
+    const Eigen::Index tiles = (m + kTile - 1) / kTile;
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    for (Eigen::Index I = 0; I < tiles; ++I)
+        for (Eigen::Index J = 0; J <= I; ++J)
+            pairs.emplace_back(I, J);
+    const long long count = static_cast<long long>(pairs.size());
+#pragma omp parallel for schedule(dynamic)
+    for (long long p = 0; p < count; ++p) {
+        const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
+        const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
+        G.block(i0, j0, ni, nj).noalias() += B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+    }
+}
+
+void mirrorLower(Eigen::MatrixXd& G)
+{
+    G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
+}
+
+} // namespace
+
+void requireSize(const char* field, const char* what, long long got, long long expected)
+{
+    if (got != expected)
+        throw SpecError(field, std::string(what) + ": expected " + std::to_string(expected) + ", got "
+                                   + std::to_string(got),
+                        std::to_string(got));
+}
+
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X)
+{
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
+    for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
+        const Eigen::Index h = std::min(kChunk, X.rows() - r);
+        const Eigen::MatrixXd B = X.middleRows(r, h).transpose().cast<double>();  // D x h
+        accumulateLowerGram(B, G);
+    }
+    mirrorLower(G);
+    return G;
+}
+
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X)
+{
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(X.rows(), X.rows());
+    for (Eigen::Index c = 0; c < X.cols(); c += kChunk) {
+        const Eigen::Index w = std::min(kChunk, X.cols() - c);
+        const Eigen::MatrixXd B = X.middleCols(c, w).cast<double>();  // N x w
+        accumulateLowerGram(B, K);
+    }
+    mirrorLower(K);
+    return K;
+}
+
+Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
+{
+    requireSize("crossGram", "feature dimension", B.cols(), A.cols());
+    Eigen::MatrixXd C = Eigen::MatrixXd::Zero(A.rows(), B.rows());
+    for (Eigen::Index c = 0; c < A.cols(); c += kChunk) {
+        const Eigen::Index w = std::min(kChunk, A.cols() - c);
+        const Eigen::MatrixXd Ab = A.middleCols(c, w).cast<double>();
+        const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
+        const long long tiles = (A.rows() + kTile - 1) / kTile;
+#pragma omp parallel for schedule(dynamic)
+        for (long long t = 0; t < tiles; ++t) {
+            const Eigen::Index r0 = t * kTile, nr = std::min(kTile, A.rows() - r0);
+            C.middleRows(r0, nr).noalias() += Ab.middleRows(r0, nr) * Bb.transpose();
+        }
+    }
+    return C;
+}
+
+Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W)
+{
+    requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
+    Eigen::MatrixXd out(X.rows(), W.cols());
+    const long long tiles = (X.rows() + kTile - 1) / kTile;
+#pragma omp parallel for schedule(dynamic)
+    for (long long t = 0; t < tiles; ++t) {
+        const Eigen::Index r0 = t * kTile, nr = std::min(kTile, X.rows() - r0);
+        const Eigen::MatrixXd Xb = X.middleRows(r0, nr).cast<double>();
+        out.middleRows(r0, nr).noalias() = Xb * W;
+    }
+    return out;
+}
+
+Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y)
+{
+    requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
+    Eigen::MatrixXd out(X.cols(), Y.cols());
+    const long long tiles = (X.cols() + kTile - 1) / kTile;
+#pragma omp parallel for schedule(dynamic)
+    for (long long t = 0; t < tiles; ++t) {
+        const Eigen::Index c0 = t * kTile, nc = std::min(kTile, X.cols() - c0);
+        const Eigen::MatrixXd Xb = X.middleCols(c0, nc).cast<double>();  // N x nc
+        out.middleRows(c0, nc).noalias() = Xb.transpose() * Y;
+    }
+    return out;
+}
+
+} // namespace orbit

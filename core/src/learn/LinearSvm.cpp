@@ -1,0 +1,129 @@
+#include "orbit/learn/LinearSvm.hpp"
+
+#include "orbit/learn/Gram.hpp"
+#include "orbit/learn/RidgeRegression.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include <linear.h>
+
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace orbit {
+namespace {
+
+void silent(const char*) {}
+
+std::mutex& liblinearMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+struct ModelDeleter {
+    void operator()(model* m) const { free_and_destroy_model(&m); }
+};
+
+} // namespace
+
+LinearSvm::LinearSvm(double C, double tolerance, std::uint64_t seed) : C_(C), tolerance_(tolerance), seed_(seed)
+{
+    requirePositive("C", C);
+    requirePositive("tolerance", tolerance);
+}
+
+void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses)
+{
+    requireSize("features", "number of labels", static_cast<long long>(labels.size()), X.rows());
+    if (X.rows() == 0 || X.cols() == 0)
+        throw SpecError("features", "empty feature matrix");
+    TargetCoding::classes(numClasses);  // validates numClasses
+    const int D = static_cast<int>(X.cols());
+    std::set<int> present;
+    for (int y : labels) {
+        if (y < 0 || y >= numClasses)
+            throw SpecError("labels", "label outside [0, " + std::to_string(numClasses) + ")", std::to_string(y));
+        present.insert(y);
+    }
+    W_ = Eigen::MatrixXd::Zero(D, numClasses);
+    b_ = Eigen::VectorXd::Constant(numClasses, -std::numeric_limits<double>::infinity());
+    if (present.size() == 1) {  // nothing to separate: always predict the one class seen
+        b_(*present.begin()) = 0.0;
+        return;
+    }
+
+    // liblinear's sparse rows: nonzero features (1-based), the bias feature D+1 = 1, terminator -1.
+    std::vector<std::size_t> start(static_cast<std::size_t>(X.rows()));
+    std::vector<feature_node> nodes;
+    nodes.reserve(static_cast<std::size_t>(X.size()) + 2 * static_cast<std::size_t>(X.rows()));
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        start[static_cast<std::size_t>(i)] = nodes.size();
+        for (int j = 0; j < D; ++j)
+            if (X(i, j) != 0.0f)
+                nodes.push_back({j + 1, static_cast<double>(X(i, j))});
+        nodes.push_back({D + 1, 1.0});
+        nodes.push_back({-1, 0.0});
+    }
+    std::vector<feature_node*> rows(static_cast<std::size_t>(X.rows()));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = nodes.data() + start[i];
+    std::vector<double> y(labels.begin(), labels.end());
+
+    problem prob{};
+    prob.l = static_cast<int>(X.rows());
+    prob.n = D + 1;
+    prob.y = y.data();
+    prob.x = rows.data();
+    prob.bias = 1.0;
+    parameter param{};
+    param.solver_type = L2R_L2LOSS_SVC_DUAL;
+    param.eps = tolerance_;
+    param.C = C_;
+    param.nr_weight = 0;
+    param.weight_label = nullptr;
+    param.weight = nullptr;
+    param.p = 0.1;
+    param.init_sol = nullptr;
+    if (const char* err = check_parameter(&prob, &param))
+        throw SpecError("svm", std::string("liblinear rejected the parameters: ") + err);
+
+    std::unique_ptr<model, ModelDeleter> m;
+    {
+        std::lock_guard<std::mutex> lock(liblinearMutex());
+        set_print_string_function(&silent);
+        std::srand(static_cast<unsigned>(deriveSeed(seed_, 0x5f3) & 0x7fffffffu));
+        m.reset(train(&prob, &param));
+    }
+    const int nrClass = get_nr_class(m.get());
+    std::vector<int> modelLabels(static_cast<std::size_t>(nrClass));
+    get_labels(m.get(), modelLabels.data());
+    for (int k = 0; k < nrClass; ++k) {
+        const int c = modelLabels[static_cast<std::size_t>(k)];
+        for (int j = 0; j < D; ++j)
+            W_(j, c) = get_decfun_coef(m.get(), j + 1, k);
+        b_(c) = get_decfun_bias(m.get(), k);
+    }
+}
+
+Eigen::MatrixXd LinearSvm::decisionValues(const MatrixXfR& X) const
+{
+    if (!fitted())
+        throw SpecError("svm", "predict called before fit");
+    requireSize("features", "feature dimension", X.cols(), W_.rows());
+    Eigen::MatrixXd F = timesDouble(X, W_);
+    F.rowwise() += b_.transpose();
+    return F;
+}
+
+std::vector<int> LinearSvm::predictClasses(const MatrixXfR& X) const
+{
+    return TargetCoding::argmax(decisionValues(X));
+}
+
+} // namespace orbit
