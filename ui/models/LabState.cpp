@@ -34,6 +34,17 @@ std::vector<int> LabState::defaultEmbeddingInputs(const orbit::Dataset& d)
             if (const int i = firstOf(cls); i >= 0)
                 out.push_back(i);
     }
+    if (d.kind == orbit::DataKind::Coulomb && d.charges.size() == static_cast<std::size_t>(n) && n > 1) {
+        // The two largest molecules: small ones (LiH, ClO) have orbits of one or two matrices, which
+        // shows nothing of what a permutation distribution does.
+        std::vector<int> order(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            order[static_cast<std::size_t>(i)] = i;
+        std::stable_sort(order.begin(), order.end(), [&d](int a, int b) {
+            return d.charges[static_cast<std::size_t>(a)].size() > d.charges[static_cast<std::size_t>(b)].size();
+        });
+        out = {order[0], order[1]};
+    }
     if (out.size() < 2) {  // two inputs from the middle of the file (its first records are often tiny)
         out = {n / 3};
         if (n > 1 && (2 * n) / 3 != n / 3)
