@@ -6,6 +6,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -39,7 +40,9 @@ int runApproxError(const Args& args, Io& io)
     config.repeats = static_cast<int>(args.integer("repeats", 1, 1, 1000));
     config.seed = seed;
     config.validate();
-    const auto n = static_cast<std::size_t>(args.integer("n", 200, 2, 20000));
+    // --n beyond the dataset is refused, not silently clipped; the default 200 is clipped.
+    const auto count = static_cast<long long>(data->count());
+    const auto n = static_cast<std::size_t>(args.integer("n", std::min(200LL, count), 2, std::min(20000LL, count)));
     const Dataset subset = data->subset(kernelPlotIndices(*data, n, seed));
     const FeatureContext c = makeFeatureContext(subset, args.required("group"), args.required("dist"),
                                                 args.text("kernel", "gaussian:median=1"), seed);

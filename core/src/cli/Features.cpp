@@ -7,6 +7,8 @@
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "features/MemoryLimit.hpp"
+
 #include <chrono>
 #include <ostream>
 
@@ -29,6 +31,10 @@ int runFeatures(const Args& args, Io& io)
     const FeatureContext context = makeFeatureContext(*data, args.text("group"), args.text("dist"),
                                                       args.text("kernel", "gaussian:median=1"), seed);
     auto map = makeFeatureMap(spec, context);
+    // Refuse an output that would not fit before fitting (FeatureMap::transform checks it again).
+    detail::checkFeatureMemory(4.0 * double(data->X.rows()) * double(map->dim()), "--features",
+                               "the " + std::to_string(data->X.rows()) + " x " + std::to_string(map->dim()) +
+                                   " feature matrix", spec);
     const auto t1 = std::chrono::steady_clock::now();
     map->fit(data->X, seed);
     const MatrixXfR F = map->transform(data->X);

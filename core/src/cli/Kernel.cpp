@@ -9,6 +9,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ostream>
 
@@ -22,7 +23,9 @@ int runKernel(const Args& args, Io& io)
     const std::string out = args.required("out");
     auto data = loadDataOption(args);
     if (!data) throw SpecError("--data", "is required");
-    const auto n = static_cast<std::size_t>(args.integer("n", 200, 1, 20000));
+    // --n beyond the dataset is refused, not silently clipped; the default 200 is clipped.
+    const auto count = static_cast<long long>(data->count());
+    const auto n = static_cast<std::size_t>(args.integer("n", std::min(200LL, count), 1, std::min(20000LL, count)));
     const Dataset subset = data->subset(kernelPlotIndices(*data, n, seed));
     const FeatureContext c = makeFeatureContext(subset, args.required("group"), args.required("dist"),
                                                 args.text("kernel", "gaussian:median=1"), seed);

@@ -7,6 +7,11 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "features/MemoryLimit.hpp"
+#include "features/OrbitPlan.hpp"
+
+#include <cmath>
+
 namespace orbit {
 
 namespace {
@@ -16,6 +21,35 @@ constexpr long long kMaxCount = 1000000;
 int count(const Spec& s, const std::string& key, long long fallback = -1)
 {
     return static_cast<int>(fallback < 0 ? s.integer(key, 1, kMaxCount) : s.integer(key, fallback, 1, kMaxCount));
+}
+
+/// A size parameter read as a number (so 1e9 is understood), for the memory estimate only; the
+/// exact range check is count()'s. Missing with no fallback, or not a finite number: SpecError.
+double size(const Spec& s, const std::string& key, long long fallback = -1)
+{
+    if (!s.has(key) && fallback >= 0) return double(fallback);
+    if (!s.has(key)) return double(s.integer(key, 1, kMaxCount));  // throws "needs key="
+    const double v = s.number(key);
+    if (!(v >= 1) || v != std::floor(v))
+        throw SpecError(s.field + " " + s.name + "." + key, "must be a positive integer", s.text(key, ""));
+    return v;
+}
+
+/// Refuses, before anything is allocated, a map whose fitted float32 state would not fit: `count`
+/// templates of d values each, moved by `r` group elements when the template trick applies
+/// (count x r x d), plus `extraBytes` (e.g. the Nystrom landmark kernel matrix).
+void checkTemplates(const Spec& s, const FeatureContext& c, const std::string& countKey, double count, double r,
+                    bool moved, double extraBytes = 0)
+{
+    const double d = double(c.shape.dim());
+    const double bytes = 4.0 * count * d * (1.0 + (moved ? r : 0.0)) + extraBytes;
+    detail::checkFeatureMemory(bytes, s.field + " " + s.name + "." + countKey,
+                               countKey + (moved ? " x r x d templates" : " x d templates"), s.text(countKey, ""));
+}
+
+bool movesTemplates(const Spec& s, const FeatureContext& c)
+{
+    return detail::OrbitPlan::wouldUseTemplates(c, s.text("mode", "auto"));
 }
 
 InvariantRandomFourier::Form form(const Spec& s)
@@ -59,33 +93,39 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
     }
     if (s.name == "rf") {
         s.allowOnly({"s", "form"});
+        checkTemplates(s, c, "s", size(s, "s"), 1, false);
         return std::make_unique<InvariantRandomFourier>(withoutGroup(c), count(s, "s"), 1, form(s));
     }
     if (s.name == "irf") {
         s.allowOnly({"s", "r", "form", "mode"});
         requireGroup(c, "irf");
+        checkTemplates(s, c, "s", size(s, "s"), size(s, "r"), movesTemplates(s, c));
         return std::make_unique<InvariantRandomFourier>(c, count(s, "s"), count(s, "r"), form(s),
                                                         s.text("mode", "auto"));
     }
     if (s.name == "nystrom") {
         s.allowOnly({"s", "landmarks", "tol"});
+        checkTemplates(s, c, "s", size(s, "s"), 1, false, 8.0 * size(s, "s") * size(s, "s"));
         return std::make_unique<NystromMap>(withoutGroup(c), count(s, "s"), 1, landmarks(s), s.number("tol", 1e-6));
     }
     if (s.name == "inystrom") {
         s.allowOnly({"s", "r", "landmarks", "tol", "mode"});
         requireGroup(c, "inystrom");
+        checkTemplates(s, c, "s", size(s, "s"), size(s, "r"), movesTemplates(s, c), 8.0 * size(s, "s") * size(s, "s"));
         return std::make_unique<NystromMap>(c, count(s, "s"), count(s, "r"), landmarks(s), s.number("tol", 1e-6),
                                             s.text("mode", "auto"));
     }
     if (s.name == "gicdf") {
         s.allowOnly({"m", "bins", "r", "eps", "mode"});
         requireGroup(c, "gicdf");
+        checkTemplates(s, c, "m", size(s, "m"), size(s, "r"), movesTemplates(s, c));
         return std::make_unique<GicdfMap>(c, count(s, "m"), static_cast<int>(s.integer("bins", 25, 1, 10000)),
                                           count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"));
     }
     if (s.name == "kif") {
         s.allowOnly({"k", "eta", "r"});
         requireGroup(c, "kif");
+        checkTemplates(s, c, "k", size(s, "k"), size(s, "r", 16), true);
         const std::string eta = s.text("eta", "mean");
         KernelInvariantFeatures::Pooling pooling;
         int n = 1;
@@ -118,6 +158,8 @@ std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& text, const Featur
     if (s.name != "rf2") throw SpecError("--features", "the second layer must be rf2:s=S", parts[1]);
     s.allowOnly({"s", "sigma", "median"});
     if (s.has("sigma") && s.has("median")) throw SpecError("--features.rf2", "give sigma or median, not both", parts[1]);
+    detail::checkFeatureMemory(4.0 * size(s, "s") * double(first->dim()), "--features rf2.s",
+                               "s2 x (first-layer dims) templates", s.text("s", ""));
     std::optional<double> sigma;
     if (s.has("sigma")) sigma = s.number("sigma");
     return std::make_unique<StackedMap>(std::move(first), count(s, "s"), sigma, s.number("median", 1.0));

@@ -22,13 +22,20 @@ OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::strin
     context.dist->checkGroup(*context.group);
     plan.r = r;
     plan.sampler = std::make_shared<OrbitSampler>(context.group, context.dist, context.shape, r, seed);
-    const bool trickValid = context.group->isUnitary() && context.dist->isSymmetric() && !context.dist->dependsOnInput();
+    const bool trickValid = wouldUseTemplates(context, "auto");
     if (mode == "templates" && !trickValid)
         throw SpecError(field + ".mode",
                         "the template trick needs a unitary action and a symmetric distribution independent of x",
                         context.group->spec() + " / " + context.dist->spec());
     plan.templateTrick = mode == "templates" || (mode == "auto" && trickValid);
     return plan;
+}
+
+bool OrbitPlan::wouldUseTemplates(const FeatureContext& context, const std::string& mode)
+{
+    if (!context.group || !context.dist || mode == "data") return false;
+    if (mode == "templates") return true;
+    return context.group->isUnitary() && context.dist->isSymmetric() && !context.dist->dependsOnInput();
 }
 
 bool OrbitPlan::useWholeFiniteGroup(std::size_t limit)

@@ -29,6 +29,9 @@ struct OrbitPlan {
     static OrbitPlan make(const FeatureContext& context, int r, const std::string& mode, std::uint64_t seed,
                           const std::string& field, bool needGroup);
 
+    /// Whether make(context, r, mode, ...) would take the template trick (no checks, no throw).
+    static bool wouldUseTemplates(const FeatureContext& context, const std::string& mode);
+
     /// Template trick: r blocks of T.rows() rows, block k = g_k^-1 t for the shared elements,
     /// folded when the inputs are symmetric. Data path / plain: T itself (folded).
     MatrixXfR prepareTemplates(const MatrixXfR& T) const;

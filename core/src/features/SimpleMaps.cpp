@@ -4,6 +4,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/MemoryLimit.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <sstream>
@@ -12,6 +14,8 @@ namespace orbit {
 
 MatrixXfR FeatureMap::transform(const MatrixXfR& X) const
 {
+    detail::checkFeatureMemory(4.0 * double(X.rows()) * double(dim()), "--features",
+                               "the " + std::to_string(X.rows()) + " x " + std::to_string(dim()) + " feature matrix", spec());
     MatrixXfR out;
     transform(X, 0, std::size_t(X.rows()), out);
     return out;
