@@ -8,6 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace orbit {
 
@@ -57,7 +63,100 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed)
         }
     }
     TG_ = plan_->prepareTemplates(T);
+    if (plan_->templateTrick) {
+        // k-major (block i = g_i^-1 T) to template-major (row j r + i): a column tile of the
+        // product then holds all r samples of its templates, contiguous.
+        const int r = plan_->r;
+        MatrixXfR byTemplate(TG_.rows(), TG_.cols());
+        for (int i = 0; i < r; ++i)
+            for (Eigen::Index j = 0; j < m_; ++j) byTemplate.row(j * r + i) = TG_.row(Eigen::Index(i) * m_ + j);
+        TG_ = std::move(byTemplate);
+    }
 }
+
+namespace {
+
+/// Pooling of projections into CDF features. A projection v falls at threshold index
+/// idx(v) = clamp(ceil(v n / s), -n, n + 1) + n: the first tau_k = s k / n with v <= tau_k (values
+/// below tau_-n count from k = -n, values above tau_n at none, index 2n + 1). Then
+/// F_k = #{i : idx(v_i) <= k}, the empirical CDF at tau_k. With few samples (r ceil(width / 16) <=
+/// 4 width) each sample adds clamp(k + 1 - idx, 0, 1) to every threshold, 16 at a time in registers
+/// (branch-free, no prefix sum); with many, a histogram over the indices and its prefix sum. Counts
+/// are small integers, exact in float, so both give the same bits.
+class CdfPool {
+public:
+    CdfPool(int bins, int r, float s, float scale)
+        : bins_(bins), width_(2 * bins + 1), r_(r), toBin_(float(bins) / s), scale_(scale),
+          counts_(std::size_t(width_) + 1), compare_(r * ((width_ + kLanes - 1) / kLanes) <= 4 * width_)
+    {
+    }
+
+    /// p[0..n) := idx(p[0..n)) in place (a tile of the product, elementwise).
+    void indices(float* p, Eigen::Index n) const
+    {
+        const float lo = -float(bins_), hi = float(bins_ + 1), shift = float(bins_), toBin = toBin_;
+        for (Eigen::Index t = 0; t < n; ++t) {
+            float c = std::ceil(p[t] * toBin);
+            c = c <= hi ? c : hi;  // NaN counts at no threshold
+            c = c >= lo ? c : lo;
+            p[t] = c + shift;
+        }
+    }
+
+    /// out[0..width) = scale F, from the indices idx[i * stride], i < r.
+    void operator()(const float* idx, Eigen::Index stride, float* out)
+    {
+        const int w = width_;
+        if (compare_) {
+            using Lane = Eigen::Array<float, kLanes, 1>;
+            const Lane iota = Lane::LinSpaced(kLanes, 0.0f, float(kLanes - 1));
+            for (int k0 = 0; k0 < w; k0 += kLanes) {
+                Lane f = Lane::Zero();
+                for (int i = 0; i < r_; ++i) f += (iota + (1.0f + float(k0) - idx[i * stride])).max(0.0f).min(1.0f);
+                const int n = std::min(kLanes, w - k0);
+                if (n == kLanes)
+                    Eigen::Map<Lane>(out + k0) = f * scale_;
+                else
+                    for (int l = 0; l < n; ++l) out[k0 + l] = f[l] * scale_;
+            }
+            return;
+        }
+        float* f = counts_.data();
+        std::fill(counts_.begin(), counts_.end(), 0.0f);
+        for (int i = 0; i < r_; ++i) f[int(idx[i * stride])] += 1.0f;
+        for (int k = 1; k < w; ++k) f[k] += f[k - 1];
+        for (int k = 0; k < w; ++k) out[k] = f[k] * scale_;
+    }
+
+private:
+    static constexpr int kLanes = 16;
+    int bins_, width_, r_;
+    float toBin_, scale_;
+    std::vector<float> counts_;
+    bool compare_;
+};
+
+/// The feature matrix (m (2n + 1) floats per input, 5x the product's output at the bench sizes) is
+/// written once; the first-touch page faults of that fresh memory cost about as much as the
+/// product itself, 2 MB pages (measured 0.36 s -> 0.31 s at N = 5000) a fraction. A hint only:
+/// no effect on values, ignored where unsupported.
+void adviseHugePages(float* data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t page = 4096;
+    const std::uintptr_t a = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
+    const std::uintptr_t e = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
+    if (bytes >= (std::size_t(4) << 20) && e > a) madvise(reinterpret_cast<void*>(a), e - a, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+/// Columns of one product tile: P (block rows x about this many floats) stays in L2.
+constexpr Eigen::Index kCdfTileColumns = 512;
+
+} // namespace
 
 void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
@@ -65,39 +164,41 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
     if (X.cols() != context_.shape.dim() || end > std::size_t(X.rows()) || begin > end)
         throw SpecError("--features", "transform: bad input block");
     const Eigen::Index D = dim(), width = 2 * bins_ + 1;
-    out.setZero(Eigen::Index(end - begin), D);
+    out.resize(Eigen::Index(end - begin), D);  // every entry is written below
+    adviseHugePages(out.data(), sizeof(float) * std::size_t(out.size()));
     const int r = plan_->r;
     const float s = float(1 + eps_);
-    const float toBin = float(bins_) / s;
+    const float scale = float(std::sqrt(double(s)) / (std::sqrt(double(bins_) * m_) * r));
     const bool dataPath = !plan_->templateTrick;
+    // Template trick: TG_ row j r + i = g_i^-1 t_j, so P(x, j r + i) = <g_i^-1 t_j, x>.
+    // Data path: row x r + i of the inputs is g_{x,i} x, so P(x r + i, j) = <t_j, g_{x,i} x>.
+    const Eigen::Index perTile = dataPath ? kCdfTileColumns : std::max<Eigen::Index>(1, kCdfTileColumns / r);
     detail::forEachBlock(end - begin, plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
         MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
         const Eigen::VectorXf norms = in.rowwise().norm();
         for (Eigen::Index i = 0; i < in.rows(); ++i)
             if (norms[i] > 0) in.row(i) /= norms[i];
+        const Eigen::Index depth = detail::effectiveDepth(in);
+        const Eigen::Index inputs = Eigen::Index(b1 - b0);
+        CdfPool pool(bins_, r, s, scale);
         MatrixXfR P;
-        float* o = out.data() + Eigen::Index(b0) * D;
-        // Histogram first: a projection v lands in the bin of the first threshold tau_k >= v
-        // (k = ceil(v n / s)); values above tau_n count for none. The CDF is the prefix sum below.
-        auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index n, int) {
-            float* row = o + i * D + j0 * width;
-            for (Eigen::Index t = 0; t < n; ++t) {
-                const float c = std::ceil(p[t] * toBin);
-                if (c > float(bins_)) continue;
-                row[t * width + (c < -float(bins_) ? 0 : Eigen::Index(c) + bins_)] += 1.0f;
+        for (Eigen::Index j0 = 0; j0 < m_; j0 += perTile) {
+            const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
+            const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
+            P.resize(in.rows(), nc);
+            P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
+            pool.indices(P.data(), P.size());
+            for (Eigen::Index x = 0; x < inputs; ++x) {
+                float* o = out.data() + (Eigen::Index(b0) + x) * D + j0 * width;
+                for (Eigen::Index j = 0; j < nj; ++j) {
+                    if (dataPath)
+                        pool(P.data() + x * r * nc + j, nc, o + j * width);
+                    else
+                        pool(P.data() + x * nc + j * r, 1, o + j * width);
+                }
             }
-        };
-        if (dataPath)
-            detail::poolOrbits(in, TG_, r, P, pool);
-        else
-            detail::poolTemplates(in, TG_, r, m_, P, pool);
-        for (Eigen::Index i = 0; i < Eigen::Index(b1 - b0); ++i)
-            for (Eigen::Index j = 0; j < m_; ++j) {
-                float* f = o + i * D + j * width;
-                for (Eigen::Index k = 1; k < width; ++k) f[k] += f[k - 1];
-            }
+        }
     });
-    out *= float(std::sqrt(double(s)) / (std::sqrt(double(bins_) * m_) * r));
 }
 
 } // namespace orbit
