@@ -8,6 +8,8 @@
 #include "orbit/cli/Json.hpp"
 
 #include <QTemporaryDir>
+#include "CliRunner.hpp"
+
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -19,21 +21,9 @@
 
 namespace {
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = orbittest::CliResult;
 
-Result cli(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    orbit::cli::Io io{out, err, false};
-    Result r;
-    r.status = orbit::cli::run(args, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+Result cli(const std::vector<std::string>& args) { return orbittest::runCli(args); }
 
 std::string readAll(const std::string& path)
 {

@@ -7,6 +7,8 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include <QTemporaryDir>
+#include "CliRunner.hpp"
+
 #include <QtTest>
 #include <cmath>
 #include <numbers>
@@ -14,21 +16,9 @@
 
 namespace {
 
-struct Result {
-    int status = -1;
-    std::string out, err;
-};
+using Result = orbittest::CliResult;
 
-Result cli(const std::vector<std::string>& args)
-{
-    std::ostringstream out, err;
-    orbit::cli::Io io{out, err, false};
-    Result r;
-    r.status = orbit::cli::run(args, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+Result cli(const std::vector<std::string>& args) { return orbittest::runCli(args); }
 
 QStringList lines(const std::string& text)
 {

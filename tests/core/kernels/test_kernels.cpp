@@ -13,29 +13,17 @@
 #include "TestPaths.hpp"
 
 #include <Eigen/Eigenvalues>
+#include "RandomMatrices.hpp"
+
 #include <QtTest>
 
 using namespace orbit;
 
 namespace {
 
-MatrixXfR randomMatrix(Eigen::Index n, Eigen::Index d, std::uint64_t seed, double scale = 1.0)
-{
-    Rng rng = makeRng(seed);
-    MatrixXfR X(n, d);
-    for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = float(scale * standardNormal(rng));
-    return X;
-}
+using orbittest::randomMatrix;
 
-/// Symmetric Coulomb-like matrices: C = A + A^T with non-negative entries.
-MatrixXfR symmetricMatrices(Eigen::Index n, int side, std::uint64_t seed)
-{
-    MatrixXfR X = randomMatrix(n, side * side, seed).cwiseAbs();
-    for (Eigen::Index t = 0; t < n; ++t)
-        for (int i = 0; i < side; ++i)
-            for (int j = 0; j < i; ++j) X(t, i * side + j) = X(t, j * side + i);
-    return X;
-}
+using orbittest::symmetricMatrices;
 
 void verifySymmetricPsd(const Eigen::MatrixXd& K)
 {
