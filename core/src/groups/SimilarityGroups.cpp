@@ -1,5 +1,5 @@
-// RotationGroup, TranslationGroup, ScaleGroup and AffineGroup: the subgroups of the similarity
-// group of the image plane, all applied by detail::warpSimilarity.
+// SimilaritySubgroup and its four subgroups: rotation, translation, scale and their product, all
+// composed by the similarity group's formulas and applied by detail::warpSimilarity.
 #include "orbit/groups/AffineGroup.hpp"
 #include "orbit/groups/RotationGroup.hpp"
 #include "orbit/groups/ScaleGroup.hpp"
@@ -11,59 +11,41 @@ namespace orbit {
 
 using detail::formatNumber;
 
-// Rotation ---------------------------------------------------------------------------------------
-
-void RotationGroup::checkShape(DataKind kind, const Shape& shape) const { detail::requireImages(*this, kind, shape); }
-
-GroupElement RotationGroup::inverse(const GroupElement& g) const
+void SimilaritySubgroup::checkShape(DataKind kind, const Shape& shape) const
 {
-    GroupElement r;
-    r.theta = detail::wrapAngle(-g.theta);
-    return r;
+    detail::requireImages(*this, kind, shape);
 }
 
-GroupElement RotationGroup::compose(const GroupElement& a, const GroupElement& b) const
+GroupElement SimilaritySubgroup::inverse(const GroupElement& g) const
 {
-    GroupElement r;
-    r.theta = detail::wrapAngle(a.theta + b.theta);
-    return r;
+    return project(detail::inverseSimilarity(project(g)));
 }
 
-void RotationGroup::apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const
+GroupElement SimilaritySubgroup::compose(const GroupElement& a, const GroupElement& b) const
 {
-    GroupElement e;
-    e.theta = g.theta;
-    detail::warpSimilarity(e, in, out, shape);
+    return project(detail::composeSimilarity(project(a), project(b)));
+}
+
+void SimilaritySubgroup::apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const
+{
+    detail::warpSimilarity(project(g), in, out, shape);
+}
+
+GroupElement RotationGroup::project(const GroupElement& g) const
+{
+    GroupElement r;
+    r.theta = g.theta;
+    return r;
 }
 
 std::string RotationGroup::describe(const GroupElement& g) const { return formatNumber(g.theta); }
 
-// Translation ------------------------------------------------------------------------------------
-
-void TranslationGroup::checkShape(DataKind kind, const Shape& shape) const { detail::requireImages(*this, kind, shape); }
-
-GroupElement TranslationGroup::inverse(const GroupElement& g) const
+GroupElement TranslationGroup::project(const GroupElement& g) const
 {
     GroupElement r;
-    r.dx = -g.dx;
-    r.dy = -g.dy;
+    r.dx = g.dx;
+    r.dy = g.dy;
     return r;
-}
-
-GroupElement TranslationGroup::compose(const GroupElement& a, const GroupElement& b) const
-{
-    GroupElement r;
-    r.dx = a.dx + b.dx;
-    r.dy = a.dy + b.dy;
-    return r;
-}
-
-void TranslationGroup::apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const
-{
-    GroupElement e;
-    e.dx = g.dx;
-    e.dy = g.dy;
-    detail::warpSimilarity(e, in, out, shape);
 }
 
 std::string TranslationGroup::describe(const GroupElement& g) const
@@ -71,47 +53,23 @@ std::string TranslationGroup::describe(const GroupElement& g) const
     return formatNumber(g.dx) + " " + formatNumber(g.dy);
 }
 
-// Scale ------------------------------------------------------------------------------------------
-
-void ScaleGroup::checkShape(DataKind kind, const Shape& shape) const { detail::requireImages(*this, kind, shape); }
-
-GroupElement ScaleGroup::inverse(const GroupElement& g) const
+GroupElement ScaleGroup::project(const GroupElement& g) const
 {
     GroupElement r;
-    r.scale = 1.0 / g.scale;
+    r.scale = g.scale;
     return r;
-}
-
-GroupElement ScaleGroup::compose(const GroupElement& a, const GroupElement& b) const
-{
-    GroupElement r;
-    r.scale = a.scale * b.scale;
-    return r;
-}
-
-void ScaleGroup::apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const
-{
-    GroupElement e;
-    e.scale = g.scale;
-    detail::warpSimilarity(e, in, out, shape);
 }
 
 std::string ScaleGroup::describe(const GroupElement& g) const { return formatNumber(g.scale); }
 
-// Affine -----------------------------------------------------------------------------------------
-
-void AffineGroup::checkShape(DataKind kind, const Shape& shape) const { detail::requireImages(*this, kind, shape); }
-
-GroupElement AffineGroup::inverse(const GroupElement& g) const { return detail::inverseSimilarity(g); }
-
-GroupElement AffineGroup::compose(const GroupElement& a, const GroupElement& b) const
+GroupElement AffineGroup::project(const GroupElement& g) const
 {
-    return detail::composeSimilarity(a, b);
-}
-
-void AffineGroup::apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const
-{
-    detail::warpSimilarity(g, in, out, shape);
+    GroupElement r;
+    r.theta = g.theta;
+    r.dx = g.dx;
+    r.dy = g.dy;
+    r.scale = g.scale;
+    return r;
 }
 
 std::string AffineGroup::describe(const GroupElement& g) const

@@ -1,5 +1,5 @@
 #pragma once
-#include "orbit/groups/Group.hpp"
+#include "orbit/groups/SimilaritySubgroup.hpp"
 
 namespace orbit {
 
@@ -9,17 +9,14 @@ namespace orbit {
 /// Closed under compose (theta adds, s multiplies, t = s_a t_b + R(-theta_b) t_a) and inverse
 /// (theta -> -theta, s -> 1/s, t -> -R(theta) t / s). Requires: Images. Unitary up to interpolation
 /// and the border.
-class AffineGroup final : public Group {
+class AffineGroup final : public SimilaritySubgroup {
 public:
     GroupKind kind() const override { return GroupKind::Affine; }
     std::string spec() const override { return "affine"; }
-    void checkShape(DataKind kind, const Shape& shape) const override;
-    GroupElement identity(const Shape&) const override { return {}; }
-    GroupElement inverse(const GroupElement& g) const override;
-    GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
-    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
-    bool isUnitary() const override { return true; }
     std::string describe(const GroupElement& g) const override;
+
+protected:
+    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit

@@ -1,5 +1,5 @@
 #pragma once
-#include "orbit/groups/Group.hpp"
+#include "orbit/groups/SimilaritySubgroup.hpp"
 
 namespace orbit {
 
@@ -8,17 +8,14 @@ namespace orbit {
 /// every channel alike. Elements use `theta` in (-pi, pi].
 /// Requires: Images. Guarantees: quarter turns of square images are exact pixel permutations;
 /// unitary up to interpolation and the corners that leave the image.
-class RotationGroup final : public Group {
+class RotationGroup final : public SimilaritySubgroup {
 public:
     GroupKind kind() const override { return GroupKind::Rotation; }
     std::string spec() const override { return "rotation"; }
-    void checkShape(DataKind kind, const Shape& shape) const override;
-    GroupElement identity(const Shape&) const override { return {}; }
-    GroupElement inverse(const GroupElement& g) const override;
-    GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
-    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
-    bool isUnitary() const override { return true; }
     std::string describe(const GroupElement& g) const override;
+
+protected:
+    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit

@@ -1,0 +1,27 @@
+#pragma once
+#include "orbit/groups/Group.hpp"
+
+namespace orbit {
+
+/// Base of the subgroups of the similarity group of the image plane (rotation, translation, scale
+/// and their product): an element acts as p -> c + s R(theta)(p - c) + R(theta) t about the centre
+/// c = ((w-1)/2, (h-1)/2), intensities times 1/s, bilinear, zero border, every channel alike.
+/// compose() and inverse() use the similarity group's formulas and keep only the subgroup's own
+/// parameters (project()), so each subgroup is closed by construction; apply() is one warp for all.
+/// Requires: Images. Guarantees: unitary up to interpolation and the border; maps that send the pixel
+/// grid onto itself (quarter turns of square images, integer shifts, s = 1) are exact index copies.
+class SimilaritySubgroup : public Group {
+public:
+    void checkShape(DataKind kind, const Shape& shape) const final;
+    GroupElement identity(const Shape&) const final { return {}; }
+    GroupElement inverse(const GroupElement& g) const final;
+    GroupElement compose(const GroupElement& a, const GroupElement& b) const final;
+    void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const final;
+    bool isUnitary() const final { return true; }
+
+protected:
+    /// g with every parameter outside this subgroup reset to its identity value.
+    virtual GroupElement project(const GroupElement& g) const = 0;
+};
+
+} // namespace orbit
