@@ -8,7 +8,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
-#include "kernels/SerialEigen.hpp"
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
-#include "kernels/SerialEigen.hpp"
+#include "util/Deterministic.hpp"
 
 #include <Eigen/Eigenvalues>
 

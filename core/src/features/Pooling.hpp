@@ -2,13 +2,12 @@
 // Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
 // (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
 #include "orbit/data/Dataset.hpp"
+#include "util/Deterministic.hpp"
 
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <cstddef>
-#include <exception>
-#include <mutex>
 
 namespace orbit::detail {
 
@@ -69,31 +68,6 @@ void poolOrbits(const MatrixXfR& O, const MatrixXfR& T, int r, MatrixXfR& P, F&&
         for (Eigen::Index i = 0; i < inputs; ++i)
             for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
     }
-}
-
-/// Runs body(begin, end) over the fixed partition of [0, count) into blocks of `block`, in an
-/// OpenMP loop; Eigen runs single-threaded inside (each product's reduction order is fixed), and
-/// the first exception is rethrown after the loop.
-template <class Body>
-void forEachBlock(std::size_t count, std::size_t block, Body&& body)
-{
-    const long long blocks = static_cast<long long>((count + block - 1) / block);
-    const int eigenThreads = Eigen::nbThreads();
-    Eigen::setNbThreads(1);
-    std::exception_ptr error;
-    std::mutex m;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (long long b = 0; b < blocks; ++b) {
-        try {
-            const std::size_t begin = std::size_t(b) * block;
-            body(begin, std::min(count, begin + block));
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(m);
-            if (!error) error = std::current_exception();
-        }
-    }
-    Eigen::setNbThreads(eigenThreads);
-    if (error) std::rethrow_exception(error);
 }
 
 /// Coulomb matrices are symmetric: <w, C> = sum_i w_ii C_ii + sum_{i<j} (w_ij + w_ji) C_ij, so

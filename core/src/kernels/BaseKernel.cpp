@@ -4,7 +4,7 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
 
-#include "kernels/SerialEigen.hpp"
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,11 +4,9 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "kernels/SerialEigen.hpp"
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
-#include <exception>
-#include <mutex>
 
 namespace orbit {
 
@@ -40,40 +38,27 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
     const Eigen::Index pointsPerBlock = std::max<Eigen::Index>(1, kRowBlock / r);
     const Eigen::Index colPoints = std::max<Eigen::Index>(1, kColBlock / r);
-    const long long blocks = (N + pointsPerBlock - 1) / pointsPerBlock;
-    const int eigenThreads = Eigen::nbThreads();
-    Eigen::setNbThreads(1);
-    std::exception_ptr error;
-    std::mutex m;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (long long b = 0; b < blocks; ++b) {
-        try {
-            const Eigen::Index i0 = b * pointsPerBlock, i1 = std::min(N, i0 + pointsPerBlock);
-            MatrixXfR G;
-            // Only pairs j >= i0 (the upper triangle), mirrored afterwards.
-            for (Eigen::Index j0 = i0; j0 < N; j0 += colPoints) {
-                const Eigen::Index j1 = std::min(N, j0 + colPoints);
-                G.noalias() = O.middleRows(i0 * r, (i1 - i0) * r) * O.middleRows(j0 * r, (j1 - j0) * r).transpose();
-                kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
-                for (Eigen::Index i = i0; i < i1; ++i)
-                    for (Eigen::Index j = std::max(i, j0); j < j1; ++j) {
-                        double sum = 0;
-                        for (int a = 0; a < r; ++a) {
-                            const float* row = G.data() + ((i - i0) * r + a) * G.cols() + (j - j0) * r;
-                            for (int c = 0; c < r; ++c)
-                                if (!(estimator == Estimator::U && i == j && a == c)) sum += row[c];
-                        }
-                        const double pairs = (estimator == Estimator::U && i == j) ? double(r) * (r - 1) : double(r) * r;
-                        K(i, j) = sum / pairs;
+    detail::forEachBlock(std::size_t(N), std::size_t(pointsPerBlock), [&](std::size_t b0, std::size_t b1) {
+        const Eigen::Index i0 = Eigen::Index(b0), i1 = Eigen::Index(b1);
+        MatrixXfR G;
+        // Only pairs j >= i0 (the upper triangle), mirrored afterwards.
+        for (Eigen::Index j0 = i0; j0 < N; j0 += colPoints) {
+            const Eigen::Index j1 = std::min(N, j0 + colPoints);
+            G.noalias() = O.middleRows(i0 * r, (i1 - i0) * r) * O.middleRows(j0 * r, (j1 - j0) * r).transpose();
+            kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
+            for (Eigen::Index i = i0; i < i1; ++i)
+                for (Eigen::Index j = std::max(i, j0); j < j1; ++j) {
+                    double sum = 0;
+                    for (int a = 0; a < r; ++a) {
+                        const float* row = G.data() + ((i - i0) * r + a) * G.cols() + (j - j0) * r;
+                        for (int c = 0; c < r; ++c)
+                            if (!(estimator == Estimator::U && i == j && a == c)) sum += row[c];
                     }
-            }
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(m);
-            if (!error) error = std::current_exception();
+                    const double pairs = (estimator == Estimator::U && i == j) ? double(r) * (r - 1) : double(r) * r;
+                    K(i, j) = sum / pairs;
+                }
         }
-    }
-    Eigen::setNbThreads(eigenThreads);
-    if (error) std::rethrow_exception(error);
+    });
     K.triangularView<Eigen::StrictlyLower>() = K.transpose();
     return K;
 }
