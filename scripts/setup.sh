@@ -11,7 +11,7 @@ build=${ORBIT_BUILD_DIR:-$root/build}
 jobs=${ORBIT_JOBS:-$(nproc)}
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   libmatio-dev liblinear-dev libspectra-dev nlohmann-json3-dev zlib1g-dev libomp-dev

@@ -1,0 +1,90 @@
+#pragma once
+// Train and evaluate a learner on feature maps of a dataset: the engine behind `orbitlab-cli train`,
+// `orbitlab-cli experiment` and the GUI's Training panel.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/GridSearch.hpp"
+#include "orbit/evaluation/LearningCurve.hpp"
+#include "orbit/evaluation/Progress.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// Everything a training run needs besides the data (the CLI `train` options as one value).
+///
+/// Grid axis names (ParamAxis::name):
+///   `lambda`      ridge / kernel-ridge strength (learner level: one factorisation per feature point)
+///   `C`           liblinear SVM cost (learner level)
+///   `median`      Gaussian bandwidth as a multiple of the median pairwise distance (feature level)
+///   `bandwidth`   absolute Gaussian bandwidth (feature level)
+///   any parameter key of the distribution spec, e.g. `kappa` (von Mises), `sigma` (noisy sort or
+///   Gaussian translation), `a`, `mu`; inside an affine product prefix the factor when the key is
+///   ambiguous: `translation.sigma`, `scale.sigma` (feature level: features are recomputed per value)
+/// Feature-level points rebuild the feature map; learner-level axes are scored in one batch.
+struct TrainConfig {
+    std::string features = "rf:s=1000";  ///< --features spec (makeFeatureMap); for krr: the inputs of the kernel
+    std::string group;                   ///< --group spec, empty for non-invariant features
+    std::string dist;                    ///< --dist spec, empty for non-invariant features
+    std::string kernel;                  ///< --kernel spec; empty: bandwidth chosen over `median` multiples
+    std::string learner = "ridge";       ///< ridge | svm | krr | blr
+    std::string eval = "holdout:0.2";    ///< holdout:FRAC | kfold:K | folds (the dataset's own folds, e.g. QM7 P)
+    std::vector<ParamAxis> grid;         ///< explicit axes; missing ones get defaults (see defaultGrid)
+    double validationFraction = 0.2;     ///< inner validation split of each training fold for the grid search
+    std::vector<double> learningCurve;   ///< optional training-set fractions in (0, 1] for a learning curve
+    std::uint64_t seed = 0;
+
+    /// Throws SpecError naming the field (`--learner`, `--eval`, `--grid`, ...) and the value.
+    void validate() const;
+};
+
+/// The axes a run searches when the config gives none for them: `lambda` for ridge/krr, `C` for svm,
+/// `median` when no --kernel is given; blr needs no learner axis (its precisions maximise the evidence).
+std::vector<ParamAxis> defaultGrid(const TrainConfig& config);
+
+/// One grid point summarised over the outer folds: the inner-validation score (mean over folds) and,
+/// for blr, the log evidence of the inner training part (mean over folds, NaN otherwise).
+struct GridRow {
+    ParamPoint params;
+    double validation = 0.0;
+    double logEvidence = 0.0;
+};
+
+/// Scores of one outer fold at the point chosen on its inner validation split.
+struct FoldResult {
+    double score = 0.0;          ///< accuracy (classes) or RMSE (regression) on the fold's test part
+    double mae = 0.0;            ///< regression only
+    double logEvidence = 0.0;    ///< blr only (on the fold's training part), NaN otherwise
+    ParamPoint chosen;
+    double seconds = 0.0;
+};
+
+struct TrainResult {
+    std::string metric;                  ///< "accuracy" or "rmse"
+    std::vector<FoldResult> folds;
+    double mean = 0.0, stddev = 0.0;     ///< of the fold scores
+    double mae = 0.0;                    ///< mean over folds (regression)
+    std::optional<double> logEvidence;   ///< mean over folds (blr)
+    std::vector<GridRow> grid;           ///< every grid point, first axis varying slowest
+    Eigen::MatrixXi confusion;           ///< classes: summed over the folds' test parts (truth rows, predicted cols)
+    std::vector<LearningCurvePoint> learningCurve;  ///< at the first fold's chosen point, if requested
+    Eigen::Index featureDim = 0;
+    std::string featureSpec;             ///< the spec actually used (after defaults)
+    double seconds = 0.0;
+};
+
+/// Runs the evaluation: for each outer split (eval), a grid search on an inner validation split of the
+/// training part picks the point with the best validation score; the learner is refitted on the whole
+/// training part at that point and scored on the test part. Feature maps are fitted on training rows
+/// only, with seeds derived from config.seed.
+///
+/// Requires a labelled dataset (classes or targets). Progress goes to `progress` with a fraction in
+/// [0, 1]; a true return throws Cancelled. Guarantees: the same config and seed give the same result
+/// bit for bit at any thread count. Throws SpecError on bad configuration, naming the field.
+TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress = {});
+
+} // namespace orbit
