@@ -63,6 +63,7 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed)
         }
     }
     TG_ = plan_->prepareTemplates(T);
+    T_ = std::move(T);
     if (plan_->templateTrick) {
         // k-major (block i = g_i^-1 T) to template-major (row j r + i): a column tile of the
         // product then holds all r samples of its templates, contiguous.
@@ -79,61 +80,87 @@ namespace {
 /// Pooling of projections into CDF features. A projection v falls at threshold index
 /// idx(v) = clamp(ceil(v n / s), -n, n + 1) + n: the first tau_k = s k / n with v <= tau_k (values
 /// below tau_-n count from k = -n, values above tau_n at none, index 2n + 1). Then
-/// F_k = #{i : idx(v_i) <= k}, the empirical CDF at tau_k. With few samples (r ceil(width / 16) <=
-/// 4 width) each sample adds clamp(k + 1 - idx, 0, 1) to every threshold, 16 at a time in registers
-/// (branch-free, no prefix sum); with many, a histogram over the indices and its prefix sum. Counts
-/// are small integers, exact in float, so both give the same bits.
+/// F_k = #{i : idx(v_i) <= k}, the empirical CDF at tau_k, a sum of r step functions
+/// [k >= idx_i]. With few samples per threshold row (r ceil(width / 16) <= 4 width) and a narrow
+/// row the steps are rows of a small table (L1-resident) added 16 lanes at a time; otherwise a
+/// histogram over the indices and its prefix sum. Counts are small integers, exact in float, so
+/// both give the same bits.
 class CdfPool {
 public:
     CdfPool(int bins, int r, float s, float scale)
-        : bins_(bins), width_(2 * bins + 1), r_(r), toBin_(float(bins) / s), scale_(scale),
-          counts_(std::size_t(width_) + 1), compare_(r * ((width_ + kLanes - 1) / kLanes) <= 4 * width_)
+        : bins_(bins), width_(2 * bins + 1), padded_((width_ + kLanes - 1) / kLanes * kLanes), r_(r),
+          toBin_(float(bins) / s), scale_(scale), counts_(std::size_t(width_) + 1),
+          useSteps_(padded_ <= kMaxStepWidth && r * (padded_ / kLanes) <= 4 * width_)
     {
+        if (useSteps_) {
+            steps_.assign(std::size_t(width_ + 1) * std::size_t(padded_), 0.0f);
+            for (int j = 0; j <= width_; ++j)
+                for (int k = j; k < width_; ++k) steps_[std::size_t(j) * std::size_t(padded_) + std::size_t(k)] = 1.0f;
+        }
     }
 
-    /// p[0..n) := idx(p[0..n)) in place (a tile of the product, elementwise).
-    void indices(float* p, Eigen::Index n) const
+    /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise).
+    void indices(const float* p, Eigen::Index n, Eigen::ArrayXi& idx) const
     {
-        const float lo = -float(bins_), hi = float(bins_ + 1), shift = float(bins_), toBin = toBin_;
-        for (Eigen::Index t = 0; t < n; ++t) {
-            float c = std::ceil(p[t] * toBin);
-            c = c <= hi ? c : hi;  // NaN counts at no threshold
-            c = c >= lo ? c : lo;
-            p[t] = c + shift;
-        }
+        // Projections are finite (transform refuses non-finite inputs), so min/max clamp exactly.
+        idx = ((Eigen::Map<const Eigen::ArrayXf>(p, n) * toBin_).ceil().min(float(bins_ + 1)).max(-float(bins_)) +
+               float(bins_))
+                  .cast<int>();
     }
 
     /// out[0..width) = scale F, from the indices idx[i * stride], i < r.
-    void operator()(const float* idx, Eigen::Index stride, float* out)
+    void operator()(const int* idx, Eigen::Index stride, float* out)
     {
         const int w = width_;
-        if (compare_) {
-            using Lane = Eigen::Array<float, kLanes, 1>;
-            const Lane iota = Lane::LinSpaced(kLanes, 0.0f, float(kLanes - 1));
-            for (int k0 = 0; k0 < w; k0 += kLanes) {
-                Lane f = Lane::Zero();
-                for (int i = 0; i < r_; ++i) f += (iota + (1.0f + float(k0) - idx[i * stride])).max(0.0f).min(1.0f);
-                const int n = std::min(kLanes, w - k0);
-                if (n == kLanes)
-                    Eigen::Map<Lane>(out + k0) = f * scale_;
-                else
-                    for (int l = 0; l < n; ++l) out[k0 + l] = f[l] * scale_;
+        if (useSteps_) {
+            switch (padded_ / kLanes) {
+            case 1: return addSteps<1>(idx, stride, out);
+            case 2: return addSteps<2>(idx, stride, out);
+            case 3: return addSteps<3>(idx, stride, out);
+            case 4: return addSteps<4>(idx, stride, out);
+            case 5: return addSteps<5>(idx, stride, out);
+            case 6: return addSteps<6>(idx, stride, out);
+            case 7: return addSteps<7>(idx, stride, out);
+            default: return addSteps<8>(idx, stride, out);
             }
-            return;
         }
         float* f = counts_.data();
         std::fill(counts_.begin(), counts_.end(), 0.0f);
-        for (int i = 0; i < r_; ++i) f[int(idx[i * stride])] += 1.0f;
+        for (int i = 0; i < r_; ++i) f[idx[i * stride]] += 1.0f;
         for (int k = 1; k < w; ++k) f[k] += f[k - 1];
         for (int k = 0; k < w; ++k) out[k] = f[k] * scale_;
     }
 
 private:
+    /// The step rows of the r indices summed with all Chunks lanes of a row side by side (registers,
+    /// independent adds: no latency chain).
+    template <int Chunks>
+    void addSteps(const int* idx, Eigen::Index stride, float* out) const
+    {
+        using Lane = Eigen::Array<float, kLanes, 1>;
+        Lane f[Chunks];
+        const float* row = steps_.data() + std::ptrdiff_t(idx[0]) * padded_;
+        for (int c = 0; c < Chunks; ++c) f[c] = Eigen::Map<const Lane>(row + c * kLanes);
+        for (int i = 1; i < r_; ++i) {
+            row = steps_.data() + std::ptrdiff_t(idx[i * stride]) * padded_;
+            for (int c = 0; c < Chunks; ++c) f[c] += Eigen::Map<const Lane>(row + c * kLanes);
+        }
+        for (int c = 0; c < Chunks; ++c) {
+            const int k0 = c * kLanes, n = std::min(kLanes, width_ - k0);
+            if (n == kLanes)
+                Eigen::Map<Lane>(out + k0) = f[c] * scale_;
+            else
+                for (int l = 0; l < n; ++l) out[k0 + l] = f[c][l] * scale_;
+        }
+    }
+
     static constexpr int kLanes = 16;
-    int bins_, width_, r_;
+    static constexpr int kMaxStepWidth = 128;  ///< (width + 1) x 128 floats: the table stays in L1/L2
+    int bins_, width_, padded_, r_;
     float toBin_, scale_;
     std::vector<float> counts_;
-    bool compare_;
+    std::vector<float> steps_;  ///< row j: [k >= j] for k < width, zero padding to `padded_`
+    bool useSteps_;
 };
 
 /// The feature matrix (m (2n + 1) floats per input, 5x the product's output at the bench sizes) is
@@ -175,6 +202,9 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
     const Eigen::Index perTile = dataPath ? kCdfTileColumns : std::max<Eigen::Index>(1, kCdfTileColumns / r);
     detail::forEachBlock(end - begin, plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
         MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
+        if (!in.allFinite())
+            throw SpecError("--data", "GICDF features need finite inputs; a row in this block has NaN or inf",
+                            std::to_string(begin + b0) + ".." + std::to_string(begin + b1 - 1));
         const Eigen::VectorXf norms = in.rowwise().norm();
         for (Eigen::Index i = 0; i < in.rows(); ++i)
             if (norms[i] > 0) in.row(i) /= norms[i];
@@ -182,19 +212,20 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
         const Eigen::Index inputs = Eigen::Index(b1 - b0);
         CdfPool pool(bins_, r, s, scale);
         MatrixXfR P;
+        Eigen::ArrayXi idx;
         for (Eigen::Index j0 = 0; j0 < m_; j0 += perTile) {
             const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
             const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
             P.resize(in.rows(), nc);
             P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
-            pool.indices(P.data(), P.size());
+            pool.indices(P.data(), P.size(), idx);
             for (Eigen::Index x = 0; x < inputs; ++x) {
                 float* o = out.data() + (Eigen::Index(b0) + x) * D + j0 * width;
                 for (Eigen::Index j = 0; j < nj; ++j) {
                     if (dataPath)
-                        pool(P.data() + x * r * nc + j, nc, o + j * width);
+                        pool(idx.data() + x * r * nc + j, nc, o + j * width);
                     else
-                        pool(P.data() + x * nc + j * r, 1, o + j * width);
+                        pool(idx.data() + x * nc + j * r, 1, o + j * width);
                 }
             }
         }

@@ -223,6 +223,48 @@ private slots:
         for (int k = 1; k < 21; ++k) QVERIFY(F(0, k) >= F(0, k - 1));
     }
 
+    // The GICDF entries are the paper's counts: for C_4 enumerated exactly (r = 4),
+    // Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{g : <t_j, g x / ||x||> <= s k / n}, k = -n..n.
+    // Computed here directly in double from the templates; entries at a threshold within float
+    // rounding may differ by one count.
+    void gicdfCountsMatchTheDefinition()
+    {
+        const Dataset& d = digits();
+        auto c = context(DataKind::Images, d.shape, "cyclic:n=4", "haar", 1.0);
+        const int m = 40, n = 6, r = 4;
+        const double s = 1.1;
+        GicdfMap f(c, m, n, r);
+        f.fit(d.X.topRows(20), 3);
+        const MatrixXfR X = d.X.middleRows(30, 5);
+        const MatrixXfR F = f.transform(X);
+        const MatrixXfR& T = f.templates();
+        QCOMPARE(T.rows(), Eigen::Index(m));
+        const double scale = std::sqrt(s) / (std::sqrt(double(n) * m) * r);
+        std::vector<float> gx(std::size_t(d.shape.dim()));
+        int mismatches = 0, entries = 0;
+        for (Eigen::Index x = 0; x < X.rows(); ++x) {
+            Eigen::MatrixXd proj(m, r);  // <t_j, g_k x / ||x||>
+            for (int k = 0; k < r; ++k) {
+                GroupElement g;
+                g.k = k;
+                c.group->apply(g, X.row(x).data(), gx.data(), d.shape);
+                const Eigen::VectorXd v = Eigen::Map<const Eigen::VectorXf>(gx.data(), d.shape.dim()).cast<double>();
+                proj.col(k) = T.cast<double>() * (v / v.norm());
+            }
+            for (int j = 0; j < m; ++j)
+                for (int k = -n; k <= n; ++k) {
+                    const double tau = s * k / n;
+                    const int count = int((proj.row(j).array() <= tau).count());
+                    const double got = F(x, j * (2 * n + 1) + (k + n)) / scale;
+                    QVERIFY2(std::abs(got - std::round(got)) < 1e-4, qPrintable(QString::number(got)));
+                    mismatches += std::abs(int(std::lround(got)) - count) > 0;
+                    QVERIFY(std::abs(int(std::lround(got)) - count) <= 1);
+                    ++entries;
+                }
+        }
+        QVERIFY2(mismatches <= entries / 1000, qPrintable(QString::number(mismatches)));
+    }
+
     // Pal & Savvides features: sum_{g in G0} eta(k(x, g t)) is invariant when G0 is the whole finite group
     // (C_4 on images, S_4 on 4 x 4 matrices), for mean, max and moment pooling.
     void kernelInvariantFeaturesAreInvariant_data()

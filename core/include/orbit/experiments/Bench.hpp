@@ -11,7 +11,9 @@ namespace orbit {
 /// One timed hot path. flops = 2 * rows * cols * depth of the GEMM it amounts to (rows = inputs, or
 /// inputs x r on the data path; cols = r s transformed templates, or s); gflops = flops / seconds;
 /// gemm_gflops = the rate of one Eigen float32 product C = A B^T of exactly that shape, timed in the
-/// same run with the same threads; ratio = gflops / gemm_gflops.
+/// same run with the same threads; ratio = gflops / gemm_gflops. Both are timed in steady state: the
+/// hot path writes into the output of a first, untimed transform (as a caller streaming batches into
+/// one buffer does) and the GEMM into a paged-in matrix, so neither pays first-touch page faults.
 struct BenchCase {
     std::string name;
     std::vector<long long> shape;  ///< {N, d, s, r}

@@ -28,13 +28,16 @@ public:
     Eigen::Index dim() const override { return Eigen::Index(m_) * (2 * bins_ + 1); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
     using FeatureMap::transform;
+    /// The m templates t_j (m x d), drawn by fit().
+    const MatrixXfR& templates() const { return T_; }
 
 private:
     FeatureContext context_;
     int m_, bins_, r_;
     double eps_;
     std::string mode_;
-    MatrixXfR TG_;
+    MatrixXfR T_;   ///< templates
+    MatrixXfR TG_;  ///< transformed templates (template trick) or the templates
     std::unique_ptr<detail::OrbitPlan> plan_;
 };
 
