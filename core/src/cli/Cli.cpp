@@ -134,6 +134,8 @@ const std::vector<Command>& commands()
         c.push_back(kernelCommand());
         c.push_back(featuresCommand());
         c.push_back(approxErrorCommand());
+        c.push_back(trainCommand());
+        c.push_back(experimentCommand());
         c.push_back(benchCommand());
         return c;
     }();

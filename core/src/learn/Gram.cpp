@@ -73,6 +73,31 @@ Eigen::MatrixXd gramOfRows(const MatrixXfR& X)
     return K;
 }
 
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk)
+{
+    if (chunk < 1) throw SpecError("gram", "chunk must be positive", std::to_string(chunk));
+    const Eigen::Index n = X.rows();
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    const Eigen::Index tiles = (n + kTile - 1) / kTile;
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    for (Eigen::Index I = 0; I < tiles; ++I)
+        for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+    for (Eigen::Index c = 0; c < X.cols(); c += chunk) {
+        const Eigen::Index w = std::min(chunk, X.cols() - c);
+        const Eigen::MatrixXf B = X.middleCols(c, w);  // column-major copy: contiguous panels
+#pragma omp parallel for schedule(dynamic)
+        for (long long p = 0; p < static_cast<long long>(pairs.size()); ++p) {
+            const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
+            const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
+            Eigen::MatrixXf T(ni, nj);
+            T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+            K.block(i0, j0, ni, nj) += T.cast<double>();
+        }
+    }
+    mirrorLower(K);
+    return K;
+}
+
 Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
 {
     requireSize("crossGram", "feature dimension", B.cols(), A.cols());

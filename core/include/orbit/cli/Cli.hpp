@@ -72,5 +72,7 @@ Command kernelCommand();
 Command featuresCommand();
 Command approxErrorCommand();
 Command benchCommand();
+Command trainCommand();
+Command experimentCommand();
 
 } // namespace orbit::cli

@@ -44,6 +44,8 @@ struct TrainConfig {
 
 /// The axes a run searches when the config gives none for them: `lambda` for ridge/krr, `C` for svm,
 /// `median` when no --kernel is given; blr needs no learner axis (its precisions maximise the evidence).
+/// Returns the complete grid of the run: the config's feature-level axes in their order, then the
+/// added `median`, then the learner axis (config values or defaults) last.
 std::vector<ParamAxis> defaultGrid(const TrainConfig& config);
 
 /// One grid point summarised over the outer folds: the inner-validation score (mean over folds) and,
@@ -69,7 +71,7 @@ struct TrainResult {
     double mean = 0.0, stddev = 0.0;     ///< of the fold scores
     double mae = 0.0;                    ///< mean over folds (regression)
     std::optional<double> logEvidence;   ///< mean over folds (blr)
-    std::vector<GridRow> grid;           ///< every grid point, first axis varying slowest
+    std::vector<GridRow> grid;           ///< every grid point in defaultGrid order, first axis varying slowest
     Eigen::MatrixXi confusion;           ///< classes: summed over the folds' test parts (truth rows, predicted cols)
     std::vector<LearningCurvePoint> learningCurve;  ///< at the first fold's chosen point, if requested
     Eigen::Index featureDim = 0;
@@ -80,7 +82,9 @@ struct TrainResult {
 /// Runs the evaluation: for each outer split (eval), a grid search on an inner validation split of the
 /// training part picks the point with the best validation score; the learner is refitted on the whole
 /// training part at that point and scored on the test part. Feature maps are fitted on training rows
-/// only, with seeds derived from config.seed.
+/// only, with seeds derived from config.seed (maps whose fit only draws random numbers -- raw, sorted,
+/// rf, irf, gicdf, +rf2 with a fixed sigma -- are computed once per grid point for all rows and shared
+/// by the folds). The `median` rule uses a seeded sample of the whole dataset's inputs (never labels).
 ///
 /// Requires a labelled dataset (classes or targets). Progress goes to `progress` with a fraction in
 /// [0, 1]; a true return throws Cancelled. Guarantees: the same config and seed give the same result

@@ -1,0 +1,103 @@
+// orbitlab-cli train: fit and evaluate a learner on feature maps (../shared/CLI.md).
+#include "cli/GroupOptions.hpp"
+#include "cli/TrainJson.hpp"
+#include "orbit/cli/Cli.hpp"
+#include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <ostream>
+
+namespace orbit::cli {
+
+namespace {
+
+std::vector<double> fractions(const std::string& text)
+{
+    std::vector<double> v;
+    for (const auto& part : split(text, ',')) {
+        const auto x = parseDouble(trim(part));
+        if (!x || !(*x > 0 && *x <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", part);
+        v.push_back(*x);
+    }
+    return v;
+}
+
+int runTrain(const Args& args, Io& io)
+{
+    const std::uint64_t seed = seedOption(args);
+    TrainConfig c;
+    c.features = args.text("features", c.features);
+    c.group = args.text("group");
+    c.dist = args.text("dist");
+    c.kernel = args.text("kernel");
+    c.learner = args.text("learner", c.learner);
+    c.eval = args.text("eval", c.eval);
+    c.grid = parseGrid(args.text("grid"));
+    c.validationFraction = args.number("validation", c.validationFraction);
+    if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
+    c.seed = seed;
+    c.validate();  // bad options fail before the data is loaded
+    const auto n = static_cast<std::size_t>(args.integer("n", 0, 4, 100000000));
+    const int pad = static_cast<int>(args.integer("pad", 28, 1, 4096));
+    if (args.has("pad") && !args.flag("rotate")) throw SpecError("--pad", "only used with --rotate", args.text("pad"));
+    auto data = loadDataOption(args);
+    if (!data) throw SpecError("--data", "is required");
+    const Dataset ds = prepareDataset(std::move(*data), n, args.flag("rotate"), pad, seed);
+    const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"));
+    if (io.progress) io.err << "\n";
+    if (args.flag("json")) {
+        Json j = trainResultJson(r);
+        j["n"] = ds.count();
+        io.out << j.dump() << "\n";
+    } else {
+        printTrainResult(io.out, r);
+    }
+    return 0;
+}
+
+} // namespace
+
+Command trainCommand()
+{
+    std::vector<Option> options;
+    for (const auto& o : dataOptions())
+        if (o.name != "index") options.push_back(o);
+    for (const auto& o : groupOptions()) options.push_back(o);
+    options.push_back({"features", "", false, "SPEC", "feature map (as for `features`; default rf:s=1000); for krr the kernel's inputs"});
+    options.push_back({"kernel", "", false, "SPEC", "fixed base kernel; without it the Gaussian bandwidth is searched (median multiples)"});
+    options.push_back({"learner", "", false, "ridge|svm|krr|blr", "learner (default ridge)"});
+    options.push_back({"eval", "", false, "holdout:FRAC|kfold:K|folds", "outer evaluation (default holdout:0.2)"});
+    options.push_back({"grid", "", false, "AXES", "search grid, e.g. \"lambda=1e-4,1e-3;median=0.5,1,2\""});
+    options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
+    options.push_back({"n", "", false, "N", "use a seeded random subset of N samples"});
+    options.push_back({"rotate", "", true, "", "rotate every image by a uniform random angle (seeded), after padding"});
+    options.push_back({"pad", "", false, "P", "with --rotate: zero-pad images to P x P first (default 28)"});
+    options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
+    return {"train",
+            "fit and evaluate a learner with a grid search on inner validation splits",
+            "train --data FILE --features F [--group G --dist D] [--kernel K] --learner ridge|svm|krr|blr "
+            "--eval holdout:FRAC|kfold:K|folds [--grid AXES] [--n N] [--rotate [--pad 28]] [--learning-curve a,b] [--json]",
+            "For every outer split (--eval) the grid is searched on an inner validation split of the training\n"
+            "part; the learner is refitted at the best point on the whole training part and scored on the test\n"
+            "part (accuracy for classes, RMSE and MAE for targets).\n\n"
+            "--grid syntax: axes separated by ';', each name=v1,v2,... Axis names:\n"
+            "  lambda      ridge / krr strength (scored in one batch per feature point)\n"
+            "  C           svm cost\n"
+            "  median      Gaussian bandwidth as a multiple of the median pairwise input distance\n"
+            "  bandwidth   absolute Gaussian bandwidth\n"
+            "  KEY         any --dist parameter, e.g. kappa (vonmises) or sigma (noisysort); features are\n"
+            "              recomputed for every value\n"
+            "Missing axes get defaults: lambda=1e-6,1e-4,1e-2,1 (ridge, krr), C=0.01,0.1,1,10 (svm),\n"
+            "median=0.5,1,2 when no --kernel is given and the features use one; blr maximises its evidence.\n"
+            "Learners: ridge (one-vs-all +-1 targets for classes), svm (liblinear, one-vs-rest), krr (exact\n"
+            "Gaussian kernel ridge on the --features output), blr (Bayesian linear regression; reports the\n"
+            "log evidence).\n"
+            "--eval folds uses the dataset's own folds (QM7 .mat P). --eval kfold:K uses seeded random folds.\n\n" +
+                groupSpecHelp(),
+            options,
+            runTrain};
+}
+
+} // namespace orbit::cli

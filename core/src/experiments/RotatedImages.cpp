@@ -1,0 +1,53 @@
+#include "orbit/experiments/RotatedImages.hpp"
+
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace orbit {
+
+double rotationAngle(std::uint64_t seed, std::size_t i)
+{
+    Rng rng = makeRng(seed, static_cast<std::uint64_t>(i));
+    return 2.0 * M_PI * uniform01(rng);
+}
+
+Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed)
+{
+    if (images.kind != DataKind::Images)
+        throw SpecError("--rotate", "needs an image dataset", toString(images.kind));
+    const Shape in = images.shape;
+    if (pad < std::max(in.height, in.width) || pad > 4096)
+        throw SpecError("--pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
+                                     std::to_string(in.width) + ") and at most 4096",
+                        std::to_string(pad));
+    if (in.channels < 1 || in.channels > 4)
+        throw SpecError("--rotate", "images need 1 to 4 channels", std::to_string(in.channels));
+    Dataset out = images;
+    out.shape = Shape{pad, pad, in.channels};
+    out.X.resize(images.X.rows(), out.shape.dim());
+    const int type = CV_32FC(in.channels);
+    const int top = (pad - in.height) / 2, left = (pad - in.width) / 2;
+    const cv::Point2f centre(0.5f * float(pad - 1), 0.5f * float(pad - 1));
+    const long long n = static_cast<long long>(images.count());
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; ++i) {
+        cv::Mat src(in.height, in.width, type, const_cast<float*>(images.sample(std::size_t(i))));
+        cv::Mat padded = cv::Mat::zeros(pad, pad, type);
+        src.copyTo(padded(cv::Rect(left, top, in.width, in.height)));
+        const double degrees = rotationAngle(seed, std::size_t(i)) * 180.0 / M_PI;
+        const cv::Mat R = cv::getRotationMatrix2D(centre, degrees, 1.0);
+        cv::Mat dst(pad, pad, type, out.X.data() + i * out.X.cols());
+        cv::warpAffine(padded, dst, R, dst.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    }
+    out.X = out.X.cwiseMax(0.0f).cwiseMin(1.0f);
+    return out;
+}
+
+} // namespace orbit

@@ -1,0 +1,481 @@
+#include "orbit/experiments/Training.hpp"
+
+#include "experiments/TrainingLearners.hpp"
+#include "features/MemoryLimit.hpp"
+#include "orbit/evaluation/Metrics.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+namespace orbit {
+namespace {
+
+using detail::Outcome;
+using detail::PointFeatures;
+using detail::TrainLearner;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::uint64_t kInnerStream = 1000;    // inner validation split of fold f: stream 1000 + f
+constexpr std::uint64_t kFeatureStream = 2000;  // feature map seed
+constexpr std::uint64_t kCurveStream = 3000;    // learning-curve permutation
+constexpr std::uint64_t kLearnerStream = 4000;  // liblinear seed
+
+bool isLearnerAxis(const std::string& name) { return name == "lambda" || name == "C"; }
+
+std::string learnerAxisOf(const std::string& learner)
+{
+    if (learner == "ridge" || learner == "krr") return "lambda";
+    if (learner == "svm") return "C";
+    return {};
+}
+
+std::string firstMapName(const std::string& features)
+{
+    const std::string first = split(features, '+').front();
+    return trim(first.substr(0, first.find(':')));
+}
+
+/// Maps whose features use the Gaussian base kernel of the context (so `median` is meaningful).
+bool needsKernel(const TrainConfig& c)
+{
+    static const std::set<std::string> kernelMaps = {"rf", "irf", "nystrom", "inystrom", "kif"};
+    return c.learner == "krr" || kernelMaps.count(firstMapName(c.features)) != 0;
+}
+
+/// Maps whose fit draws from the seed only, never from the values of the rows it is given: their
+/// features of all dataset rows can be computed once per grid point and shared by every fold.
+bool isDataIndependent(const std::string& features)
+{
+    static const std::set<std::string> independent = {"raw", "sorted", "rf", "irf", "gicdf"};
+    const auto parts = split(features, '+');
+    if (!independent.count(firstMapName(features))) return false;
+    if (parts.size() == 1) return true;
+    return parseSpec(parts[1], "--features").has("sigma");  // rf2 with median looks at the data
+}
+
+std::string number(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return buf;
+}
+
+bool isSecondLayerAxis(const std::string& name) { return name.rfind("rf2.", 0) == 0; }
+bool isDistAxis(const std::string& name)
+{
+    return name != "median" && name != "bandwidth" && !isLearnerAxis(name) && !isSecondLayerAxis(name);
+}
+
+std::string specText(const Spec& s)
+{
+    std::string text = s.name;
+    char sep = ':';
+    for (const auto& [k, v] : s.params) {
+        text += sep + k + "=" + v;
+        sep = ',';
+    }
+    return text;
+}
+
+/// The --dist spec with the grid's distribution parameters set to the point's values.
+std::string distWith(const std::string& dist, const ParamPoint& featurePoint)
+{
+    bool any = false;
+    for (const auto& [name, v] : featurePoint) any = any || isDistAxis(name);
+    if (!any) return dist;
+    if (dist.empty()) throw SpecError("--grid", "distribution parameters need --dist", toString(featurePoint));
+    if (dist.find('=') < dist.find(':'))
+        throw SpecError("--grid", "distribution parameters of an affine --dist cannot be searched yet", dist);
+    Spec s = parseSpec(dist, "--dist");
+    for (const auto& [name, v] : featurePoint)
+        if (isDistAxis(name)) s.params[name] = number(v);
+    return specText(s);
+}
+
+/// The --features spec with the grid's `rf2.median` / `rf2.sigma` set on the second layer.
+std::string featuresWith(const std::string& features, const ParamPoint& featurePoint)
+{
+    auto parts = split(features, '+');
+    bool any = false;
+    for (const auto& [name, v] : featurePoint) any = any || isSecondLayerAxis(name);
+    if (!any) return features;
+    if (parts.size() != 2) throw SpecError("--grid", "rf2.* axes need a second layer (+rf2:s=S) in --features", features);
+    Spec s = parseSpec(parts[1], "--features");
+    for (const auto& [name, v] : featurePoint) {
+        if (!isSecondLayerAxis(name)) continue;
+        const std::string key = name.substr(4);
+        if (key != "median" && key != "sigma") throw SpecError("--grid", "the second layer takes rf2.median or rf2.sigma", name);
+        s.params.erase(key == "median" ? "sigma" : "median");
+        s.params[key] = number(v);
+    }
+    return parts[0] + "+" + specText(s);
+}
+
+std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
+{
+    const auto parts = split(c.eval, ':');  // validated by TrainConfig::validate
+    if (parts[0] == "holdout") return {holdOutFor(data, *parseDouble(parts.at(1)), c.seed)};
+    if (parts[0] == "kfold") {
+        const int k = static_cast<int>(*parseInteger(parts.at(1)));
+        if (std::size_t(k) > data.count())
+            throw SpecError("--eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
+        return kFold(data.count(), k, c.seed);
+    }
+    if (data.folds.empty()) throw SpecError("--eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
+    return kFoldFor(data, 0, c.seed);
+}
+
+/// Cartesian product of the axes, first axis varying slowest.
+std::vector<ParamPoint> product(const std::vector<ParamAxis>& axes)
+{
+    std::vector<ParamPoint> points(1);
+    for (const ParamAxis& a : axes) {
+        std::vector<ParamPoint> next;
+        for (const ParamPoint& p : points)
+            for (double v : a.values) {
+                ParamPoint q = p;
+                q[a.name] = v;
+                next.push_back(std::move(q));
+            }
+        points = std::move(next);
+    }
+    return points;
+}
+
+/// Maps progress of a sub-task onto [lo, hi] of the whole run.
+struct Stage {
+    const Progress* progress;
+    double lo, hi;
+    void at(double f, const std::string& what) const { reportProgress(*progress, lo + (hi - lo) * std::clamp(f, 0.0, 1.0), what); }
+};
+
+class Trainer {
+public:
+    Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress)
+        : data_(data), config_(config), progress_(progress)
+    {
+        learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream));
+        for (const ParamAxis& a : defaultGrid(config)) {
+            if (isLearnerAxis(a.name))
+                learnerAxis_ = a;
+            else
+                featureAxes_.push_back(a);
+        }
+        if (learnerAxis_.values.empty()) learnerAxis_.values = {kNaN};  // blr: one fit per point
+        featurePoints_ = product(featureAxes_);
+        independent_ = isDataIndependent(featuresWith(config.features, featurePoints_.front()));
+    }
+
+    TrainResult run();
+
+private:
+    double medianDistance()
+    {
+        if (!median_) median_ = medianPairwiseDistance(data_.X, 1000, config_.seed);
+        return *median_;
+    }
+
+    /// Gaussian bandwidth of a point (absolute, or median multiple), or nullopt for --kernel.
+    std::optional<double> bandwidth(const ParamPoint& p, const MatrixXfR& reference, bool onFeatures)
+    {
+        if (p.count("bandwidth")) return p.at("bandwidth");
+        if (p.count("median"))
+            return p.at("median") * (onFeatures ? medianPairwiseDistance(reference, 1000, config_.seed) : medianDistance());
+        return std::nullopt;
+    }
+
+    PointFeatures features(const ParamPoint& p, const Indices* fitRows, const Stage& stage);
+    void poll(const Stage& stage, double f, const std::string& what) const { stage.at(f, what); }
+
+    const Dataset& data_;
+    const TrainConfig& config_;
+    const Progress& progress_;
+    std::unique_ptr<TrainLearner> learner_;
+    std::vector<ParamAxis> featureAxes_;
+    ParamAxis learnerAxis_;
+    std::vector<ParamPoint> featurePoints_;
+    bool independent_ = false;
+    std::optional<double> median_;
+    Eigen::Index featureDim_ = 0;
+    std::string featureSpec_;
+};
+
+PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, const Stage& stage)
+{
+    const bool krr = config_.learner == "krr";
+    std::string kernelSpec = config_.kernel;
+    if (!krr) {
+        if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = "gaussian:sigma=" + number(*sigma);
+    }
+    const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
+                                                  deriveSeed(config_.seed, kFeatureStream));
+    const auto map = makeFeatureMap(featuresWith(config_.features, p), ctx);
+    stage.at(0.0, "fitting " + map->spec());
+    if (fitRows)
+        map->fit(selectRows(data_.X, *fitRows), deriveSeed(config_.seed, kFeatureStream));
+    else
+        map->fit(data_.X, deriveSeed(config_.seed, kFeatureStream));
+    // dim() is known after the fit (Nystrom keeps the landmark directions above its tolerance).
+    const Eigen::Index n = data_.X.rows(), dim = map->dim();
+    detail::checkFeatureMemory(4.0 * double(n) * double(dim), "--features",
+                               "the " + std::to_string(n) + " x " + std::to_string(dim) + " feature matrix",
+                               config_.features);
+    PointFeatures out;
+    out.F.resize(n, dim);
+    // Fixed 64-row blocks: the partition (and so every bit) does not depend on the thread count.
+    constexpr Eigen::Index kRows = 64;
+    MatrixXfR block;
+    for (Eigen::Index r = 0; r < n; r += kRows) {
+        stage.at(double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
+        const Eigen::Index e = std::min(n, r + kRows);
+        map->transform(data_.X, std::size_t(r), std::size_t(e), block);
+        out.F.middleRows(r, e - r) = block;
+    }
+    if (krr) {
+        if (const auto sigma = bandwidth(p, out.F, true)) {
+            out.kernelSigma = *sigma;
+        } else {
+            const std::string spec = config_.kernel.empty() ? "gaussian:median=1" : config_.kernel;
+            const BaseKernel k = makeKernel(spec, out.F, config_.seed);
+            if (k.kind() != BaseKernel::Kind::Gaussian)
+                throw SpecError("--kernel", "krr uses a Gaussian kernel", config_.kernel);
+            out.kernelSigma = k.sigma();
+        }
+    }
+    featureDim_ = dim;
+    featureSpec_ = map->spec();
+    return out;
+}
+
+/// Accuracy or RMSE; a failed fit scores the worst possible value (never chosen when another works).
+double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
+{
+    if (o.failed) return data.isClassification() ? -std::numeric_limits<double>::infinity()
+                                                 : std::numeric_limits<double>::infinity();
+    if (data.isClassification()) return accuracy(o.classes, select(data.labels, test));
+    return rmse(o.targets, select(data.targets, test));
+}
+
+TrainResult Trainer::run()
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<Split> outer = outerSplits(data_, config_);
+    std::vector<Split> inner;
+    for (std::size_t f = 0; f < outer.size(); ++f)
+        inner.push_back(innerValidation(outer[f].train, config_.validationFraction,
+                                        deriveSeed(config_.seed, kInnerStream + f), data_.labels));
+    const std::size_t P = featurePoints_.size(), L = learnerAxis_.values.size(), K = outer.size();
+    const bool maximise = data_.isClassification();
+    const bool curve = !config_.learningCurve.empty();
+    const double gridShare = curve ? 0.9 : 1.0;
+
+    // val[(p * L + l) * K + f], evidence of the inner fit, outcomes of the outer fit.
+    std::vector<double> val(P * L * K), innerEvidence(P * L * K);
+    std::vector<Outcome> test(P * L * K);
+    std::vector<double> foldSeconds(K, 0.0);
+    auto idx = [&](std::size_t p, std::size_t l, std::size_t f) { return (p * L + l) * K + f; };
+    const std::vector<double>& values = learnerAxis_.values;
+
+    for (std::size_t p = 0; p < P; ++p) {
+        const double lo = gridShare * double(p) / double(P), hi = gridShare * double(p + 1) / double(P);
+        const std::string where = featurePoints_[p].empty() ? std::string("features") : toString(featurePoints_[p]);
+        std::optional<PointFeatures> shared;
+        if (independent_) {
+            const auto ts = std::chrono::steady_clock::now();
+            shared = features(featurePoints_[p], nullptr, Stage{&progress_, lo, lo + 0.5 * (hi - lo)});
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+            for (double& fs : foldSeconds) fs += s / double(K);
+        }
+        for (std::size_t f = 0; f < K; ++f) {
+            const auto ts = std::chrono::steady_clock::now();
+            const double flo = independent_ ? lo + 0.5 * (hi - lo) + 0.5 * (hi - lo) * double(f) / double(K)
+                                            : lo + (hi - lo) * double(f) / double(K);
+            const double fhi = independent_ ? flo + 0.5 * (hi - lo) / double(K) : flo + (hi - lo) / double(K);
+            PointFeatures local;
+            if (!independent_) local = features(featurePoints_[p], &outer[f].train, Stage{&progress_, flo, 0.5 * (flo + fhi)});
+            const PointFeatures& pf = independent_ ? *shared : local;
+            const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
+            const std::string what = where + ", fold " + std::to_string(f + 1) + "/" + std::to_string(K);
+            std::size_t step = 0;
+            const std::size_t steps = 2 * L;
+            auto poll = [&] { learn.at(double(std::min(step++, steps)) / double(steps), what); };
+            const auto vo = learner_->fit(pf, inner[f].train, inner[f].test, values, poll);
+            const auto to = learner_->fit(pf, outer[f].train, outer[f].test, values, poll);
+            for (std::size_t l = 0; l < L; ++l) {
+                val[idx(p, l, f)] = scoreOf(data_, vo.at(l), inner[f].test);
+                innerEvidence[idx(p, l, f)] = vo.at(l).logEvidence;
+                test[idx(p, l, f)] = to.at(l);
+            }
+            foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+        }
+    }
+
+    TrainResult r;
+    r.metric = maximise ? "accuracy" : "rmse";
+    r.featureDim = featureDim_;
+    r.featureSpec = featureSpec_;
+    auto pointAt = [&](std::size_t p, std::size_t l) {
+        ParamPoint q = featurePoints_[p];
+        if (!learnerAxis_.name.empty()) q[learnerAxis_.name] = values[l];
+        return q;
+    };
+    for (std::size_t p = 0; p < P; ++p)
+        for (std::size_t l = 0; l < L; ++l) {
+            GridRow row;
+            row.params = pointAt(p, l);
+            double v = 0, e = 0;
+            for (std::size_t f = 0; f < K; ++f) {
+                v += val[idx(p, l, f)];
+                e += innerEvidence[idx(p, l, f)];
+            }
+            row.validation = v / double(K);
+            row.logEvidence = e / double(K);
+            r.grid.push_back(std::move(row));
+        }
+    if (data_.isClassification()) r.confusion = Eigen::MatrixXi::Zero(data_.numClasses, data_.numClasses);
+    std::vector<double> scores, maes, evidences;
+    std::size_t firstP = 0, firstL = 0;
+    for (std::size_t f = 0; f < K; ++f) {
+        std::size_t bp = 0, bl = 0;
+        for (std::size_t p = 0; p < P; ++p)
+            for (std::size_t l = 0; l < L; ++l) {
+                const double cur = val[idx(p, l, f)], best = val[idx(bp, bl, f)];
+                if (maximise ? cur > best : cur < best) {
+                    bp = p;
+                    bl = l;
+                }
+            }
+        if (f == 0) {
+            firstP = bp;
+            firstL = bl;
+        }
+        const Outcome& o = test[idx(bp, bl, f)];
+        FoldResult fr;
+        fr.score = scoreOf(data_, o, outer[f].test);
+        fr.logEvidence = o.logEvidence;
+        fr.chosen = pointAt(bp, bl);
+        fr.seconds = foldSeconds[f];
+        if (o.failed) {  // nothing worked at any grid point of this fold
+            if (!data_.isClassification()) {
+                fr.mae = fr.score;
+                maes.push_back(fr.mae);
+            }
+        } else if (data_.isClassification()) {
+            r.confusion += confusionMatrix(o.classes, select(data_.labels, outer[f].test), data_.numClasses);
+        } else {
+            fr.mae = mae(o.targets, select(data_.targets, outer[f].test));
+            maes.push_back(fr.mae);
+        }
+        scores.push_back(fr.score);
+        evidences.push_back(fr.logEvidence);
+        r.folds.push_back(std::move(fr));
+    }
+    r.mean = mean(scores);
+    r.stddev = standardDeviation(scores);
+    if (!maes.empty()) r.mae = mean(maes);
+    if (config_.learner == "blr") r.logEvidence = mean(evidences);
+
+    if (curve) {
+        const Split& s = outer.front();
+        const Stage cs{&progress_, gridShare, 1.0};
+        PointFeatures pf = features(featurePoints_[firstP], independent_ ? nullptr : &s.train, Stage{&progress_, gridShare, gridShare + 0.05});
+        std::vector<std::size_t> sizes;
+        for (double frac : config_.learningCurve)
+            sizes.push_back(std::clamp<std::size_t>(std::size_t(std::llround(frac * double(s.train.size()))), 2, s.train.size()));
+        const std::vector<double> one = {values[firstL]};
+        auto noPoll = [] {};
+        r.learningCurve = learningCurve(
+            s, sizes, deriveSeed(config_.seed, kCurveStream),
+            [&](const Split& sub) { return scoreOf(data_, learner_->fit(pf, sub.train, sub.test, one, noPoll).front(), sub.test); },
+            [&](double f, const std::string& what) { cs.at(0.05 + 0.95 * f, what); return false; });
+    }
+    reportProgress(progress_, 1.0, "done");
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+} // namespace
+
+void TrainConfig::validate() const
+{
+    if (learnerAxisOf(learner).empty() && learner != "blr")
+        throw SpecError("--learner", "must be ridge, svm, krr or blr", learner);
+    if (trim(features).empty()) throw SpecError("--features", "is empty");
+    const auto e = split(eval, ':');
+    if (e[0] == "holdout") {
+        const auto frac = e.size() == 2 ? parseDouble(e[1]) : std::nullopt;
+        if (e.size() != 2 || !frac || !(*frac > 0 && *frac < 1))
+            throw SpecError("--eval", "holdout:FRAC needs 0 < FRAC < 1", eval);
+    } else if (e[0] == "kfold") {
+        const auto k = e.size() == 2 ? parseInteger(e[1]) : std::nullopt;
+        if (!k || *k < 2 || *k > 1000) throw SpecError("--eval", "kfold:K needs 2 <= K <= 1000", eval);
+    } else if (!(e[0] == "folds" && e.size() == 1)) {
+        throw SpecError("--eval", "must be holdout:FRAC, kfold:K or folds", eval);
+    }
+    if (!(validationFraction > 0 && validationFraction < 1))
+        throw SpecError("--validation", "must be in (0, 1)", number(validationFraction));
+    for (double f : learningCurve)
+        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", number(f));
+    std::set<std::string> names;
+    const std::string own = learnerAxisOf(learner);
+    for (const ParamAxis& a : grid) {
+        if (a.name.empty()) throw SpecError("--grid", "an axis has no name");
+        if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
+        if (a.values.empty()) throw SpecError("--grid", "no values for " + a.name, a.name);
+        for (double v : a.values)
+            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, number(v));
+        if (isLearnerAxis(a.name) && a.name != own)
+            throw SpecError("--grid", a.name + " is not a parameter of the " + learner + " learner", a.name);
+        if (a.name == "lambda" || a.name == "C" || a.name == "median" || a.name == "bandwidth")
+            for (double v : a.values)
+                if (!(v > 0)) throw SpecError("--grid", a.name + " values must be > 0", number(v));
+        if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty())
+            throw SpecError("--grid", a.name + " conflicts with --kernel (drop one)", a.name);
+    }
+    if (names.count("median") && names.count("bandwidth"))
+        throw SpecError("--grid", "give median or bandwidth, not both", "median,bandwidth");
+    if (group.empty() != dist.empty())
+        throw SpecError(group.empty() ? "--group" : "--dist", "--group and --dist go together");
+}
+
+std::vector<ParamAxis> defaultGrid(const TrainConfig& config)
+{
+    std::vector<ParamAxis> axes;
+    for (const ParamAxis& a : config.grid)
+        if (!isLearnerAxis(a.name)) axes.push_back(a);
+    const bool hasBandwidth = std::any_of(axes.begin(), axes.end(),
+                                          [](const ParamAxis& a) { return a.name == "median" || a.name == "bandwidth"; });
+    if (!hasBandwidth && config.kernel.empty() && needsKernel(config)) axes.push_back({"median", {0.5, 1.0, 2.0}});
+    const std::string own = learnerAxisOf(config.learner);
+    if (!own.empty()) {
+        ParamAxis learner{own, {}};
+        for (const ParamAxis& a : config.grid)
+            if (a.name == own) learner = a;
+        if (learner.values.empty())
+            learner.values = own == "C" ? std::vector<double>{0.01, 0.1, 1.0, 10.0}
+                                        : std::vector<double>{1e-6, 1e-4, 1e-2, 1.0};
+        axes.push_back(learner);
+    }
+    return axes;
+}
+
+TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress)
+{
+    config.validate();
+    if (!data.isClassification() && !data.isRegression())
+        throw SpecError("--data", "train needs class labels or regression targets", data.source);
+    if (data.count() < 4) throw SpecError("--data", "too few samples to train and test", std::to_string(data.count()));
+    Trainer t(data, config, progress);
+    return t.run();
+}
+
+} // namespace orbit

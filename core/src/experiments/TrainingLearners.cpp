@@ -1,0 +1,227 @@
+#include "experiments/TrainingLearners.hpp"
+
+#include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/Gram.hpp"
+#include "orbit/learn/LinearSvm.hpp"
+#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace orbit::detail {
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Targets of the training rows in the least-squares coding (one-vs-all +-1 or standardised).
+struct Coded {
+    TargetCoding coding;
+    Eigen::MatrixXd Y;
+};
+
+Coded codeTargets(const Dataset& data, const Indices& train)
+{
+    Coded c;
+    if (data.isClassification()) {
+        c.coding = TargetCoding::classes(data.numClasses);
+        c.Y = c.coding.encode(select(data.labels, train));
+    } else {
+        const std::vector<double> t = select(data.targets, train);
+        c.coding = TargetCoding::regression(t);
+        c.Y = c.coding.encode(t);
+    }
+    return c;
+}
+
+Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
+{
+    Outcome o;
+    o.logEvidence = kNaN;
+    if (coding.isClassification())
+        o.classes = TargetCoding::argmax(decision);
+    else
+        o.targets = coding.decode(decision);
+    return o;
+}
+
+/// (G + lambda I)^{-1} B, or nullopt when the Cholesky factorisation fails (lambda too small).
+std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda)
+{
+    Eigen::MatrixXd A = G;
+    A.diagonal().array() += lambda;
+    if (!choleskyInPlace(A)) return std::nullopt;
+    return choleskySolve(A, B);
+}
+
+Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const Indices& cols)
+{
+    Eigen::MatrixXd S(Eigen::Index(rows.size()), Eigen::Index(cols.size()));
+#pragma omp parallel for schedule(static)
+    for (long long j = 0; j < static_cast<long long>(cols.size()); ++j)
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            S(Eigen::Index(i), Eigen::Index(j)) = K(Eigen::Index(rows[i]), Eigen::Index(cols[std::size_t(j)]));
+    return S;
+}
+
+/// Ridge on F (primal when D <= n_train, else dual through F F^T) or kernel ridge with a Gaussian
+/// kernel on F (always dual). Every lambda costs one parallel Cholesky.
+class RidgeLearner : public TrainLearner {
+public:
+    RidgeLearner(const Dataset& data, bool gaussianKernel) : data_(data), gaussian_(gaussianKernel) {}
+    std::string axis() const override { return "lambda"; }
+
+    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
+                             const std::vector<double>& lambdas,
+                             const std::function<void()>& poll) const override
+    {
+        for (double l : lambdas)
+            if (!std::isfinite(l) || !(l > 0)) throw SpecError("--grid", "lambda must be > 0", std::to_string(l));
+        const Coded c = codeTargets(data_, train);
+        std::vector<std::optional<Eigen::MatrixXd>> decisions;  // nullopt: G + lambda I not positive definite
+        if (!gaussian_ && std::size_t(p.F.cols()) <= train.size()) {
+            const MatrixXfR Ft = selectRows(p.F, train);
+            const Eigen::MatrixXd G = gramOfColumns(Ft);
+            const Eigen::MatrixXd B = transposeTimes(Ft, c.Y);
+            const MatrixXfR Fs = selectRows(p.F, test);
+            for (double l : lambdas) {
+                poll();
+                const auto W = solveOrNothing(G, B, l);
+                decisions.push_back(W ? std::optional(timesDouble(Fs, *W)) : std::nullopt);
+            }
+        } else {
+            const Eigen::MatrixXd& K = kernel(p, poll);
+            const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
+            const Eigen::MatrixXd Kst = subMatrix(K, test, train);
+            for (double l : lambdas) {
+                poll();
+                const auto A = solveOrNothing(Ktt, c.Y, l);
+                if (!A) {
+                    decisions.push_back(std::nullopt);
+                    continue;
+                }
+                Eigen::MatrixXd D(Kst.rows(), A->cols());
+                for (Eigen::Index c = 0; c < A->cols(); ++c) D.col(c).noalias() = Kst * A->col(c);  // GEMV: one thread
+                decisions.push_back(std::move(D));
+            }
+        }
+        std::vector<Outcome> out;
+        for (const auto& D : decisions) {
+            if (D) {
+                out.push_back(decode(c.coding, *D));
+            } else {
+                Outcome o;
+                o.logEvidence = kNaN;
+                o.failed = true;
+                out.push_back(std::move(o));
+            }
+        }
+        return out;
+    }
+
+private:
+    /// F F^T (float products over 2048-column blocks summed in double, polling between blocks),
+    /// then the Gaussian map for krr (exact double Gram there: distances cancel digits).
+    const Eigen::MatrixXd& kernel(const PointFeatures& p, const std::function<void()>& poll) const
+    {
+        if (p.K) return *p.K;
+        Eigen::MatrixXd K = Eigen::MatrixXd::Zero(p.F.rows(), p.F.rows());
+        constexpr Eigen::Index kBlock = 2048;
+        for (Eigen::Index c0 = 0; c0 < p.F.cols(); c0 += kBlock) {
+            poll();
+            const MatrixXfR B = p.F.middleCols(c0, std::min(kBlock, p.F.cols() - c0));
+            K += gaussian_ ? gramOfRows(B) : gramOfRowsMixed(B, kBlock);
+        }
+        if (gaussian_) {
+            if (!(p.kernelSigma > 0)) throw SpecError("--kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
+            const Eigen::VectorXd n2 = K.diagonal();
+            const double g = -0.5 / (p.kernelSigma * p.kernelSigma);
+#pragma omp parallel for schedule(static)
+            for (long long j = 0; j < static_cast<long long>(K.cols()); ++j)
+                for (Eigen::Index i = 0; i < K.rows(); ++i)
+                    K(i, j) = std::exp(g * std::max(0.0, n2[i] + n2[j] - 2.0 * K(i, j)));
+        }
+        p.K = std::move(K);
+        return *p.K;
+    }
+
+    const Dataset& data_;
+    bool gaussian_;
+};
+
+/// liblinear's L2-loss SVM, one fit per C (classes only).
+class SvmLearner : public TrainLearner {
+public:
+    SvmLearner(const Dataset& data, std::uint64_t seed) : data_(data), seed_(seed) {}
+    std::string axis() const override { return "C"; }
+
+    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
+                             const std::vector<double>& values,
+                             const std::function<void()>& poll) const override
+    {
+        const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
+        const std::vector<int> labels = select(data_.labels, train);
+        std::vector<Outcome> out;
+        for (double C : values) {
+            poll();
+            if (!std::isfinite(C) || !(C > 0)) throw SpecError("--grid", "C must be > 0", std::to_string(C));
+            LinearSvm svm(C, 0.1, seed_);
+            svm.fit(Ft, labels, data_.numClasses);
+            Outcome o;
+            o.logEvidence = kNaN;
+            o.classes = svm.predictClasses(Fs);
+            out.push_back(std::move(o));
+        }
+        return out;
+    }
+
+private:
+    const Dataset& data_;
+    std::uint64_t seed_;
+};
+
+/// Bayesian linear regression with alpha, beta maximising the evidence (no learner axis).
+class BlrLearner : public TrainLearner {
+public:
+    explicit BlrLearner(const Dataset& data) : data_(data) {}
+    std::string axis() const override { return {}; }
+
+    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
+                             const std::vector<double>&,
+                             const std::function<void()>&) const override
+    {
+        const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
+        BayesianLinearRegression blr;
+        Outcome o;
+        if (data_.isClassification()) {
+            blr.fit(Ft, select(data_.labels, train), data_.numClasses);
+            o.classes = blr.predictClasses(Fs);
+        } else {
+            blr.fit(Ft, select(data_.targets, train));
+            o.targets = blr.predictTargets(Fs);
+        }
+        o.logEvidence = blr.logEvidence();
+        return {o};
+    }
+
+private:
+    const Dataset& data_;
+};
+
+} // namespace
+
+std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed)
+{
+    if (name == "ridge") return std::make_unique<RidgeLearner>(data, false);
+    if (name == "krr") return std::make_unique<RidgeLearner>(data, true);
+    if (name == "blr") return std::make_unique<BlrLearner>(data);
+    if (name == "svm") {
+        if (!data.isClassification()) throw SpecError("--learner", "svm needs class labels (use ridge, krr or blr)", name);
+        return std::make_unique<SvmLearner>(data, seed);
+    }
+    throw SpecError("--learner", "must be ridge, svm, krr or blr", name);
+}
+
+} // namespace orbit::detail

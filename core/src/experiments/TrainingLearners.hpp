@@ -1,0 +1,49 @@
+#pragma once
+// Private to Training.cpp: the learners of `train`, each fitting on some dataset rows of a feature
+// matrix and predicting others, for a whole list of values of its own hyperparameter at once.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Splits.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit::detail {
+
+/// The features of one grid point: row i of F belongs to dataset row i. `K` caches the N x N
+/// matrix the dual learners need (F F^T, or the Gaussian kernel for krr), computed on first use.
+struct PointFeatures {
+    MatrixXfR F;
+    double kernelSigma = 0.0;                 ///< krr only: bandwidth of the Gaussian kernel on F
+    mutable std::optional<Eigen::MatrixXd> K;
+};
+
+/// Predictions for the test rows of one fit, at one value of the learner's parameter.
+struct Outcome {
+    std::vector<int> classes;      ///< classification
+    std::vector<double> targets;   ///< regression
+    double logEvidence = 0.0;      ///< blr (of the training rows); NaN otherwise
+    bool failed = false;           ///< the fit was impossible at this value (e.g. lambda too small to factorise)
+};
+
+/// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
+/// is empty (blr); fit() trains on rows `train` and predicts rows `test`, once per value (one
+/// outcome for blr). `poll` is called between units of work of about a second (it may throw Cancelled).
+class TrainLearner {
+public:
+    virtual ~TrainLearner() = default;
+    virtual std::string axis() const = 0;
+    virtual std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
+                                     const std::vector<double>& values,
+                                     const std::function<void()>& poll) const = 0;
+};
+
+/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("--learner") otherwise.
+std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed);
+
+} // namespace orbit::detail

@@ -1,0 +1,96 @@
+#include "orbit/learn/ParallelCholesky.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace orbit {
+namespace {
+
+constexpr Eigen::Index kPanel = 256;
+
+} // namespace
+
+bool choleskyInPlace(Eigen::MatrixXd& A)
+{
+    if (A.rows() != A.cols())
+        throw SpecError("cholesky", "matrix is not square", std::to_string(A.rows()) + "x" + std::to_string(A.cols()));
+    const Eigen::Index n = A.rows();
+    bool ok = true;
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    // One parallel region for the whole factorisation (a region per step costs more than small
+    // steps on a busy machine). Inside a team Eigen runs its products sequentially, and with a
+    // team of one thread it runs them with one thread too: the bits are the same for any count.
+#pragma omp parallel
+    {
+        for (Eigen::Index k0 = 0; k0 < n; k0 += kPanel) {
+            const Eigen::Index kb = std::min(kPanel, n - k0);
+            const Eigen::Index r0 = k0 + kb, m = n - r0;
+            const Eigen::Index tiles = (m + kPanel - 1) / kPanel;
+#pragma omp single
+            {
+                Eigen::Ref<Eigen::MatrixXd> d = A.block(k0, k0, kb, kb);
+                Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(d);  // in place: lower triangle of d <- L11
+                ok = llt.info() == Eigen::Success;
+                pairs.clear();
+                for (Eigen::Index I = 0; I < tiles; ++I)
+                    for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+            }
+            if (!ok || m == 0) break;  // every thread sees the same flag after the barrier
+            // Panel: L21 = A21 L11^{-T}, row tile by row tile.
+#pragma omp for schedule(dynamic)
+            for (long long t = 0; t < static_cast<long long>(tiles); ++t) {
+                const Eigen::Index i0 = r0 + t * kPanel, h = std::min(kPanel, n - i0);
+                Eigen::MatrixXd P = A.block(i0, k0, h, kb).transpose();
+                A.block(k0, k0, kb, kb).triangularView<Eigen::Lower>().solveInPlace(P);
+                A.block(i0, k0, h, kb) = P.transpose();
+            }
+            // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task.
+#pragma omp for schedule(dynamic)
+            for (long long p = 0; p < static_cast<long long>(pairs.size()); ++p) {
+                const Eigen::Index i0 = r0 + pairs[p].first * kPanel, j0 = r0 + pairs[p].second * kPanel;
+                const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
+                A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
+            }
+        }
+    }
+    return ok;
+}
+
+Eigen::MatrixXd choleskySolve(const Eigen::MatrixXd& L, const Eigen::MatrixXd& B)
+{
+    if (B.rows() != L.rows())
+        throw SpecError("cholesky", "right-hand side has " + std::to_string(B.rows()) + " rows, the factor " +
+                                        std::to_string(L.rows()));
+    // Column by column (C is small): triangular solves with one right-hand side are never
+    // multithreaded by Eigen, so the bits do not depend on the thread count.
+    Eigen::MatrixXd X = B;
+    for (Eigen::Index c = 0; c < X.cols(); ++c) {
+        auto x = X.col(c);
+        L.triangularView<Eigen::Lower>().solveInPlace(x);
+        L.triangularView<Eigen::Lower>().transpose().solveInPlace(x);
+    }
+    return X;
+}
+
+std::vector<Eigen::MatrixXd> solveShiftedMany(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B,
+                                              const std::vector<double>& lambdas)
+{
+    std::vector<Eigen::MatrixXd> out;
+    out.reserve(lambdas.size());
+    Eigen::MatrixXd A;
+    for (double lambda : lambdas) {
+        A = G;
+        A.diagonal().array() += lambda;
+        if (!choleskyInPlace(A))
+            throw SpecError("lambda", "G + lambda I is not positive definite (lambda too small)", std::to_string(lambda));
+        out.push_back(choleskySolve(A, B));
+    }
+    return out;
+}
+
+} // namespace orbit

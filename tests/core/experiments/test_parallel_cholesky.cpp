@@ -1,0 +1,74 @@
+// The multi-core fast paths of the learners: the tile-parallel Cholesky factorisation
+// (ParallelCholesky.hpp) and the mixed-precision Gram matrix (Gram.hpp).
+#include "orbit/learn/Gram.hpp"
+#include "orbit/learn/ParallelCholesky.hpp"
+
+#include <Eigen/Dense>
+#include <QtTest>
+#include <omp.h>
+
+using namespace orbit;
+
+class TestParallelCholesky : public QObject {
+    Q_OBJECT
+private slots:
+    // L L^T = A to rounding, for sizes that do and do not fill the 256-wide panels.
+    void factorReproducesMatrix_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::newRow("small") << 7;
+        QTest::newRow("one panel") << 256;
+        QTest::newRow("ragged") << 601;
+    }
+    void factorReproducesMatrix()
+    {
+        QFETCH(int, n);
+        const Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, n + 3);
+        const Eigen::MatrixXd A = B * B.transpose() + 0.1 * Eigen::MatrixXd::Identity(n, n);
+        Eigen::MatrixXd L = A;
+        QVERIFY(choleskyInPlace(L));
+        const Eigen::MatrixXd Lo = L.triangularView<Eigen::Lower>();
+        QVERIFY((Lo * Lo.transpose() - A).norm() < 1e-10 * A.norm());
+        const Eigen::MatrixXd rhs = Eigen::MatrixXd::Random(n, 3);
+        const Eigen::MatrixXd x = choleskySolve(L, rhs);
+        QVERIFY((A * x - rhs).norm() < 1e-8 * rhs.norm() * (1 + x.norm()));
+        const auto many = solveShiftedMany(A, rhs, {0.5, 2.0});
+        QVERIFY(((A + 2.0 * Eigen::MatrixXd::Identity(n, n)) * many[1] - rhs).norm() < 1e-9 * rhs.norm() * n);
+    }
+    // Bits do not depend on the thread count.
+    void threadCountIndependent()
+    {
+        const Eigen::MatrixXd B = Eigen::MatrixXd::Random(700, 720);
+        const Eigen::MatrixXd A = B * B.transpose();
+        Eigen::MatrixXd L1 = A, L2 = A;
+        omp_set_num_threads(1);
+        QVERIFY(choleskyInPlace(L1));
+        omp_set_num_threads(2);
+        QVERIFY(choleskyInPlace(L2));
+        QVERIFY(L1.triangularView<Eigen::Lower>().toDenseMatrix() == L2.triangularView<Eigen::Lower>().toDenseMatrix());
+    }
+    // The mixed-precision Gram X X^T agrees with the double one to float rounding, is symmetric, and
+    // its bits do not depend on the thread count.
+    void mixedGramMatchesDouble()
+    {
+        const orbit::MatrixXfR X = orbit::MatrixXfR::Random(300, 700);
+        const Eigen::MatrixXd K = gramOfRows(X);
+        omp_set_num_threads(1);
+        const Eigen::MatrixXd M1 = gramOfRowsMixed(X, 256);
+        omp_set_num_threads(2);
+        const Eigen::MatrixXd M2 = gramOfRowsMixed(X, 256);
+        QVERIFY(M1 == M2);
+        QVERIFY(M1 == M1.transpose());
+        QVERIFY((M1 - K).cwiseAbs().maxCoeff() < 1e-5 * K.cwiseAbs().maxCoeff());
+    }
+    // An indefinite matrix is reported, not factorised.
+    void rejectsIndefinite()
+    {
+        Eigen::MatrixXd A = Eigen::MatrixXd::Identity(300, 300);
+        A(290, 290) = -1;
+        QVERIFY(!choleskyInPlace(A));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestParallelCholesky)
+#include "test_parallel_cholesky.moc"

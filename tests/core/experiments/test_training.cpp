@@ -1,0 +1,279 @@
+// The training engine: grid search on inner validation splits, refit, scores (Training.hpp).
+#include "orbit/evaluation/Metrics.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+
+#include <Eigen/Dense>
+#include <QtTest>
+#include <omp.h>
+
+#include <cmath>
+#include <set>
+
+using namespace orbit;
+
+namespace {
+
+/// y = <w, x> + 0.1 noise, x ~ N(0, I_d).
+Dataset linearRegression(int n, int d, std::uint64_t seed)
+{
+    Dataset ds;
+    ds.shape = Shape{1, d, 1};
+    ds.X.resize(n, d);
+    Rng rng = makeRng(seed);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < d; ++j) ds.X(i, j) = float(standardNormal(rng));
+    for (int i = 0; i < n; ++i) {
+        double y = 0;
+        for (int j = 0; j < d; ++j) y += (j + 1) * double(ds.X(i, j));
+        ds.targets.push_back(y + 0.1 * standardNormal(rng));
+    }
+    return ds;
+}
+
+/// Three Gaussian blobs in the plane, well separated (centres on a circle of radius 4, unit spread).
+Dataset blobs(int perClass, std::uint64_t seed)
+{
+    Dataset ds;
+    ds.shape = Shape{1, 2, 1};
+    ds.numClasses = 3;
+    ds.X.resize(3 * perClass, 2);
+    Rng rng = makeRng(seed);
+    for (int c = 0; c < 3; ++c)
+        for (int i = 0; i < perClass; ++i) {
+            const int r = c * perClass + i;
+            ds.X(r, 0) = float(4 * std::cos(2 * M_PI * c / 3) + standardNormal(rng));
+            ds.X(r, 1) = float(4 * std::sin(2 * M_PI * c / 3) + standardNormal(rng));
+            ds.labels.push_back(c);
+        }
+    return ds;
+}
+
+/// Test RMSE of ridge (X^T X + lambda I) w = X^T y_std on the split, solved directly in double.
+double closedFormRmse(const Dataset& ds, const Split& s, double lambda)
+{
+    const Eigen::MatrixXd X = ds.X.cast<double>();
+    Eigen::MatrixXd Xt(s.train.size(), X.cols()), Xs(s.test.size(), X.cols());
+    for (std::size_t i = 0; i < s.train.size(); ++i) Xt.row(Eigen::Index(i)) = X.row(Eigen::Index(s.train[i]));
+    for (std::size_t i = 0; i < s.test.size(); ++i) Xs.row(Eigen::Index(i)) = X.row(Eigen::Index(s.test[i]));
+    const auto coding = TargetCoding::regression(select(ds.targets, s.train));
+    const Eigen::MatrixXd y = coding.encode(select(ds.targets, s.train));
+    const Eigen::MatrixXd A = Xt.transpose() * Xt + lambda * Eigen::MatrixXd::Identity(X.cols(), X.cols());
+    const Eigen::MatrixXd w = A.ldlt().solve(Xt.transpose() * y);
+    return rmse(coding.decode(Xs * w), select(ds.targets, s.test));
+}
+
+} // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+private slots:
+    // With one lambda there is nothing to choose: the reported score is the closed-form ridge
+    // solution's test RMSE, in the primal (d < n) and the dual (d > n) form alike.
+    void ridgeAgreesWithClosedForm_data()
+    {
+        QTest::addColumn<int>("d");
+        QTest::newRow("primal d=3") << 3;
+        QTest::newRow("dual d=60") << 60;
+    }
+    void ridgeAgreesWithClosedForm()
+    {
+        QFETCH(int, d);
+        const Dataset ds = linearRegression(50, d, 3);
+        TrainConfig c;
+        c.features = "raw";
+        c.learner = "ridge";
+        c.eval = "holdout:0.3";
+        c.grid = {{"lambda", {0.7}}};
+        c.seed = 11;
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.metric, std::string("rmse"));
+        QCOMPARE(r.folds.size(), std::size_t(1));
+        const double expected = closedFormRmse(ds, holdOutFor(ds, 0.3, 11), 0.7);
+        QVERIFY2(std::abs(r.folds[0].score - expected) < 1e-6 * (1 + expected),
+                 qPrintable(QString("%1 vs %2").arg(r.folds[0].score).arg(expected)));
+        QCOMPARE(r.folds[0].chosen.at("lambda"), 0.7);
+        QCOMPARE(r.featureDim, Eigen::Index(d));
+        QVERIFY(r.mae > 0 && r.mae <= r.mean + 1e-12);  // MAE <= RMSE
+    }
+
+    // k-fold: the test parts are disjoint and cover every sample once, so the summed confusion
+    // matrix counts every sample exactly once.
+    void kfoldPartitionsAreDisjointAndComplete()
+    {
+        const auto folds = kFold(23, 4, 5);
+        std::multiset<std::size_t> seen;
+        for (const Split& s : folds) {
+            seen.insert(s.test.begin(), s.test.end());
+            std::set<std::size_t> train(s.train.begin(), s.train.end());
+            for (std::size_t i : s.test) QVERIFY(!train.count(i));
+            QCOMPARE(s.train.size() + s.test.size(), std::size_t(23));
+        }
+        QCOMPARE(seen.size(), std::size_t(23));
+        QCOMPARE(std::set<std::size_t>(seen.begin(), seen.end()).size(), std::size_t(23));
+
+        const Dataset ds = blobs(20, 1);
+        TrainConfig c;
+        c.features = "raw";
+        c.eval = "kfold:4";
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.folds.size(), std::size_t(4));
+        QCOMPARE(r.confusion.sum(), 60);
+        QCOMPARE(r.confusion.rows(), 3);
+    }
+
+    // The grid has every (feature point, lambda) pair, first axis slowest, learner axis last; each
+    // fold's choice is the best validation point of that fold.
+    void gridRowsCoverTheProduct()
+    {
+        const Dataset ds = blobs(20, 2);
+        TrainConfig c;
+        c.features = "rf:s=40";
+        c.grid = {{"lambda", {1e-3, 1e-1}}, {"median", {0.5, 2.0}}};
+        c.eval = "kfold:3";
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.grid.size(), std::size_t(4));
+        QCOMPARE(r.grid[0].params.at("median"), 0.5);
+        QCOMPARE(r.grid[1].params.at("lambda"), 1e-1);
+        QCOMPARE(r.grid[2].params.at("median"), 2.0);
+        for (const GridRow& g : r.grid) QVERIFY(g.validation >= 0 && g.validation <= 1);
+        QVERIFY2(r.mean > 0.9, qPrintable(QString::number(r.mean)));  // separated blobs
+    }
+
+    // Same config and seed: the same bits, at one thread or two.
+    void sameSeedSameResult()
+    {
+        const Dataset ds = blobs(15, 4);
+        TrainConfig c;
+        c.features = "rf:s=64";
+        c.eval = "kfold:3";
+        c.seed = 9;
+        omp_set_num_threads(1);
+        const TrainResult a = train(ds, c);
+        omp_set_num_threads(2);
+        const TrainResult b = train(ds, c);
+        QCOMPARE(a.mean, b.mean);
+        QCOMPARE(a.grid.size(), b.grid.size());
+        for (std::size_t i = 0; i < a.grid.size(); ++i) QCOMPARE(a.grid[i].validation, b.grid[i].validation);
+        QVERIFY(a.confusion == b.confusion);
+        c.seed = 10;
+        const TrainResult other = train(ds, c);
+        bool differs = other.grid.size() != a.grid.size();
+        for (std::size_t i = 0; !differs && i < a.grid.size(); ++i) differs = other.grid[i].validation != a.grid[i].validation;
+        QVERIFY(differs || other.confusion != a.confusion);  // another seed: other folds
+    }
+
+    // Progress fractions rise in [0, 1]; a true return throws Cancelled.
+    void progressAndCancel()
+    {
+        const Dataset ds = blobs(15, 5);
+        TrainConfig c;
+        c.features = "rf:s=32";
+        c.eval = "kfold:3";
+        double last = -1;
+        int calls = 0;
+        train(ds, c, [&](double f, const std::string&) {
+            if (f < last - 1e-12 || f < 0 || f > 1) QTest::qFail("fraction out of order", __FILE__, __LINE__);
+            last = f;
+            ++calls;
+            return false;
+        });
+        QCOMPARE(last, 1.0);
+        QVERIFY(calls > 5);
+        int n = 0;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, train(ds, c, [&](double, const std::string&) { return ++n > 3; }));
+    }
+
+    // blr: no learner axis; every grid row carries a finite (inner-training) log evidence.
+    void blrRowsCarryEvidence()
+    {
+        const Dataset ds = blobs(20, 6);
+        TrainConfig c;
+        c.features = "rf:s=30";
+        c.learner = "blr";
+        c.eval = "holdout:0.25";
+        c.grid = {{"median", {0.5, 1, 4}}};
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.grid.size(), std::size_t(3));
+        for (const GridRow& g : r.grid) QVERIFY(std::isfinite(g.logEvidence));
+        QVERIFY(r.logEvidence && std::isfinite(*r.logEvidence));
+        QVERIFY(std::isfinite(r.folds[0].logEvidence));
+        QVERIFY(r.mean > 0.8);
+    }
+
+    // svm and krr learn the easy problems; a learning curve has one point per fraction.
+    void otherLearners()
+    {
+        const Dataset ds = blobs(20, 7);
+        TrainConfig c;
+        c.features = "raw";
+        c.learner = "svm";
+        c.eval = "holdout:0.25";
+        c.grid = {{"C", {0.1, 1}}};
+        c.learningCurve = {0.5, 1.0};
+        const TrainResult s = train(ds, c);
+        QVERIFY(s.mean > 0.85);
+        QCOMPARE(s.learningCurve.size(), std::size_t(2));
+        QCOMPARE(s.learningCurve[1].trainSize, std::size_t(45));
+
+        const Dataset reg = linearRegression(60, 2, 8);
+        TrainConfig k;
+        k.features = "raw";
+        k.learner = "krr";
+        k.eval = "kfold:3";
+        const TrainResult r = train(reg, k);
+        double sd = standardDeviation(reg.targets);
+        QVERIFY2(r.mean < 0.5 * sd, qPrintable(QString("%1 vs sd %2").arg(r.mean).arg(sd)));
+    }
+
+    // Data-dependent maps are fitted per fold; their dimension is only known after the fit (Nystrom).
+    void nystromFeaturesPerFold()
+    {
+        const Dataset ds = blobs(20, 9);
+        TrainConfig c;
+        c.features = "nystrom:s=20";
+        c.eval = "kfold:3";
+        c.grid = {{"median", {1}}, {"lambda", {1e-3}}};
+        const TrainResult r = train(ds, c);
+        QVERIFY(r.featureDim > 0 && r.featureDim <= 20);
+        QVERIFY2(r.mean > 0.85, qPrintable(QString::number(r.mean)));
+    }
+
+    void rejectsBadConfigurations_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("learner");
+        QTest::addColumn<QString>("eval");
+        QTest::addColumn<QString>("grid");
+        QTest::newRow("learner") << "--learner" << "forest" << "holdout:0.2" << "";
+        QTest::newRow("eval") << "--eval" << "ridge" << "holdout:1.5" << "";
+        QTest::newRow("kfold") << "--eval" << "ridge" << "kfold:1" << "";
+        QTest::newRow("grid value") << "--grid" << "ridge" << "holdout:0.2" << "lambda=abc";
+        QTest::newRow("wrong axis") << "--grid" << "ridge" << "holdout:0.2" << "C=1";
+        QTest::newRow("negative") << "--grid" << "ridge" << "holdout:0.2" << "lambda=-1";
+    }
+    void rejectsBadConfigurations()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, learner);
+        QFETCH(QString, eval);
+        QFETCH(QString, grid);
+        try {
+            TrainConfig c;
+            c.learner = learner.toStdString();
+            c.eval = eval.toStdString();
+            c.grid = parseGrid(grid.toStdString());
+            c.validate();
+            QFAIL("accepted");
+        } catch (const SpecError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTraining)
+#include "test_training.moc"
