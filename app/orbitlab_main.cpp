@@ -3,6 +3,7 @@
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "panels/DataPanel.hpp"
+#include "panels/TrainingPanel.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -31,7 +32,7 @@ int main(int argc, char** argv)
     const QCommandLineOption data("data", "Open this dataset (any format the core loads).", "FILE");
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
-    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits.", "NAME");
+    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
     parser.addOptions({data, session, screenshot, panel});
     parser.process(arguments);
 
@@ -63,6 +64,11 @@ int main(int argc, char** argv)
         return 2;
     }
     window.show();
+    if (shooting && window.currentPanel() == window.trainingPanel()) {
+        window.trainingPanel()->runWhenDataReady();  // a Training screenshot shows results, not settings
+        QObject::connect(window.dataPanel(), &orbitui::DataPanel::loadFailed, window.trainingPanel(),
+                         &orbitui::TrainingPanel::dropPendingRun);
+    }
     if (shooting)
         window.screenshotWhenIdle(parser.value(screenshot));
     return QApplication::exec();

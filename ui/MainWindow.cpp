@@ -1,9 +1,12 @@
 #include "MainWindow.hpp"
 
 #include "models/LabState.hpp"
+#include "panels/ApproximationPanel.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/GroupPanel.hpp"
+#include "panels/KernelsPanel.hpp"
 #include "panels/OrbitsPanel.hpp"
+#include "panels/TrainingPanel.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -46,6 +49,12 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     addPanel(dataPanel_);
     addPanel(groupPanel_);
     addPanel(orbitsPanel_);
+    kernelsPanel_ = new KernelsPanel(state_);
+    approximationPanel_ = new ApproximationPanel(state_);
+    addPanel(kernelsPanel_);
+    addPanel(approximationPanel_);
+    trainingPanel_ = new TrainingPanel(state_);  // the last tab
+    addPanel(trainingPanel_);
 
     statusBar()->addPermanentWidget(datasetLabel_);
     connect(state_, &LabState::datasetChanged, this, [this] {
@@ -196,6 +205,9 @@ SessionState MainWindow::captureSession() const
     s.selectedIndex = state_->selectedIndex();
     s.embeddingInputs = state_->embeddingInputs();
     s.orbit = state_->orbitSettings();
+    s.training = trainingPanel_->settings();
+    s.kernels = kernelsPanel_->settings();
+    s.approximation = approximationPanel_->settings();
     if (Panel* p = currentPanel())
         s.panel = p->name();
     return s;
@@ -204,6 +216,9 @@ SessionState MainWindow::captureSession() const
 void MainWindow::applySession(const SessionState& session)
 {
     state_->setOrbitSettings(session.orbit);
+    trainingPanel_->setSettings(session.training);
+    kernelsPanel_->applySettings(session.kernels);
+    approximationPanel_->applySettings(session.approximation);
     if (!session.dataPath.isEmpty() && QFileInfo(session.dataPath) != QFileInfo(state_->datasetPath())) {
         state_->setPendingSelection(session.selectedIndex, session.embeddingInputs);
         openData(session.dataPath);

@@ -14,11 +14,14 @@ class QTabWidget;
 
 namespace orbitui {
 
+class ApproximationPanel;
 class DataPanel;
 class GroupPanel;
+class KernelsPanel;
 class LabState;
 class OrbitsPanel;
 class Panel;
+class TrainingPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -32,6 +35,9 @@ public:
     DataPanel* dataPanel() const { return dataPanel_; }
     GroupPanel* groupPanel() const { return groupPanel_; }
     OrbitsPanel* orbitsPanel() const { return orbitsPanel_; }
+    KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
+    ApproximationPanel* approximationPanel() const { return approximationPanel_; }
+    TrainingPanel* trainingPanel() const { return trainingPanel_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
@@ -75,6 +81,9 @@ private:
     DataPanel* dataPanel_;
     GroupPanel* groupPanel_;
     OrbitsPanel* orbitsPanel_;
+    KernelsPanel* kernelsPanel_;
+    ApproximationPanel* approximationPanel_;
+    TrainingPanel* trainingPanel_;
     bool restoring_;
 };
 

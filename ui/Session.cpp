@@ -85,6 +85,197 @@ DistributionParams distFromJson(const QJsonObject& parent, const QString& key, c
     return p;
 }
 
+std::uint64_t readSeed(const QJsonObject& o, const QString& key, const QString& path, std::uint64_t fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    bool ok = false;
+    const quint64 seed = v.isString() ? v.toString().toULongLong(&ok) : 0;
+    if (!ok)
+        bad(fieldName(path, key), "expected a non-negative integer as a decimal string", v);
+    return seed;
+}
+
+QJsonArray numbersToJson(const std::vector<double>& values)
+{
+    QJsonArray a;
+    for (double v : values)
+        a.append(v);
+    return a;
+}
+
+std::vector<double> readNumbers(const QJsonObject& o, const QString& key, const QString& path, std::vector<double> fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isArray() || v.toArray().isEmpty())
+        bad(fieldName(path, key), "expected a non-empty list of numbers", v);
+    std::vector<double> out;
+    const QJsonArray a = v.toArray();
+    for (int i = 0; i < a.size(); ++i) {
+        if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
+            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), "expected a finite number", a.at(i));
+        out.push_back(a.at(i).toDouble());
+    }
+    return out;
+}
+
+QString readChoice(const QJsonObject& o, const QString& key, const QString& path, const QString& fallback,
+                   const QStringList& choices)
+{
+    const QString value = readString(o, key, path, fallback);
+    if (!choices.contains(value))
+        bad(fieldName(path, key), "expected one of " + choices.join(", "), value);
+    return value;
+}
+
+QJsonObject trainingToJson(const TrainingSettings& t)
+{
+    return {{"preset", QString::fromStdString(t.preset)},
+            {"s", t.s},
+            {"r", t.r},
+            {"features", QString::fromStdString(t.featureSpec())},
+            {"custom_features", !t.spec.empty()},
+            {"learner", QString::fromStdString(t.learner)},
+            {"eval", QString::fromStdString(t.eval)},
+            {"holdout_fraction", t.holdoutFraction},
+            {"k", t.k},
+            {"lambda", numbersToJson(t.lambdas)},
+            {"C", numbersToJson(t.costs)},
+            {"median", numbersToJson(t.medians)},
+            {"sweep_axis", QString::fromStdString(t.localityAxis)},
+            {"sweep_values", numbersToJson(t.locality)},
+            {"subset", t.subset},
+            {"learning_curve", t.learningCurve},
+            {"seed", QString::number(t.seed)}};
+}
+
+TrainingSettings trainingFromJson(const QJsonObject& parent)
+{
+    TrainingSettings t;
+    if (!parent.contains("training"))
+        return t;
+    const QString path = "training";
+    if (!parent.value(path).isObject())
+        bad(path, "expected an object", parent.value(path));
+    const QJsonObject o = parent.value(path).toObject();
+    QStringList presetNames;
+    for (const std::string& p : featurePresets())
+        presetNames << QString::fromStdString(p);
+    t.preset = readChoice(o, "preset", path, QString::fromStdString(t.preset), presetNames).toStdString();
+    t.s = readInt(o, "s", path, t.s, 1, 1 << 24);
+    t.r = readInt(o, "r", path, t.r, 1, 1 << 20);
+    if (o.contains("custom_features") && !o.value("custom_features").isBool())
+        bad(path + ".custom_features", "expected true or false", o.value("custom_features"));
+    const QString features = readString(o, "features", path, {}).trimmed();
+    if (o.value("custom_features").toBool() && features.isEmpty())
+        bad(path + ".features", "expected a features spec", o.value("features"));
+    if (o.value("custom_features").toBool())
+        t.spec = features.toStdString();
+    t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), {"ridge", "svm", "krr", "blr"}).toStdString();
+    t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), {"holdout", "kfold", "folds"}).toStdString();
+    t.holdoutFraction = readNumber(o, "holdout_fraction", path, t.holdoutFraction);
+    if (!(t.holdoutFraction > 0 && t.holdoutFraction < 1))
+        bad(path + ".holdout_fraction", "expected a fraction in (0, 1)", o.value("holdout_fraction"));
+    t.k = readInt(o, "k", path, t.k, 2, 1000);
+    t.lambdas = readNumbers(o, "lambda", path, t.lambdas);
+    t.costs = readNumbers(o, "C", path, t.costs);
+    t.medians = readNumbers(o, "median", path, t.medians);
+    t.localityAxis = readString(o, "sweep_axis", path, {}).toStdString();
+    t.locality = readNumbers(o, "sweep_values", path, t.locality);
+    t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
+    if (o.contains("learning_curve")) {
+        if (!o.value("learning_curve").isBool())
+            bad(path + ".learning_curve", "expected true or false", o.value("learning_curve"));
+        t.learningCurve = o.value("learning_curve").toBool();
+    }
+    t.seed = readSeed(o, "seed", path, t.seed);
+    return t;
+}
+
+bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isBool())
+        bad(fieldName(path, key), "expected true or false", v);
+    return v.toBool();
+}
+
+std::vector<int> readIntList(const QJsonObject& o, const QString& key, const QString& path, std::vector<int> fallback,
+                             int lo, int hi)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isArray() || v.toArray().isEmpty())
+        bad(fieldName(path, key), "expected a non-empty list of integers", v);
+    std::vector<int> out;
+    const QJsonArray a = v.toArray();
+    for (int i = 0; i < a.size(); ++i) {
+        const double d = a.at(i).toDouble(std::nan(""));
+        if (!a.at(i).isDouble() || d != std::floor(d) || d < lo || d > hi)
+            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), QString("expected an integer in [%1, %2]").arg(lo).arg(hi),
+                a.at(i));
+        out.push_back(static_cast<int>(d));
+    }
+    return out;
+}
+
+QJsonArray intList(const std::vector<int>& v)
+{
+    QJsonArray a;
+    for (int x : v)
+        a.append(x);
+    return a;
+}
+
+QJsonObject kernelsToJson(const KernelsSettings& k)
+{
+    return {{"n", k.n}, {"r", k.r}, {"method", k.method}, {"s", k.s}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
+}
+
+KernelsSettings kernelsFromJson(const QJsonObject& o)
+{
+    const QString path = "kernels";
+    KernelsSettings k;
+    k.n = readInt(o, "n", path, k.n, 2, 100000);
+    k.r = readInt(o, "r", path, k.r, 0, 1 << 20);
+    k.method = readChoice(o, "method", path, k.method, {"rf", "nystrom", "gicdf"});
+    k.s = readInt(o, "s", path, k.s, 1, 1 << 20);
+    k.bandwidth = readNumber(o, "bandwidth", path, k.bandwidth);
+    if (!(k.bandwidth > 0))
+        bad("kernels.bandwidth", "expected a positive number", o.value("bandwidth"));
+    k.autoApply = readBool(o, "auto_apply", path, k.autoApply);
+    return k;
+}
+
+QJsonObject approximationToJson(const ApproximationSettings& a)
+{
+    return {{"n", a.n},           {"method", a.method},   {"s_list", intList(a.sList)},   {"r_list", intList(a.rList)},
+            {"ref_r", a.refR},    {"repeats", a.repeats}, {"bandwidth", a.bandwidth},    {"auto_apply", a.autoApply}};
+}
+
+ApproximationSettings approximationFromJson(const QJsonObject& o)
+{
+    const QString path = "approximation";
+    ApproximationSettings a;
+    a.n = readInt(o, "n", path, a.n, 2, 100000);
+    a.method = readChoice(o, "method", path, a.method, {"rf", "nystrom"});
+    a.sList = readIntList(o, "s_list", path, a.sList, 1, 100000);
+    a.rList = readIntList(o, "r_list", path, a.rList, 1, 100000);
+    a.refR = readInt(o, "ref_r", path, a.refR, 1, 1 << 20);
+    a.repeats = readInt(o, "repeats", path, a.repeats, 1, 1000);
+    a.bandwidth = readNumber(o, "bandwidth", path, a.bandwidth);
+    if (!(a.bandwidth > 0))
+        bad("approximation.bandwidth", "expected a positive number", o.value("bandwidth"));
+    a.autoApply = readBool(o, "auto_apply", path, a.autoApply);
+    return a;
+}
+
 } // namespace
 
 QJsonObject toJson(const SessionState& s)
@@ -108,6 +299,9 @@ QJsonObject toJson(const SessionState& s)
             {"version", kVersion},
             {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
             {"orbit", orbitJson},
+            {"training", trainingToJson(s.training)},
+            {"kernels", kernelsToJson(s.kernels)},
+            {"approximation", approximationToJson(s.approximation)},
             {"panel", s.panel}};
 }
 
@@ -156,15 +350,14 @@ SessionState sessionFromJson(const QJsonObject& json)
         os.translation = distFromJson(o, "translation", "orbit", os.translation);
         os.scale = distFromJson(o, "scale", "orbit", os.scale);
         os.r = readInt(o, "r", "orbit", os.r, 1, 1 << 20);
-        if (o.contains("seed")) {
-            const QJsonValue v = o.value("seed");
-            bool ok = false;
-            const quint64 seed = v.isString() ? v.toString().toULongLong(&ok) : 0;
-            if (!ok)
-                bad("orbit.seed", "expected a non-negative integer as a decimal string", v);
-            os.seed = seed;
-        }
+        os.seed = readSeed(o, "seed", "orbit", os.seed);
     }
+    s.training = trainingFromJson(json);
+    for (const char* key : {"kernels", "approximation"})
+        if (json.contains(key) && !json.value(key).isObject())
+            bad(key, "expected an object", json.value(key));
+    s.kernels = kernelsFromJson(json.value("kernels").toObject());
+    s.approximation = approximationFromJson(json.value("approximation").toObject());
     s.panel = readString(json, "panel", "", {});
     return s;
 }

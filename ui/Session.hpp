@@ -1,7 +1,9 @@
 #pragma once
 // Sessions: every user setting (dataset path, selection, group, distributions, r, seeds, panel)
 // as one JSON document, written atomically; and the papers' presets.
+#include "models/AnalysisSettings.hpp"
 #include "models/OrbitSettings.hpp"
+#include "models/TrainingSettings.hpp"
 
 #include <QJsonObject>
 #include <QString>
@@ -17,6 +19,9 @@ struct SessionState {
     int selectedIndex = 0;
     std::vector<int> embeddingInputs;
     OrbitSettings orbit;
+    KernelsSettings kernels;
+    ApproximationSettings approximation;
+    TrainingSettings training;
     QString panel;
     bool operator==(const SessionState&) const = default;
 };

@@ -6,6 +6,7 @@
 #include "widgets/DistributionEditor.hpp"
 #include "widgets/ImageGrid.hpp"
 #include "widgets/SampleImage.hpp"
+#include "workers/KernelTasks.hpp"
 #include "workers/Tasks.hpp"
 
 #include <QChart>
@@ -14,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QScrollArea>
@@ -24,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace orbitui {
 
@@ -41,9 +44,10 @@ QString describeSettings(const OrbitSettings& s)
 
 OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     : Panel("orbits", tr("Orbits"), parent), state_(state), runner_(new TaskRunner("orbit-sampler", this)),
+      probeRunner_(new TaskRunner("invariance-probe", this)),
       editor_(new DistributionEditor(state, true)), input_(new QLabel), inputCaption_(new QLabel),
       index_(new QSpinBox), galleryTitle_(new QLabel), gallery_(new ImageGrid), axisX_(new QValueAxis),
-      axisY_(new QValueAxis), inputs_(new QLineEdit)
+      axisY_(new QValueAxis), inputs_(new QLineEdit), probeX_(new QValueAxis), probeY_(new QValueAxis)
 {
     // Left: the input and the compact settings editor.
     input_->setFixedSize(200, 200);
@@ -104,7 +108,24 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addLayout(inputsRow);
-    rightLayout->addWidget(embedding_, 1);
+    // Below it: the invariance probe.
+    auto* probeChart = new QChart;
+    probeChart->addAxis(probeX_, Qt::AlignBottom);
+    probeChart->addAxis(probeY_, Qt::AlignLeft);
+    probeX_->setTitleFont(axisFont);
+    probeY_->setTitleFont(axisFont);
+    probeY_->setTitleText(tr("cos(ψ(x), ψ(g·x))"));
+    probeY_->setLabelFormat("%.1f");
+    probeY_->setTickCount(6);
+    probeY_->setRange(0.0, 1.0);
+    probe_ = new ChartBox(probeChart, "invariance-probe");
+    probe_->setToolTip(tr("How similar the features of g·x stay to those of x as g sweeps the group: an invariant map "
+                          "stays near 1 where q puts its mass."));
+    auto* rightSplit = new QSplitter(Qt::Vertical);
+    rightSplit->addWidget(embedding_);
+    rightSplit->addWidget(probe_);
+    rightSplit->setSizes({450, 330});
+    rightLayout->addWidget(rightSplit, 1);
 
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(scroll);
@@ -137,12 +158,15 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     connect(state_, &LabState::datasetChanged, this, [this] {
         showInput();
         request();
+        requestProbe();
     });
     connect(state_, &LabState::selectionChanged, this, [this] {
         showInput();
         request();
+        requestProbe();
     });
     connect(state_, &LabState::orbitSettingsChanged, this, &OrbitsPanel::request);
+    connect(state_, &LabState::orbitSettingsChanged, this, &OrbitsPanel::requestProbe);
     connect(state_, &LabState::embeddingInputsChanged, this, [this] {
         showInput();
         request();
@@ -154,6 +178,13 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
         showError(tr("Cannot sample this orbit: %1").arg(message));
+    });
+    connect(probeRunner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        drawProbe(v.value<std::shared_ptr<const ProbeResult>>());
+    });
+    connect(probeRunner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+        probe_->chart()->removeAllSeries();
+        probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
     });
 }
 
@@ -286,6 +317,55 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
     chart->setTitle(tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
 }
 
-bool OrbitsPanel::isIdle() const { return !runner_->busy(); }
+bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy(); }
+
+void OrbitsPanel::requestProbe()
+{
+    const auto ds = state_->dataset();
+    if (!ds)
+        return;
+    ProbeRequest req;
+    req.dataset = ds;
+    req.index = state_->selectedIndex();
+    req.settings = state_->orbitSettings();
+    probeRunner_->submit(makeProbeTask(std::move(req)));
+}
+
+void OrbitsPanel::drawProbe(std::shared_ptr<const ProbeResult> result)
+{
+    lastProbe_ = result;
+    QChart* chart = probe_->chart();
+    chart->removeAllSeries();
+    probe_->setNote({});
+    const ProbeResult& r = *result;
+    const QString names[2] = {tr("invariant RF, r = %1").arg(r.request.settings.r), tr("plain RF (no group)")};
+    const std::vector<double>* curves[2] = {&r.invariantSimilarity, &r.plainSimilarity};
+    double lo = 0.0;
+    for (int c = 0; c < 2; ++c) {
+        auto* series = new QLineSeries;
+        series->setName(names[c]);
+        QPen pen(c == 0 ? seriesColor(0) : QColor(0x70, 0x70, 0x70));
+        pen.setWidthF(2.0);
+        if (c == 1)
+            pen.setStyle(Qt::DashLine);
+        series->setPen(pen);
+        QList<QPointF> points;
+        for (std::size_t i = 0; i < r.values.size() && i < curves[c]->size(); ++i) {
+            points.append(QPointF(r.values[i], (*curves[c])[i]));
+            lo = std::min(lo, (*curves[c])[i]);
+        }
+        series->replace(points);
+        chart->addSeries(series);
+        series->attachAxis(probeX_);
+        series->attachAxis(probeY_);
+    }
+    if (!r.values.empty())
+        probeX_->setRange(r.values.front(), std::max(r.values.back(), r.values.front() + 1e-9));
+    probeY_->setRange(lo < 0.0 ? std::floor(lo * 5.0) / 5.0 : 0.0, 1.0);
+    QString parameter = r.parameter;
+    parameter.replace("theta", "θ");
+    probeX_->setTitleText(tr("g: %1").arg(parameter));
+    chart->setTitle(tr("Invariance probe of #%1 (s = %2 features)").arg(r.request.index).arg(r.request.s));
+}
 
 } // namespace orbitui

@@ -1,7 +1,9 @@
 #pragma once
 // Orbits panel: the gallery of r transformed copies g_k x of the selected input, redrawn live as
 // the settings move (computed on its worker, latest request wins), and the orbit embedding: a
-// 2-D PCA of the orbit samples of a few inputs, coloured by input.
+// 2-D PCA of the orbit samples of a few inputs, coloured by input; and the invariance probe: the
+// similarity of psi(x) and psi(g x) as g sweeps the group, for an invariant and a plain RF map
+// (on a worker of its own, so the gallery stays live).
 #include "panels/Panel.hpp"
 
 #include <memory>
@@ -19,6 +21,7 @@ class ImageGrid;
 class LabState;
 class TaskRunner;
 struct OrbitResult;
+struct ProbeResult;
 
 class OrbitsPanel : public Panel {
     Q_OBJECT
@@ -28,6 +31,8 @@ public:
     bool isIdle() const override;
     ImageGrid* gallery() const { return gallery_; }
     ChartBox* embeddingChart() const { return embedding_; }
+    ChartBox* probeChart() const { return probe_; }
+    std::shared_ptr<const ProbeResult> lastProbe() const { return lastProbe_; }
     DistributionEditor* editor() const { return editor_; }
     /// The last result drawn (null before the first).
     std::shared_ptr<const OrbitResult> lastResult() const { return last_; }
@@ -39,9 +44,12 @@ private:
     void draw(std::shared_ptr<const OrbitResult> result);
     void drawEmbedding(const OrbitResult& result);
     void showInput();
+    void requestProbe();
+    void drawProbe(std::shared_ptr<const ProbeResult> result);
 
     LabState* state_;
     TaskRunner* runner_;
+    TaskRunner* probeRunner_;
     DistributionEditor* editor_;
     QLabel* input_;
     QLabel* inputCaption_;
@@ -52,6 +60,10 @@ private:
     QValueAxis* axisX_;
     QValueAxis* axisY_;
     QLineEdit* inputs_;
+    ChartBox* probe_;
+    QValueAxis* probeX_;
+    QValueAxis* probeY_;
+    std::shared_ptr<const ProbeResult> lastProbe_;
     std::shared_ptr<const OrbitResult> last_;
     int draws_ = 0;
 };

@@ -31,6 +31,16 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
                                                const ApproxErrorConfig& config,
                                                const std::function<void(int, int)>& progress)
 {
+    const int total = int(config.rList.size() * config.sList.size());
+    int done = 0;
+    return approximationError(X, context, config, [&](const ApproxErrorRow&) { if (progress) progress(++done, total); }, {});
+}
+
+std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const FeatureContext& context,
+                                               const ApproxErrorConfig& config,
+                                               const std::function<void(const ApproxErrorRow&)>& onRow,
+                                               const Progress& progress)
+{
     config.validate();
     if (!context.group || !context.dist || !context.kernel)
         throw SpecError("--group", "approx-error needs --group, --dist and --kernel");
@@ -38,17 +48,22 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
         for (int s : config.sList)
             if (s > X.rows())
                 throw SpecError("--s-list", "Nystrom needs s <= n (" + std::to_string(X.rows()) + ")", std::to_string(s));
+    reportProgress(progress, 0.0, "reference kernel");
     const OrbitSampler reference(context.group, context.dist, context.shape, config.refR, deriveSeed(config.seed, 0xfe));
     const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel);
     const double kSpectral = spectralNorm(K), kFrobenius = K.norm();
     if (!(kSpectral > 0)) throw SpecError("--data", "the reference kernel is zero");
     std::vector<ApproxErrorRow> rows;
     const int total = int(config.rList.size() * config.sList.size());
+    // The reference kernel counts as one unit of work, each (r, s) as one more.
+    const double units = total + 1.0;
     int done = 0;
     for (int r : config.rList) {
         for (int s : config.sList) {
+            reportProgress(progress, (done + 1) / units, "r = " + std::to_string(r) + ", s = " + std::to_string(s));
             ApproxErrorRow row{config.method, r, s, 0, 0};
             for (int rep = 0; rep < config.repeats; ++rep) {
+                if (rep > 0) reportProgress(progress, (done + 1 + double(rep) / config.repeats) / units, "repeat");
                 std::unique_ptr<FeatureMap> map;
                 if (config.method == "rf")
                     map = std::make_unique<InvariantRandomFourier>(context, s, r, InvariantRandomFourier::Form::Cos);
@@ -69,9 +84,11 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
             row.spectral /= config.repeats;
             row.frobenius /= config.repeats;
             rows.push_back(row);
-            if (progress) progress(++done, total);
+            ++done;
+            if (onRow) onRow(row);
         }
     }
+    reportProgress(progress, 1.0, "done");
     return rows;
 }
 

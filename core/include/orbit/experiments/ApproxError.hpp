@@ -1,5 +1,6 @@
 #pragma once
 // LGIKA Figure 1: how well invariant RF / Nystrom features approximate the invariant kernel.
+#include "orbit/evaluation/Progress.hpp"
 #include "orbit/features/FeatureMap.hpp"
 
 #include <cstdint>
@@ -33,6 +34,15 @@ struct ApproxErrorRow {
 std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const FeatureContext& context,
                                                const ApproxErrorConfig& config,
                                                const std::function<void(int, int)>& progress = {});
+
+/// The same computation, reporting as it goes (for live plots): `onRow` receives each (r, s) row as
+/// soon as it is finished (in rList x sList order), `progress` the fraction done and the current
+/// step, and may cancel (orbit::Cancelled is thrown before the next unit of work). Either may be
+/// empty. Returns all rows, identical to the other overload for the same config.
+std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const FeatureContext& context,
+                                               const ApproxErrorConfig& config,
+                                               const std::function<void(const ApproxErrorRow&)>& onRow,
+                                               const Progress& progress);
 
 /// n points of a dataset for kernel plots: a random subset (drawn with `seed`; all points when
 /// n >= count), ordered by label (then index) so heatmaps show class blocks. Requires n >= 1.

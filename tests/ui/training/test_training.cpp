@@ -1,0 +1,368 @@
+// The Training panel, offscreen, on a 300-sample subset of the bundled digits: a run fills the
+// metrics table and the charts with numbers that agree with each other; Cancel stops a run and keeps
+// the earlier results; a second Run drops the first request's answer; a failed run shows its error
+// inline and keeps the results; the panel's settings survive a session round trip.
+#include "MainWindow.hpp"
+#include "Session.hpp"
+#include "models/LabState.hpp"
+#include "panels/TrainingPanel.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/ConfusionMatrixView.hpp"
+#include "workers/TrainingTask.hpp"
+
+#include "orbit/data/Loaders.hpp"
+#include "orbit/util/Error.hpp"
+
+#include "TestPaths.hpp"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <memory>
+
+using namespace orbitui;
+
+namespace {
+
+std::shared_ptr<const orbit::Dataset> digits()
+{
+    static const auto ds = std::make_shared<const orbit::Dataset>(
+        orbit::loadDataset(orbittest::source("resources/data/digits.png"), {}));
+    return ds;
+}
+
+/// Fast settings: 300 digits, 200 random Fourier features, one hold-out split, two ridge strengths.
+TrainingSettings fast()
+{
+    TrainingSettings s;
+    s.preset = "rf";
+    s.s = 200;
+    s.learner = "ridge";
+    s.eval = "holdout";
+    s.holdoutFraction = 0.25;
+    s.lambdas = {1e-3, 1e-1};
+    s.medians = {1.0};
+    s.subset = 300;
+    s.learningCurve = true;
+    s.seed = 7;
+    return s;
+}
+
+/// A run that takes minutes unless cancelled: invariant features of all 5000 digits.
+TrainingSettings slow()
+{
+    TrainingSettings s = fast();
+    s.preset = "irf";
+    s.s = 2000;
+    s.r = 32;
+    s.subset = 0;
+    s.eval = "kfold";
+    s.k = 5;
+    s.medians = {0.5, 1.0, 2.0};
+    return s;
+}
+
+struct Fixture {
+    LabState state;
+    TrainingPanel panel{&state};
+    Fixture() { state.setDataset(digits(), QString::fromStdString(orbittest::source("resources/data/digits.png"))); }
+
+    bool runAndSettle(const TrainingSettings& s)
+    {
+        panel.setSettings(s);
+        const int before = panel.drawCount();
+        return panel.run() && QTest::qWaitFor([&] { return panel.drawCount() > before && panel.isIdle(); }, 120000);
+    }
+};
+
+std::vector<QPointF> pointsOf(ChartBox* box, int series = 0)
+{
+    const auto list = box->chart()->series();
+    if (series >= list.size())
+        return {};
+    const QList<QPointF> pts = qobject_cast<QXYSeries*>(list[series])->points();
+    return {pts.begin(), pts.end()};
+}
+
+} // namespace
+
+class TestTraining : public QObject {
+    Q_OBJECT
+private slots:
+    void runFillsTheTableAndTheCharts()
+    {
+        Fixture fx;
+        QVERIFY(!fx.panel.showsResults());  // the hint, not empty charts
+        QVERIFY(fx.runAndSettle(fast()));
+        QVERIFY(fx.panel.showsResults());
+        QVERIFY(!fx.panel.hasError());
+        const auto last = fx.panel.lastResult();
+        QVERIFY(last);
+        const orbit::TrainResult& r = last->result;
+        QCOMPARE(last->samples, std::size_t(300));
+        QCOMPARE(r.metric, std::string("accuracy"));
+        QCOMPARE(r.folds.size(), std::size_t(1));
+        // Ten classes: a learned classifier must beat guessing (accuracy 0.1) by far.
+        QVERIFY2(r.mean > 0.5, qPrintable(QString::number(r.mean)));
+
+        // Table: one row per fold and the mean row; the score column shows the fold's score.
+        QTableWidget* table = fx.panel.metricsTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, 1)->text(), QString::number(r.folds[0].score, 'f', 3));
+        QVERIFY(table->item(1, 0)->text().contains("mean"));
+        QVERIFY(table->item(0, table->columnCount() - 1)->text().contains("λ"));
+
+        // Score chart: one point per λ of the grid, at the λ values.
+        const auto score = pointsOf(fx.panel.scoreChart());
+        QCOMPARE(score.size(), std::size_t(2));
+        QCOMPARE(score[0].x(), 1e-3);
+        QCOMPARE(score[1].x(), 1e-1);
+        for (const QPointF& p : score)
+            QVERIFY(p.y() >= 0.0 && p.y() <= 1.0);
+
+        // Confusion matrix: 10 x 10, one count per test sample (25 % of 300, rounded per class by the
+        // stratified split: within 5 of 75), its diagonal share is the accuracy.
+        const Eigen::MatrixXi& m = fx.panel.confusionView()->matrix();
+        QCOMPARE(m.rows(), Eigen::Index(10));
+        QVERIFY2(std::abs(m.sum() - 75) <= 5, qPrintable(QString::number(m.sum())));
+        QVERIFY(std::abs(double(m.diagonal().sum()) / m.sum() - r.folds[0].score) < 1e-9);
+        QVERIFY(fx.panel.confusionView()->cellText(3, 3).startsWith("true 3, predicted 3"));
+
+        // Learning curve: four nested training sizes, growing.
+        const auto curve = pointsOf(fx.panel.learningCurveChart());
+        QCOMPARE(curve.size(), std::size_t(4));
+        for (std::size_t i = 1; i < curve.size(); ++i)
+            QVERIFY(curve[i].x() > curve[i - 1].x());
+    }
+
+    void blrWithALocalitySweepPlotsEvidenceNextToAccuracy()
+    {
+        Fixture fx;
+        TrainingSettings s = fast();
+        s.preset = "irf";
+        s.s = 150;
+        s.r = 4;
+        s.learner = "blr";
+        s.localityAxis = "kappa";
+        s.locality = {0.1, 10.0};
+        s.learningCurve = false;
+        QVERIFY(fx.runAndSettle(s));
+        QVERIFY2(!fx.panel.hasError(), qPrintable(fx.panel.errorText()));
+        const AxisCurve& curve = fx.panel.lastResult()->curve;
+        QCOMPARE(curve.axis, std::string("kappa"));
+        QVERIFY(curve.hasEvidence());
+        // Two series over κ: validation accuracy (left axis) and log evidence (right axis).
+        const auto series = fx.panel.scoreChart()->chart()->series();
+        QCOMPARE(series.size(), 2);
+        QCOMPARE(fx.panel.scoreChart()->chart()->axes(Qt::Vertical).size(), 2);
+        const auto evidence = pointsOf(fx.panel.scoreChart(), 1);
+        QCOMPARE(evidence.size(), std::size_t(2));
+        QCOMPARE(evidence[0].x(), 0.1);
+        QCOMPARE(evidence[1].x(), 10.0);
+        QVERIFY(fx.panel.metricsTable()->horizontalHeaderItem(2)->text().contains("evidence"));
+        // Without a learning curve the chart says why it is empty.
+        QVERIFY(pointsOf(fx.panel.learningCurveChart()).empty());
+    }
+
+    void curveAlongAnAxisIsTheBestOverTheOtherAxes()
+    {
+        orbit::TrainResult r;
+        r.metric = "accuracy";
+        const double nan = std::nan("");
+        r.grid = {{{{"kappa", 0.1}, {"lambda", 1.0}}, 0.6, -50.0},
+                  {{{"kappa", 0.1}, {"lambda", 2.0}}, 0.7, -60.0},
+                  {{{"kappa", 1.0}, {"lambda", 1.0}}, 0.9, -40.0},
+                  {{{"kappa", 1.0}, {"lambda", 2.0}}, 0.8, -45.0}};
+        AxisCurve c = curveAlong(r, "kappa");
+        QCOMPARE(c.x, (std::vector<double>{0.1, 1.0}));
+        QCOMPARE(c.validation, (std::vector<double>{0.7, 0.9}));
+        QCOMPARE(c.logEvidence, (std::vector<double>{-50.0, -40.0}));
+        r.metric = "rmse";  // lower is better
+        c = curveAlong(r, "lambda");
+        QCOMPARE(c.validation, (std::vector<double>{0.6, 0.7}));
+        for (auto& row : r.grid)
+            row.logEvidence = nan;
+        QVERIFY(!curveAlong(r, "kappa").hasEvidence());
+        QCOMPARE(chooseMainAxis(r, "kappa"), std::string("kappa"));
+        QCOMPARE(chooseMainAxis(r, ""), std::string("lambda"));
+    }
+
+    void cancelStopsARunAndKeepsTheEarlierResults()
+    {
+        Fixture fx;
+        QVERIFY(fx.runAndSettle(fast()));
+        const auto first = fx.panel.lastResult();
+        const int rows = fx.panel.metricsTable()->rowCount();
+        const QString score = fx.panel.metricsTable()->item(0, 1)->text();
+
+        fx.panel.setSettings(slow());
+        QSignalSpy progress(fx.panel.runner(), &TaskRunner::progress);
+        QVERIFY(fx.panel.run());
+        QVERIFY(!fx.panel.isIdle());
+        QVERIFY(QTest::qWaitFor([&] { return progress.count() >= 2; }, 60000));  // really running
+        QVERIFY2(fx.panel.statusText().contains("elapsed"), qPrintable(fx.panel.statusText()));  // progress shown
+        const int dropped = fx.panel.runner()->droppedCount();
+        QElapsedTimer clock;  // reported, not asserted
+        clock.start();
+        fx.panel.cancel();
+        QVERIFY(fx.panel.isIdle());
+        QVERIFY(fx.panel.statusText().contains("Cancelled"));
+        // The worker gives up the cancelled run at its next progress report (its answer is
+        // dropped); unstopped, this run would take minutes.
+        QVERIFY(QTest::qWaitFor([&] { return fx.panel.runner()->droppedCount() > dropped; }, 60000));
+        qInfo("the worker left the cancelled run %lld ms after Cancel", static_cast<long long>(clock.elapsed()));
+        QCOMPARE(fx.panel.lastResult(), first);
+        QCOMPARE(fx.panel.drawCount(), 1);
+        QCOMPARE(fx.panel.metricsTable()->rowCount(), rows);
+        QCOMPARE(fx.panel.metricsTable()->item(0, 1)->text(), score);
+        QVERIFY(fx.panel.showsResults());
+        QVERIFY(!fx.panel.hasError());
+    }
+
+    void ctrlRRunsAndEscapeCancels()
+    {
+        Fixture fx;
+        fx.panel.setSettings(slow());
+        fx.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&fx.panel));
+        QTest::keyClick(&fx.panel, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(!fx.panel.isIdle());
+        QTest::keyClick(&fx.panel, Qt::Key_Escape);
+        QVERIFY(fx.panel.isIdle());
+        QVERIFY(fx.panel.statusText().contains("Cancelled"));
+        QCOMPARE(fx.panel.drawCount(), 0);
+        fx.panel.hide();  // hidden, the panel leaves the keys to the others
+        QTest::keyClick(&fx.panel, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(fx.panel.isIdle());
+    }
+
+    void aSecondRunDropsTheFirstRunsResult()
+    {
+        Fixture fx;
+        TrainingSettings a = fast(), b = fast();
+        a.seed = 1;
+        b.seed = 2;
+        fx.panel.setSettings(a);
+        QVERIFY(fx.panel.run());
+        fx.panel.setSettings(b);
+        QVERIFY(fx.panel.run());
+        QVERIFY(QTest::qWaitFor([&] { return fx.panel.drawCount() > 0 && fx.panel.isIdle(); }, 120000));
+        QTest::qWait(200);  // an answer of the first request would arrive by now
+        QCOMPARE(fx.panel.drawCount(), 1);
+        QCOMPARE(fx.panel.lastResult()->request.config.seed, std::uint64_t(2));
+        QVERIFY(fx.panel.runner()->droppedCount() >= 1);
+    }
+
+    void aFailedRunShowsItsErrorAndKeepsTheResults()
+    {
+        Fixture fx;
+        QVERIFY(fx.runAndSettle(fast()));
+        const auto first = fx.panel.lastResult();
+        // A features spec the core rejects: the worker fails, the message names the field and value.
+        fx.panel.specEdit()->setText("rf:s=oops");
+        QSignalSpy failed(fx.panel.runner(), &TaskRunner::failed);
+        QVERIFY(fx.panel.run());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QVERIFY(fx.panel.hasError());
+        QVERIFY2(fx.panel.errorText().contains("--features"), qPrintable(fx.panel.errorText()));
+        QVERIFY2(fx.panel.errorText().contains("oops"), qPrintable(fx.panel.errorText()));
+        QVERIFY(fx.panel.errorText().contains("previous run"));
+        QCOMPARE(fx.panel.lastResult(), first);
+        QCOMPARE(fx.panel.metricsTable()->rowCount(), 2);
+        QVERIFY(fx.panel.showsResults());
+
+        // A list that does not parse is refused before any work, naming the list and the entry.
+        auto* lambdas = fx.panel.findChild<QLineEdit*>("lambdas");
+        QVERIFY(lambdas);
+        lambdas->setText("1e-3, abc");
+        fx.panel.specEdit()->setText("rf:s=200");
+        QVERIFY(!fx.panel.run());
+        QVERIFY(fx.panel.errorText().contains("λ list"));
+        QVERIFY(fx.panel.errorText().contains("abc"));
+        QVERIFY(fx.panel.isIdle());
+        QCOMPARE(fx.panel.lastResult(), first);
+        // The next good run clears the message.
+        lambdas->setText("0.01");
+        QVERIFY(fx.panel.run());
+        QVERIFY(QTest::qWaitFor([&] { return fx.panel.drawCount() == 2 && fx.panel.isIdle(); }, 120000));
+        QVERIFY(!fx.panel.hasError());
+    }
+
+    void sessionRoundTripsTheTrainingSettings()
+    {
+        TrainingSettings t;
+        t.preset = "inystrom";
+        t.s = 321;
+        t.r = 7;
+        t.spec = "inystrom:s=321,r=7,landmarks=kmeans";
+        t.learner = "svm";
+        t.eval = "kfold";
+        t.k = 4;
+        t.holdoutFraction = 0.3;
+        t.lambdas = {1e-5, 0.5};
+        t.costs = {2.0};
+        t.medians = {0.25, 4.0};
+        t.localityAxis.clear();  // the default sweeps kappa
+        t.locality = {0.05, 0.2, 5.0};
+        t.subset = 777;
+        t.learningCurve = false;
+        t.seed = 4242;
+
+        // JSON (with a seed beyond 2^53, which only a decimal string keeps).
+        SessionState s;
+        s.training = t;
+        s.training.seed = 18446744073709551557ull;
+        QVERIFY(sessionFromJson(toJson(s)) == s);
+
+        // Widgets: what is set is what is read back.
+        LabState state;
+        TrainingPanel panel(&state);
+        panel.setSettings(t);
+        QVERIFY(panel.settings() == t);
+
+        // Through a session file between two windows.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("session.json");
+        Settings settingsA(dir.filePath("a.ini")), settingsB(dir.filePath("b.ini"));
+        {
+            MainWindow w(&settingsA, false);
+            w.trainingPanel()->setSettings(t);
+            QVERIFY(w.saveSessionFile(path));
+        }
+        MainWindow w(&settingsB, false);
+        QVERIFY(w.openSessionFile(path));
+        QVERIFY(w.captureSession().training == t);
+
+        // Malformed fields are named with the offending value.
+        QJsonObject json = toJson(s);
+        QJsonObject training = json["training"].toObject();
+        training["subset"] = -3;
+        json["training"] = training;
+        try {
+            sessionFromJson(json);
+            QFAIL("a negative subset was accepted");
+        } catch (const orbit::SpecError& e) {
+            QVERIFY2(QString(e.what()).contains("training.subset") && QString(e.what()).contains("-3"), e.what());
+        }
+        training["subset"] = 10;
+        training["lambda"] = QJsonArray{0.1, "x"};
+        json["training"] = training;
+        try {
+            sessionFromJson(json);
+            QFAIL("a non-number in the lambda list was accepted");
+        } catch (const orbit::SpecError& e) {
+            QVERIFY2(QString(e.what()).contains("training.lambda[1]"), e.what());
+        }
+    }
+};
+
+QTEST_MAIN(TestTraining)
+#include "test_training.moc"

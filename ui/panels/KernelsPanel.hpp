@@ -1,0 +1,69 @@
+#pragma once
+// Kernels panel: heatmaps, for N points ordered by label, of the base kernel k, the Monte Carlo
+// invariant kernel k_qG, its approximation by a feature map (invariant RF, Nyström or GICDF) and
+// the difference, computed on the worker; each matrix exports to CSV/.npy and each heatmap to PNG.
+#include "models/AnalysisSettings.hpp"
+#include "panels/Panel.hpp"
+
+#include <Eigen/Core>
+
+#include <array>
+#include <memory>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QSpinBox;
+
+namespace orbitui {
+
+class AutoApplyControl;
+class HeatmapView;
+class LabState;
+class TaskRunner;
+struct KernelResult;
+
+class KernelsPanel : public Panel {
+    Q_OBJECT
+public:
+    /// The four matrices, in display order.
+    enum Matrix { Base, Invariant, Approximation, Difference };
+
+    explicit KernelsPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+    KernelsSettings settings() const;
+    void applySettings(const KernelsSettings& s);
+
+    /// Starts a computation for the current settings now (Compute).
+    void compute();
+    HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
+    TaskRunner* runner() const { return runner_; }
+    AutoApplyControl* autoApplyControl() const { return auto_; }
+    std::shared_ptr<const KernelResult> lastResult() const { return last_; }
+    QString summaryText() const;
+    /// Writes a matrix as .csv or .npy (by extension); returns an error message or empty.
+    QString exportMatrix(Matrix which, const QString& path) const;
+
+private:
+    void settingsChanged();
+    void draw(std::shared_ptr<const KernelResult> result);
+    void updateRText();
+    int effectiveR() const;
+
+    LabState* state_;
+    TaskRunner* runner_;
+    QSpinBox* n_;
+    QSpinBox* r_;
+    QComboBox* method_;
+    QSpinBox* s_;
+    QDoubleSpinBox* bandwidth_;
+    AutoApplyControl* auto_;
+    QProgressBar* progress_;
+    QLabel* summary_;
+    std::array<HeatmapView*, 4> heatmaps_{};
+    std::shared_ptr<const KernelResult> last_;
+};
+
+} // namespace orbitui

@@ -1,0 +1,829 @@
+#include "panels/TrainingPanel.hpp"
+
+#include "models/LabState.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/ConfusionMatrixView.hpp"
+#include "workers/TrainingTask.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <QChart>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace orbitui {
+
+namespace {
+
+/// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
+QString axisLabel(const std::string& axis)
+{
+    const auto dot = axis.find('.');
+    const std::string key = dot == std::string::npos ? axis : axis.substr(dot + 1);
+    QString name = key == "kappa"    ? QStringLiteral("κ")
+                   : key == "lambda" ? QStringLiteral("λ")
+                   : key == "sigma"  ? QStringLiteral("σ")
+                   : key == "mu"     ? QStringLiteral("μ")
+                   : key == "median" ? QStringLiteral("bandwidth (× median distance)")
+                                     : QString::fromStdString(key);
+    return dot == std::string::npos ? name : QString::fromStdString(axis.substr(0, dot)) + " " + name;
+}
+
+QString pointText(const orbit::ParamPoint& point)
+{
+    QStringList parts;
+    for (const auto& [name, value] : point)
+        parts << (name == "median" ? QStringLiteral("bandwidth %1 × median").arg(value, 0, 'g', 4)
+                                   : QStringLiteral("%1 = %2").arg(axisLabel(name), QString::number(value, 'g', 4)));
+    return parts.join(", ");
+}
+
+QString metricName(const orbit::TrainResult& r) { return r.metric == "rmse" ? QStringLiteral("RMSE") : QStringLiteral("accuracy"); }
+
+QString formatScore(const orbit::TrainResult& r, double v)
+{
+    return r.metric == "rmse" ? QString::number(v, 'f', 2) : QString::number(v, 'f', 3);
+}
+
+QString formatSeconds(double s)
+{
+    if (s < 60)
+        return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
+    return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
+}
+
+/// Removes every series and axis of `chart`.
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+QAbstractAxis* makeXAxis(const std::vector<double>& x, bool logarithmic, const QString& title)
+{
+    QFont font;
+    font.setPointSizeF(10);
+    if (logarithmic) {
+        auto* axis = new QLogValueAxis;
+        axis->setBase(10);
+        axis->setLabelFormat("%g");
+        const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+        axis->setRange(*lo / 2, *hi * 2);
+        axis->setTitleText(title);
+        axis->setTitleFont(font);
+        return axis;
+    }
+    auto* axis = new QValueAxis;
+    const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+    const double pad = *hi > *lo ? 0.05 * (*hi - *lo) : 0.5;
+    axis->setRange(*lo - pad, *hi + pad);
+    axis->setLabelFormat("%g");
+    axis->setTitleText(title);
+    axis->setTitleFont(font);
+    return axis;
+}
+
+QValueAxis* makeYAxis(const std::vector<double>& y, const QString& title)
+{
+    auto* axis = new QValueAxis;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (double v : y)
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (!std::isfinite(lo)) {
+        lo = 0;
+        hi = 1;
+    }
+    const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(0.05 * std::abs(hi), 0.01);
+    axis->setRange(lo - pad, hi + pad);
+    axis->setLabelFormat(std::max(std::abs(lo), std::abs(hi)) >= 1000 ? "%.0f" : "%.3g");
+    axis->setTitleText(title);
+    QFont font;
+    font.setPointSizeF(10);
+    axis->setTitleFont(font);
+    axis->applyNiceNumbers();
+    return axis;
+}
+
+QLineSeries* makeSeries(const QString& name, const std::vector<double>& x, const std::vector<double>& y, const QColor& colour)
+{
+    QList<QPointF> points;
+    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+        if (std::isfinite(y[i]))
+            points.append(QPointF(x[i], y[i]));
+    auto* series = new QLineSeries;
+    series->setName(name);
+    series->replace(points);
+    series->setPointsVisible(true);
+    QPen pen(colour);
+    pen.setWidthF(2.2);
+    series->setPen(pen);
+    series->setColor(colour);
+    return series;
+}
+
+/// A line edit's numbers (strict: throws SpecError naming `field`; lenient: `fallback` on bad text).
+std::vector<double> listOf(const QLineEdit* edit, const std::string& field, bool strict, const std::vector<double>& fallback)
+{
+    try {
+        return parseNumberList(edit->text().toStdString(), field);
+    } catch (const orbit::SpecError&) {
+        if (strict)
+            throw;
+        return fallback;
+    }
+}
+
+const QStringList kLearners{"ridge", "svm", "krr", "blr"};
+const QStringList kEvals{"holdout", "kfold", "folds"};
+
+} // namespace
+
+TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
+    : Panel("training", tr("Training"), parent), state_(state), runner_(new TaskRunner("trainer", this))
+{
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(buildSettings());
+    splitter->addWidget(buildResults());
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({350, 1010});
+    content()->addWidget(splitter, 1);
+
+    runShortcut_ = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
+    runShortcut_->setContext(Qt::WindowShortcut);
+    runShortcut_->setEnabled(false);
+    connect(runShortcut_, &QShortcut::activated, this, [this] { run(); });
+    cancelShortcut_ = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    cancelShortcut_->setContext(Qt::WindowShortcut);
+    cancelShortcut_->setEnabled(false);
+    connect(cancelShortcut_, &QShortcut::activated, this, &TrainingPanel::cancel);
+
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        refreshOrbitInfo();  // a new kind of data may come with new orbit settings
+        if (pendingRun_ && state_->dataset()) {
+            pendingRun_ = false;
+            run();
+        }
+    });
+    connect(state_, &LabState::orbitSettingsChanged, this, &TrainingPanel::refreshOrbitInfo);
+
+    connect(runner_, &TaskRunner::busyChanged, this, &TrainingPanel::setRunning);
+    connect(runner_, &TaskRunner::progress, this, [this](quint64, double fraction, const QString& text) {
+        progress_->setValue(static_cast<int>(std::lround(1000 * std::clamp(fraction, 0.0, 1.0))));
+        const double elapsed = clock_.elapsed() / 1000.0;
+        QString eta;
+        if (fraction > 0.02 && elapsed > 0.5)
+            eta = tr(" · about %1 left").arg(formatSeconds(elapsed * (1.0 - fraction) / fraction));
+        status_->setText(tr("%1\n%2 % · %3 elapsed%4")
+                             .arg(text, QString::number(int(100 * fraction)), formatSeconds(elapsed), eta));
+    });
+    connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        clearError();
+        draw(v.value<std::shared_ptr<const TrainingResult>>());
+    });
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+        if (message == QLatin1String("cancelled")) {
+            status_->setText(tr("Cancelled.") + keptNote());
+            return;
+        }
+        progress_->setValue(0);
+        showError(tr("Training failed: %1.%2").arg(message, keptNote()));
+        status_->setText(tr("Failed after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
+    });
+
+    lastGood_ = TrainingSettings{};
+    setSettings(lastGood_);
+    refreshOrbitInfo();
+    updateEnabled();
+}
+
+QWidget* TrainingPanel::buildSettings()
+{
+    // Features.
+    preset_ = new QComboBox;
+    for (const std::string& p : featurePresets())
+        preset_->addItem(QString::fromStdString(p));
+    preset_->setToolTip(tr("The feature map: raw pixels, sorted Coulomb rows, random Fourier (rf), Nyström, or an "
+                           "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel."));
+    s_ = new QSpinBox;
+    s_->setRange(1, 100000);
+    s_->setToolTip(tr("s: how many features the map produces; more features approximate the kernel better but train slower."));
+    r_ = new QSpinBox;
+    r_->setRange(1, 10000);
+    r_->setToolTip(tr("r: how many group elements are sampled per template for the invariant maps; larger r averages "
+                      "the orbit more exactly."));
+    spec_ = new QLineEdit;
+    spec_->setObjectName("spec");
+    spec_->setToolTip(tr("The features spec actually used (CLI syntax, e.g. irf:s=500,r=16 or rf:s=1000+rf2:s=500); "
+                         "edit it for options the controls above do not offer."));
+    orbitInfo_ = new QLabel;
+    orbitInfo_->setWordWrap(true);
+    orbitInfo_->setStyleSheet("color: #555;");
+    orbitInfo_->setToolTip(tr("The group and distribution the invariant maps average over; change them in the Group panel."));
+    auto* features = new QGroupBox(tr("Features"));
+    auto* featuresForm = new QFormLayout(features);
+    featuresForm->addRow(tr("Map"), preset_);
+    auto* sr = new QHBoxLayout;
+    sr->addWidget(new QLabel(tr("s")));
+    sr->addWidget(s_, 1);
+    sr->addWidget(new QLabel(tr("r")));
+    sr->addWidget(r_, 1);
+    featuresForm->addRow(sr);
+    featuresForm->addRow(tr("Spec"), spec_);
+    featuresForm->addRow(orbitInfo_);
+
+    // Learner and evaluation.
+    learner_ = new QComboBox;
+    learner_->addItem(tr("ridge regression"), "ridge");
+    learner_->addItem(tr("linear SVM"), "svm");
+    learner_->addItem(tr("kernel ridge (krr)"), "krr");
+    learner_->addItem(tr("Bayesian linear regression (blr)"), "blr");
+    learner_->setToolTip(tr("The learner fitted on the features; blr also reports the log evidence, which can choose κ "
+                            "without a validation set."));
+    eval_ = new QComboBox;
+    eval_->addItem(tr("hold-out"), "holdout");
+    eval_->addItem(tr("k-fold"), "kfold");
+    eval_->addItem(tr("the dataset's folds"), "folds");
+    eval_->setToolTip(tr("How test scores are measured: one held-out part, k rotating folds, or the folds stored in the "
+                         "data (e.g. QM7's five)."));
+    holdout_ = new QDoubleSpinBox;
+    holdout_->setRange(0.05, 0.95);
+    holdout_->setSingleStep(0.05);
+    holdout_->setDecimals(2);
+    holdout_->setToolTip(tr("The fraction of the samples kept aside for testing in a hold-out evaluation."));
+    k_ = new QSpinBox;
+    k_->setRange(2, 50);
+    k_->setToolTip(tr("K: the number of folds; each fold is tested once by a model trained on the others."));
+    subset_ = new QSpinBox;
+    subset_->setRange(0, 100000000);
+    subset_->setSingleStep(500);
+    subset_->setSpecialValueText(tr("all"));
+    subset_->setSuffix(tr(" samples"));
+    subset_->setToolTip(tr("Train and test on this many samples drawn at random with the seed (0 = all); small "
+                           "subsets finish in seconds."));
+    seed_ = new QSpinBox;
+    seed_->setRange(0, std::numeric_limits<int>::max());
+    seed_->setToolTip(tr("The seed of every random choice of the run (subset, splits, features): the same seed gives "
+                         "the same numbers."));
+    learningCurve_ = new QCheckBox(tr("Learning curve"));
+    learningCurve_->setToolTip(tr("Also score the chosen model trained on 10 %, 25 %, 50 % and 100 % of the first "
+                                  "training fold."));
+    auto* learning = new QGroupBox(tr("Learner and evaluation"));
+    auto* learningForm = new QFormLayout(learning);
+    learningForm->addRow(tr("Learner"), learner_);
+    learningForm->addRow(tr("Evaluation"), eval_);
+    learningForm->addRow(tr("Test fraction"), holdout_);
+    learningForm->addRow(tr("Folds K"), k_);
+    learningForm->addRow(tr("Subset"), subset_);
+    learningForm->addRow(tr("Seed"), seed_);
+    learningForm->addRow(learningCurve_);
+
+    // The parameter grid.
+    lambdas_ = new QLineEdit;
+    lambdas_->setObjectName("lambdas");
+    lambdas_->setToolTip(tr("Ridge strengths λ to try (comma-separated); the best on the validation split is kept."));
+    costs_ = new QLineEdit;
+    costs_->setObjectName("costs");
+    costs_->setToolTip(tr("SVM costs C to try (comma-separated); large C fits the training data harder."));
+    medians_ = new QLineEdit;
+    medians_->setObjectName("medians");
+    medians_->setToolTip(tr("Gaussian bandwidths to try, as multiples of the median distance between samples."));
+    localityAxis_ = new QComboBox;
+    localityAxis_->setToolTip(tr("A parameter of the orbit distribution to sweep: the locality of the invariance "
+                                 "(for von Mises, small κ = nearly full rotation invariance)."));
+    locality_ = new QLineEdit;
+    locality_->setObjectName("locality");
+    locality_->setToolTip(tr("The values of the swept distribution parameter; features are recomputed for each."));
+    auto* grid = new QGroupBox(tr("Parameter grid"));
+    auto* gridForm = new QFormLayout(grid);
+    gridForm->addRow(tr("λ list"), lambdas_);
+    gridForm->addRow(tr("C list"), costs_);
+    gridForm->addRow(tr("Bandwidths"), medians_);
+    gridForm->addRow(tr("Sweep"), localityAxis_);
+    gridForm->addRow(tr("Values"), locality_);
+
+    // Run.
+    runButton_ = new QPushButton(tr("Run"));
+    runButton_->setDefault(true);
+    runButton_->setToolTip(tr("Train and evaluate with these settings on the worker (Ctrl+R)."));
+    cancelButton_ = new QPushButton(tr("Cancel"));
+    cancelButton_->setToolTip(tr("Stop the running training (Esc); the results already shown stay."));
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(false);
+    progress_->setToolTip(tr("How much of the run is done."));
+    status_ = new QLabel(tr("Press Run (Ctrl+R) to train."));
+    status_->setWordWrap(true);
+    status_->setToolTip(tr("What the run is doing, with the elapsed time and an estimate of the time left."));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(runButton_, 1);
+    buttons->addWidget(cancelButton_, 1);
+
+    auto* host = new QWidget;
+    auto* layout = new QVBoxLayout(host);
+    layout->setContentsMargins(0, 0, 4, 0);
+    layout->addWidget(features);
+    layout->addWidget(learning);
+    layout->addWidget(grid);
+    layout->addLayout(buttons);
+    layout->addWidget(progress_);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(host);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(330);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    connect(preset_, &QComboBox::currentIndexChanged, this, [this] { applyPreset(); });
+    connect(s_, &QSpinBox::valueChanged, this, [this] { applyPreset(); });
+    connect(r_, &QSpinBox::valueChanged, this, [this] { applyPreset(); });
+    connect(spec_, &QLineEdit::textEdited, this, [this] { updateEnabled(); });
+    connect(learner_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    connect(eval_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    connect(localityAxis_, &QComboBox::activated, this, [this] {
+        wantedLocalityAxis_ = localityAxis_->currentData().toString().toStdString();
+        updateEnabled();
+    });
+    connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
+    connect(cancelButton_, &QPushButton::clicked, this, &TrainingPanel::cancel);
+    return scroll;
+}
+
+QWidget* TrainingPanel::buildResults()
+{
+    stack_ = new QStackedWidget;
+    auto* hint = new QLabel(
+        tr("<h2>Training</h2>"
+           "<p>Fits a learner on feature maps of the current data and measures it on samples it did not see.</p>"
+           "<ol><li>Choose the <b>features</b>: the invariant maps (irf, inystrom, gicdf, kif) average the kernel over "
+           "the orbit set in the Group panel; rf and nystrom approximate the plain Gaussian kernel.</li>"
+           "<li>Choose a <b>learner</b>, an <b>evaluation</b> and the <b>grid</b> of parameters to search; "
+           "to see how the locality of the invariance matters, sweep κ (or σ).</li>"
+           "<li>Press <b>Run</b> (Ctrl+R). Esc cancels.</li></ol>"
+           "<p>Results appear here: the test score of every fold, the validation score along the grid (with the "
+           "log evidence next to it for Bayesian linear regression), the confusion matrix of the classes and the "
+           "learning curve. The defaults train on 1000 samples and take seconds.</p>"));
+    hint->setWordWrap(true);
+    hint->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    hint->setMargin(24);
+    hint->setMaximumWidth(720);
+    auto* hintHost = new QWidget;
+    auto* hintLayout = new QHBoxLayout(hintHost);
+    hintLayout->addWidget(hint, 0, Qt::AlignTop);
+    hintLayout->addStretch(1);
+    stack_->addWidget(hintHost);
+
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont summaryFont = summary_->font();
+    summaryFont.setPointSizeF(summaryFont.pointSizeF() + 1);
+    summary_->setFont(summaryFont);
+    table_ = new QTableWidget;
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setToolTip(tr("Test score of every outer fold at the parameters chosen on its validation split, and "
+                          "their mean ± standard deviation."));
+    table_->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustIgnored);
+    scoreChart_ = new ChartBox(new QChart, "training-score");
+    scoreChart_->setToolTip(tr("Validation score along the main grid axis (the best over the other axes); for blr the "
+                               "log evidence of the inner training part on the right axis."));
+    curveChart_ = new ChartBox(new QChart, "learning-curve");
+    curveChart_->setToolTip(tr("Test score of the first fold's chosen model against the number of training samples."));
+    confusion_ = new ConfusionMatrixView("confusion-matrix");
+    confusion_->setToolTip(tr("Test samples by true class (rows) and predicted class (columns), summed over the folds."));
+
+    // The table as tall as its rows, the three pictures side by side below it.
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(scoreChart_);
+    charts->addWidget(confusion_);
+    charts->addWidget(curveChart_);
+    charts->setChildrenCollapsible(false);
+    charts->setSizes({340, 340, 340});
+    auto* results = new QWidget;
+    auto* layout = new QVBoxLayout(results);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(summary_);
+    layout->addWidget(table_);
+    layout->addWidget(charts, 1);
+    stack_->addWidget(results);
+    return stack_;
+}
+
+TrainingSettings TrainingPanel::settingsFrom(bool strict) const
+{
+    TrainingSettings s;
+    s.preset = preset_->currentText().toStdString();
+    s.s = s_->value();
+    s.r = r_->value();
+    const std::string line = spec_->text().trimmed().toStdString();
+    s.spec = line == presetSpec(s.preset, s.s, s.r) ? std::string() : line;
+    s.learner = learner_->currentData().toString().toStdString();
+    s.eval = eval_->currentData().toString().toStdString();
+    s.holdoutFraction = holdout_->value();
+    s.k = k_->value();
+    s.lambdas = listOf(lambdas_, "λ list", strict, lastGood_.lambdas);
+    s.costs = listOf(costs_, "C list", strict, lastGood_.costs);
+    s.medians = listOf(medians_, "bandwidths", strict, lastGood_.medians);
+    const std::string shown = localityAxis_->currentData().toString().toStdString();
+    s.localityAxis = shown.empty() ? wantedLocalityAxis_ : shown;  // none: the kept wish (or none)
+    s.locality = listOf(locality_, "sweep values", strict && !s.localityAxis.empty(), lastGood_.locality);
+    s.subset = subset_->value();
+    s.learningCurve = learningCurve_->isChecked();
+    s.seed = static_cast<std::uint64_t>(seed_->value());
+    return s;
+}
+
+TrainingSettings TrainingPanel::settings() const { return settingsFrom(false); }
+
+void TrainingPanel::setSettings(const TrainingSettings& s)
+{
+    {
+        const QSignalBlocker b1(preset_), b2(s_), b3(r_), b4(learner_), b5(eval_);
+        const int presetIndex = preset_->findText(QString::fromStdString(s.preset));
+        preset_->setCurrentIndex(presetIndex >= 0 ? presetIndex : preset_->findText("irf"));
+        s_->setValue(s.s);
+        r_->setValue(s.r);
+        learner_->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, kLearners.indexOf(QString::fromStdString(s.learner)))));
+        eval_->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, kEvals.indexOf(QString::fromStdString(s.eval)))));
+    }
+    spec_->setText(QString::fromStdString(s.featureSpec()));
+    holdout_->setValue(s.holdoutFraction);
+    k_->setValue(s.k);
+    lambdas_->setText(QString::fromStdString(formatNumberList(s.lambdas)));
+    costs_->setText(QString::fromStdString(formatNumberList(s.costs)));
+    medians_->setText(QString::fromStdString(formatNumberList(s.medians)));
+    locality_->setText(QString::fromStdString(formatNumberList(s.locality)));
+    wantedLocalityAxis_ = s.localityAxis;
+    subset_->setValue(s.subset);
+    learningCurve_->setChecked(s.learningCurve);
+    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, std::numeric_limits<int>::max())));
+    lastGood_ = s;
+    refreshOrbitInfo();
+    updateEnabled();
+}
+
+void TrainingPanel::applyPreset()
+{
+    spec_->setText(QString::fromStdString(presetSpec(preset_->currentText().toStdString(), s_->value(), r_->value())));
+    updateEnabled();
+}
+
+void TrainingPanel::refreshOrbitInfo()
+{
+    const OrbitSettings& o = state_->orbitSettings();
+    // Spaces after the commas let a long affine spec wrap.
+    orbitInfo_->setText(tr("Orbit: %1, %2 (set in the Group panel)")
+                            .arg(QString::fromStdString(o.groupSpec()), QString::fromStdString(o.distSpec()).replace(",", ", ")));
+    const QSignalBlocker block(localityAxis_);
+    localityAxis_->clear();
+    localityAxis_->addItem(tr("none"), QString());
+    for (const std::string& axis : localityAxes(o))
+        localityAxis_->addItem(axisLabel(axis) + " (" + QString::fromStdString(axis) + ")", QString::fromStdString(axis));
+    // The wanted axis when offered; else (e.g. κ wanted, noisy sort offers σ) the first one offered,
+    // while the wish is kept for when the distribution offers it again. "none" stays none.
+    int i = localityAxis_->findData(QString::fromStdString(wantedLocalityAxis_));
+    if (i < 0 && !wantedLocalityAxis_.empty() && localityAxis_->count() > 1)
+        i = 1;
+    localityAxis_->setCurrentIndex(std::max(0, i));
+    updateEnabled();
+}
+
+void TrainingPanel::updateEnabled()
+{
+    const std::string preset = preset_->currentText().toStdString();
+    const bool hasS = preset != "raw" && preset != "sorted";
+    s_->setEnabled(hasS);
+    r_->setEnabled(isInvariantSpec(preset));
+    const QString learner = learner_->currentData().toString();
+    lambdas_->setEnabled(learner == "ridge" || learner == "krr");
+    costs_->setEnabled(learner == "svm");
+    const QString eval = eval_->currentData().toString();
+    holdout_->setEnabled(eval == "holdout");
+    k_->setEnabled(eval == "kfold");
+    const auto ds = state_->dataset();
+    const bool hasFolds = ds && !ds->folds.empty();
+    if (auto* model = qobject_cast<QStandardItemModel*>(eval_->model()))
+        if (QStandardItem* item = model->item(2))
+            item->setEnabled(hasFolds || eval == "folds");
+    const bool invariant = isInvariantSpec(spec_->text().trimmed().toStdString());
+    localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
+    locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
+    runButton_->setEnabled(!runner_->busy());
+    cancelButton_->setEnabled(runner_->busy());
+}
+
+void TrainingPanel::showEvent(QShowEvent* event)
+{
+    Panel::showEvent(event);
+    runShortcut_->setEnabled(true);
+    cancelShortcut_->setEnabled(true);
+}
+
+void TrainingPanel::hideEvent(QHideEvent* event)
+{
+    Panel::hideEvent(event);
+    runShortcut_->setEnabled(false);
+    cancelShortcut_->setEnabled(false);
+}
+
+bool TrainingPanel::isIdle() const { return !pendingRun_ && !runner_->busy(); }
+
+QString TrainingPanel::statusText() const { return status_->text(); }
+bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
+
+bool TrainingPanel::run()
+{
+    const auto ds = state_->dataset();
+    if (!ds) {
+        showError(tr("Load a labelled dataset first (File ▸ Open data…)."));
+        return false;
+    }
+    if (!ds->isClassification() && !ds->isRegression()) {
+        showError(tr("%1 has no labels or targets: training needs classes or energies to learn.")
+                      .arg(QFileInfo(QString::fromStdString(ds->source)).fileName()));
+        return false;
+    }
+    refreshOrbitInfo();  // the sweep axes of the orbit settings in force now
+    TrainingRequest request;
+    request.dataset = ds;
+    try {
+        const TrainingSettings s = settingsFrom(true);
+        if (s.eval == "folds" && ds->folds.empty())
+            throw orbit::SpecError("evaluation", "these data have no folds of their own; choose hold-out or k-fold", "folds");
+        lastGood_ = s;
+        request.config = makeTrainConfig(s, state_->orbitSettings());
+        request.config.validate();
+        request.subset = static_cast<std::size_t>(s.subset);
+        const bool sweeps = std::any_of(request.config.grid.begin(), request.config.grid.end(),
+                                        [&](const orbit::ParamAxis& a) { return a.name == s.localityAxis; });
+        request.mainAxis = sweeps ? s.localityAxis : std::string();
+    } catch (const std::exception& e) {
+        showError(tr("Cannot run: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    clearError();
+    progress_->setValue(0);
+    status_->setText(tr("Starting…"));
+    clock_.start();
+    runner_->submit(makeTrainingTask(std::move(request)));
+    return true;
+}
+
+void TrainingPanel::cancel()
+{
+    if (!runner_->busy())
+        return;
+    runner_->cancel();  // the worker stops at the core's next progress report; its answer is dropped
+    progress_->setValue(0);
+    status_->setText(tr("Cancelled after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
+}
+
+QString TrainingPanel::keptNote() const
+{
+    return last_ ? tr(" The results of the previous run are still shown.") : QString();
+}
+
+void TrainingPanel::runWhenDataReady()
+{
+    if (state_->dataset())
+        run();
+    else
+        pendingRun_ = true;
+}
+
+void TrainingPanel::setRunning(bool running)
+{
+    runButton_->setEnabled(!running);
+    cancelButton_->setEnabled(running);
+}
+
+void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
+{
+    if (!result)
+        return;
+    last_ = result;
+    ++draws_;
+    const orbit::TrainResult& r = result->result;
+    progress_->setValue(1000);
+    status_->setText(tr("Finished in %1.").arg(formatSeconds(r.seconds)));
+    const TrainingRequest& q = result->request;
+    const QString data = QFileInfo(QString::fromStdString(q.dataset->source)).fileName();
+    const QString metric = r.metric == "rmse" ? tr("test RMSE") : tr("test accuracy");
+    QString score = r.folds.size() == 1
+                        ? tr("<b>%1 %2</b> on one held-out split").arg(metric, formatScore(r, r.mean))
+                        : tr("<b>%1 %2 ± %3</b> over %4 folds")
+                              .arg(metric, formatScore(r, r.mean), formatScore(r, r.stddev))
+                              .arg(r.folds.size());
+    if (r.metric == "rmse")
+        score += tr(" · MAE %1").arg(QString::number(r.mae, 'f', 2));
+    if (r.logEvidence)
+        score += tr(" · log evidence %1").arg(*r.logEvidence, 0, 'g', 6);
+    summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5 (%6 features)%7 · %8 · %9")
+                          .arg(score)
+                          .arg(result->samples)
+                          .arg(q.dataset->count())
+                          .arg(data.toHtmlEscaped(), QString::fromStdString(r.featureSpec).toHtmlEscaped())
+                          .arg(r.featureDim)
+                          .arg(q.config.group.empty()
+                                   ? QString()
+                                   : tr(" over %1, %2").arg(QString::fromStdString(q.config.group),
+                                                            QString::fromStdString(q.config.dist).toHtmlEscaped()))
+                          .arg(QString::fromStdString(q.config.learner), formatSeconds(r.seconds)));
+    if (result->curve.x.size() < 2)
+        summary_->setText(summary_->text() +
+                          tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
+                             "bandwidth, or sweep a distribution parameter.</i>"));
+    drawTable(*result);
+    drawScoreChart(*result);
+    drawConfusion(*result);
+    drawLearningCurve(*result);
+    stack_->setCurrentIndex(1);
+    emit statusMessage(tr("Training finished: %1 %2").arg(metricName(r), formatScore(r, r.mean)));
+}
+
+void TrainingPanel::drawTable(const TrainingResult& result)
+{
+    const orbit::TrainResult& r = result.result;
+    const bool regression = r.metric == "rmse";
+    const bool evidence = r.logEvidence.has_value();
+    QStringList headers{tr("fold"), regression ? tr("RMSE") : tr("accuracy")};
+    if (regression)
+        headers << tr("MAE");
+    if (evidence)
+        headers << tr("log evidence");
+    headers << tr("seconds") << tr("chosen parameters");
+    table_->clear();
+    table_->setColumnCount(static_cast<int>(headers.size()));
+    table_->setHorizontalHeaderLabels(headers);
+    const int folds = static_cast<int>(r.folds.size());
+    table_->setRowCount(folds + 1);
+    auto put = [this](int row, int col, const QString& text, bool bold = false) {
+        auto* item = new QTableWidgetItem(text);
+        item->setTextAlignment(col == table_->columnCount() - 1 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignCenter);
+        if (bold) {
+            QFont f = item->font();
+            f.setBold(true);
+            item->setFont(f);
+        }
+        table_->setItem(row, col, item);
+    };
+    double seconds = 0.0, maeSq = 0.0, evSq = 0.0;
+    for (int f = 0; f < folds; ++f) {
+        const orbit::FoldResult& fold = r.folds[static_cast<std::size_t>(f)];
+        int col = 0;
+        put(f, col++, QString::number(f + 1));
+        put(f, col++, formatScore(r, fold.score));
+        if (regression)
+            put(f, col++, QString::number(fold.mae, 'f', 2));
+        if (evidence)
+            put(f, col++, QString::number(fold.logEvidence, 'g', 6));
+        put(f, col++, QString::number(fold.seconds, 'f', 2));
+        put(f, col++, pointText(fold.chosen));
+        seconds += fold.seconds;
+        maeSq += (fold.mae - r.mae) * (fold.mae - r.mae);
+        if (evidence)
+            evSq += (fold.logEvidence - *r.logEvidence) * (fold.logEvidence - *r.logEvidence);
+    }
+    const double spread = folds > 1 ? 1.0 / (folds - 1) : 0.0;
+    int col = 0;
+    put(folds, col++, folds > 1 ? tr("mean ± std") : tr("mean"), true);
+    put(folds, col++, folds > 1 ? formatScore(r, r.mean) + " ± " + formatScore(r, r.stddev) : formatScore(r, r.mean), true);
+    auto withSpread = [folds](const QString& mean, const QString& sd) { return folds > 1 ? mean + " ± " + sd : mean; };
+    if (regression)
+        put(folds, col++, withSpread(QString::number(r.mae, 'f', 2), QString::number(std::sqrt(maeSq * spread), 'f', 2)), true);
+    if (evidence)
+        put(folds, col++, withSpread(QString::number(*r.logEvidence, 'g', 6), QString::number(std::sqrt(evSq * spread), 'g', 3)), true);
+    put(folds, col++, QString::number(seconds / std::max(1, folds), 'f', 2), true);
+    put(folds, col++, tr("%1 features").arg(r.featureDim), true);
+    table_->resizeColumnsToContents();
+    table_->resizeRowsToContents();
+    int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2;
+    for (int row = 0; row < std::min(table_->rowCount(), 7); ++row)
+        height += table_->rowHeight(row);
+    table_->setFixedHeight(height);
+}
+
+void TrainingPanel::drawScoreChart(const TrainingResult& result)
+{
+    const orbit::TrainResult& r = result.result;
+    const AxisCurve& curve = result.curve;
+    QChart* chart = scoreChart_->chart();
+    clearChart(chart);
+    // A single grid point makes no curve: the box is hidden and the summary says why.
+    scoreChart_->setVisible(curve.x.size() >= 2);
+    if (curve.x.size() < 2)
+        return;
+    const QString axis = axisLabel(curve.axis);
+    const bool evidence = curve.hasEvidence();
+    const QString metric = r.metric == "rmse" ? tr("validation RMSE") : tr("validation accuracy");
+    QString title = evidence ? tr("Evidence and %1 vs %2").arg(r.metric == "rmse" ? tr("RMSE") : tr("accuracy"), axis)
+                             : tr("%1 vs %2").arg(metric, axis);
+    title[0] = title[0].toUpper();
+    chart->setTitle(title);
+    const bool positive = std::all_of(curve.x.begin(), curve.x.end(), [](double v) { return v > 0; });
+    const double ratio = positive ? *std::max_element(curve.x.begin(), curve.x.end()) /
+                                        *std::min_element(curve.x.begin(), curve.x.end())
+                                  : 1.0;
+    const bool logarithmic = positive && (curve.axis == "lambda" || curve.axis == "C" || ratio >= 50);
+    QAbstractAxis* x = makeXAxis(curve.x, logarithmic, axis + (logarithmic ? tr(" (log scale)") : QString()));
+    QValueAxis* y = makeYAxis(curve.validation, metric);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto* validation = makeSeries(metric, curve.x, curve.validation, QColor(0x1f, 0x77, 0xb4));
+    chart->addSeries(validation);
+    validation->attachAxis(x);
+    validation->attachAxis(y);
+    y->setLinePenColor(validation->color());
+    if (evidence) {
+        QValueAxis* ev = makeYAxis(curve.logEvidence, tr("log evidence (inner training part)"));
+        chart->addAxis(ev, Qt::AlignRight);
+        auto* series = makeSeries(tr("log evidence"), curve.x, curve.logEvidence, QColor(0xd6, 0x27, 0x28));
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(ev);
+        ev->setLinePenColor(series->color());
+    }
+}
+
+void TrainingPanel::drawLearningCurve(const TrainingResult& result)
+{
+    const orbit::TrainResult& r = result.result;
+    QChart* chart = curveChart_->chart();
+    clearChart(chart);
+    chart->setTitle(tr("Learning curve"));
+    if (r.learningCurve.empty()) {
+        curveChart_->setNote(tr("Tick “Learning curve” and run again to see the score against the training-set size."));
+        return;
+    }
+    curveChart_->setNote({});
+    std::vector<double> n, score;
+    for (const orbit::LearningCurvePoint& p : r.learningCurve) {
+        n.push_back(static_cast<double>(p.trainSize));
+        score.push_back(p.score);
+    }
+    const QString metric = r.metric == "rmse" ? tr("test RMSE") : tr("test accuracy");
+    QAbstractAxis* x = makeXAxis(n, false, tr("training samples"));
+    if (auto* v = qobject_cast<QValueAxis*>(x)) {
+        v->setRange(0, *std::max_element(n.begin(), n.end()) * 1.05);
+        v->applyNiceNumbers();
+        v->setLabelFormat("%.0f");
+    }
+    QValueAxis* y = makeYAxis(score, metric);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    auto* series = makeSeries(tr("%1, fold 1").arg(metric), n, score, QColor(0x2c, 0xa0, 0x2c));
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+void TrainingPanel::drawConfusion(const TrainingResult& result)
+{
+    const orbit::TrainResult& r = result.result;
+    const bool classes = r.metric != "rmse" && r.confusion.rows() > 0;
+    confusion_->setVisible(classes);
+    if (!classes)
+        return;
+    QStringList names;
+    for (const std::string& name : result.classNames)
+        names << QString::fromStdString(name);
+    confusion_->setMatrix(r.confusion, names, tr("Confusion matrix · %1 test samples").arg(r.confusion.sum()));
+}
+
+} // namespace orbitui

@@ -1,0 +1,133 @@
+#pragma once
+// Training panel: choose features, learner, evaluation and a parameter grid, then Run (Ctrl+R) on
+// the worker with a progress bar, ETA and Cancel (Esc). Results: a per-fold metrics table, the
+// validation score along the main grid axis (with the log evidence on a second axis for blr), a
+// confusion matrix for classes and a learning curve. A failed or cancelled run keeps the last
+// results on screen.
+#include "models/TrainingSettings.hpp"
+#include "panels/Panel.hpp"
+
+#include <QElapsedTimer>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QShortcut;
+class QSpinBox;
+class QStackedWidget;
+class QTableWidget;
+
+namespace orbitui {
+
+class ChartBox;
+class ConfusionMatrixView;
+class LabState;
+class TaskRunner;
+struct TrainingResult;
+
+class TrainingPanel : public Panel {
+    Q_OBJECT
+public:
+    explicit TrainingPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+
+    /// The settings shown (list fields that do not parse keep their last good value).
+    TrainingSettings settings() const;
+    void setSettings(const TrainingSettings& settings);
+
+    /// Starts a run with the current settings (what the Run button does). False when it could not
+    /// start (no labelled data, a bad field: the reason is shown inline).
+    bool run();
+    /// Stops the running request; the results shown stay.
+    void cancel();
+    /// Runs as soon as a dataset is present (now, or when the next one arrives): the screenshot mode.
+    void runWhenDataReady();
+    /// Forgets a run waiting for data (the data did not load).
+    void dropPendingRun() { pendingRun_ = false; }
+
+    /// The last result drawn (null before the first).
+    std::shared_ptr<const TrainingResult> lastResult() const { return last_; }
+    /// How many results were drawn (tests).
+    int drawCount() const { return draws_; }
+    TaskRunner* runner() const { return runner_; }
+    QTableWidget* metricsTable() const { return table_; }
+    ChartBox* scoreChart() const { return scoreChart_; }
+    ChartBox* learningCurveChart() const { return curveChart_; }
+    ConfusionMatrixView* confusionView() const { return confusion_; }
+    QString statusText() const;
+    /// False while the "what this does" hint is shown (before the first result).
+    bool showsResults() const;
+    QLineEdit* specEdit() const { return spec_; }
+
+protected:
+    /// Ctrl+R and Esc work anywhere in the window while this panel is shown, and only then.
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    QWidget* buildSettings();
+    QWidget* buildResults();
+    /// The widgets' settings; strict: a list that does not parse throws SpecError naming it.
+    TrainingSettings settingsFrom(bool strict) const;
+    void updateEnabled();
+    void refreshOrbitInfo();
+    void applyPreset();
+    void draw(std::shared_ptr<const TrainingResult> result);
+    void drawTable(const TrainingResult& result);
+    void drawScoreChart(const TrainingResult& result);
+    void drawLearningCurve(const TrainingResult& result);
+    void drawConfusion(const TrainingResult& result);
+    void setRunning(bool running);
+    /// " The results of the previous run are still shown." when there are some.
+    QString keptNote() const;
+
+    LabState* state_;
+    TaskRunner* runner_;
+    // Settings widgets.
+    QComboBox* preset_;
+    QSpinBox* s_;
+    QSpinBox* r_;
+    QLineEdit* spec_;
+    QLabel* orbitInfo_;
+    QComboBox* learner_;
+    QComboBox* eval_;
+    QDoubleSpinBox* holdout_;
+    QSpinBox* k_;
+    QSpinBox* subset_;
+    QSpinBox* seed_;
+    QCheckBox* learningCurve_;
+    QLineEdit* lambdas_;
+    QLineEdit* costs_;
+    QLineEdit* medians_;
+    QComboBox* localityAxis_;
+    QLineEdit* locality_;
+    QPushButton* runButton_;
+    QPushButton* cancelButton_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QShortcut* runShortcut_;
+    QShortcut* cancelShortcut_;
+    // Results.
+    QStackedWidget* stack_;
+    QLabel* summary_;
+    QTableWidget* table_;
+    ChartBox* scoreChart_;
+    ChartBox* curveChart_;
+    ConfusionMatrixView* confusion_;
+
+    std::string wantedLocalityAxis_;  ///< kept while the orbit settings offer no such axis
+    TrainingSettings lastGood_;       ///< list fields fall back to these when they do not parse
+    std::shared_ptr<const TrainingResult> last_;
+    QElapsedTimer clock_;
+    bool pendingRun_ = false;
+    int draws_ = 0;
+};
+
+} // namespace orbitui

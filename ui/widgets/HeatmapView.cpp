@@ -1,0 +1,375 @@
+#include "widgets/HeatmapView.hpp"
+
+#include "widgets/SampleImage.hpp"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <tuple>
+#include <vector>
+
+namespace orbitui {
+
+namespace {
+
+/// Runs of equal consecutive labels: [begin, end) and the label.
+struct Run {
+    int begin, end;
+    QString label;
+};
+
+std::vector<Run> runsOf(const QStringList& labels)
+{
+    std::vector<Run> runs;
+    for (int i = 0; i < labels.size(); ++i) {
+        if (runs.empty() || labels[i] != runs.back().label)
+            runs.push_back({i, i + 1, labels[i]});
+        else
+            runs.back().end = i + 1;
+    }
+    return runs;
+}
+
+QString formatValue(double v, int precision = 3)
+{
+    if (v == 0.0)
+        return QStringLiteral("0");
+    return QString::number(v, 'g', precision);
+}
+
+constexpr int kBarWidth = 14;
+
+/// Significant digits that tell the colour bar's ticks apart (a narrow range far from 0 needs more).
+int tickPrecision(double lo, double hi)
+{
+    const double magnitude = std::max(std::abs(lo), std::abs(hi)), span = hi - lo;
+    if (!(span > 0) || !(magnitude > 0))
+        return 3;
+    return std::clamp(static_cast<int>(std::ceil(std::log10(magnitude / span))) + 2, 3, 8);
+}
+
+/// Labels are drawn when they form blocks (runs of equal labels) or when one per row fits.
+bool labelsFit(const QStringList& labels, int extent, int each)
+{
+    if (labels.isEmpty())
+        return false;
+    return static_cast<int>(runsOf(labels).size()) < labels.size() || labels.size() * each <= extent;
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+QColor HeatmapView::colorAt(ColorMap map, double t)
+{
+    if (map == ColorMap::Sequential)
+        return heatColor(t);
+    // ColorBrewer RdBu, reversed: negative blue, zero white, positive red.
+    static const std::array<std::array<int, 3>, 5> anchors{
+        {{5, 48, 97}, {67, 147, 195}, {247, 247, 247}, {214, 96, 77}, {103, 0, 31}}};
+    t = std::clamp(std::isfinite(t) ? t : 0.5, 0.0, 1.0) * (anchors.size() - 1);
+    const int i = std::min(static_cast<int>(t), static_cast<int>(anchors.size()) - 2);
+    const double f = t - i;
+    auto mix = [&](int c) { return static_cast<int>(std::lround(anchors[i][c] * (1 - f) + anchors[i + 1][c] * f)); };
+    return QColor(mix(0), mix(1), mix(2));
+}
+
+void HeatmapView::setMatrix(const Eigen::MatrixXd& matrix, const QStringList& rowLabels, const QStringList& columnLabels)
+{
+    matrix_ = matrix;
+    rowLabels_ = rowLabels.size() == matrix.rows() ? rowLabels : QStringList();
+    columnLabels_ = columnLabels.size() == matrix.cols() ? columnLabels : QStringList();
+    rebuildImage();
+}
+
+void HeatmapView::clear()
+{
+    matrix_.resize(0, 0);
+    rowLabels_.clear();
+    columnLabels_.clear();
+    rebuildImage();
+}
+
+void HeatmapView::setTitle(const QString& title)
+{
+    title_ = title;
+    update();
+}
+
+void HeatmapView::setColorMap(ColorMap map)
+{
+    map_ = map;
+    rebuildImage();
+}
+
+void HeatmapView::setRange(double lo, double hi)
+{
+    fixedRange_ = std::make_pair(lo, hi);
+    rebuildImage();
+}
+
+void HeatmapView::setAutoRange()
+{
+    fixedRange_.reset();
+    rebuildImage();
+}
+
+std::pair<double, double> HeatmapView::range() const
+{
+    double lo = 0.0, hi = 1.0;
+    if (fixedRange_) {
+        std::tie(lo, hi) = *fixedRange_;
+    } else if (matrix_.size() > 0) {
+        lo = matrix_.minCoeff();
+        hi = matrix_.maxCoeff();
+    }
+    if (map_ == ColorMap::Diverging) {
+        const double m = std::max(std::abs(lo), std::abs(hi));
+        lo = -m;
+        hi = m;
+    }
+    if (!(hi > lo)) {
+        const double pad = std::max(std::abs(hi) * 0.5, 1e-12);
+        lo -= pad;
+        hi += pad;
+    }
+    return {lo, hi};
+}
+
+void HeatmapView::setShowValues(bool show, int decimals)
+{
+    showValues_ = show;
+    decimals_ = decimals;
+    update();
+}
+
+void HeatmapView::setAxisNames(const QString& row, const QString& column, const QString& value)
+{
+    rowName_ = row;
+    columnName_ = column;
+    valueName_ = value;
+}
+
+void HeatmapView::setPlaceholder(const QString& text)
+{
+    placeholder_ = text;
+    update();
+}
+
+double HeatmapView::normalised(double v) const
+{
+    const auto [lo, hi] = range();
+    return (v - lo) / (hi - lo);
+}
+
+void HeatmapView::rebuildImage()
+{
+    image_ = QImage();
+    if (matrix_.size() > 0) {
+        image_ = QImage(static_cast<int>(matrix_.cols()), static_cast<int>(matrix_.rows()), QImage::Format_RGB32);
+        for (Eigen::Index i = 0; i < matrix_.rows(); ++i) {
+            auto* line = reinterpret_cast<QRgb*>(image_.scanLine(static_cast<int>(i)));
+            for (Eigen::Index j = 0; j < matrix_.cols(); ++j)
+                line[j] = colorAt(map_, normalised(matrix_(i, j))).rgb();
+        }
+    }
+    update();
+}
+
+HeatmapView::Geometry HeatmapView::geometry() const
+{
+    Geometry g;
+    const QFontMetrics fm(font());
+    const QRect all = rect().adjusted(4, 4, -4, -4);
+    int top = all.top();
+    if (!title_.isEmpty()) {
+        QFont bold = font();
+        bold.setBold(true);
+        const int h = QFontMetrics(bold).height() + 4;
+        g.title = QRect(all.left(), top, all.width(), h);
+        top += h;
+    }
+    int left = all.left();
+    if (labelsFit(rowLabels_, all.height() - 30, fm.height())) {
+        int widest = 0;
+        for (const Run& run : runsOf(rowLabels_))
+            widest = std::max(widest, fm.horizontalAdvance(run.label));
+        left += std::min(widest, 110) + 6;
+    }
+    const int bottom = all.bottom() - (labelsFit(columnLabels_, all.width() - 80, fm.horizontalAdvance("0000")) ? fm.height() + 4 : 0);
+    const auto [lo, hi] = range();
+    const int digits = tickPrecision(lo, hi);
+    const int tickWidth = std::max({fm.horizontalAdvance(formatValue(lo, digits)), fm.horizontalAdvance(formatValue(hi, digits)),
+                                    fm.horizontalAdvance(formatValue((lo + hi) / 2, digits))});
+    const int right = all.right() - kBarWidth - tickWidth - 14;
+    const int rows = std::max<int>(1, static_cast<int>(matrix_.rows()));
+    const int cols = std::max<int>(1, static_cast<int>(matrix_.cols()));
+    const double cell = std::max(0.5, std::min(double(right - left) / cols, double(bottom - top) / rows));
+    g.cellW = g.cellH = cell;
+    const int w = static_cast<int>(std::floor(cell * cols)), h = static_cast<int>(std::floor(cell * rows));
+    // Centre the picture (cells, labels and bar) in the width left over.
+    const int extra = std::max(0, (right - left) - w) / 2;
+    g.cells = QRect(left + extra, top, w, h);
+    if (!g.title.isNull()) {  // centred over the cells when it fits there, else over the widget
+        QFont bold = font();
+        bold.setBold(true);
+        const int cx = g.cells.center().x(), half = std::min(cx - all.left(), all.right() - cx);
+        if (QFontMetrics(bold).horizontalAdvance(title_) <= 2 * half)
+            g.title = QRect(cx - half, g.title.top(), 2 * half, g.title.height());
+    }
+    g.bar = QRect(g.cells.right() + 10, top, kBarWidth, h);
+    return g;
+}
+
+std::optional<std::pair<int, int>> HeatmapView::cellAt(QPoint pos) const
+{
+    if (matrix_.size() == 0)
+        return std::nullopt;
+    const Geometry g = geometry();
+    if (!g.cells.contains(pos))
+        return std::nullopt;
+    const int row = std::clamp(static_cast<int>((pos.y() - g.cells.top()) / g.cellH), 0, static_cast<int>(matrix_.rows()) - 1);
+    const int col = std::clamp(static_cast<int>((pos.x() - g.cells.left()) / g.cellW), 0, static_cast<int>(matrix_.cols()) - 1);
+    return std::make_pair(row, col);
+}
+
+QString HeatmapView::cellText(int row, int column) const
+{
+    if (row < 0 || column < 0 || row >= matrix_.rows() || column >= matrix_.cols())
+        return {};
+    auto part = [](const QString& name, int index, const QStringList& labels) {
+        QString text = QStringLiteral("%1 = %2").arg(name).arg(index);
+        if (!labels.isEmpty())
+            text += QStringLiteral(" (%1)").arg(labels[index]);
+        return text;
+    };
+    return QStringLiteral("%1, %2\n%3 = %4")
+        .arg(part(rowName_, row, rowLabels_), part(columnName_, column, columnLabels_), valueName_)
+        .arg(matrix_(row, column), 0, 'g', 6);
+}
+
+bool HeatmapView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        if (const auto cell = cellAt(help->pos()))
+            QToolTip::showText(help->globalPos(), cellText(cell->first, cell->second), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void HeatmapView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    const Geometry g = geometry();
+    if (!title_.isEmpty()) {
+        QFont bold = font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(g.title, Qt::AlignHCenter | Qt::AlignVCenter, title_);
+        p.setFont(font());
+    }
+    if (image_.isNull()) {
+        p.setPen(QColor(0x55, 0x55, 0x55));
+        p.drawText(rect().adjusted(10, g.title.height(), -10, -10), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
+        return;
+    }
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(g.cells, image_);
+
+    // Class blocks: thin lines between runs of equal labels, each label centred on its run.
+    const QFontMetrics fm(font());
+    const QColor text = palette().color(QPalette::WindowText);
+    const auto rowRuns = labelsFit(rowLabels_, height() - 38, fm.height()) ? runsOf(rowLabels_) : std::vector<Run>();
+    const auto colRuns = labelsFit(columnLabels_, width() - 88, fm.horizontalAdvance("0000")) ? runsOf(columnLabels_)
+                                                                                          : std::vector<Run>();
+    const bool rowBlocks = !rowRuns.empty() && static_cast<int>(rowRuns.size()) < rowLabels_.size();
+    const bool colBlocks = !colRuns.empty() && static_cast<int>(colRuns.size()) < columnLabels_.size();
+    p.setPen(QPen(QColor(255, 255, 255, 150), 1));
+    if (rowBlocks)
+        for (std::size_t k = 1; k < rowRuns.size(); ++k) {
+            const int y = g.cells.top() + static_cast<int>(std::lround(rowRuns[k].begin * g.cellH));
+            p.drawLine(g.cells.left(), y, g.cells.right(), y);
+        }
+    if (colBlocks)
+        for (std::size_t k = 1; k < colRuns.size(); ++k) {
+            const int x = g.cells.left() + static_cast<int>(std::lround(colRuns[k].begin * g.cellW));
+            p.drawLine(x, g.cells.top(), x, g.cells.bottom());
+        }
+    p.setPen(text);
+    int lastBottom = -1000;
+    for (const Run& run : rowRuns) {
+        const double y0 = g.cells.top() + run.begin * g.cellH, y1 = g.cells.top() + run.end * g.cellH;
+        const int centre = static_cast<int>((y0 + y1) / 2);
+        if (centre - fm.height() / 2 < lastBottom)
+            continue;  // no room: skip rather than overlap
+        const int labelWidth = std::min(g.cells.left() - 5, 116);
+        const QRect box(g.cells.left() - 5 - labelWidth, centre - fm.height() / 2, labelWidth, fm.height());
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(run.label, Qt::ElideRight, box.width()));
+        lastBottom = box.bottom() + 1;
+    }
+    int lastRight = -1000;
+    for (const Run& run : colRuns) {
+        const double x0 = g.cells.left() + run.begin * g.cellW, x1 = g.cells.left() + run.end * g.cellW;
+        const int w = fm.horizontalAdvance(run.label);
+        const int centre = static_cast<int>((x0 + x1) / 2);
+        if (centre - w / 2 < lastRight + 4)
+            continue;
+        p.drawText(QRect(centre - w / 2 - 1, g.cells.bottom() + 3, w + 2, fm.height()), Qt::AlignCenter, run.label);
+        lastRight = centre + w / 2;
+    }
+
+    // Values in the cells, where they fit.
+    if (showValues_) {
+        const QString widest = QString::number(matrix_.cwiseAbs().maxCoeff(), 'f', decimals_) + "-";
+        if (fm.horizontalAdvance(widest) + 4 <= g.cellW && fm.height() <= g.cellH) {
+            for (Eigen::Index i = 0; i < matrix_.rows(); ++i)
+                for (Eigen::Index j = 0; j < matrix_.cols(); ++j) {
+                    const QRectF cell(g.cells.left() + j * g.cellW, g.cells.top() + i * g.cellH, g.cellW, g.cellH);
+                    const QColor c = colorAt(map_, normalised(matrix_(i, j)));
+                    p.setPen(c.lightnessF() > 0.55 ? Qt::black : Qt::white);
+                    p.drawText(cell, Qt::AlignCenter, QString::number(matrix_(i, j), 'f', decimals_));
+                }
+        }
+    }
+
+    // The colour bar with its range.
+    const auto [lo, hi] = range();
+    QLinearGradient gradient(g.bar.bottomLeft(), g.bar.topLeft());
+    for (int k = 0; k <= 16; ++k)
+        gradient.setColorAt(k / 16.0, colorAt(map_, k / 16.0));
+    p.fillRect(g.bar, gradient);
+    p.setPen(QColor(0x88, 0x88, 0x88));
+    p.drawRect(g.bar.adjusted(0, 0, -1, -1));
+    p.setPen(text);
+    const std::array<double, 3> ticks{hi, (lo + hi) / 2, lo};
+    for (std::size_t k = 0; k < ticks.size(); ++k) {
+        const int y = g.bar.top() + static_cast<int>(std::lround(k * (g.bar.height() - 1) / 2.0));
+        p.drawLine(g.bar.right() + 1, y, g.bar.right() + 4, y);
+        const int ty = std::clamp(y - fm.height() / 2, g.bar.top() - 2, g.bar.bottom() - fm.height() + 2);
+        p.drawText(QRect(g.bar.right() + 6, ty, width() - g.bar.right() - 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatValue(ticks[k], tickPrecision(lo, hi)));
+    }
+}
+
+QImage HeatmapView::toImage() const
+{
+    return const_cast<HeatmapView*>(this)->grab().toImage();
+}
+
+bool HeatmapView::exportPng(const QString& path) const { return toImage().save(path, "PNG"); }
+
+} // namespace orbitui

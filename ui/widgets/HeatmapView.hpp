@@ -1,0 +1,85 @@
+#pragma once
+// A heatmap of any matrix (kernel matrices, confusion matrices): one cell per entry drawn with
+// crisp pixels, a colour bar with its range, row/column labels (runs of equal labels, such as
+// points ordered by class, are drawn once per block), optional values written in the cells, and a
+// tooltip naming row, column, their labels and the value.
+#include <Eigen/Core>
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+
+namespace orbitui {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    /// Sequential: magma from the minimum (dark) to the maximum (light). Diverging: blue, white,
+    /// red around zero with a range symmetric about it (differences).
+    enum class ColorMap { Sequential, Diverging };
+
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    /// Shows `matrix`; labels may be empty or have one entry per row / column.
+    void setMatrix(const Eigen::MatrixXd& matrix, const QStringList& rowLabels = {}, const QStringList& columnLabels = {});
+    void clear();
+    const Eigen::MatrixXd& matrix() const { return matrix_; }
+    bool isEmpty() const { return matrix_.size() == 0; }
+    QStringList rowLabels() const { return rowLabels_; }
+    QStringList columnLabels() const { return columnLabels_; }
+
+    void setTitle(const QString& title);
+    QString title() const { return title_; }
+    void setColorMap(ColorMap map);
+    /// Fixes the colour range (e.g. shared by several heatmaps); without it the matrix's own range.
+    void setRange(double lo, double hi);
+    void setAutoRange();
+    /// The range in use: [lo, hi].
+    std::pair<double, double> range() const;
+    /// Writes each value in its cell when the cells are large enough (confusion matrices).
+    void setShowValues(bool show, int decimals = 2);
+    /// Names used in the tooltip, e.g. ("i", "j", "k") or ("true", "predicted", "count").
+    void setAxisNames(const QString& row, const QString& column, const QString& value);
+    void setPlaceholder(const QString& text);
+
+    /// The cell under a widget position, if any: (row, column).
+    std::optional<std::pair<int, int>> cellAt(QPoint pos) const;
+    /// The tooltip text of cell (row, column).
+    QString cellText(int row, int column) const;
+    /// The widget as a picture (heatmap, labels, colour bar).
+    QImage toImage() const;
+    bool exportPng(const QString& path) const;
+
+    /// The colour of value t in [0, 1] of the colour map.
+    static QColor colorAt(ColorMap map, double t);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    QSize sizeHint() const override { return {360, 360}; }
+    QSize minimumSizeHint() const override { return {160, 160}; }
+
+private:
+    struct Geometry {
+        QRect title, cells, bar;
+        double cellW = 1, cellH = 1;
+    };
+    Geometry geometry() const;
+    void rebuildImage();
+    double normalised(double v) const;
+
+    Eigen::MatrixXd matrix_;
+    QStringList rowLabels_, columnLabels_;
+    QString title_, placeholder_;
+    QString rowName_ = QStringLiteral("i"), columnName_ = QStringLiteral("j"), valueName_ = QStringLiteral("value");
+    ColorMap map_ = ColorMap::Sequential;
+    std::optional<std::pair<double, double>> fixedRange_;
+    bool showValues_ = false;
+    int decimals_ = 2;
+    QImage image_;
+};
+
+} // namespace orbitui

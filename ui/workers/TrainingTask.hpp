@@ -1,0 +1,56 @@
+#pragma once
+// The Training panel's long task: orbit::train on a seeded subset of the dataset, with progress
+// and cancellation through the TaskContext, and the curves the panel draws prepared on the worker.
+#include "workers/Worker.hpp"
+
+#include "orbit/data/Dataset.hpp"
+#include "orbit/experiments/Training.hpp"
+
+#include <QMetaType>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace orbitui {
+
+struct TrainingRequest {
+    std::shared_ptr<const orbit::Dataset> dataset;
+    orbit::TrainConfig config;
+    /// Train and evaluate on this many samples, drawn by a permutation seeded with config.seed
+    /// (kept in dataset order); 0 or >= count: the whole dataset.
+    std::size_t subset = 0;
+    /// The axis preferred for the score-versus-parameter curve (e.g. the locality sweep); empty: the
+    /// first axis with several values among lambda, C, median.
+    std::string mainAxis;
+};
+
+/// The validation score along one grid axis: at every value of `axis`, the best validation score
+/// over the other axes (max for accuracy, min for RMSE) and the largest log evidence (blr; NaN otherwise).
+struct AxisCurve {
+    std::string axis;
+    std::vector<double> x, validation, logEvidence;
+    bool hasEvidence() const;
+};
+
+/// Builds the curve along `axis` from the result's grid rows (x ascending). Empty when no row has it.
+AxisCurve curveAlong(const orbit::TrainResult& result, const std::string& axis);
+/// The axis to plot: `preferred` when the grid has it, else the first of lambda, C, median, any other
+/// with at least two values, else the first axis; empty for an empty grid.
+std::string chooseMainAxis(const orbit::TrainResult& result, const std::string& preferred);
+
+struct TrainingResult {
+    TrainingRequest request;
+    orbit::TrainResult result;
+    std::size_t samples = 0;              ///< rows trained and evaluated on
+    std::vector<std::string> classNames;  ///< numClasses entries (class numbers when the data have no names)
+    AxisCurve curve;
+};
+
+/// Runs orbit::train; progress fractions and step texts come from the core, a cancelled request
+/// throws orbit::Cancelled at the core's next progress report.
+Task makeTrainingTask(TrainingRequest request);
+
+} // namespace orbitui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::TrainingResult>)
