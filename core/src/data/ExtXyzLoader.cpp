@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <map>
 
 namespace orbit {
@@ -119,8 +120,13 @@ bool readMolecule(LineReader& reader, const std::string& path, Molecule& m)
         const auto z = atomicNumber(normaliseSymbol(fields[0]));
         if (!z) fail(LoadErrorKind::UnknownElement, path, fieldPos(at, 1), "unknown element symbol", std::string(fields[0]));
         m.charges[a] = *z;
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 3; ++k) {
             m.positionsBohr[a][k] = numberOrThrow(fields[k + 1], path, at, k + 2, "coordinate") * kBohrPerAngstrom;
+            // |x| > 1e300 Angstrom: differences of such coordinates are inf - inf = NaN.
+            if (!(std::abs(m.positionsBohr[a][k]) <= 1e300))
+                fail(LoadErrorKind::BadValue, path, fieldPos(at, static_cast<std::size_t>(k + 2)),
+                     "coordinate too large (more than 1e300 Angstrom)", std::string(fields[k + 1]));
+        }
         m.lines[a] = at;
     }
     return true;

@@ -1,6 +1,7 @@
 // QM7 .mat (MATLAB v5, read with matio): X (N x n x n Coulomb matrices), T (1 x N energies),
 // optional P (folds x N/folds indices), Z (N x n charges), R (N x n x 3 positions).
 #include "data/LoaderSupport.hpp"
+#include "data/MatPrecheck.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <matio.h>
@@ -48,7 +49,12 @@ std::vector<double> numeric(const std::string& path, const matvar_t* v)
     if (v->isComplex || !v->data)
         fail(LoadErrorKind::BadValue, path, std::string("variable ") + v->name, "must be a real numeric array");
     std::vector<double> out(n);
-    auto copy = [&](auto* p) { for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(p[i]); };
+    auto copy = [&](auto* p) {
+        if (v->nbytes / sizeof(*p) < n)  // a malformed file may declare more than matio delivered
+            fail(LoadErrorKind::Truncated, path, std::string("variable ") + v->name,
+                 "holds fewer values than its dimensions declare", dimsText(v));
+        for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(p[i]);
+    };
     switch (v->class_type) {
     case MAT_C_DOUBLE: copy(static_cast<const double*>(v->data)); break;
     case MAT_C_SINGLE: copy(static_cast<const float*>(v->data)); break;
@@ -121,6 +127,7 @@ Dataset loadMat(const std::string& path, const LoadOptions& options)
 {
     requireFile(path);
     silenceMatio();
+    precheckMat5(path, options.maxBytes);  // before matio allocates from the headers
     MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!mat) fail(LoadErrorKind::BadMagic, path, "header", "not a MATLAB .mat file matio can read");
 
@@ -153,7 +160,7 @@ Dataset loadMat(const std::string& path, const LoadOptions& options)
             for (std::size_t r = 0; r < atoms; ++r)
                 for (std::size_t c = 0; c < atoms; ++c) {
                     const double v = xv[i + n * (r + atoms * c)];  // X(i, r, c), column-major
-                    if (!std::isfinite(v))
+                    if (!std::isfinite(static_cast<float>(v)))  // also beyond float32's range
                         fail(LoadErrorKind::NonFinite, path,
                              "X(" + std::to_string(i + 1) + "," + std::to_string(r + 1) + "," + std::to_string(c + 1) + ")",
                              "non-finite Coulomb matrix entry", std::to_string(v));

@@ -33,13 +33,17 @@ std::string trim(const std::string& text)
 
 std::optional<double> parseDouble(const std::string& text)
 {
+    // std::from_chars, not strtod: independent of the C locale (the GUI's QApplication sets it from
+    // the environment, and a "de_DE" LC_NUMERIC would make strtod stop at the '.' of "0.5").
     const std::string t = trim(text);
     if (t.empty()) return std::nullopt;
-    const char* begin = t.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(begin, &end);
-    if (end != begin + t.size()) return std::nullopt;
+    const char* first = t.data();
+    const char* last = t.data() + t.size();
+    if (*first == '+') ++first;
+    if (first == last || *first == '+') return std::nullopt;
+    double v = 0.0;
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr != last) return std::nullopt;
     if (!std::isfinite(v)) return std::nullopt;
     return v;
 }

@@ -1,0 +1,294 @@
+// Determinism: for a fixed seed every random quantity of Orbit Lab is a function of the seed and the
+// data alone. Randomness is drawn per item from sub-streams deriveSeed(seed, i) and the parallel
+// loops use a partition fixed by the data, so the features psi(X), the Monte Carlo kernel
+// K_ij = (1/r^2) sum_{a,b} k(g_a x_i, h_b x_j), the orbits {g_k x_i} and the results of train() must be
+// the same bits with OMP_NUM_THREADS = 1 and 2 (and Eigen's own thread count 1 and 2), and when the
+// computation is repeated. The CLI's --threads must not change a byte of its output files.
+// Each check also verifies that another seed changes the result, so a constant output cannot pass.
+#include "CliRunner.hpp"
+#include "TestPaths.hpp"
+
+#include "orbit/data/Loaders.hpp"
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/kernels/InvariantKernel.hpp"
+#include "orbit/orbits/OrbitSampler.hpp"
+
+#include <Eigen/Core>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <omp.h>
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <numeric>
+#include <algorithm>
+
+using namespace orbit;
+
+namespace {
+
+/// The raw bytes of a dense matrix (float or double): equality means bit-identical.
+template <class M>
+std::string bytesOf(const M& m)
+{
+    return std::string(reinterpret_cast<const char*>(m.data()), sizeof(typename M::Scalar) * std::size_t(m.size()));
+}
+
+std::string bytesOf(const std::vector<double>& v)
+{
+    return std::string(reinterpret_cast<const char*>(v.data()), sizeof(double) * v.size());
+}
+
+void setThreads(int n)
+{
+    omp_set_num_threads(n);
+    Eigen::setNbThreads(n);
+}
+
+/// Runs compute(seed) at 1 thread, then twice at 2 threads: all three must give the same bytes;
+/// compute(seed + 1) must differ (the result really depends on the random draw).
+void expectBitIdentical(const char* what, const std::function<std::string(std::uint64_t)>& compute,
+                        std::uint64_t seed)
+{
+    setThreads(1);
+    const std::string one = compute(seed);
+    setThreads(2);
+    const std::string two = compute(seed);
+    const std::string again = compute(seed);
+    const std::string other = compute(seed + 1);
+    QVERIFY2(!one.empty(), what);
+    QVERIFY2(one == two, (std::string(what) + ": 1 thread vs 2 threads differ").c_str());
+    QVERIFY2(two == again, (std::string(what) + ": two runs at 2 threads differ").c_str());
+    QVERIFY2(other != one, (std::string(what) + ": another seed gives the same bits").c_str());
+}
+
+/// Every 25th cell of OpenCV's digits sheet: 200 images of all ten classes.
+const Dataset& digits()
+{
+    static const Dataset d = [] {
+        const Dataset all = loadDigitsSheet(orbittest::sharedData("digits/digits.png"));
+        std::vector<std::size_t> idx;
+        for (std::size_t i = 0; i < all.count(); i += 25) idx.push_back(i);
+        return all.subset(idx);
+    }();
+    return d;
+}
+
+/// The first 40 QM7 molecules followed by the first 20 of G2, as Coulomb matrices padded to the
+/// larger of the two sizes.
+const Dataset& molecules()
+{
+    static const Dataset d = [] {
+        const std::string g2Path = orbittest::sharedData("g2/g2.extxyz");
+        LoadOptions o;
+        o.limit = 20;
+        o.padTo = std::max(23, loadExtXyz(g2Path, o).shape.height);
+        const Dataset g2 = loadExtXyz(g2Path, o);
+        o.limit = 40;
+        Dataset out = loadExtXyz(orbittest::sharedData("qm7/qm7.extxyz"), o);
+        const Eigen::Index n = out.X.rows();
+        out.X.conservativeResize(n + g2.X.rows(), Eigen::NoChange);
+        out.X.bottomRows(g2.X.rows()) = g2.X;
+        out.targets.insert(out.targets.end(), g2.targets.begin(), g2.targets.end());
+        out.charges.insert(out.charges.end(), g2.charges.begin(), g2.charges.end());
+        out.names.clear();
+        out.folds.clear();
+        out.checkInvariants();
+        return out;
+    }();
+    return d;
+}
+
+/// Features of the whole dataset for a spec, context and fit built with `seed`.
+std::string features(const Dataset& d, const std::string& group, const std::string& dist, const std::string& spec,
+                     std::uint64_t seed)
+{
+    const FeatureContext c = makeFeatureContext(d, group, dist, "gaussian:median=1", seed);
+    auto map = makeFeatureMap(spec, c);
+    map->fit(d.X, seed);
+    return bytesOf(map->transform(d.X));
+}
+
+std::string trainResultBytes(const TrainResult& r)
+{
+    std::vector<double> v{r.mean, r.stddev, r.mae, double(r.featureDim)};
+    for (const FoldResult& f : r.folds) {
+        v.push_back(f.score);
+        v.push_back(f.mae);
+        for (const auto& [name, value] : f.chosen) v.push_back(value);
+    }
+    for (const GridRow& g : r.grid) v.push_back(g.validation);
+    for (const LearningCurvePoint& p : r.learningCurve) v.push_back(p.score);
+    std::string bytes = bytesOf(v);
+    if (r.confusion.size() > 0) bytes += bytesOf(r.confusion);
+    return bytes;
+}
+
+std::string readFile(const QString& path)
+{
+    std::ifstream f(path.toStdString(), std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+} // namespace
+
+class TestDeterminism : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cleanup() { setThreads(2); }
+
+    // Invariant random features with shared templates (rotation, von Mises): one product X W^T.
+    void irfTemplatesOnDigits()
+    {
+        expectBitIdentical("irf templates, digits", [](std::uint64_t seed) {
+            return features(digits(), "rotation", "vonmises:kappa=0.5", "irf:s=128,r=4,mode=templates", seed);
+        }, 11);
+    }
+
+    // The data path: noisy sort depends on x, so every molecule gets its own r permutations.
+    void irfNoisySortOnMolecules()
+    {
+        expectBitIdentical("irf noisysort data path, QM7 + G2", [](std::uint64_t seed) {
+            return features(molecules(), "permutation", "noisysort:sigma=1", "irf:s=96,r=5,mode=data", seed);
+        }, 12);
+    }
+
+    void gicdfOnMolecules()
+    {
+        expectBitIdentical("gicdf, QM7 + G2", [](std::uint64_t seed) {
+            return features(molecules(), "permutation", "noisysort:sigma=1", "gicdf:m=16,bins=5,r=6", seed);
+        }, 13);
+    }
+
+    void nystromOnDigits()
+    {
+        expectBitIdentical("nystrom random landmarks", [](std::uint64_t seed) {
+            return features(digits(), "", "", "nystrom:s=40", seed);
+        }, 14);
+        expectBitIdentical("nystrom k-means landmarks", [](std::uint64_t seed) {
+            return features(digits(), "", "", "nystrom:s=24,landmarks=kmeans", seed);
+        }, 15);
+        expectBitIdentical("invariant nystrom", [](std::uint64_t seed) {
+            return features(digits(), "rotation", "vonmises:kappa=1", "inystrom:s=24,r=3", seed);
+        }, 16);
+    }
+
+    // Monte Carlo k_qG: both estimators on the digits (rotation) and on molecules (noisy sort).
+    void monteCarloKernels()
+    {
+        const Dataset& d = digits();
+        const MatrixXfR X = d.X.topRows(60);
+        expectBitIdentical("Monte Carlo kernel, rotation", [&](std::uint64_t seed) {
+            auto g = makeGroup("rotation", d.shape, seed);
+            const OrbitSampler sampler(g, makeDistribution("vonmises:kappa=0.5", *g), d.shape, 6, seed);
+            const BaseKernel k = makeKernel("gaussian:median=1", X, seed);
+            return bytesOf(invariantKernelMatrix(X, sampler, k, Estimator::V))
+                   + bytesOf(invariantKernelMatrix(X, sampler, k, Estimator::U));
+        }, 21);
+        const Dataset& m = molecules();
+        expectBitIdentical("Monte Carlo kernel, noisy sort", [&](std::uint64_t seed) {
+            auto g = makeGroup("permutation", m.shape, seed);
+            const OrbitSampler sampler(g, makeDistribution("noisysort:sigma=1", *g), m.shape, 5, seed);
+            return bytesOf(invariantKernelMatrix(m.X, sampler, makeKernel("gaussian:median=1", m.X, seed)));
+        }, 22);
+    }
+
+    // Orbits g_{i,k} x_i for an affine product distribution and for the input-dependent noisy sort.
+    void orbits()
+    {
+        const Dataset& d = digits();
+        expectBitIdentical("affine orbits", [&](std::uint64_t seed) {
+            auto g = makeGroup("affine", d.shape, seed);
+            auto q = makeDistribution("rotation=vonmises:kappa=2,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.2", *g);
+            const OrbitSampler sampler(g, q, d.shape, 4, seed);
+            MatrixXfR out;
+            sampler.transformBlock(d.X, 0, d.count(), out);
+            return bytesOf(out);
+        }, 31);
+        const Dataset& m = molecules();
+        expectBitIdentical("noisy-sort orbits", [&](std::uint64_t seed) {
+            auto g = makeGroup("permutation", m.shape, seed);
+            const OrbitSampler sampler(g, makeDistribution("noisysort:sigma=1", *g), m.shape, 4, seed);
+            MatrixXfR out;
+            sampler.transformBlock(m.X, 0, m.count(), out);
+            return bytesOf(out);
+        }, 32);
+    }
+
+    // orbit::train(): the grid-search scores, chosen points, fold scores and confusion matrix.
+    void training()
+    {
+        expectBitIdentical("train ridge on irf features, digits", [](std::uint64_t seed) {
+            TrainConfig c;
+            c.features = "irf:s=64,r=3";
+            c.group = "rotation";
+            c.dist = "vonmises:kappa=0.5";
+            c.learner = "ridge";
+            c.eval = "kfold:2";
+            c.seed = seed;
+            return trainResultBytes(train(digits(), c));
+        }, 41);
+        expectBitIdentical("train blr on noisy-sort irf features, molecules", [](std::uint64_t seed) {
+            TrainConfig c;
+            c.features = "irf:s=48,r=3";
+            c.group = "permutation";
+            c.dist = "noisysort:sigma=1";
+            c.kernel = "gaussian:median=1";
+            c.learner = "blr";
+            c.eval = "holdout:0.3";
+            c.seed = seed;
+            return trainResultBytes(train(molecules(), c));
+        }, 42);
+    }
+
+    // `features ... --threads 1` and `--threads 2` write byte-identical files (.npy and .csv).
+    void cliFeaturesThreads_data()
+    {
+        QTest::addColumn<QString>("data");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("ext");
+        QTest::newRow("digits irf rotation npy")
+            << QString::fromStdString(orbittest::sharedData("digits/digits.png"))
+            << "--features irf:s=32,r=2 --group rotation --dist vonmises:kappa=1 --kernel gaussian:sigma=8" << ".npy";
+        QTest::newRow("g2 irf noisysort csv")
+            << QString::fromStdString(orbittest::sharedData("g2/g2.extxyz"))
+            << "--features irf:s=40,r=3 --group permutation --dist noisysort:sigma=1" << ".csv";
+        QTest::newRow("g2 gicdf npy")
+            << QString::fromStdString(orbittest::sharedData("g2/g2.extxyz"))
+            << "--features gicdf:m=8,bins=4,r=4 --group permutation --dist noisysort:sigma=1" << ".npy";
+    }
+
+    void cliFeaturesThreads()
+    {
+        QFETCH(QString, data);
+        QFETCH(QString, args);
+        QFETCH(QString, ext);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string content[3];
+        const char* threads[3] = {"1", "2", "2"};
+        for (int t = 0; t < 3; ++t) {
+            const QString out = dir.filePath(QString("f%1%2").arg(t).arg(ext));
+            std::vector<std::string> argv{"features", "--data", data.toStdString(), "--seed", "5",
+                                          "--threads", threads[t], "--out", out.toStdString()};
+            for (const QString& a : args.split(' ')) argv.push_back(a.toStdString());
+            const orbittest::CliResult r = orbittest::runCli(argv);
+            QVERIFY2(r.status == 0, r.err.c_str());
+            content[t] = readFile(out);
+        }
+        setThreads(2);
+        QVERIFY(content[0].size() > 100);
+        QVERIFY2(content[0] == content[1], "--threads 1 and --threads 2 wrote different bytes");
+        QVERIFY2(content[1] == content[2], "two runs at --threads 2 wrote different bytes");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDeterminism)
+#include "test_determinism.moc"

@@ -1,0 +1,38 @@
+// libFuzzer target for the session-file parser of the GUI (orbitui::loadSession, which reads the
+// file, parses the JSON and calls sessionFromJson). Properties: a malformed file yields nullopt and
+// a non-empty error message, never an exception or a crash; a session that loads survives
+// toJson -> sessionFromJson unchanged.
+#include "FuzzInput.hpp"
+
+#include "Session.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <QString>
+
+#include <cstdlib>
+#include <iostream>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    static orbitfuzz::TempInput input(".orbitlab");
+    const QString path = QString::fromStdString(input.write(data, size));
+    try {
+        QString error;
+        const std::optional<orbitui::SessionState> s = orbitui::loadSession(path, &error);
+        if (!s) {
+            if (error.isEmpty()) {
+                std::cerr << "loadSession failed without an error message\n";
+                std::abort();
+            }
+            return 0;
+        }
+        if (!(orbitui::sessionFromJson(orbitui::toJson(*s)) == *s)) {
+            std::cerr << "session does not survive toJson -> sessionFromJson\n";
+            std::abort();
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "unexpected exception: " << e.what() << "\n";
+        std::abort();
+    }
+    return 0;
+}
