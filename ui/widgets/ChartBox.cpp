@@ -1,17 +1,12 @@
 #include "widgets/ChartBox.hpp"
 
+#include "widgets/ExportActions.hpp"
+
 #include <QAreaSeries>
 #include <QChart>
-#include <QFile>
-#include <QFileDialog>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
-#include <QMenu>
 #include <QPainter>
-#include <QPushButton>
-#include <QSaveFile>
-#include <QSvgGenerator>
 #include <QTextStream>
 #include <QVBoxLayout>
 #include <QXYSeries>
@@ -37,31 +32,16 @@ ChartBox::ChartBox(QChart* chart, const QString& baseName, QWidget* parent)
 {
     styleChart(chart);
     view_->setRenderHint(QPainter::Antialiasing);
-    view_->setContextMenuPolicy(Qt::CustomContextMenu);
     view_->setMinimumSize(240, 200);
-    connect(view_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
-        QMenu menu(this);
-        menu.addAction(tr("Export as PNG…"), this, [this] { exportWithDialog("png"); });
-        menu.addAction(tr("Export as SVG…"), this, [this] { exportWithDialog("svg"); });
-        menu.addAction(tr("Export data as CSV…"), this, [this] { exportWithDialog("csv"); });
-        menu.exec(view_->mapToGlobal(pos));
-    });
+    const ExportHandler onExport = [this](const QString& kind) { exportWithDialog(kind); };
+    addExportMenu(view_, onExport);
 
     note_->setAlignment(Qt::AlignCenter);
     note_->setWordWrap(true);
     note_->setStyleSheet("color: #555; font-style: italic;");
     note_->hide();
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addStretch();
-    for (const QString& kind : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("csv")}) {
-        auto* b = new QPushButton(kind == "csv" ? tr("Data CSV…") : kind.toUpper() + "…");
-        b->setToolTip(kind == "csv" ? tr("Save the plotted numbers as CSV") : tr("Save the chart as %1").arg(kind.toUpper()));
-        b->setFlat(true);
-        b->setObjectName("export-" + kind);
-        connect(b, &QPushButton::clicked, this, [this, kind] { exportWithDialog(kind); });
-        buttons->addWidget(b);
-    }
+    auto* buttons = makeExportButtons(tr("Save the chart as %1"), tr("Save the plotted numbers as CSV"), onExport);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -85,17 +65,8 @@ bool ChartBox::exportPng(const QString& path) const
 
 bool ChartBox::exportSvg(const QString& path) const
 {
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(view_->size());
-    generator.setViewBox(QRect(QPoint(0, 0), view_->size()));
-    generator.setTitle(chart()->title());
-    generator.setDescription(QStringLiteral("Orbit Lab chart"));
-    QPainter painter;
-    if (!painter.begin(&generator))
-        return false;
-    view_->render(&painter);
-    return painter.end();
+    return writeSvg(path, view_->size(), chart()->title(), QStringLiteral("Orbit Lab chart"),
+                    [this](QPainter& painter) { view_->render(&painter); });
 }
 
 QString ChartBox::csv() const
@@ -120,17 +91,12 @@ QString ChartBox::csv() const
 
 bool ChartBox::exportCsv(const QString& path) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-        return false;
-    file.write(csv().toUtf8());
-    return file.commit();
+    return writeTextFile(path, csv());
 }
 
 void ChartBox::exportWithDialog(const QString& kind)
 {
-    const QString filter = kind == "png" ? tr("PNG image (*.png)") : kind == "svg" ? tr("SVG image (*.svg)") : tr("CSV (*.csv)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), baseName_ + "." + kind, filter);
+    const QString path = askExportPath(this, tr("Export chart"), baseName_, kind);
     if (path.isEmpty())
         return;
     const bool ok = kind == "png" ? exportPng(path) : kind == "svg" ? exportSvg(path) : exportCsv(path);

@@ -1,27 +1,29 @@
 #pragma once
-// A confusion matrix as a heatmap: cell (i, j) counts test samples of true class i predicted as j,
-// coloured by the row fraction (the recall of class i along the diagonal), with the count written
-// in the cell, a tooltip per cell and PNG / SVG / CSV export like ChartBox.
+// A confusion matrix: cell (i, j) counts test samples of true class i predicted as j, shown by a
+// HeatmapView (sequential colours by count, the count written in each cell, class names on both
+// axes, a colour bar, a tooltip per cell) with PNG / SVG / CSV export like ChartBox.
 #include <Eigen/Core>
 
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
-class QPainter;
-
 namespace orbitui {
+
+class HeatmapView;
 
 class ConfusionMatrixView : public QWidget {
     Q_OBJECT
 public:
     explicit ConfusionMatrixView(const QString& baseName, QWidget* parent = nullptr);
 
-    /// `counts` is classes x classes (truth rows, predicted columns); `names` labels the classes.
+    /// `counts` is classes x classes (truth rows, predicted columns); `names` labels the classes
+    /// (class numbers where a name is missing).
     void setMatrix(const Eigen::MatrixXi& counts, const QStringList& names, const QString& title);
     const Eigen::MatrixXi& matrix() const { return counts_; }
-    /// The tooltip text of cell (i, j) (tests).
+    /// The tooltip text of cell (i, j): "true a, predicted b: count of row-sum (recall %)".
     QString cellText(int i, int j) const;
+    HeatmapView* heatmap() const { return heatmap_; }
 
     bool exportPng(const QString& path) const;
     bool exportSvg(const QString& path) const;
@@ -30,14 +32,13 @@ public:
     bool exportCsv(const QString& path) const;
 
 private:
-    class Canvas;
+    QString className(int k) const;
     void exportWithDialog(const QString& kind);
 
-    Canvas* canvas_;
+    HeatmapView* heatmap_;
     QString baseName_;
     Eigen::MatrixXi counts_;
     QStringList names_;
-    QString title_;
 };
 
 } // namespace orbitui

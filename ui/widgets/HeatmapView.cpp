@@ -1,5 +1,6 @@
 #include "widgets/HeatmapView.hpp"
 
+#include "widgets/ExportActions.hpp"
 #include "widgets/SampleImage.hpp"
 
 #include <QHelpEvent>
@@ -158,6 +159,18 @@ void HeatmapView::setAxisNames(const QString& row, const QString& column, const 
     valueName_ = value;
 }
 
+void HeatmapView::setAxisCaptions(const QString& row, const QString& column)
+{
+    rowCaption_ = row;
+    columnCaption_ = column;
+    update();
+}
+
+void HeatmapView::setCellTextFunction(std::function<QString(int, int)> text)
+{
+    cellTextFunction_ = std::move(text);
+}
+
 void HeatmapView::setPlaceholder(const QString& text)
 {
     placeholder_ = text;
@@ -184,11 +197,11 @@ void HeatmapView::rebuildImage()
     update();
 }
 
-HeatmapView::Geometry HeatmapView::geometry() const
+HeatmapView::Geometry HeatmapView::geometry(const QRect& area) const
 {
     Geometry g;
     const QFontMetrics fm(font());
-    const QRect all = rect().adjusted(4, 4, -4, -4);
+    const QRect all = area.adjusted(4, 4, -4, -4);
     int top = all.top();
     if (!title_.isEmpty()) {
         QFont bold = font();
@@ -197,14 +210,17 @@ HeatmapView::Geometry HeatmapView::geometry() const
         g.title = QRect(all.left(), top, all.width(), h);
         top += h;
     }
-    int left = all.left();
-    if (labelsFit(rowLabels_, all.height() - 30, fm.height())) {
+    int left = all.left() + (rowCaption_.isEmpty() ? 0 : fm.height() + 4);
+    const int captionHeight = columnCaption_.isEmpty() ? 0 : fm.height() + 2;
+    g.rowLabels = labelsFit(rowLabels_, all.height() - 30, fm.height());
+    g.columnLabels = labelsFit(columnLabels_, all.width() - 80, fm.horizontalAdvance("0000"));
+    if (g.rowLabels) {
         int widest = 0;
         for (const Run& run : runsOf(rowLabels_))
             widest = std::max(widest, fm.horizontalAdvance(run.label));
         left += std::min(widest, 110) + 6;
     }
-    const int bottom = all.bottom() - (labelsFit(columnLabels_, all.width() - 80, fm.horizontalAdvance("0000")) ? fm.height() + 4 : 0);
+    const int bottom = all.bottom() - (g.columnLabels ? fm.height() + 4 : 0) - captionHeight;
     const auto [lo, hi] = range();
     const int digits = tickPrecision(lo, hi);
     const int tickWidth = std::max({fm.horizontalAdvance(formatValue(lo, digits)), fm.horizontalAdvance(formatValue(hi, digits)),
@@ -215,8 +231,12 @@ HeatmapView::Geometry HeatmapView::geometry() const
     const double cell = std::max(0.5, std::min(double(right - left) / cols, double(bottom - top) / rows));
     g.cellW = g.cellH = cell;
     const int w = static_cast<int>(std::floor(cell * cols)), h = static_cast<int>(std::floor(cell * rows));
-    // Centre the picture (cells, labels and bar) in the width left over.
+    // Centre the picture (cells, labels and bar) in the width left over; in the height left over,
+    // put a third above and two thirds below (a little above centre reads as centred).
     const int extra = std::max(0, (right - left) - w) / 2;
+    const int extraV = std::max(0, (bottom - top) - h) / 3;
+    top += extraV;
+    g.title.translate(0, extraV);
     g.cells = QRect(left + extra, top, w, h);
     if (!g.title.isNull()) {  // centred over the cells when it fits there, else over the widget
         QFont bold = font();
@@ -233,7 +253,7 @@ std::optional<std::pair<int, int>> HeatmapView::cellAt(QPoint pos) const
 {
     if (matrix_.size() == 0)
         return std::nullopt;
-    const Geometry g = geometry();
+    const Geometry g = geometry(rect());
     if (!g.cells.contains(pos))
         return std::nullopt;
     const int row = std::clamp(static_cast<int>((pos.y() - g.cells.top()) / g.cellH), 0, static_cast<int>(matrix_.rows()) - 1);
@@ -245,6 +265,8 @@ QString HeatmapView::cellText(int row, int column) const
 {
     if (row < 0 || column < 0 || row >= matrix_.rows() || column >= matrix_.cols())
         return {};
+    if (cellTextFunction_)
+        return cellTextFunction_(row, column);
     auto part = [](const QString& name, int index, const QStringList& labels) {
         QString text = QStringLiteral("%1 = %2").arg(name).arg(index);
         if (!labels.isEmpty())
@@ -272,8 +294,13 @@ bool HeatmapView::event(QEvent* e)
 void HeatmapView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().window());
-    const Geometry g = geometry();
+    paint(p, rect(), false);
+}
+
+void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
+{
+    p.fillRect(area, palette().window());
+    const Geometry g = geometry(area);
     if (!title_.isEmpty()) {
         QFont bold = font();
         bold.setBold(true);
@@ -284,18 +311,24 @@ void HeatmapView::paintEvent(QPaintEvent*)
     }
     if (image_.isNull()) {
         p.setPen(QColor(0x55, 0x55, 0x55));
-        p.drawText(rect().adjusted(10, g.title.height(), -10, -10), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
+        p.drawText(area.adjusted(10, g.title.height(), -10, -10), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
         return;
     }
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    p.drawImage(g.cells, image_);
+    if (vectorCells && matrix_.size() <= 128 * 128) {
+        for (Eigen::Index i = 0; i < matrix_.rows(); ++i)
+            for (Eigen::Index j = 0; j < matrix_.cols(); ++j)
+                p.fillRect(QRectF(g.cells.left() + j * g.cellW, g.cells.top() + i * g.cellH, g.cellW, g.cellH),
+                           QColor::fromRgb(image_.pixel(static_cast<int>(j), static_cast<int>(i))));
+    } else {
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(g.cells, image_);
+    }
 
     // Class blocks: thin lines between runs of equal labels, each label centred on its run.
     const QFontMetrics fm(font());
     const QColor text = palette().color(QPalette::WindowText);
-    const auto rowRuns = labelsFit(rowLabels_, height() - 38, fm.height()) ? runsOf(rowLabels_) : std::vector<Run>();
-    const auto colRuns = labelsFit(columnLabels_, width() - 88, fm.horizontalAdvance("0000")) ? runsOf(columnLabels_)
-                                                                                          : std::vector<Run>();
+    const auto rowRuns = g.rowLabels ? runsOf(rowLabels_) : std::vector<Run>();
+    const auto colRuns = g.columnLabels ? runsOf(columnLabels_) : std::vector<Run>();
     const bool rowBlocks = !rowRuns.empty() && static_cast<int>(rowRuns.size()) < rowLabels_.size();
     const bool colBlocks = !colRuns.empty() && static_cast<int>(colRuns.size()) < columnLabels_.size();
     p.setPen(QPen(QColor(255, 255, 255, 150), 1));
@@ -310,13 +343,14 @@ void HeatmapView::paintEvent(QPaintEvent*)
             p.drawLine(x, g.cells.top(), x, g.cells.bottom());
         }
     p.setPen(text);
+    const int captionSpace = rowCaption_.isEmpty() ? 0 : fm.height() + 8;
     int lastBottom = -1000;
     for (const Run& run : rowRuns) {
         const double y0 = g.cells.top() + run.begin * g.cellH, y1 = g.cells.top() + run.end * g.cellH;
         const int centre = static_cast<int>((y0 + y1) / 2);
         if (centre - fm.height() / 2 < lastBottom)
             continue;  // no room: skip rather than overlap
-        const int labelWidth = std::min(g.cells.left() - 5, 116);
+        const int labelWidth = std::min(g.cells.left() - 5 - area.left() - captionSpace, 116);
         const QRect box(g.cells.left() - 5 - labelWidth, centre - fm.height() / 2, labelWidth, fm.height());
         p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(run.label, Qt::ElideRight, box.width()));
         lastBottom = box.bottom() + 1;
@@ -330,6 +364,19 @@ void HeatmapView::paintEvent(QPaintEvent*)
             continue;
         p.drawText(QRect(centre - w / 2 - 1, g.cells.bottom() + 3, w + 2, fm.height()), Qt::AlignCenter, run.label);
         lastRight = centre + w / 2;
+    }
+    if (!columnCaption_.isEmpty()) {
+        const int y = g.cells.bottom() + 3 + (g.columnLabels ? fm.height() + 2 : 0);
+        p.drawText(QRect(g.cells.left(), y, g.cells.width(), fm.height()), Qt::AlignCenter,
+                   fm.elidedText(columnCaption_, Qt::ElideRight, g.cells.width()));
+    }
+    if (!rowCaption_.isEmpty()) {
+        p.save();
+        p.translate(area.left() + 4 + fm.ascent(), g.cells.center().y());
+        p.rotate(-90);
+        p.drawText(QRect(-g.cells.height() / 2, -fm.ascent(), g.cells.height(), fm.height()), Qt::AlignCenter,
+                   fm.elidedText(rowCaption_, Qt::ElideRight, g.cells.height()));
+        p.restore();
     }
 
     // Values in the cells, where they fit.
@@ -360,7 +407,7 @@ void HeatmapView::paintEvent(QPaintEvent*)
         const int y = g.bar.top() + static_cast<int>(std::lround(k * (g.bar.height() - 1) / 2.0));
         p.drawLine(g.bar.right() + 1, y, g.bar.right() + 4, y);
         const int ty = std::clamp(y - fm.height() / 2, g.bar.top() - 2, g.bar.bottom() - fm.height() + 2);
-        p.drawText(QRect(g.bar.right() + 6, ty, width() - g.bar.right() - 6, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(g.bar.right() + 6, ty, area.right() - g.bar.right() - 5, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    formatValue(ticks[k], tickPrecision(lo, hi)));
     }
 }
@@ -371,5 +418,11 @@ QImage HeatmapView::toImage() const
 }
 
 bool HeatmapView::exportPng(const QString& path) const { return toImage().save(path, "PNG"); }
+
+bool HeatmapView::exportSvg(const QString& path) const
+{
+    return writeSvg(path, size(), title_, QStringLiteral("Orbit Lab heatmap"),
+                    [this](QPainter& painter) { paint(painter, rect(), true); });
+}
 
 } // namespace orbitui

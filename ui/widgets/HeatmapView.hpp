@@ -10,7 +10,10 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
+
+class QPainter;
 
 namespace orbitui {
 
@@ -43,6 +46,11 @@ public:
     void setShowValues(bool show, int decimals = 2);
     /// Names used in the tooltip, e.g. ("i", "j", "k") or ("true", "predicted", "count").
     void setAxisNames(const QString& row, const QString& column, const QString& value);
+    /// Axis captions written beside the row labels (rotated) and under the column labels, e.g.
+    /// ("true class", "predicted class"); empty strings (the default) draw none.
+    void setAxisCaptions(const QString& row, const QString& column);
+    /// Replaces the default tooltip text of a cell (cellText) by `text(row, column)`; empty restores it.
+    void setCellTextFunction(std::function<QString(int, int)> text);
     void setPlaceholder(const QString& text);
 
     /// The cell under a widget position, if any: (row, column).
@@ -52,6 +60,8 @@ public:
     /// The widget as a picture (heatmap, labels, colour bar).
     QImage toImage() const;
     bool exportPng(const QString& path) const;
+    /// The same picture as vector graphics (cells as rectangles when there are at most 128 x 128).
+    bool exportSvg(const QString& path) const;
 
     /// The colour of value t in [0, 1] of the colour map.
     static QColor colorAt(ColorMap map, double t);
@@ -66,8 +76,11 @@ private:
     struct Geometry {
         QRect title, cells, bar;
         double cellW = 1, cellH = 1;
+        bool rowLabels = false, columnLabels = false;
     };
-    Geometry geometry() const;
+    Geometry geometry(const QRect& area) const;
+    /// Draws the whole picture into `area`; `vectorCells` draws cells as rectangles (SVG).
+    void paint(QPainter& p, const QRect& area, bool vectorCells) const;
     void rebuildImage();
     double normalised(double v) const;
 
@@ -75,6 +88,8 @@ private:
     QStringList rowLabels_, columnLabels_;
     QString title_, placeholder_;
     QString rowName_ = QStringLiteral("i"), columnName_ = QStringLiteral("j"), valueName_ = QStringLiteral("value");
+    QString rowCaption_, columnCaption_;
+    std::function<QString(int, int)> cellTextFunction_;
     ColorMap map_ = ColorMap::Sequential;
     std::optional<std::pair<double, double>> fixedRange_;
     bool showValues_ = false;

@@ -8,6 +8,7 @@
 #include "panels/TrainingPanel.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/HeatmapView.hpp"
 #include "workers/TrainingTask.hpp"
 
 #include "orbit/data/Loaders.hpp"
@@ -135,6 +136,21 @@ private slots:
         QVERIFY2(std::abs(m.sum() - 75) <= 5, qPrintable(QString::number(m.sum())));
         QVERIFY(std::abs(double(m.diagonal().sum()) / m.sum() - r.folds[0].score) < 1e-9);
         QVERIFY(fx.panel.confusionView()->cellText(3, 3).startsWith("true 3, predicted 3"));
+        // The heatmap shows the counts themselves (values in cells, the view's tooltip), and the
+        // exports write them: CSV one row per cell, SVG a vector picture.
+        const HeatmapView* heat = fx.panel.confusionView()->heatmap();
+        QVERIFY(heat->matrix() == m.cast<double>());
+        QCOMPARE(heat->cellText(3, 3), fx.panel.confusionView()->cellText(3, 3));
+        QTemporaryDir dir;
+        QVERIFY(fx.panel.confusionView()->exportCsv(dir.filePath("c.csv")));
+        QFile csv(dir.filePath("c.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), qsizetype(1 + 100));
+        fx.panel.confusionView()->resize(400, 400);
+        QVERIFY(fx.panel.confusionView()->exportSvg(dir.filePath("c.svg")));
+        QFile svg(dir.filePath("c.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
 
         // Learning curve: four nested training sizes, growing.
         const auto curve = pointsOf(fx.panel.learningCurveChart());
