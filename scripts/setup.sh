@@ -3,6 +3,7 @@
 #   bash scripts/setup.sh app     install, build, start the GUI on the bundled sample data
 #   bash scripts/setup.sh test    install, build, run the whole test suite with ctest
 #   bash scripts/setup.sh build   install and build only
+#   bash scripts/setup.sh deps    install only (used by tests/sanitize.sh and tests/fuzz/run-fuzzers.sh)
 set -euo pipefail
 
 mode=${1:-app}
@@ -31,6 +32,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+[ "$mode" = deps ] && exit 0
+
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j "$jobs"
 
@@ -47,5 +50,5 @@ case "$mode" in
     exec ctest --output-on-failure -j "$jobs" --timeout 900
     ;;
   build) ;;
-  *) echo "usage: setup.sh app|test|build" >&2; exit 2 ;;
+  *) echo "usage: setup.sh app|test|build|deps" >&2; exit 2 ;;
 esac

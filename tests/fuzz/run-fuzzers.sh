@@ -27,6 +27,8 @@ stamp() { date -u +%H:%M:%S; }
 t_start=$SECONDS
 
 # --- toolchain -------------------------------------------------------------------------------
+# The project's own build dependencies (Eigen, OpenCV, matio, Qt for the session target, ...).
+bash "$root/scripts/setup.sh" deps
 have_libfuzzer() {
     command -v clang++ >/dev/null 2>&1 || return 1
     local tmp; tmp="$(mktemp -d)"
