@@ -99,7 +99,22 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    content()->addWidget(summary_);
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(summary_, 1);
+    auto* featuresButton = new QPushButton(tr("Features ψ CSV/.npy…"));
+    featuresButton->setToolTip(tr("Save the feature matrix ψ of the N points (one row per point, in heatmap order) "
+                                  "as CSV or NumPy .npy"));
+    summaryRow->addWidget(featuresButton, 0, Qt::AlignTop);
+    content()->addLayout(summaryRow);
+    connect(featuresButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export features"), QStringLiteral("features.csv"),
+                                                          tr("CSV (*.csv);;NumPy (*.npy)"));
+        if (path.isEmpty())
+            return;
+        const QString error = exportFeatures(path);
+        if (!error.isEmpty())
+            showError(error);
+    });
 
     auto* grid = new QGridLayout;
     grid->setSpacing(6);
@@ -307,6 +322,21 @@ QString KernelsPanel::exportMatrix(Matrix which, const QString& path) const
             orbit::writeMatrix(path.toStdString(), orbit::MatrixXfR(M.cast<float>()));
     } catch (const std::exception& e) {
         return tr("Could not export the matrix: %1").arg(QString::fromUtf8(e.what()));
+    }
+    return {};
+}
+
+QString KernelsPanel::exportFeatures(const QString& path) const
+{
+    if (!last_)
+        return tr("Nothing to export yet: compute the kernels first.");
+    try {
+        if (path.endsWith(".csv", Qt::CaseInsensitive))
+            orbit::writeCsv(path.toStdString(), last_->features);
+        else
+            orbit::writeMatrix(path.toStdString(), last_->features);
+    } catch (const std::exception& e) {
+        return tr("Could not export the features: %1").arg(QString::fromUtf8(e.what()));
     }
     return {};
 }

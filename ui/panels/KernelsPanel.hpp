@@ -45,6 +45,8 @@ public:
     QString summaryText() const;
     /// Writes a matrix as .csv or .npy (by extension); returns an error message or empty.
     QString exportMatrix(Matrix which, const QString& path) const;
+    /// Writes the feature matrix psi (N x D, rows in heatmap order) as .csv or .npy.
+    QString exportFeatures(const QString& path) const;
 
 private:
     void settingsChanged();

@@ -107,7 +107,8 @@ Task makeKernelTask(KernelRequest request)
         result->mapKernel = map->kernel();
         ctx.throwIfCancelled();
         ctx.progress(0.8, QStringLiteral("features"));
-        const Eigen::MatrixXd F = map->transform(X).cast<double>();
+        result->features = map->transform(X);
+        const Eigen::MatrixXd F = result->features.cast<double>();
         result->approx = F * F.transpose();
         result->difference = result->approx - result->invariant;
         result->frobenius = result->difference.norm() / std::max(result->invariant.norm(), 1e-300);

@@ -44,6 +44,7 @@ struct KernelResult {
     Eigen::MatrixXd invariant;            ///< Monte Carlo k_qG(x_i, x_j), r samples per point
     Eigen::MatrixXd approx;               ///< <psi(x_i), psi(x_j)>
     Eigen::MatrixXd difference;           ///< approx - invariant
+    orbit::MatrixXfR features;            ///< psi(x_i), N x D: the features behind `approx`
     double frobenius = 0.0;               ///< ||K - K_hat||_F / ||K||_F
     double spectral = 0.0;                ///< ||K - K_hat||_2 / ||K||_2
     double seconds = 0.0;

@@ -137,6 +137,19 @@ private slots:
         QVERIFY(panel->heatmap(KernelsPanel::Base)->exportPng(png));
         QVERIFY(QImage(png).width() > 50);
         QVERIFY(!panel->exportMatrix(KernelsPanel::Base, fx.dir.filePath("k.txt")).isEmpty());
+        // The feature matrix psi: N rows of D values whose Gram matrix is the approximation.
+        QCOMPARE(result->features.rows(), Eigen::Index(40));
+        QVERIFY(((result->features.cast<double>() * result->features.cast<double>().transpose()) - result->approx)
+                    .cwiseAbs()
+                    .maxCoeff() < 1e-9);
+        const QString fcsv = fx.dir.filePath("psi.csv");
+        QCOMPARE(panel->exportFeatures(fcsv), QString());
+        QFile ff(fcsv);
+        QVERIFY(ff.open(QIODevice::ReadOnly));
+        const QList<QByteArray> frows = ff.readAll().trimmed().split('\n');
+        QCOMPARE(frows.size(), 40);
+        QCOMPARE(frows.front().split(',').size(), int(result->features.cols()));
+        QVERIFY(!panel->exportFeatures(fx.dir.filePath("psi.txt")).isEmpty());
     }
 
     void autoApplyComputesWhenShown()
