@@ -24,7 +24,19 @@ VonMises::VonMises(double kappa) : kappa_(kappa)
 
 double VonMises::scaledBesselI0(double kappa)
 {
-    if (kappa < 500.0) return std::cyl_bessel_i(0.0, kappa) * std::exp(-kappa);
+    // Not std::cyl_bessel_i: it calls lgamma, which writes libm's global signgam, a data race when
+    // two workers evaluate densities at once (found by ThreadSanitizer).
+    if (kappa < 50.0) {
+        // Power series exp(-k) sum_j (k^2 / 4)^j / (j!)^2, terms by recurrence; all positive.
+        const double q = 0.25 * kappa * kappa;
+        double term = std::exp(-kappa), sum = term;
+        for (int j = 1; j < 1000; ++j) {
+            term *= q / (double(j) * double(j));
+            sum += term;
+            if (term < 1e-17 * sum && 2.0 * j > kappa) break;
+        }
+        return sum;
+    }
     // Asymptotic series: exp(-k) I0(k) = (2 pi k)^(-1/2) sum_j ((2j-1)!!)^2 / (j! (8k)^j).
     double term = 1.0, sum = 1.0;
     for (int j = 1; j < 12; ++j) {

@@ -179,6 +179,13 @@ private slots:
         QVERIFY(std::isfinite(peak) && std::abs(peak / std::sqrt(1e4 / (2 * kPi)) - 1) < 1e-4);
         QCOMPARE(VonMises(0).density(1.0), 1 / (2 * kPi));
         QVERIFY(std::abs(VonMises::scaledBesselI0(499.9) / VonMises::scaledBesselI0(500.1) - 1) < 1e-3);
+        // exp(-k) I0(k) against the standard library's Bessel function, on both sides of the switch
+        // from the power series to the asymptotic expansion (k = 50).
+        for (double k : {0.0, 1e-3, 0.2, 1.0, 9.0, 49.9, 50.1, 120.0, 480.0}) {
+            const double expected = std::cyl_bessel_i(0.0, k) * std::exp(-k);
+            QVERIFY2(std::abs(VonMises::scaledBesselI0(k) / expected - 1) < 1e-12,
+                     qPrintable(QString("kappa %1: %2 vs %3").arg(k).arg(VonMises::scaledBesselI0(k), 0, 'g', 17).arg(expected, 0, 'g', 17)));
+        }
     }
     void logNormalMoments()
     {
