@@ -19,6 +19,7 @@ int runBenchCommand(const Args& args, Io& io)
     if (args.has("data")) config.qm7 = loadDataset(args.text("data"));
     if (args.has("digits")) config.digits = loadDataset(args.text("digits"));
     config.quick = args.flag("quick");
+    config.repeats = int(args.integer("repeats", config.repeats, 1, 1000));
     if (args.has("cases")) config.only = split(args.text("cases"), ',');
     const auto cases = runBench(config);
     if (args.flag("json")) {
@@ -49,13 +50,14 @@ Command benchCommand()
 {
     return {"bench",
             "time the feature hot paths against Eigen's own float32 product of the same shapes",
-            "bench [--data QM7FILE] [--digits FILE] [--cases a,b] [--quick] [--json]",
+            "bench [--data QM7FILE] [--digits FILE] [--cases a,b] [--repeats K] [--quick] [--json]",
             "Cases: irf-templates-digits, irf-noisysort-qm7 (N=7101, d=529, s=2000, r=10), inystrom-templates-digits,\n"
             "gicdf-templates-digits. Synthetic data of the right shape unless --data (QM7, e.g.\n"
             "../shared/data/qm7/qm7.extxyz) / --digits is given. ratio = hot-path GEMM-equivalent rate / Eigen's rate.",
             {{"data", "", false, "FILE", "real QM7 for the noisy-sort case"},
              {"digits", "", false, "FILE", "real images for the digits cases"},
              {"cases", "", false, "LIST", "comma-separated case names"},
+             {"repeats", "", false, "K", "timed runs per case, best counts for both sides (default 5)"},
              {"quick", "", true, "", "smaller N (smoke run)"}},
             runBenchCommand};
 }

@@ -5,11 +5,16 @@
 
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
+#include "util/StreamStore.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -81,38 +86,62 @@ namespace {
 /// idx(v) = clamp(ceil(v n / s), -n, n + 1) + n: the first tau_k = s k / n with v <= tau_k (values
 /// below tau_-n count from k = -n, values above tau_n at none, index 2n + 1). Then
 /// F_k = #{i : idx(v_i) <= k}, the empirical CDF at tau_k, a sum of r step functions
-/// [k >= idx_i]. With few samples per threshold row (r ceil(width / 16) <= 4 width) and a narrow
-/// row the steps are rows of a small table (L1-resident) added 16 lanes at a time; otherwise a
-/// histogram over the indices and its prefix sum. Counts are small integers, exact in float, so
-/// both give the same bits.
+/// [k >= idx_i]. The steps are rows of a small table (L1-resident) added side by side:
+///  - bytes: width <= 64 and r <= 255 (counts fit a byte) with AVX-512BW: a whole row is one
+///    64-byte register, so the r steps are r adds, then one widening to float;
+///  - floats: narrow rows with few samples per row (r ceil(width / 16) <= 4 width), 16 lanes at a time;
+///  - otherwise a histogram over the indices and its prefix sum.
+/// Counts are small integers, exact in float, so all three give the same bits.
 class CdfPool {
 public:
     CdfPool(int bins, int r, float s, float scale)
         : bins_(bins), width_(2 * bins + 1), padded_((width_ + kLanes - 1) / kLanes * kLanes), r_(r),
-          toBin_(float(bins) / s), scale_(scale), counts_(std::size_t(width_) + 1),
-          useSteps_(padded_ <= kMaxStepWidth && r * (padded_ / kLanes) <= 4 * width_)
+          toBin_(float(bins) / s), scale_(scale), counts_(std::size_t(width_) + 1)
     {
-        if (useSteps_) {
+#if defined(__AVX512BW__)
+        if (width_ <= 64 && r <= 255) {
+            mode_ = Mode::ByteSteps;
+            byteSteps_.assign(std::size_t(width_ + 1) * 64, 0);
+            for (int j = 0; j <= width_; ++j)
+                for (int k = j; k < width_; ++k) byteSteps_[std::size_t(j) * 64 + std::size_t(k)] = 1;
+            return;
+        }
+#endif
+        if (padded_ <= kMaxStepWidth && r * (padded_ / kLanes) <= 4 * width_) {
+            mode_ = Mode::FloatSteps;
             steps_.assign(std::size_t(width_ + 1) * std::size_t(padded_), 0.0f);
             for (int j = 0; j <= width_; ++j)
                 for (int k = j; k < width_; ++k) steps_[std::size_t(j) * std::size_t(padded_) + std::size_t(k)] = 1.0f;
         }
     }
 
-    /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise).
-    void indices(const float* p, Eigen::Index n, Eigen::ArrayXi& idx) const
+    /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise), vectorised where the
+    /// target allows (the same float operations in the same order, so the same indices).
+    void indices(const float* p, Eigen::Index n, std::vector<int>& idx) const
     {
         // Projections are finite (transform refuses non-finite inputs), so min/max clamp exactly.
-        idx = ((Eigen::Map<const Eigen::ArrayXf>(p, n) * toBin_).ceil().min(float(bins_ + 1)).max(-float(bins_)) +
-               float(bins_))
-                  .cast<int>();
+        idx.resize(std::size_t(n));
+        const float lo = -float(bins_), hi = float(bins_ + 1), shift = float(bins_);
+        Eigen::Index i = 0;
+#if defined(__AVX512F__)
+        const __m512 vTo = _mm512_set1_ps(toBin_), vLo = _mm512_set1_ps(lo), vHi = _mm512_set1_ps(hi),
+                     vShift = _mm512_set1_ps(shift);
+        for (; i + 16 <= n; i += 16) {
+            __m512 y = _mm512_roundscale_ps(_mm512_mul_ps(_mm512_loadu_ps(p + i), vTo),
+                                            _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+            y = _mm512_add_ps(_mm512_max_ps(_mm512_min_ps(y, vHi), vLo), vShift);
+            _mm512_storeu_si512(idx.data() + i, _mm512_cvttps_epi32(y));
+        }
+#endif
+        for (; i < n; ++i) idx[std::size_t(i)] = int(std::max(std::min(std::ceil(p[i] * toBin_), hi), lo) + shift);
     }
 
     /// out[0..width) = scale F, from the indices idx[i * stride], i < r.
     void operator()(const int* idx, Eigen::Index stride, float* out)
     {
-        const int w = width_;
-        if (useSteps_) {
+        switch (mode_) {
+        case Mode::ByteSteps: return addByteSteps(idx, stride, out);
+        case Mode::FloatSteps:
             switch (padded_ / kLanes) {
             case 1: return addSteps<1>(idx, stride, out);
             case 2: return addSteps<2>(idx, stride, out);
@@ -123,7 +152,9 @@ public:
             case 7: return addSteps<7>(idx, stride, out);
             default: return addSteps<8>(idx, stride, out);
             }
+        case Mode::Histogram: break;
         }
+        const int w = width_;
         float* f = counts_.data();
         std::fill(counts_.begin(), counts_.end(), 0.0f);
         for (int i = 0; i < r_; ++i) f[idx[i * stride]] += 1.0f;
@@ -132,8 +163,31 @@ public:
     }
 
 private:
-    /// The step rows of the r indices summed with all Chunks lanes of a row side by side (registers,
-    /// independent adds: no latency chain).
+    /// The byte step rows of the r indices in one register, widened to float in 16-lane chunks.
+    void addByteSteps(const int* idx, Eigen::Index stride, float* out) const
+    {
+#if defined(__AVX512BW__)
+        const std::uint8_t* table = byteSteps_.data();
+        __m512i f = _mm512_loadu_si512(table + std::ptrdiff_t(idx[0]) * 64);
+        for (int i = 1; i < r_; ++i)
+            f = _mm512_add_epi8(f, _mm512_loadu_si512(table + std::ptrdiff_t(idx[i * stride]) * 64));
+        const __m512 vScale = _mm512_set1_ps(scale_);
+        for (int k0 = 0; k0 < width_; k0 += 16) {
+            const __m128i bytes = _mm512_castsi512_si128(f);
+            const __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(bytes)), vScale);
+            const int n = std::min(16, width_ - k0);
+            _mm512_mask_storeu_ps(out + k0, __mmask16((1u << n) - 1u), v);
+            f = _mm512_alignr_epi32(f, f, 4);  // next 16 bytes to the bottom lane
+        }
+#else
+        (void)idx;
+        (void)stride;
+        (void)out;
+#endif
+    }
+
+    /// The float step rows of the r indices summed with all Chunks lanes of a row side by side
+    /// (registers, independent adds: no latency chain).
     template <int Chunks>
     void addSteps(const int* idx, Eigen::Index stride, float* out) const
     {
@@ -154,13 +208,15 @@ private:
         }
     }
 
+    enum class Mode { ByteSteps, FloatSteps, Histogram };
     static constexpr int kLanes = 16;
     static constexpr int kMaxStepWidth = 128;  ///< (width + 1) x 128 floats: the table stays in L1/L2
     int bins_, width_, padded_, r_;
     float toBin_, scale_;
     std::vector<float> counts_;
-    std::vector<float> steps_;  ///< row j: [k >= j] for k < width, zero padding to `padded_`
-    bool useSteps_;
+    std::vector<float> steps_;             ///< row j: [k >= j] for k < width, zero padding to `padded_`
+    std::vector<std::uint8_t> byteSteps_;  ///< the same rows as bytes, 64 per row
+    Mode mode_ = Mode::Histogram;
 };
 
 /// The feature matrix (m (2n + 1) floats per input, 5x the product's output at the bench sizes) is
@@ -181,7 +237,11 @@ void adviseHugePages(float* data, std::size_t bytes)
 }
 
 /// Columns of one product tile: P (block rows x about this many floats) stays in L2.
-constexpr Eigen::Index kCdfTileColumns = 512;
+constexpr Eigen::Index kCdfTileColumns = 1024;
+/// Inputs per block on the template path. Each block packs every template tile for the product and
+/// each tile packs the block's inputs, so the packing is proportional to 1 / rows + 1 / columns:
+/// square tiles (1 MB, in L2) pack least.
+constexpr std::size_t kCdfBlockRows = 256;
 
 } // namespace
 
@@ -200,7 +260,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
     // Template trick: TG_ row j r + i = g_i^-1 t_j, so P(x, j r + i) = <g_i^-1 t_j, x>.
     // Data path: row x r + i of the inputs is g_{x,i} x, so P(x r + i, j) = <t_j, g_{x,i} x>.
     const Eigen::Index perTile = dataPath ? kCdfTileColumns : std::max<Eigen::Index>(1, kCdfTileColumns / r);
-    detail::forEachBlock(end - begin, plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
+    detail::forEachBlock(end - begin, dataPath ? plan_->blockInputs() : kCdfBlockRows, [&](std::size_t b0, std::size_t b1) {
         MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
         if (!in.allFinite())
             throw SpecError("--data", "GICDF features need finite inputs; a row in this block has NaN or inf",
@@ -212,23 +272,27 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
         const Eigen::Index inputs = Eigen::Index(b1 - b0);
         CdfPool pool(bins_, r, s, scale);
         MatrixXfR P;
-        Eigen::ArrayXi idx;
+        std::vector<int> idx;
+        std::vector<float> row;  // one input's features of one tile, then streamed out
         for (Eigen::Index j0 = 0; j0 < m_; j0 += perTile) {
             const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
             const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
             P.resize(in.rows(), nc);
             P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
-            pool.indices(P.data(), P.size(), idx);
+            row.resize(std::size_t(nj * width));
+            const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
             for (Eigen::Index x = 0; x < inputs; ++x) {
-                float* o = out.data() + (Eigen::Index(b0) + x) * D + j0 * width;
+                pool.indices(P.data() + x * perInput, perInput, idx);
                 for (Eigen::Index j = 0; j < nj; ++j) {
                     if (dataPath)
-                        pool(idx.data() + x * r * nc + j, nc, o + j * width);
+                        pool(idx.data() + j, nc, row.data() + j * width);
                     else
-                        pool(idx.data() + x * nc + j * r, 1, o + j * width);
+                        pool(idx.data() + j * r, 1, row.data() + j * width);
                 }
+                detail::streamCopy(row.data(), out.data() + (Eigen::Index(b0) + x) * D + j0 * width, row.size());
             }
         }
+        detail::streamFence();
     });
 }
 

@@ -226,12 +226,22 @@ private slots:
     // The GICDF entries are the paper's counts: for C_4 enumerated exactly (r = 4),
     // Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{g : <t_j, g x / ||x||> <= s k / n}, k = -n..n.
     // Computed here directly in double from the templates; entries at a threshold within float
-    // rounding may differ by one count.
+    // rounding may differ by one count. The bin counts cover the three pooling paths: byte steps
+    // (2n + 1 <= 64), float steps (<= 128) and the histogram.
+    void gicdfCountsMatchTheDefinition_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::newRow("n=6") << 6;
+        QTest::newRow("n=31") << 31;
+        QTest::newRow("n=40") << 40;
+        QTest::newRow("n=70") << 70;
+    }
     void gicdfCountsMatchTheDefinition()
     {
+        QFETCH(int, n);
         const Dataset& d = digits();
         auto c = context(DataKind::Images, d.shape, "cyclic:n=4", "haar", 1.0);
-        const int m = 40, n = 6, r = 4;
+        const int m = 40, r = 4;
         const double s = 1.1;
         GicdfMap f(c, m, n, r);
         f.fit(d.X.topRows(20), 3);

@@ -11,7 +11,8 @@ namespace orbit {
 /// One timed hot path. flops = 2 * rows * cols * depth of the GEMM it amounts to (rows = inputs, or
 /// inputs x r on the data path; cols = r s transformed templates, or s); gflops = flops / seconds;
 /// gemm_gflops = the rate of one Eigen float32 product C = A B^T of exactly that shape, timed in the
-/// same run with the same threads; ratio = gflops / gemm_gflops. Both are timed in steady state: the
+/// same run with the same threads; ratio = gflops / gemm_gflops. Each side is the best of `repeats`
+/// runs, the two alternating, so load from other processes cannot favour either. Both are timed in steady state: the
 /// hot path writes into the output of a first, untimed transform (as a caller streaming batches into
 /// one buffer does) and the GEMM into a paged-in matrix, so neither pays first-touch page faults.
 struct BenchCase {
@@ -26,6 +27,7 @@ struct BenchConfig {
     std::optional<Dataset> qm7;     ///< real QM7 (Coulomb 23 x 23) for the noisy-sort case, else synthetic
     std::optional<Dataset> digits;  ///< real images for the digits cases, else synthetic 20 x 20 in [0, 1]
     bool quick = false;             ///< smaller N (for smoke runs)
+    int repeats = 5;                ///< timed runs per case; the best of them counts, for both sides
     std::vector<std::string> only;  ///< run only these case names (empty: all)
     std::uint64_t seed = 0;
 };
