@@ -36,6 +36,7 @@ int runTrain(const Args& args, Io& io)
     c.eval = args.text("eval", c.eval);
     c.grid = parseGrid(args.text("grid"));
     c.validationFraction = args.number("validation", c.validationFraction);
+    c.innerFolds = int(args.integer("inner-folds", c.innerFolds, 0, 50));
     if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
     c.seed = seed;
     c.validate();  // bad options fail before the data is loaded
@@ -71,6 +72,7 @@ Command trainCommand()
     options.push_back({"eval", "", false, "holdout:FRAC|kfold:K|folds", "outer evaluation (default holdout:0.2)"});
     options.push_back({"grid", "", false, "AXES", "search grid, e.g. \"lambda=1e-4,1e-3;median=0.5,1,2\""});
     options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
+    options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
     options.push_back({"n", "", false, "N", "use a seeded random subset of N samples"});
     options.push_back({"rotate", "", true, "", "rotate every image by a uniform random angle (seeded), after padding"});
     options.push_back({"pad", "", false, "P", "with --rotate: zero-pad images to P x P first (default 28)"});

@@ -140,6 +140,16 @@ Split innerValidation(const Indices& train, double validationFraction, std::uint
     return holdOutOf(train, validationFraction, seed, labels);
 }
 
+std::vector<Split> innerKFold(const Indices& train, int k, std::uint64_t seed)
+{
+    std::vector<Split> splits = kFold(train.size(), k, seed);
+    for (Split& s : splits) {  // positions in `train` -> dataset rows (train is sorted, so they stay sorted)
+        for (std::size_t& i : s.train) i = train[i];
+        for (std::size_t& i : s.test) i = train[i];
+    }
+    return splits;
+}
+
 MatrixXfR selectRows(const MatrixXfR& X, const Indices& idx)
 {
     MatrixXfR out(static_cast<Eigen::Index>(idx.size()), X.cols());

@@ -103,6 +103,7 @@ TrainConfig trainConfigOf(const Json& j, TrainConfig c, const std::string& file,
     c.learner = get<std::string>(j, "learner", c.learner, file, where);
     c.eval = get<std::string>(j, "eval", c.eval, file, where);
     c.validationFraction = get<double>(j, "validation", c.validationFraction, file, where);
+    c.innerFolds = get<int>(j, "inner_folds", c.innerFolds, file, where);
     c.learningCurve = get<std::vector<double>>(j, "learning_curve", c.learningCurve, file, where);
     c.seed = get<std::uint64_t>(j, "seed", c.seed, file, where);
     if (j.contains("grid")) c.grid = gridOf(j.at("grid"), file, where + ".grid");

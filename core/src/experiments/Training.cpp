@@ -120,20 +120,6 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
     return parts[0] + "+" + specText(s);
 }
 
-std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
-{
-    const auto parts = split(c.eval, ':');  // validated by TrainConfig::validate
-    if (parts[0] == "holdout") return {holdOutFor(data, *parseDouble(parts.at(1)), c.seed)};
-    if (parts[0] == "kfold") {
-        const int k = static_cast<int>(*parseInteger(parts.at(1)));
-        if (std::size_t(k) > data.count())
-            throw SpecError("--eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
-        return kFold(data.count(), k, c.seed);
-    }
-    if (data.folds.empty()) throw SpecError("--eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
-    return kFoldFor(data, 0, c.seed);
-}
-
 /// Cartesian product of the axes, first axis varying slowest.
 std::vector<ParamPoint> product(const std::vector<ParamAxis>& axes)
 {
@@ -149,6 +135,38 @@ std::vector<ParamPoint> product(const std::vector<ParamAxis>& axes)
         points = std::move(next);
     }
     return points;
+}
+
+/// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
+/// molecules), halved for Coulomb matrices (the maps fold them onto one triangle).
+double effectiveInputSize(const Dataset& data)
+{
+    const Eigen::Index n = data.X.rows(), d = data.X.cols();
+    if (n == 0) return double(d);
+    double sum = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        Eigen::Index last = d;
+        while (last > 0 && data.X(i, last - 1) == 0.0f) --last;
+        sum += double(std::max<Eigen::Index>(last, 1));
+    }
+    return (data.kind == DataKind::Coulomb ? 0.5 : 1.0) * sum / double(n);
+}
+
+/// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
+/// about 2^31 multiply-adds (rows x effective input size x features x orbit samples r: a few tenths
+/// of a second), at least 1. Depends on the spec and sizes only, so the partition (and every bit) is fixed; maps
+/// cheap enough for 64-row blocks keep exactly the partition they always had.
+Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::Index dim)
+{
+    double r = 1.0;
+    for (const std::string& part : split(spec, '+')) {
+        const Spec s = parseSpec(part, "--features");
+        if (s.has("r")) r = std::max(r, parseDouble(s.params.at("r")).value_or(1.0));
+    }
+    const double perRow = std::max(inputDim, 1.0) * double(std::max<Eigen::Index>(dim, 1)) * r;
+    Eigen::Index rows = 64;
+    while (rows > 1 && double(rows) * perRow > double(1LL << 31)) rows /= 2;
+    return rows;
 }
 
 /// Maps progress of a sub-task onto [lo, hi] of the whole run.
@@ -231,8 +249,9 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
                                config_.features);
     PointFeatures out;
     out.F.resize(n, dim);
-    // Fixed 64-row blocks: the partition (and so every bit) does not depend on the thread count.
-    constexpr Eigen::Index kRows = 64;
+    // A fixed partition (so every bit does not depend on the thread count): 64-row blocks, fewer
+    // rows when the map is expensive, so a cancel is seen within a fraction of a second.
+    const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_), dim);
     MatrixXfR block;
     for (Eigen::Index r = 0; r < n; r += kRows) {
         stage.at(double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
@@ -269,10 +288,8 @@ TrainResult Trainer::run()
 {
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<Split> outer = outerSplits(data_, config_);
-    std::vector<Split> inner;
-    for (std::size_t f = 0; f < outer.size(); ++f)
-        inner.push_back(innerValidation(outer[f].train, config_.validationFraction,
-                                        deriveSeed(config_.seed, kInnerStream + f), data_.labels));
+    std::vector<std::vector<Split>> inner;
+    for (std::size_t f = 0; f < outer.size(); ++f) inner.push_back(innerSplits(data_, config_, outer[f].train, f));
     const std::size_t P = featurePoints_.size(), L = learnerAxis_.values.size(), K = outer.size();
     const bool maximise = data_.isClassification();
     const bool curve = !config_.learningCurve.empty();
@@ -305,16 +322,24 @@ TrainResult Trainer::run()
             const PointFeatures& pf = independent_ ? *shared : local;
             const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
             const std::string what = where + ", fold " + std::to_string(f + 1) + "/" + std::to_string(K);
-            std::size_t step = 0;
-            const std::size_t steps = 2 * L;
-            auto poll = [&] { learn.at(double(std::min(step++, steps)) / double(steps), what); };
-            const auto vo = learner_->fit(pf, inner[f].train, inner[f].test, values, poll);
-            const auto to = learner_->fit(pf, outer[f].train, outer[f].test, values, poll);
-            for (std::size_t l = 0; l < L; ++l) {
-                val[idx(p, l, f)] = scoreOf(data_, vo.at(l), inner[f].test);
-                innerEvidence[idx(p, l, f)] = vo.at(l).logEvidence;
-                test[idx(p, l, f)] = to.at(l);
+            // Progress of the fold: fit `fit` of `fits` (the inner splits, then the outer one) is g done.
+            std::size_t fit = 0;
+            const std::size_t fits = inner[f].size() + 1;
+            auto poll = [&](double g, const std::string& step) {
+                learn.at((double(std::min(fit, fits - 1)) + g) / double(fits), what + " · " + step);
+            };
+            // Validation score and evidence of a point: the mean over the inner splits.
+            for (const Split& in : inner[f]) {
+                const auto vo = learner_->fit(pf, in.train, in.test, values, poll);
+                ++fit;
+                const double share = 1.0 / double(inner[f].size());
+                for (std::size_t l = 0; l < L; ++l) {
+                    val[idx(p, l, f)] += share * scoreOf(data_, vo.at(l), in.test);
+                    innerEvidence[idx(p, l, f)] += share * vo.at(l).logEvidence;
+                }
             }
+            const auto to = learner_->fit(pf, outer[f].train, outer[f].test, values, poll);
+            for (std::size_t l = 0; l < L; ++l) test[idx(p, l, f)] = to.at(l);
             foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
         }
     }
@@ -392,11 +417,18 @@ TrainResult Trainer::run()
         for (double frac : config_.learningCurve)
             sizes.push_back(std::clamp<std::size_t>(std::size_t(std::llround(frac * double(s.train.size()))), 2, s.train.size()));
         const std::vector<double> one = {values[firstL]};
-        auto noPoll = [] {};
+        double curveAt = 0.0;  // the fits of the curve poll at its last reported fraction
+        std::string curveWhat = "learning curve";
+        auto poll = [&](double, const std::string& step) { cs.at(0.05 + 0.95 * curveAt, curveWhat + " · " + step); };
         r.learningCurve = learningCurve(
             s, sizes, deriveSeed(config_.seed, kCurveStream),
-            [&](const Split& sub) { return scoreOf(data_, learner_->fit(pf, sub.train, sub.test, one, noPoll).front(), sub.test); },
-            [&](double f, const std::string& what) { cs.at(0.05 + 0.95 * f, what); return false; });
+            [&](const Split& sub) { return scoreOf(data_, learner_->fit(pf, sub.train, sub.test, one, poll).front(), sub.test); },
+            [&](double f, const std::string& what) {
+                curveAt = f;
+                curveWhat = what;
+                cs.at(0.05 + 0.95 * f, what);
+                return false;
+            });
     }
     reportProgress(progress_, 1.0, "done");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -404,6 +436,27 @@ TrainResult Trainer::run()
 }
 
 } // namespace
+
+std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
+{
+    const auto parts = split(c.eval, ':');  // validated by TrainConfig::validate
+    if (parts[0] == "holdout") return {holdOutFor(data, *parseDouble(parts.at(1)), c.seed)};
+    if (parts[0] == "kfold") {
+        const int k = static_cast<int>(*parseInteger(parts.at(1)));
+        if (std::size_t(k) > data.count())
+            throw SpecError("--eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
+        return kFold(data.count(), k, c.seed);
+    }
+    if (data.folds.empty()) throw SpecError("--eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
+    return kFoldFor(data, 0, c.seed);
+}
+
+std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const Indices& train, std::size_t fold)
+{
+    const std::uint64_t seed = deriveSeed(c.seed, kInnerStream + fold);
+    if (c.innerFolds >= 2) return innerKFold(train, c.innerFolds, seed);
+    return {innerValidation(train, c.validationFraction, seed, data.labels)};
+}
 
 void TrainConfig::validate() const
 {
@@ -423,6 +476,8 @@ void TrainConfig::validate() const
     }
     if (!(validationFraction > 0 && validationFraction < 1))
         throw SpecError("--validation", "must be in (0, 1)", number(validationFraction));
+    if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))
+        throw SpecError("--inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
     for (double f : learningCurve)
         if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", number(f));
     std::set<std::string> names;

@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -101,6 +102,44 @@ private slots:
         QVERIFY(r.mae > 0 && r.mae <= r.mean + 1e-12);  // MAE <= RMSE
     }
 
+    // With innerFolds = K the grid search scores a point by the mean over an inner K-fold
+    // cross-validation of the training part: here each row's validation RMSE is the mean of the
+    // closed-form ridge RMSEs on the K inner splits, whose held-out parts partition the training rows.
+    void innerCrossValidationAveragesTheInnerFolds()
+    {
+        const Dataset ds = linearRegression(60, 4, 7);
+        TrainConfig c;
+        c.features = "raw";
+        c.learner = "ridge";
+        c.eval = "holdout:0.25";
+        c.innerFolds = 3;
+        c.grid = {{"lambda", {1e-3, 30.0}}};
+        c.seed = 5;
+        const TrainResult r = train(ds, c);
+        const std::vector<Split> outer = outerSplits(ds, c);
+        QCOMPARE(outer.size(), std::size_t(1));
+        const std::vector<Split> inner = innerSplits(ds, c, outer[0].train, 0);
+        QCOMPARE(inner.size(), std::size_t(3));
+        std::multiset<std::size_t> heldOut;
+        for (const Split& s : inner) {
+            heldOut.insert(s.test.begin(), s.test.end());
+            QCOMPARE(s.train.size() + s.test.size(), outer[0].train.size());
+        }
+        QVERIFY(std::equal(heldOut.begin(), heldOut.end(), outer[0].train.begin(), outer[0].train.end()));
+        QCOMPARE(r.grid.size(), std::size_t(2));
+        for (const GridRow& row : r.grid) {
+            double expected = 0;
+            for (const Split& s : inner) expected += closedFormRmse(ds, s, row.params.at("lambda")) / 3.0;
+            QVERIFY2(std::abs(row.validation - expected) < 1e-6 * (1 + expected),
+                     qPrintable(QString("%1 vs %2").arg(row.validation).arg(expected)));
+        }
+        QCOMPARE(r.folds[0].chosen.at("lambda"), 1e-3);  // light regularisation fits a linear target best
+        // one split (innerFolds = 0) scores on a different, single validation part
+        c.innerFolds = 0;
+        QCOMPARE(innerSplits(ds, c, outer[0].train, 0).size(), std::size_t(1));
+        QVERIFY(train(ds, c).grid[0].validation != r.grid[0].validation);
+    }
+
     // k-fold: the test parts are disjoint and cover every sample once, so the summed confusion
     // matrix counts every sample exactly once.
     void kfoldPartitionsAreDisjointAndComplete()
@@ -188,6 +227,36 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, train(ds, c, [&](double, const std::string&) { return ++n > 3; }));
     }
 
+    // A cancel in the middle of the learning stage (inside a Cholesky factorisation of the dual
+    // ridge system, not only between feature blocks) throws Cancelled, and leaves nothing behind:
+    // the next run with the same config gives the bits of a run that was never interrupted.
+    void cancelInsideTheLearnerLeavesNothingBehind()
+    {
+        const Dataset ds = blobs(200, 9);  // 600 rows: the dual system of a fold has 2 panels
+        TrainConfig c;
+        c.features = "rf:s=700";  // more features than training rows: the dual (Gram) path
+        c.eval = "kfold:3";
+        c.grid = {{"median", {1.0}}, {"lambda", {1e-3, 1e-1}}};
+        const TrainResult before = train(ds, c);
+        std::vector<std::string> steps;
+        std::string stoppedAt;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, train(ds, c, [&](double, const std::string& what) {
+                                     steps.push_back(what);
+                                     if (what.find("Cholesky") == std::string::npos) return false;
+                                     stoppedAt = what;
+                                     return true;
+                                 }));
+        QVERIFY2(stoppedAt.find("fold 1/3 · Cholesky λ=0.001") != std::string::npos, stoppedAt.c_str());
+        QVERIFY(std::any_of(steps.begin(), steps.end(),
+                            [](const std::string& s) { return s.find("Gram matrix") != std::string::npos; }));
+        QCOMPARE(steps.back(), stoppedAt);  // nothing reported after the cancel
+        const TrainResult after = train(ds, c);
+        QCOMPARE(after.grid.size(), before.grid.size());
+        for (std::size_t i = 0; i < before.grid.size(); ++i) QCOMPARE(after.grid[i].validation, before.grid[i].validation);
+        QCOMPARE(after.mean, before.mean);
+        QVERIFY(after.confusion == before.confusion);
+    }
+
     // blr: no learner axis; every grid row carries a finite (inner-training) log evidence.
     void blrRowsCarryEvidence()
     {
@@ -255,6 +324,7 @@ private slots:
         QTest::newRow("grid value") << "--grid" << "ridge" << "holdout:0.2" << "lambda=abc";
         QTest::newRow("wrong axis") << "--grid" << "ridge" << "holdout:0.2" << "C=1";
         QTest::newRow("negative") << "--grid" << "ridge" << "holdout:0.2" << "lambda=-1";
+        QTest::newRow("inner folds") << "--inner-folds" << "ridge" << "holdout:0.2" << "inner=1";
     }
     void rejectsBadConfigurations()
     {
@@ -266,7 +336,10 @@ private slots:
             TrainConfig c;
             c.learner = learner.toStdString();
             c.eval = eval.toStdString();
-            c.grid = parseGrid(grid.toStdString());
+            if (grid == "inner=1")
+                c.innerFolds = 1;
+            else
+                c.grid = parseGrid(grid.toStdString());
             c.validate();
             QFAIL("accepted");
         } catch (const SpecError& e) {

@@ -50,6 +50,11 @@ Split holdOutFor(const Dataset& ds, double testFraction, std::uint64_t seed);
 Split innerValidation(const Indices& train, double validationFraction, std::uint64_t seed,
                       const std::vector<int>& labels = {});
 
+/// Inner k-fold cross-validation of a training set: k splits of the indices of `train` (dataset
+/// rows), fold f of a seeded permutation of `train` held out in split f. The held-out parts are
+/// disjoint and cover `train`. Requires 2 <= k <= train.size().
+std::vector<Split> innerKFold(const Indices& train, int k, std::uint64_t seed);
+
 /// Rows `idx` of X, in that order.
 MatrixXfR selectRows(const MatrixXfR& X, const Indices& idx);
 

@@ -5,6 +5,7 @@
 #include "orbit/evaluation/GridSearch.hpp"
 #include "orbit/evaluation/LearningCurve.hpp"
 #include "orbit/evaluation/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
 
 #include <Eigen/Core>
 
@@ -35,6 +36,7 @@ struct TrainConfig {
     std::string eval = "holdout:0.2";    ///< holdout:FRAC | kfold:K | folds (the dataset's own folds, e.g. QM7 P)
     std::vector<ParamAxis> grid;         ///< explicit axes; missing ones get defaults (see defaultGrid)
     double validationFraction = 0.2;     ///< inner validation split of each training fold for the grid search
+    int innerFolds = 0;                  ///< 0: that one split; K >= 2: K-fold cross-validation inside each training fold
     std::vector<double> learningCurve;   ///< optional training-set fractions in (0, 1] for a learning curve
     std::uint64_t seed = 0;
 
@@ -79,8 +81,17 @@ struct TrainResult {
     double seconds = 0.0;
 };
 
+/// The outer splits of a run (config.eval: hold-out, k-fold or the dataset's own folds).
+std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& config);
+
+/// The inner splits the grid search of outer fold `fold` scores on (`train` = that fold's training
+/// rows): one validation split (config.validationFraction, stratified for classes), or an inner
+/// config.innerFolds-fold cross-validation. Seeded from config.seed and the fold.
+std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& config, const Indices& train, std::size_t fold);
+
 /// Runs the evaluation: for each outer split (eval), a grid search on an inner validation split of the
-/// training part picks the point with the best validation score; the learner is refitted on the whole
+/// training part (or the mean score over an inner K-fold cross-validation, innerFolds = K) picks the
+/// point with the best validation score; the learner is refitted on the whole
 /// training part at that point and scored on the test part. Feature maps are fitted on training rows
 /// only, with seeds derived from config.seed (maps whose fit only draws random numbers -- raw, sorted,
 /// rf, irf, gicdf, +rf2 with a fixed sigma -- are computed once per grid point for all rows and shared
