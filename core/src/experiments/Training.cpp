@@ -120,25 +120,9 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
     return parts[0] + "+" + specText(s);
 }
 
-/// Cartesian product of the axes, first axis varying slowest.
-std::vector<ParamPoint> product(const std::vector<ParamAxis>& axes)
-{
-    std::vector<ParamPoint> points(1);
-    for (const ParamAxis& a : axes) {
-        std::vector<ParamPoint> next;
-        for (const ParamPoint& p : points)
-            for (double v : a.values) {
-                ParamPoint q = p;
-                q[a.name] = v;
-                next.push_back(std::move(q));
-            }
-        points = std::move(next);
-    }
-    return points;
-}
-
 /// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
-/// molecules), halved for Coulomb matrices (the maps fold them onto one triangle).
+/// molecules), a quarter of it for Coulomb matrices (the maps fold them onto one triangle and sort
+/// a block's molecules by size, so most products run on far fewer columns).
 double effectiveInputSize(const Dataset& data)
 {
     const Eigen::Index n = data.X.rows(), d = data.X.cols();
@@ -149,12 +133,12 @@ double effectiveInputSize(const Dataset& data)
         while (last > 0 && data.X(i, last - 1) == 0.0f) --last;
         sum += double(std::max<Eigen::Index>(last, 1));
     }
-    return (data.kind == DataKind::Coulomb ? 0.5 : 1.0) * sum / double(n);
+    return (data.kind == DataKind::Coulomb ? 0.25 : 1.0) * sum / double(n);
 }
 
 /// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
-/// about 2^31 multiply-adds (rows x effective input size x features x orbit samples r: a few tenths
-/// of a second), at least 1. Depends on the spec and sizes only, so the partition (and every bit) is fixed; maps
+/// 2^32 units (rows x effective input size x features x orbit samples r; measured: a few tenths of
+/// a second on two cores), at least 1. Depends on the spec and sizes only, so the partition (and every bit) is fixed; maps
 /// cheap enough for 64-row blocks keep exactly the partition they always had.
 Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::Index dim)
 {
@@ -165,7 +149,7 @@ Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::I
     }
     const double perRow = std::max(inputDim, 1.0) * double(std::max<Eigen::Index>(dim, 1)) * r;
     Eigen::Index rows = 64;
-    while (rows > 1 && double(rows) * perRow > double(1LL << 31)) rows /= 2;
+    while (rows > 1 && double(rows) * perRow > double(1LL << 32)) rows /= 2;
     return rows;
 }
 
@@ -189,7 +173,7 @@ public:
                 featureAxes_.push_back(a);
         }
         if (learnerAxis_.values.empty()) learnerAxis_.values = {kNaN};  // blr: one fit per point
-        featurePoints_ = product(featureAxes_);
+        featurePoints_ = gridPoints(featureAxes_);
         independent_ = isDataIndependent(featuresWith(config.features, featurePoints_.front()));
     }
 

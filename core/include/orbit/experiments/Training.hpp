@@ -2,7 +2,7 @@
 // Train and evaluate a learner on feature maps of a dataset: the engine behind `orbitlab-cli train`,
 // `orbitlab-cli experiment` and the GUI's Training panel.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/GridSearch.hpp"
+#include "orbit/evaluation/ParamGrid.hpp"
 #include "orbit/evaluation/LearningCurve.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
