@@ -1,5 +1,6 @@
 #include "models/OrbitSettings.hpp"
 
+#include "orbit/groups/OrthogonalSetGroup.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <sstream>
@@ -102,6 +103,13 @@ std::vector<std::string> validGroups(orbit::DataKind kind, const orbit::Shape& s
 {
     std::vector<std::string> out;
     for (const std::string& name : allGroups()) {
+        if (name == "orthogonal") {
+            // Building it draws k Haar-random d x d matrices (seconds on the GUI thread for images):
+            // its constructor's size condition decides instead; it suits samples of any kind.
+            if (shape.dim() >= 1 && shape.dim() <= orbit::OrthogonalSetGroup::kMaxDim)
+                out.push_back(name);
+            continue;
+        }
         OrbitSettings s;
         s.group = name;
         try {

@@ -233,14 +233,16 @@ void OrbitsPanel::draw(std::shared_ptr<const OrbitResult> result)
     const OrbitRequest& req = result->request;
     const orbit::Dataset& ds = *req.dataset;
     const int r = static_cast<int>(result->gallery.rows());
-    std::vector<QImage> images;
-    images.reserve(static_cast<std::size_t>(r));
-    QStringList tips;
-    for (int k = 0; k < r; ++k) {
-        images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind,
-                                      atomCount(ds, static_cast<std::size_t>(req.index))));
-        tips << tr("g_%1 = %2").arg(k + 1).arg(QString::fromStdString(result->elementText[static_cast<std::size_t>(k)]));
+    std::vector<QImage> images = result->images;  // rendered on the worker (shared, not copied)
+    if (static_cast<int>(images.size()) != r) {
+        images.clear();
+        for (int k = 0; k < r; ++k)
+            images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind,
+                                          atomCount(ds, static_cast<std::size_t>(req.index))));
     }
+    QStringList tips;
+    for (int k = 0; k < r; ++k)
+        tips << tr("g_%1 = %2").arg(k + 1).arg(QString::fromStdString(result->elementText[static_cast<std::size_t>(k)]));
     gallery_->setImages(std::move(images), tips);
     galleryTitle_->setText(tr("Orbit of #%1 (%2): r = %3 copies g·x, g ~ %4")
                                .arg(req.index)

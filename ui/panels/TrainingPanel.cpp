@@ -3,6 +3,7 @@
 #include "models/LabState.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/TrainingCharts.hpp"
 #include "workers/TrainingTask.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -18,8 +19,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLineSeries>
-#include <QLogValueAxis>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -30,7 +29,6 @@
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QTableWidget>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -40,20 +38,6 @@
 namespace orbitui {
 
 namespace {
-
-/// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
-QString axisLabel(const std::string& axis)
-{
-    const auto dot = axis.find('.');
-    const std::string key = dot == std::string::npos ? axis : axis.substr(dot + 1);
-    QString name = key == "kappa"    ? QStringLiteral("κ")
-                   : key == "lambda" ? QStringLiteral("λ")
-                   : key == "sigma"  ? QStringLiteral("σ")
-                   : key == "mu"     ? QStringLiteral("μ")
-                   : key == "median" ? QStringLiteral("bandwidth (× median distance)")
-                                     : QString::fromStdString(key);
-    return dot == std::string::npos ? name : QString::fromStdString(axis.substr(0, dot)) + " " + name;
-}
 
 QString pointText(const orbit::ParamPoint& point)
 {
@@ -76,81 +60,6 @@ QString formatSeconds(double s)
     if (s < 60)
         return QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 1 : 0);
     return QStringLiteral("%1 min %2 s").arg(int(s) / 60).arg(int(s) % 60);
-}
-
-/// Removes every series and axis of `chart`.
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
-QAbstractAxis* makeXAxis(const std::vector<double>& x, bool logarithmic, const QString& title)
-{
-    QFont font;
-    font.setPointSizeF(10);
-    if (logarithmic) {
-        auto* axis = new QLogValueAxis;
-        axis->setBase(10);
-        axis->setLabelFormat("%g");
-        const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-        axis->setRange(*lo / 2, *hi * 2);
-        axis->setTitleText(title);
-        axis->setTitleFont(font);
-        return axis;
-    }
-    auto* axis = new QValueAxis;
-    const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-    const double pad = *hi > *lo ? 0.05 * (*hi - *lo) : 0.5;
-    axis->setRange(*lo - pad, *hi + pad);
-    axis->setLabelFormat("%g");
-    axis->setTitleText(title);
-    axis->setTitleFont(font);
-    return axis;
-}
-
-QValueAxis* makeYAxis(const std::vector<double>& y, const QString& title)
-{
-    auto* axis = new QValueAxis;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (double v : y)
-        if (std::isfinite(v)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-    if (!std::isfinite(lo)) {
-        lo = 0;
-        hi = 1;
-    }
-    const double pad = hi > lo ? 0.08 * (hi - lo) : std::max(0.05 * std::abs(hi), 0.01);
-    axis->setRange(lo - pad, hi + pad);
-    axis->setLabelFormat(std::max(std::abs(lo), std::abs(hi)) >= 1000 ? "%.0f" : "%.3g");
-    axis->setTitleText(title);
-    QFont font;
-    font.setPointSizeF(10);
-    axis->setTitleFont(font);
-    axis->applyNiceNumbers();
-    return axis;
-}
-
-QLineSeries* makeSeries(const QString& name, const std::vector<double>& x, const std::vector<double>& y, const QColor& colour)
-{
-    QList<QPointF> points;
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
-        if (std::isfinite(y[i]))
-            points.append(QPointF(x[i], y[i]));
-    auto* series = new QLineSeries;
-    series->setName(name);
-    series->replace(points);
-    series->setPointsVisible(true);
-    QPen pen(colour);
-    pen.setWidthF(2.2);
-    series->setPen(pen);
-    series->setColor(colour);
-    return series;
 }
 
 /// A line edit's numbers (strict: throws SpecError naming `field`; lenient: `fallback` on bad text).
@@ -670,9 +579,9 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));
     drawTable(*result);
-    drawScoreChart(*result);
+    drawScoreChart(scoreChart_, result->result, result->curve);
     drawConfusion(*result);
-    drawLearningCurve(*result);
+    drawLearningCurve(curveChart_, result->result);
     stack_->setCurrentIndex(1);
     emit statusMessage(tr("Training finished: %1 %2").arg(metricName(r), formatScore(r, r.mean)));
 }
@@ -737,80 +646,6 @@ void TrainingPanel::drawTable(const TrainingResult& result)
     for (int row = 0; row < std::min(table_->rowCount(), 7); ++row)
         height += table_->rowHeight(row);
     table_->setFixedHeight(height);
-}
-
-void TrainingPanel::drawScoreChart(const TrainingResult& result)
-{
-    const orbit::TrainResult& r = result.result;
-    const AxisCurve& curve = result.curve;
-    QChart* chart = scoreChart_->chart();
-    clearChart(chart);
-    // A single grid point makes no curve: the box is hidden and the summary says why.
-    scoreChart_->setVisible(curve.x.size() >= 2);
-    if (curve.x.size() < 2)
-        return;
-    const QString axis = axisLabel(curve.axis);
-    const bool evidence = curve.hasEvidence();
-    const QString metric = r.metric == "rmse" ? tr("validation RMSE") : tr("validation accuracy");
-    QString title = evidence ? tr("Evidence and %1 vs %2").arg(r.metric == "rmse" ? tr("RMSE") : tr("accuracy"), axis)
-                             : tr("%1 vs %2").arg(metric, axis);
-    title[0] = title[0].toUpper();
-    chart->setTitle(title);
-    const bool positive = std::all_of(curve.x.begin(), curve.x.end(), [](double v) { return v > 0; });
-    const double ratio = positive ? *std::max_element(curve.x.begin(), curve.x.end()) /
-                                        *std::min_element(curve.x.begin(), curve.x.end())
-                                  : 1.0;
-    const bool logarithmic = positive && (curve.axis == "lambda" || curve.axis == "C" || ratio >= 50);
-    QAbstractAxis* x = makeXAxis(curve.x, logarithmic, axis + (logarithmic ? tr(" (log scale)") : QString()));
-    QValueAxis* y = makeYAxis(curve.validation, metric);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    auto* validation = makeSeries(metric, curve.x, curve.validation, QColor(0x1f, 0x77, 0xb4));
-    chart->addSeries(validation);
-    validation->attachAxis(x);
-    validation->attachAxis(y);
-    y->setLinePenColor(validation->color());
-    if (evidence) {
-        QValueAxis* ev = makeYAxis(curve.logEvidence, tr("log evidence (inner training part)"));
-        chart->addAxis(ev, Qt::AlignRight);
-        auto* series = makeSeries(tr("log evidence"), curve.x, curve.logEvidence, QColor(0xd6, 0x27, 0x28));
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(ev);
-        ev->setLinePenColor(series->color());
-    }
-}
-
-void TrainingPanel::drawLearningCurve(const TrainingResult& result)
-{
-    const orbit::TrainResult& r = result.result;
-    QChart* chart = curveChart_->chart();
-    clearChart(chart);
-    chart->setTitle(tr("Learning curve"));
-    if (r.learningCurve.empty()) {
-        curveChart_->setNote(tr("Tick “Learning curve” and run again to see the score against the training-set size."));
-        return;
-    }
-    curveChart_->setNote({});
-    std::vector<double> n, score;
-    for (const orbit::LearningCurvePoint& p : r.learningCurve) {
-        n.push_back(static_cast<double>(p.trainSize));
-        score.push_back(p.score);
-    }
-    const QString metric = r.metric == "rmse" ? tr("test RMSE") : tr("test accuracy");
-    QAbstractAxis* x = makeXAxis(n, false, tr("training samples"));
-    if (auto* v = qobject_cast<QValueAxis*>(x)) {
-        v->setRange(0, *std::max_element(n.begin(), n.end()) * 1.05);
-        v->applyNiceNumbers();
-        v->setLabelFormat("%.0f");
-    }
-    QValueAxis* y = makeYAxis(score, metric);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    auto* series = makeSeries(tr("%1, fold 1").arg(metric), n, score, QColor(0x2c, 0xa0, 0x2c));
-    chart->addSeries(series);
-    series->attachAxis(x);
-    series->attachAxis(y);
 }
 
 void TrainingPanel::drawConfusion(const TrainingResult& result)

@@ -81,8 +81,6 @@ private:
     void applyPreset();
     void draw(std::shared_ptr<const TrainingResult> result);
     void drawTable(const TrainingResult& result);
-    void drawScoreChart(const TrainingResult& result);
-    void drawLearningCurve(const TrainingResult& result);
     void drawConfusion(const TrainingResult& result);
     void setRunning(bool running);
     /// " The results of the previous run are still shown." when there are some.

@@ -220,7 +220,20 @@ HeatmapView::Geometry HeatmapView::geometry(const QRect& area) const
             widest = std::max(widest, fm.horizontalAdvance(run.label));
         left += std::min(widest, 110) + 6;
     }
-    const int bottom = all.bottom() - (g.columnLabels ? fm.height() + 4 : 0) - captionHeight;
+    // Column labels wider than a cell (class names under a confusion matrix) are written upwards,
+    // one per column, when a line height per column fits.
+    const int columnCount = std::max<int>(1, static_cast<int>(matrix_.cols()));
+    const int roughCell = (all.right() - kBarWidth - 60 - left) / columnCount;
+    int widestColumn = 0;
+    for (const Run& run : runsOf(columnLabels_))
+        widestColumn = std::max(widestColumn, fm.horizontalAdvance(run.label));
+    const bool onePerColumn = !columnLabels_.isEmpty() && static_cast<int>(runsOf(columnLabels_).size()) == columnLabels_.size();
+    if (onePerColumn && widestColumn + 4 > roughCell && columnLabels_.size() * fm.height() <= all.width() - 80) {
+        g.columnLabels = g.rotatedColumns = true;
+    }
+    if (g.columnLabels)
+        g.columnLabelHeight = g.rotatedColumns ? std::min(widestColumn + 4, 114) + 6 : fm.height() + 4;
+    const int bottom = all.bottom() - g.columnLabelHeight - captionHeight;
     const auto [lo, hi] = range();
     const int digits = tickPrecision(lo, hi);
     const int tickWidth = std::max({fm.horizontalAdvance(formatValue(lo, digits)), fm.horizontalAdvance(formatValue(hi, digits)),
@@ -356,7 +369,21 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         lastBottom = box.bottom() + 1;
     }
     int lastRight = -1000;
-    for (const Run& run : colRuns) {
+    for (const Run& run : g.rotatedColumns ? colRuns : std::vector<Run>()) {
+        const double x0 = g.cells.left() + run.begin * g.cellW, x1 = g.cells.left() + run.end * g.cellW;
+        const int centre = static_cast<int>((x0 + x1) / 2);
+        if (centre - fm.height() / 2 < lastRight)
+            continue;  // no room: skip rather than overlap
+        const int length = g.columnLabelHeight - 6;
+        p.save();
+        p.translate(centre, g.cells.bottom() + 3);
+        p.rotate(-90);  // x now points up: the text reads upwards and ends just under the cells
+        p.drawText(QRect(-length, -fm.height() / 2, length, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   fm.elidedText(run.label, Qt::ElideRight, length));
+        p.restore();
+        lastRight = centre + fm.height() / 2;
+    }
+    for (const Run& run : g.rotatedColumns ? std::vector<Run>() : colRuns) {
         const double x0 = g.cells.left() + run.begin * g.cellW, x1 = g.cells.left() + run.end * g.cellW;
         const int w = fm.horizontalAdvance(run.label);
         const int centre = static_cast<int>((x0 + x1) / 2);
@@ -366,7 +393,7 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         lastRight = centre + w / 2;
     }
     if (!columnCaption_.isEmpty()) {
-        const int y = g.cells.bottom() + 3 + (g.columnLabels ? fm.height() + 2 : 0);
+        const int y = g.cells.bottom() + 3 + (g.columnLabels ? g.columnLabelHeight - 2 : 0);
         p.drawText(QRect(g.cells.left(), y, g.cells.width(), fm.height()), Qt::AlignCenter,
                    fm.elidedText(columnCaption_, Qt::ElideRight, g.cells.width()));
     }

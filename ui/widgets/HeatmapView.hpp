@@ -77,6 +77,8 @@ private:
         QRect title, cells, bar;
         double cellW = 1, cellH = 1;
         bool rowLabels = false, columnLabels = false;
+        bool rotatedColumns = false;  ///< column labels written upwards (names wider than a cell)
+        int columnLabelHeight = 0;    ///< height reserved under the cells for the column labels
     };
     Geometry geometry(const QRect& area) const;
     /// Draws the whole picture into `area`; `vectorCells` draws cells as rectangles (SVG).

@@ -1,5 +1,7 @@
 #include "workers/Tasks.hpp"
 
+#include "widgets/SampleImage.hpp"
+
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
@@ -51,6 +53,11 @@ Task makeOrbitTask(OrbitRequest request)
         result->elementText.reserve(elements.size());
         for (const auto& g : elements)
             result->elementText.push_back(built.group->describe(g));
+        // The pictures too: r renders would hold the GUI thread for tens of milliseconds.
+        const int atoms = atomCount(ds, index);
+        result->images.reserve(static_cast<std::size_t>(result->gallery.rows()));
+        for (Eigen::Index k = 0; k < result->gallery.rows(); ++k)
+            result->images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind, atoms));
         ctx.progress(0.3, QStringLiteral("orbit sampled"));
 
         std::vector<int> inputs;

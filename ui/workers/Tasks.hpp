@@ -8,6 +8,7 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/data/Loaders.hpp"
 
+#include <QImage>
 #include <QMetaType>
 #include <QPointF>
 #include <QString>
@@ -45,6 +46,7 @@ struct OrbitResult {
     OrbitRequest request;
     orbit::MatrixXfR gallery;                  ///< r x dim: g_k x for the selected input
     std::vector<std::string> elementText;      ///< describe(g_k) per copy
+    std::vector<QImage> images;                ///< the gallery rows rendered (renderSample), on the worker
     /// Orbit embedding: for input j (embeddingInputs[j]), rows [j r, (j+1) r) of scores are its
     /// orbit; inputScores row j is the input itself, projected on the same axes.
     orbit::MatrixXfR scores;

@@ -3,6 +3,7 @@
 #include "data/ByteSource.hpp"
 #include "data/LoaderSupport.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 
@@ -106,6 +107,28 @@ std::string findLabels(const std::string& imagesPath)
     return {};
 }
 
+/// The class names of Fashion-MNIST (Xiao, Rasul & Vollgraf 2017), label 0 to 9, as in the
+/// dataset's README (Debian: /usr/share/doc/dataset-fashion-mnist/README.md.gz).
+const std::vector<std::string> kFashionNames = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                                "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+
+/// Fashion-MNIST ships under the MNIST file names and no file holds its class names, so the files
+/// cannot tell it from MNIST; where it lives can: the Debian package dataset-fashion-mnist installs
+/// it in /usr/share/datasets/fashion-mnist and the upstream repository in data/fashion. True when
+/// the file name or its folder's name contains "fashion" (any case).
+bool looksLikeFashion(const std::string& imagesPath)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::absolute(fs::path(imagesPath), ec);
+    if (ec) p = fs::path(imagesPath);
+    for (std::string name : {p.filename().string(), p.parent_path().filename().string()}) {
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (name.find("fashion") != std::string::npos) return true;
+    }
+    return false;
+}
+
 } // namespace
 
 Dataset loadIdx(const std::string& path, const LoadOptions& options)
@@ -148,6 +171,8 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
     if (!labels.empty()) {
         d.numClasses = classCount(labels);
         d.labels = std::move(labels);
+        if (d.numClasses <= int(kFashionNames.size()) && looksLikeFashion(path))
+            d.classNames.assign(kFashionNames.begin(), kFashionNames.begin() + d.numClasses);
     }
     return finish(std::move(d), path, Format::Idx);
 }

@@ -9,12 +9,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace orbit::detail {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
 
 /// Targets of the training rows in the least-squares coding (one-vs-all +-1 or standardised).
 struct Coded {
@@ -48,11 +56,13 @@ Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
 }
 
 /// (G + lambda I)^{-1} B, or nullopt when the Cholesky factorisation fails (lambda too small).
-std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda)
+std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
+                                              const std::function<void()>& poll)
 {
     Eigen::MatrixXd A = G;
     A.diagonal().array() += lambda;
-    if (!choleskyInPlace(A)) return std::nullopt;
+    if (!choleskyInPlace(A, poll)) return std::nullopt;
+    poll();  // the solves with the factor take a moment for a large system
     return choleskySolve(A, B);
 }
 
@@ -74,30 +84,35 @@ public:
     std::string axis() const override { return "lambda"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& lambdas,
-                             const std::function<void()>& poll) const override
+                             const std::vector<double>& lambdas, const Poll& poll) const override
     {
         for (double l : lambdas)
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("--grid", "lambda must be > 0", std::to_string(l));
         const Coded c = codeTargets(data_, train);
         std::vector<std::optional<Eigen::MatrixXd>> decisions;  // nullopt: G + lambda I not positive definite
+        // The Gram matrix takes the first third of the progress, the lambdas the rest.
+        const double L = double(lambdas.size());
+        auto solving = [&](std::size_t k) {
+            const std::string step = "Cholesky λ=" + shortNumber(lambdas[k]);
+            return [&poll, step, f = (1.0 + 2.0 * double(k) / L) / 3.0] { poll(f, step); };
+        };
         if (!gaussian_ && std::size_t(p.F.cols()) <= train.size()) {
             const MatrixXfR Ft = selectRows(p.F, train);
-            const Eigen::MatrixXd G = gramOfColumns(Ft);
+            const Eigen::MatrixXd G = gramOfColumns(Ft, [&] { poll(0.0, "Gram matrix"); });
             const Eigen::MatrixXd B = transposeTimes(Ft, c.Y);
             const MatrixXfR Fs = selectRows(p.F, test);
-            for (double l : lambdas) {
-                poll();
-                const auto W = solveOrNothing(G, B, l);
+            for (std::size_t k = 0; k < lambdas.size(); ++k) {
+                const auto W = solveOrNothing(G, B, lambdas[k], solving(k));
                 decisions.push_back(W ? std::optional(timesDouble(Fs, *W)) : std::nullopt);
             }
         } else {
-            const Eigen::MatrixXd& K = kernel(p, poll);
+            const Eigen::MatrixXd& K = kernel(p, [&] { poll(0.0, "Gram matrix"); });
+            poll(1.0 / 3.0, "kernel rows");
             const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
+            poll(1.0 / 3.0, "kernel rows");
             const Eigen::MatrixXd Kst = subMatrix(K, test, train);
-            for (double l : lambdas) {
-                poll();
-                const auto A = solveOrNothing(Ktt, c.Y, l);
+            for (std::size_t k = 0; k < lambdas.size(); ++k) {
+                const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(k));
                 if (!A) {
                     decisions.push_back(std::nullopt);
                     continue;
@@ -122,7 +137,7 @@ public:
     }
 
 private:
-    /// F F^T (float products over 2048-column blocks summed in double, polling between blocks),
+    /// F F^T (float products over 2048-column blocks summed in double, polling between tiles),
     /// then the Gaussian map for krr (exact double Gram there: distances cancel digits).
     const Eigen::MatrixXd& kernel(const PointFeatures& p, const std::function<void()>& poll) const
     {
@@ -132,7 +147,9 @@ private:
         for (Eigen::Index c0 = 0; c0 < p.F.cols(); c0 += kBlock) {
             poll();
             const MatrixXfR B = p.F.middleCols(c0, std::min(kBlock, p.F.cols() - c0));
-            K += gaussian_ ? gramOfRows(B) : gramOfRowsMixed(B, kBlock);
+            const Eigen::MatrixXd part = gaussian_ ? gramOfRows(B, poll) : gramOfRowsMixed(B, kBlock, poll);
+            poll();  // adding an N x N block takes a moment for large N
+            K += part;
         }
         if (gaussian_) {
             if (!(p.kernelSigma > 0)) throw SpecError("--kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
@@ -158,17 +175,18 @@ public:
     std::string axis() const override { return "C"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& values,
-                             const std::function<void()>& poll) const override
+                             const std::vector<double>& values, const Poll& poll) const override
     {
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         const std::vector<int> labels = select(data_.labels, train);
         std::vector<Outcome> out;
         for (double C : values) {
-            poll();
             if (!std::isfinite(C) || !(C > 0)) throw SpecError("--grid", "C must be > 0", std::to_string(C));
             LinearSvm svm(C, 0.1, seed_);
-            svm.fit(Ft, labels, data_.numClasses);
+            const std::string step = "SVM C=" + shortNumber(C);
+            const double f = double(out.size()) / double(values.size());
+            poll(f, step);
+            svm.fit(Ft, labels, data_.numClasses, [&] { poll(f, step); });
             Outcome o;
             o.logEvidence = kNaN;
             o.classes = svm.predictClasses(Fs);
@@ -189,9 +207,9 @@ public:
     std::string axis() const override { return {}; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>&,
-                             const std::function<void()>&) const override
+                             const std::vector<double>&, const Poll& poll) const override
     {
+        poll(0.0, "Bayesian evidence");  // the fit itself (one tridiagonalisation) does not poll
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         BayesianLinearRegression blr;
         Outcome o;

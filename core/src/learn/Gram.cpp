@@ -3,6 +3,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ namespace {
 
 constexpr Eigen::Index kChunk = 512;  // float -> double conversion block (rows or columns)
 constexpr Eigen::Index kTile = 256;   // output tile edge
+constexpr long long kPollWork = 1LL << 30;  // multiply-adds between two polls (~0.1-0.3 s on two cores)
 
 /// G += B B^T on the lower block triangle, B column-major double (m x k).
 void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
@@ -49,10 +51,13 @@ void requireSize(const char* field, const char* what, long long got, long long e
                         std::to_string(got));
 }
 
-Eigen::MatrixXd gramOfColumns(const MatrixXfR& X)
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumns(X, {}); }
+
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll)
 {
     Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
+        if (poll) poll();
         const Eigen::Index h = std::min(kChunk, X.rows() - r);
         const Eigen::MatrixXd B = X.middleRows(r, h).transpose().cast<double>();  // D x h
         accumulateLowerGram(B, G);
@@ -61,10 +66,13 @@ Eigen::MatrixXd gramOfColumns(const MatrixXfR& X)
     return G;
 }
 
-Eigen::MatrixXd gramOfRows(const MatrixXfR& X)
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRows(X, {}); }
+
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll)
 {
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(X.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); c += kChunk) {
+        if (poll) poll();
         const Eigen::Index w = std::min(kChunk, X.cols() - c);
         const Eigen::MatrixXd B = X.middleCols(c, w).cast<double>();  // N x w
         accumulateLowerGram(B, K);
@@ -73,7 +81,9 @@ Eigen::MatrixXd gramOfRows(const MatrixXfR& X)
     return K;
 }
 
-Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk)
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk) { return gramOfRowsMixed(X, chunk, {}); }
+
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll)
 {
     if (chunk < 1) throw SpecError("gram", "chunk must be positive", std::to_string(chunk));
     const Eigen::Index n = X.rows();
@@ -85,15 +95,24 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk)
     for (Eigen::Index c = 0; c < X.cols(); c += chunk) {
         const Eigen::Index w = std::min(chunk, X.cols() - c);
         const Eigen::MatrixXf B = X.middleCols(c, w);  // column-major copy: contiguous panels
+        // Tiles in groups so `poll` runs every few tenths of a second; every tile is computed the
+        // same way whatever the grouping.
+        const long long count = static_cast<long long>(pairs.size());
+        const long long group = poll ? std::max<long long>(1, kPollWork / (kTile * kTile * w)) : count;
+        for (long long g0 = 0; g0 < count; g0 += group) {
+            if (poll) poll();
+            const long long g1 = std::min(count, g0 + group);
 #pragma omp parallel for schedule(dynamic)
-        for (long long p = 0; p < static_cast<long long>(pairs.size()); ++p) {
-            const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
-            const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
-            Eigen::MatrixXf T(ni, nj);
-            T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
-            K.block(i0, j0, ni, nj) += T.cast<double>();
+            for (long long p = g0; p < g1; ++p) {
+                const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
+                const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
+                Eigen::MatrixXf T(ni, nj);
+                T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+                K.block(i0, j0, ni, nj) += T.cast<double>();
+            }
         }
     }
+    if (poll) poll();
     mirrorLower(K);
     return K;
 }

@@ -9,6 +9,7 @@
 #include <linear.h>
 
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -18,7 +19,14 @@
 namespace orbit {
 namespace {
 
-void silent(const char*) {}
+/// The poll of the fit in progress (one fit at a time, under liblinearMutex).
+const std::function<void()>* currentPoll = nullptr;
+
+/// liblinear's print function: its solvers print "." every ten passes, which is where a fit polls.
+void silent(const char*)
+{
+    if (currentPoll && *currentPoll) (*currentPoll)();
+}
 
 std::mutex& liblinearMutex()
 {
@@ -38,7 +46,9 @@ LinearSvm::LinearSvm(double C, double tolerance, std::uint64_t seed) : C_(C), to
     requirePositive("tolerance", tolerance);
 }
 
-void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses)
+void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses) { fit(X, labels, numClasses, {}); }
+
+void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const std::function<void()>& poll)
 {
     requireSize("features", "number of labels", static_cast<long long>(labels.size()), X.rows());
     if (X.rows() == 0 || X.cols() == 0)
@@ -51,10 +61,12 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
             throw SpecError("labels", "label outside [0, " + std::to_string(numClasses) + ")", std::to_string(y));
         present.insert(y);
     }
-    W_ = Eigen::MatrixXd::Zero(D, numClasses);
-    b_ = Eigen::VectorXd::Constant(numClasses, -std::numeric_limits<double>::infinity());
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(D, numClasses);
+    Eigen::VectorXd b = Eigen::VectorXd::Constant(numClasses, -std::numeric_limits<double>::infinity());
     if (present.size() == 1) {  // nothing to separate: always predict the one class seen
-        b_(*present.begin()) = 0.0;
+        b(*present.begin()) = 0.0;
+        W_ = std::move(W);
+        b_ = std::move(b);
         return;
     }
 
@@ -93,9 +105,14 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
     if (const char* err = check_parameter(&prob, &param))
         throw SpecError("svm", std::string("liblinear rejected the parameters: ") + err);
 
+    if (poll) poll();  // building liblinear's rows of a large matrix takes a moment
     std::unique_ptr<model, ModelDeleter> m;
     {
         std::lock_guard<std::mutex> lock(liblinearMutex());
+        struct PollScope {  // restores "no poll" however train() ends
+            explicit PollScope(const std::function<void()>* p) { currentPoll = p; }
+            ~PollScope() { currentPoll = nullptr; }
+        } scope(&poll);
         set_print_string_function(&silent);
         std::srand(static_cast<unsigned>(deriveSeed(seed_, 0x5f3) & 0x7fffffffu));
         m.reset(train(&prob, &param));
@@ -106,9 +123,11 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
     for (int k = 0; k < nrClass; ++k) {
         const int c = modelLabels[static_cast<std::size_t>(k)];
         for (int j = 0; j < D; ++j)
-            W_(j, c) = get_decfun_coef(m.get(), j + 1, k);
-        b_(c) = get_decfun_bias(m.get(), k);
+            W(j, c) = get_decfun_coef(m.get(), j + 1, k);
+        b(c) = get_decfun_bias(m.get(), k);
     }
+    W_ = std::move(W);
+    b_ = std::move(b);
 }
 
 Eigen::MatrixXd LinearSvm::decisionValues(const MatrixXfR& X) const

@@ -5,6 +5,8 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -12,15 +14,19 @@ namespace orbit {
 namespace {
 
 constexpr Eigen::Index kPanel = 256;
+constexpr long long kPollTiles = 48;  // trailing-update tiles between two polls (~0.8e9 multiply-adds)
 
 } // namespace
 
-bool choleskyInPlace(Eigen::MatrixXd& A)
+bool choleskyInPlace(Eigen::MatrixXd& A) { return choleskyInPlace(A, {}); }
+
+bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
 {
     if (A.rows() != A.cols())
         throw SpecError("cholesky", "matrix is not square", std::to_string(A.rows()) + "x" + std::to_string(A.cols()));
     const Eigen::Index n = A.rows();
     bool ok = true;
+    std::exception_ptr stopped;  // what `poll` threw: no exception may leave the parallel region
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     // One parallel region for the whole factorisation (a region per step costs more than small
     // steps on a busy machine). Inside a team Eigen runs its products sequentially, and with a
@@ -33,9 +39,16 @@ bool choleskyInPlace(Eigen::MatrixXd& A)
             const Eigen::Index tiles = (m + kPanel - 1) / kPanel;
 #pragma omp single
             {
+                if (poll && !stopped) {
+                    try {
+                        poll();
+                    } catch (...) {
+                        stopped = std::current_exception();
+                    }
+                }
                 Eigen::Ref<Eigen::MatrixXd> d = A.block(k0, k0, kb, kb);
                 Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(d);  // in place: lower triangle of d <- L11
-                ok = llt.info() == Eigen::Success;
+                ok = llt.info() == Eigen::Success && !stopped;
                 pairs.clear();
                 for (Eigen::Index I = 0; I < tiles; ++I)
                     for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
@@ -49,15 +62,33 @@ bool choleskyInPlace(Eigen::MatrixXd& A)
                 A.block(k0, k0, kb, kb).triangularView<Eigen::Lower>().solveInPlace(P);
                 A.block(i0, k0, h, kb) = P.transpose();
             }
-            // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task.
+            // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task, in groups of
+            // tiles with a poll between groups (every tile is computed the same way in any group).
+            const long long count = static_cast<long long>(pairs.size());
+            const long long group = poll ? kPollTiles : std::max(1LL, count);  // no poll: one loop, as before
+            for (long long g0 = 0; g0 < count; g0 += group) {
+                const long long g1 = std::min(count, g0 + group);
 #pragma omp for schedule(dynamic)
-            for (long long p = 0; p < static_cast<long long>(pairs.size()); ++p) {
-                const Eigen::Index i0 = r0 + pairs[p].first * kPanel, j0 = r0 + pairs[p].second * kPanel;
-                const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
-                A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
+                for (long long p = g0; p < g1; ++p) {
+                    const Eigen::Index i0 = r0 + pairs[p].first * kPanel, j0 = r0 + pairs[p].second * kPanel;
+                    const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
+                    A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
+                }
+                if (poll && g1 < count) {
+#pragma omp single
+                    {
+                        try {
+                            poll();
+                        } catch (...) {
+                            stopped = std::current_exception();
+                        }
+                    }
+                    if (stopped) break;  // every thread sees it after the single's barrier
+                }
             }
         }
     }
+    if (stopped) std::rethrow_exception(stopped);
     return ok;
 }
 

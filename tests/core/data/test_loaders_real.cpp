@@ -136,6 +136,11 @@ private slots:
         QCOMPARE(d.shape, (Shape{28, 28, 1}));
         QCOMPARE(d.numClasses, 10);  // labels found by the standard name
         QCOMPARE(perClass(d), std::vector<int>(10, 6000));
+        // Named from the package's folder (the files carry the MNIST names and no class names).
+        QCOMPARE(d.classNames.size(), std::size_t(10));
+        QCOMPARE(d.classNames.front(), std::string("T-shirt/top"));
+        QCOMPARE(d.classNames[7], std::string("Sneaker"));
+        QCOMPARE(d.classNames.back(), std::string("Ankle boot"));
         QVERIFY(d.X.minCoeff() >= 0.0f && d.X.maxCoeff() <= 1.0f);
         QCOMPARE(d.X.maxCoeff(), 1.0f);
 

@@ -79,6 +79,24 @@ private slots:
                     for (int c = 0; c < 5; ++c) QCOMPARE(d.X(i, r * 5 + c), idxPixel(i, r, c));
         }
     }
+    void idxClassNamesOfFashionMnist()
+    {
+        // Fashion-MNIST uses the MNIST file names; its folder (Debian: .../datasets/fashion-mnist)
+        // gives it away, and its labels 0..9 get the README's names. The same files elsewhere: no names.
+        QTemporaryDir dir;
+        for (const char* folder : {"fashion-mnist", "mnist"}) {
+            const std::filesystem::path d = std::filesystem::path(dir.path().toStdString()) / folder;
+            std::filesystem::create_directories(d);
+            for (const char* f : {"small-images-idx3-ubyte", "small-labels-idx1-ubyte"})
+                std::filesystem::copy_file(fixture(std::string("data/idx/") + f), d / f);
+        }
+        const Dataset fashion = loadDataset(dir.filePath("fashion-mnist/small-images-idx3-ubyte").toStdString());
+        QCOMPARE(fashion.numClasses, 3);  // labels {2, 0, 1}: the first three names
+        QCOMPARE(fashion.classNames, (std::vector<std::string>{"T-shirt/top", "Trouser", "Pullover"}));
+        const Dataset plain = loadDataset(dir.filePath("mnist/small-images-idx3-ubyte").toStdString());
+        QCOMPARE(plain.labels, fashion.labels);
+        QVERIFY(plain.classNames.empty());
+    }
     void idxUnlabelledAndExplicitLabels()
     {
         const Dataset u = loadDataset(fixture("data/idx/unlabelled.idx"));

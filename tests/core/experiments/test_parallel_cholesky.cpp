@@ -2,6 +2,7 @@
 // (ParallelCholesky.hpp) and the mixed-precision Gram matrix (Gram.hpp).
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/util/Error.hpp"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -60,6 +61,37 @@ private slots:
         QVERIFY(M1 == M2);
         QVERIFY(M1 == M1.transpose());
         QVERIFY((M1 - K).cwiseAbs().maxCoeff() < 1e-5 * K.cwiseAbs().maxCoeff());
+    }
+    // The polling variants (how a training run is cancelled inside a long product or factorisation):
+    // polling changes no bit, the poll runs between panels / tile groups / chunks, and an exception
+    // it throws (orbit::Cancelled) leaves the parallel region and reaches the caller.
+    void pollingChangesNoBitAndCanStop()
+    {
+        const Eigen::MatrixXd B = Eigen::MatrixXd::Random(700, 720);
+        const Eigen::MatrixXd A = B * B.transpose();
+        Eigen::MatrixXd plain = A, polled = A;
+        int panels = 0;
+        QVERIFY(choleskyInPlace(plain));
+        QVERIFY(choleskyInPlace(polled, [&] { ++panels; }));
+        QCOMPARE(panels, 3);  // 700 = 256 + 256 + 188
+        QVERIFY(plain.triangularView<Eigen::Lower>().toDenseMatrix() == polled.triangularView<Eigen::Lower>().toDenseMatrix());
+        Eigen::MatrixXd stopped = A;
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, choleskyInPlace(stopped, [&] {
+                                     if (++calls == 2) throw Cancelled();
+                                 }));
+        QCOMPARE(calls, 2);  // no panel after the cancel
+
+        const orbit::MatrixXfR X = orbit::MatrixXfR::Random(1100, 2100);
+        int tiles = 0;
+        QVERIFY(gramOfRowsMixed(X, 2048, [&] { ++tiles; }) == gramOfRowsMixed(X, 2048));
+        QVERIFY(tiles >= 2);
+        int chunks = 0;
+        QVERIFY(gramOfRows(X, [&] { ++chunks; }) == gramOfRows(X));
+        QCOMPARE(chunks, 5);  // 2100 columns in 512-column chunks
+        QVERIFY(gramOfColumns(X.leftCols(300), [&] { ++chunks; }) == gramOfColumns(X.leftCols(300)));
+        QCOMPARE(chunks, 5 + 3);  // 1100 rows in 512-row chunks
+        QVERIFY_THROWS_EXCEPTION(Cancelled, gramOfRowsMixed(X, 2048, [] { throw Cancelled(); }));
     }
     // An indefinite matrix is reported, not factorised.
     void rejectsIndefinite()

@@ -145,6 +145,31 @@ private slots:
         QVERIFY(fx.window->dataPanel()->errorText().contains("no-such-file.idx"));
         QVERIFY(!fx.window->state()->dataset());
     }
+    // Fashion-MNIST (Debian package, MNIST file names) shows its class names wherever labels
+    // appear: the summary, the thumbnails' captions and the orbit embedding's legend.
+    void fashionMnistShowsClassNames()
+    {
+        const QString path = QString::fromStdString(orbittest::fashion("t10k-images-idx3-ubyte.gz"));
+        if (!QFile::exists(path))
+            QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
+        Fixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, path));
+        const QStringList names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                                "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+        const QString summary = w.dataPanel()->summaryText();
+        QVERIFY2(summary.contains("T-shirt/top") && summary.contains("Ankle boot"), qPrintable(summary));
+        const auto ds = w.state()->dataset();
+        for (int i : {0, 1, 2, 500}) {
+            const QString caption = w.dataPanel()->model()->data(w.dataPanel()->model()->index(i, 0), Qt::DisplayRole).toString();
+            QCOMPARE(caption, names[ds->labels[static_cast<std::size_t>(i)]]);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(w.orbitsPanel()->embeddingChart()->chart()->series().size() > 0, 30000);
+        bool named = false;
+        for (QAbstractSeries* s : w.orbitsPanel()->embeddingChart()->chart()->series())
+            for (const QString& n : names) named = named || s->name().contains("(" + n.left(13));
+        QVERIFY(named);
+    }
     void movingASliderRedrawsTheOrbitGallery()
     {
         Fixture fx;

@@ -5,19 +5,29 @@
 
 #include <Eigen/Core>
 
+#include <functional>
+
 namespace orbit {
 
 /// G = X^T X (D x D) in double. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X);
+/// The same bits, calling `poll` (which may throw, e.g. orbit::Cancelled) between 512-row chunks,
+/// outside any parallel region, so a long product can be abandoned.
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll);
 
 /// K = X X^T (N x N) in double. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfRows(const MatrixXfR& X);
+/// The same bits, calling `poll` (which may throw) between 512-column chunks.
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll);
 
 /// K = X X^T (N x N) with float32 products over column chunks of `chunk` features, each chunk's
 /// block summed into a double matrix: about twice as fast as gramOfRows, with a relative error of
 /// float rounding over `chunk` terms (~1e-6 for the default). Output tiles are fixed, so the bits
 /// do not depend on the number of threads. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk = 2048);
+/// The same bits, calling `poll` (which may throw) between groups of output tiles, outside any
+/// parallel region.
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll);
 
 /// A B^T (rows(A) x rows(B)) in double. Requires A.cols() == B.cols().
 Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B);

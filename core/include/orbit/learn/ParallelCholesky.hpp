@@ -3,6 +3,7 @@
 // path for the ridge / kernel-ridge systems of many lambdas (one factorisation per lambda).
 #include <Eigen/Core>
 
+#include <functional>
 #include <vector>
 
 namespace orbit {
@@ -16,6 +17,9 @@ namespace orbit {
 /// Requires A square. Guarantees: on success the lower triangle of A holds L (the strict upper
 /// triangle is left as it was) and true is returned; false when a pivot is not positive.
 bool choleskyInPlace(Eigen::MatrixXd& A);
+/// The same bits, calling `poll` before every panel (on one thread, its exceptions -- e.g.
+/// orbit::Cancelled -- rethrown after the parallel region; A is then partly factorised).
+bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll);
 
 /// (L L^T)^{-1} B given the factor of choleskyInPlace (lower triangle of L).
 Eigen::MatrixXd choleskySolve(const Eigen::MatrixXd& L, const Eigen::MatrixXd& B);

@@ -1,0 +1,236 @@
+// How long the GUI thread is blocked (a benchmark: numbers are printed, never checked).
+//
+// Runs the real MainWindow offscreen, installs a 5 ms QTimer heartbeat on the GUI thread and drives
+// each panel's heavy actions the way a user would; the largest gap between two heartbeat ticks
+// during an action is the longest the window was frozen. The bar is 50 ms. "busy" is the
+// largest CPU time the GUI thread itself spent within one gap: on a loaded machine a gap also holds time the
+// thread waited for a core, which no change to the application can remove.
+//
+// Usage: bench_gui_stalls   (QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
+// Fashion-MNIST from the Debian package are used when present)
+#include "MainWindow.hpp"
+#include "Settings.hpp"
+#include "models/LabState.hpp"
+#include "panels/ApproximationPanel.hpp"
+#include "panels/DataPanel.hpp"
+#include "panels/GroupPanel.hpp"
+#include "panels/KernelsPanel.hpp"
+#include "panels/OrbitsPanel.hpp"
+#include "panels/TrainingPanel.hpp"
+#include "widgets/DistributionEditor.hpp"
+#include "widgets/ParameterControl.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace orbitui;
+
+namespace {
+
+/// CPU time of the calling thread (ns).
+qint64 threadCpuNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// The heartbeat: a 5 ms timer on the GUI thread recording the largest gap between its ticks, and
+/// the largest CPU time the GUI thread itself spent inside one gap (on a loaded machine a gap also
+/// contains time the thread waited for a core; the CPU time is the work that blocked it).
+class Heartbeat {
+public:
+    Heartbeat()
+    {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.nsecsElapsed(), cpu = threadCpuNs();
+            maxGap_ = std::max(maxGap_, now - last_);
+            maxCpu_ = std::max(maxCpu_, cpu - lastCpu_);
+            last_ = now;
+            lastCpu_ = cpu;
+        });
+        clock_.start();
+        timer_.start();
+    }
+    void reset()
+    {
+        last_ = clock_.nsecsElapsed();
+        lastCpu_ = threadCpuNs();
+        maxGap_ = maxCpu_ = 0;
+    }
+    /// Largest gap so far, including the one still open.
+    double maxGapMs() const { return 1e-6 * double(std::max(maxGap_, clock_.nsecsElapsed() - last_)); }
+    /// Largest GUI-thread CPU time inside one gap.
+    double maxBusyMs() const { return 1e-6 * double(maxCpu_); }
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0, maxGap_ = 0, lastCpu_ = 0, maxCpu_ = 0;
+};
+
+/// Spins the event loop (no sleeping outside it) until `done` or `timeoutMs`.
+bool waitUntil(const std::function<bool()>& done, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > timeoutMs) return false;
+        QEventLoop loop;
+        QTimer::singleShot(2, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return true;
+}
+
+void spin(int ms)
+{
+    waitUntil([] { return false; }, ms);
+}
+
+struct Row {
+    std::string action;
+    double callMs, gapMs, busyMs, totalMs;
+    bool settled;
+};
+
+std::vector<Row> rows;
+
+/// Runs `act` (synchronous GUI-thread calls), then spins until `settled` (or the timeout).
+void measure(Heartbeat& hb, const std::string& name, const std::function<void()>& act,
+             const std::function<bool()>& settled, int timeoutMs = 120000)
+{
+    spin(50);
+    hb.reset();
+    QElapsedTimer t;
+    t.start();
+    act();
+    const double call = t.nsecsElapsed() * 1e-6;
+    const bool ok = waitUntil(settled, timeoutMs);
+    spin(30);  // the drawing that follows the last answer
+    rows.push_back({name, call, hb.maxGapMs(), hb.maxBusyMs(), t.nsecsElapsed() * 1e-6, ok});
+    std::printf("  %-46s max gap %7.1f ms  busy %7.1f ms  (call %7.1f ms, total %7.0f ms)%s\n", name.c_str(),
+                rows.back().gapMs, rows.back().busyMs, call, rows.back().totalMs, ok ? "" : "  [did not settle]");
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QTemporaryDir dir;
+    Settings settings(dir.filePath("bench.ini"));
+    MainWindow w(&settings, false);
+    w.resize(1400, 900);
+    w.show();
+    Heartbeat hb;
+    const QString digits = QString::fromUtf8(ORBIT_SOURCE_DIR "/resources/data/digits.png");
+    const QString qm7 = QString::fromUtf8(ORBIT_SHARED_DIR "/data/qm7/qm7.extxyz");
+    const QString fashion = QString::fromUtf8(ORBIT_FASHION_DIR "/t10k-images-idx3-ubyte.gz");
+    auto idle = [&] { return w.isIdle(); };
+    auto load = [&](const QString& path) {
+        if (!QFileInfo::exists(path)) {
+            std::printf("  (no %s: skipped)\n", qPrintable(path));
+            return;
+        }
+        int answers = 0;
+        auto c1 = QObject::connect(w.dataPanel(), &DataPanel::loaded, [&] { ++answers; });
+        auto c2 = QObject::connect(w.dataPanel(), &DataPanel::loadFailed, [&] { ++answers; });
+        measure(hb, "load " + QFileInfo(path).fileName().toStdString() + " (" + w.currentPanel()->objectName().toStdString() + " shown)",
+                [&] { w.openData(path); }, [&] { return answers > 0 && w.isIdle(); });
+        QObject::disconnect(c1);
+        QObject::disconnect(c2);
+    };
+    auto dragSlider = [&](ParameterControl* c, const std::string& name, std::vector<int> positions) {
+        if (!c) {
+            std::printf("  (no control for %s)\n", name.c_str());
+            return;
+        }
+        measure(hb, name, [&] {
+            for (int pos : positions) {
+                c->slider()->setValue(pos);
+                spin(30);  // a hand moves a slider in steps a few tens of ms apart
+            }
+        }, idle);
+    };
+
+    std::printf("GUI-thread stalls (heartbeat 5 ms; the bar is 50 ms)\n");
+    w.showPanel("data");
+    measure(hb, "start-up sample data settles", [] {}, idle);
+    load(digits);
+    w.showPanel("data");
+    load(qm7);
+    load(fashion);
+    load(digits);
+
+    w.showPanel("group");
+    DistributionEditor* group = w.groupPanel()->editor();
+    dragSlider(group->parameterControl("rotation", "kappa"), "group: drag κ slider (7 steps)", {100, 200, 300, 400, 500, 600, 700});
+    dragSlider(group->rControl(), "group: drag r slider (5 steps)", {200, 400, 600, 800, 1000});
+
+    w.showPanel("orbits");
+    measure(hb, "switch to orbits (digits)", [] {}, idle);
+    DistributionEditor* orbits = w.orbitsPanel()->editor();
+    dragSlider(orbits->parameterControl("rotation", "kappa"), "orbits: drag κ slider (7 steps)", {700, 600, 500, 400, 300, 200, 100});
+    dragSlider(orbits->rControl(), "orbits: drag r slider (5 steps)", {800, 600, 400, 300, 200});
+
+    w.showPanel("kernels");
+    measure(hb, "kernels: compute", [&] { w.kernelsPanel()->compute(); }, idle);
+    w.showPanel("approximation");
+    measure(hb, "approximation: compute", [&] { w.approximationPanel()->compute(); }, idle, 180000);
+    w.showPanel("training");
+    measure(hb, "training: run, cancel after 3 s", [&] {
+        w.trainingPanel()->run();
+        spin(3000);
+        w.trainingPanel()->cancel();
+    }, idle);
+    measure(hb, "training: run to the end", [&] { w.trainingPanel()->run(); }, idle, 300000);
+    measure(hb, "switch through every panel (150 ms each)", [&] {
+        for (Panel* p : w.panels()) {
+            w.showPanel(p->objectName());
+            spin(150);
+        }
+    }, idle);
+    w.showPanel("orbits");
+    load(qm7);
+    w.showPanel("kernels");
+    measure(hb, "kernels: compute (QM7)", [&] { w.kernelsPanel()->compute(); }, idle);
+    w.showPanel("training");
+    measure(hb, "training (QM7): run, cancel after 3 s", [&] {
+        w.trainingPanel()->run();
+        spin(3000);
+        w.trainingPanel()->cancel();
+    }, idle);
+
+    double worst = 0, busiest = 0;
+    std::string which, whichBusy;
+    for (const Row& r : rows) {
+        if (r.gapMs > worst) {
+            worst = r.gapMs;
+            which = r.action;
+        }
+        if (r.busyMs > busiest) {
+            busiest = r.busyMs;
+            whichBusy = r.action;
+        }
+    }
+    std::printf("max gap over all actions: %.1f ms (%s); max GUI-thread CPU in one gap: %.1f ms (%s)\n", worst,
+                which.c_str(), busiest, whichBusy.c_str());
+    return 0;
+}

@@ -1,0 +1,28 @@
+#pragma once
+// The Training panel's charts: the validation score along the main grid axis (with the log evidence
+// on a second axis for blr, so a locality such as kappa can be chosen by the evidence next to the
+// validation accuracy) and the learning curve. Both are redrawn from a finished TrainResult.
+#include "orbit/experiments/Training.hpp"
+
+#include <QString>
+
+#include <string>
+
+namespace orbitui {
+
+class ChartBox;
+struct AxisCurve;
+
+/// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
+QString axisLabel(const std::string& axis);
+
+/// Replaces the chart of `box` by the validation score of `result` along `curve` (log x axis for
+/// lambda, C and ranges over a factor 50) and, when the curve has a finite log evidence, the
+/// evidence on a right-hand axis. Hides `box` when the curve has fewer than two points.
+void drawScoreChart(ChartBox* box, const orbit::TrainResult& result, const AxisCurve& curve);
+
+/// Replaces the chart of `box` by the learning curve of `result` (test score against training
+/// samples), or a note saying how to get one when the run made none.
+void drawLearningCurve(ChartBox* box, const orbit::TrainResult& result);
+
+} // namespace orbitui
