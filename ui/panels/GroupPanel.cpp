@@ -30,6 +30,7 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
 {
     auto* chart = new QChart;
     histogram_ = new QAreaSeries(histogramLine_);
+    histogramLine_->setParent(histogram_);  // a QAreaSeries does not own its boundary line series
     histogram_->setName(tr("histogram of drawn samples"));
     histogram_->setColor(QColor(31, 119, 180, 90));
     histogram_->setBorderColor(QColor(31, 119, 180));

@@ -2,9 +2,63 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <deque>
 #include <exception>
+#include <mutex>
+#include <optional>
 
 namespace orbitui {
+
+/// Requests (GUI -> worker) and answers (worker -> GUI), each in submission order.
+/// Guarantees: both queues are touched only under `mutex`, so everything a request or an answer
+/// carries is handed over with a happens-before edge of our own (not only Qt's event-queue lock).
+struct Mailbox {
+    struct Request {
+        quint64 id;
+        Task task;
+        std::shared_ptr<std::atomic<bool>> cancel;
+    };
+    enum class Kind { Progress, Finished, Failed };
+    struct Answer {
+        Kind kind;
+        quint64 id;
+        double fraction = 0.0;
+        QString text;
+        QVariant result;
+    };
+
+    std::mutex mutex;
+    std::deque<Request> requests;
+    std::deque<Answer> answers;
+};
+
+namespace {
+
+/// Takes the front of `queue` under the mailbox lock; empty when there is nothing.
+template <class T>
+std::optional<T> takeFront(Mailbox& box, std::deque<T>& queue)
+{
+    std::lock_guard<std::mutex> lock(box.mutex);
+    if (queue.empty())
+        return std::nullopt;
+    std::optional<T> front(std::move(queue.front()));
+    queue.pop_front();
+    return front;
+}
+
+/// Appends `item` under the mailbox lock, then wakes `receiver` with a queued call of `slot`
+/// (by name: Qt builds and frees that call inside its own library; it carries no data).
+template <class T>
+void putBack(Mailbox& box, std::deque<T>& queue, T item, QObject* receiver, const char* slot)
+{
+    {
+        std::lock_guard<std::mutex> lock(box.mutex);
+        queue.push_back(std::move(item));
+    }
+    QMetaObject::invokeMethod(receiver, slot, Qt::QueuedConnection);
+}
+
+} // namespace
 
 void TaskContext::throwIfCancelled() const
 {
@@ -12,50 +66,49 @@ void TaskContext::throwIfCancelled() const
         throw orbit::Cancelled();
 }
 
-void Worker::run(quint64 id, const Task& task, std::shared_ptr<std::atomic<bool>> cancel)
+Worker::Worker(std::shared_ptr<Mailbox> mailbox, QObject* runner) : mailbox_(std::move(mailbox)), runner_(runner)
 {
+}
+
+void Worker::runNext()
+{
+    if (std::optional<Mailbox::Request> request = takeFront(*mailbox_, mailbox_->requests))
+        run(request->id, request->task, request->cancel);
+}
+
+void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic<bool>>& cancel)
+{
+    using Kind = Mailbox::Kind;
+    const auto answer = [this, id](Kind kind, double fraction, const QString& text, QVariant result) {
+        putBack(*mailbox_, mailbox_->answers, Mailbox::Answer{kind, id, fraction, text, std::move(result)}, runner_,
+                "deliver");
+    };
     if (cancel->load()) {
-        emit failed(id, QStringLiteral("cancelled"));
+        answer(Kind::Failed, 0.0, QStringLiteral("cancelled"), {});
         return;
     }
     TaskContext ctx;
     ctx.id = id;
     ctx.cancelFlag = cancel.get();
-    ctx.progress = [this, id](double fraction, const QString& text) { emit progress(id, fraction, text); };
+    ctx.progress = [answer](double fraction, const QString& text) { answer(Kind::Progress, fraction, text, {}); };
     try {
-        QVariant result = task(ctx);
-        emit finished(id, result);
+        answer(Kind::Finished, 0.0, {}, task(ctx));
     } catch (const orbit::Cancelled&) {
-        emit failed(id, QStringLiteral("cancelled"));
+        answer(Kind::Failed, 0.0, QStringLiteral("cancelled"), {});
     } catch (const std::exception& e) {
-        emit failed(id, QString::fromUtf8(e.what()));
+        answer(Kind::Failed, 0.0, QString::fromUtf8(e.what()), {});
     } catch (...) {
-        emit failed(id, QStringLiteral("unknown error"));
+        answer(Kind::Failed, 0.0, QStringLiteral("unknown error"), {});
     }
 }
 
-TaskRunner::TaskRunner(const QString& name, QObject* parent) : QObject(parent)
+TaskRunner::TaskRunner(const QString& name, QObject* parent)
+    : QObject(parent), mailbox_(std::make_shared<Mailbox>())
 {
     thread_.setObjectName(name);
-    worker_ = new Worker;
+    worker_ = new Worker(mailbox_, this);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &Worker::progress, this, [this](quint64 id, double f, const QString& text) {
-        if (id == latest_ && busy_)
-            emit progress(id, f, text);
-    });
-    connect(worker_, &Worker::finished, this, [this](quint64 id, const QVariant& result) {
-        if (isCurrent(id)) {
-            setBusy(false);
-            emit finished(id, result);
-        }
-    });
-    connect(worker_, &Worker::failed, this, [this](quint64 id, const QString& message) {
-        if (isCurrent(id)) {
-            setBusy(false);
-            emit failed(id, message);
-        }
-    });
     thread_.start();
 }
 
@@ -65,6 +118,31 @@ TaskRunner::~TaskRunner()
         cancel_->store(true);
     thread_.quit();
     thread_.wait();
+}
+
+void TaskRunner::deliver()
+{
+    const std::optional<Mailbox::Answer> answer = takeFront(*mailbox_, mailbox_->answers);
+    if (!answer)
+        return;
+    switch (answer->kind) {
+    case Mailbox::Kind::Progress:
+        if (answer->id == latest_ && busy_)
+            emit progress(answer->id, answer->fraction, answer->text);
+        break;
+    case Mailbox::Kind::Finished:
+        if (isCurrent(answer->id)) {
+            setBusy(false);
+            emit finished(answer->id, answer->result);
+        }
+        break;
+    case Mailbox::Kind::Failed:
+        if (isCurrent(answer->id)) {
+            setBusy(false);
+            emit failed(answer->id, answer->text);
+        }
+        break;
+    }
 }
 
 bool TaskRunner::isCurrent(quint64 id)
@@ -81,10 +159,7 @@ quint64 TaskRunner::submit(Task task)
         cancel_->store(true);
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const quint64 id = ++latest_;
-    Worker* worker = worker_;
-    QMetaObject::invokeMethod(
-        worker, [worker, id, task = std::move(task), flag = cancel_]() { worker->run(id, task, flag); },
-        Qt::QueuedConnection);
+    putBack(*mailbox_, mailbox_->requests, Mailbox::Request{id, std::move(task), cancel_}, worker_, "runNext");
     setBusy(true);
     emit started(id);
     return id;

@@ -4,6 +4,10 @@
 // finished(id, result) or failed(id, message). TaskRunner, the GUI-side handle, gives every
 // request an id, cancels the previous one through its std::atomic<bool>, and forwards only the
 // answer of the latest request: a stale result never overwrites a newer one.
+// Everything that crosses the two threads (requests one way, progress and answers the other)
+// passes through one std::mutex-guarded Mailbox; the queued calls between the threads only wake
+// the other side and carry no data. So the hand-off is a synchronisation our own code performs,
+// visible to ThreadSanitizer (Qt's event-queue lock lives in an uninstrumented library).
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -29,18 +33,25 @@ struct TaskContext {
 /// A unit of long work. Runs on the worker thread; returns its result in a QVariant (throw to fail).
 using Task = std::function<QVariant(const TaskContext&)>;
 
-/// Lives on its own thread; runs one task at a time, in submission order.
+/// Requests and answers in flight between a TaskRunner and its Worker (defined in Worker.cpp).
+struct Mailbox;
+
+/// Lives on its own thread; runs one task at a time, in submission order. It takes requests from
+/// the Mailbox it shares with its TaskRunner and posts progress and answers back to it.
 class Worker : public QObject {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    Worker(std::shared_ptr<Mailbox> mailbox, QObject* runner);
     /// Runs `task` unless `cancel` is already set (then it answers failed(id, "cancelled")).
-    void run(quint64 id, const Task& task, std::shared_ptr<std::atomic<bool>> cancel);
+    void run(quint64 id, const Task& task, const std::shared_ptr<std::atomic<bool>>& cancel);
 
-signals:
-    void progress(quint64 id, double fraction, const QString& text);
-    void finished(quint64 id, const QVariant& result);
-    void failed(quint64 id, const QString& message);
+private slots:
+    /// Takes the oldest request from the mailbox and runs it (one queued call per request).
+    void runNext();
+
+private:
+    std::shared_ptr<Mailbox> mailbox_;
+    QObject* runner_;  // the TaskRunner to wake; it outlives this thread's event loop
 };
 
 /// GUI-thread handle of one Worker and its thread. Latest request wins.
@@ -68,10 +79,16 @@ signals:
     /// Emitted whenever the busy state changes.
     void busyChanged(bool busy);
 
+private slots:
+    /// Takes the oldest answer from the mailbox (one queued call per answer) and forwards it
+    /// when it belongs to the latest request.
+    void deliver();
+
 private:
     bool isCurrent(quint64 id);
     void setBusy(bool busy);
 
+    std::shared_ptr<Mailbox> mailbox_;
     QThread thread_;
     Worker* worker_ = nullptr;
     quint64 latest_ = 0;
