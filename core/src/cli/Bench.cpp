@@ -19,7 +19,7 @@ int runBenchCommand(const Args& args, Io& io)
     if (args.has("data")) config.qm7 = loadDataset(args.text("data"));
     if (args.has("digits")) config.digits = loadDataset(args.text("digits"));
     config.quick = args.flag("quick");
-    config.repeats = int(args.integer("repeats", config.repeats, 1, 1000));
+    config.repeats = int(args.integer("repeats", config.quick ? 1 : config.repeats, 1, 1000));  // --quick: one timed run
     if (args.has("cases")) config.only = split(args.text("cases"), ',');
     const auto cases = runBench(config);
     if (args.flag("json")) {
@@ -57,7 +57,7 @@ Command benchCommand()
             {{"data", "", false, "FILE", "real QM7 for the noisy-sort case"},
              {"digits", "", false, "FILE", "real images for the digits cases"},
              {"cases", "", false, "LIST", "comma-separated case names"},
-             {"repeats", "", false, "K", "timed runs per case, best counts for both sides (default 5)"},
+             {"repeats", "", false, "K", "timed runs per case, best counts for both sides (default 5, 1 with --quick)"},
              {"quick", "", true, "", "smaller N (smoke run)"}},
             runBenchCommand};
 }
