@@ -257,13 +257,22 @@ void OrbitsPanel::draw(std::shared_ptr<const OrbitResult> result)
 void OrbitsPanel::drawEmbedding(const OrbitResult& result)
 {
     QChart* chart = embedding_->chart();
-    chart->removeAllSeries();
     const auto& inputs = result.request.embeddingInputs;
     if (!result.embeddingError.isEmpty() || result.scores.rows() == 0) {
+        chart->removeAllSeries();
         embedding_->setNote(result.embeddingError);
         return;
     }
     embedding_->setNote({});
+    // The same number of inputs as drawn: update the series in place. Creating and deleting
+    // series rebuilds the chart's items and legend, the most expensive part of a redraw while a
+    // slider moves.
+    QList<QAbstractSeries*> existing = chart->series();
+    const bool reuse = existing.size() == qsizetype(inputs.size()) + 1;
+    if (!reuse) {
+        chart->removeAllSeries();
+        existing.clear();
+    }
     const orbit::Dataset& ds = *result.request.dataset;
     const int r = result.request.settings.r;
     double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
@@ -275,17 +284,19 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
     };
     QList<QPointF> originals;
     for (std::size_t j = 0; j < inputs.size(); ++j) {
-        auto* series = new QScatterSeries;
+        auto* series = reuse ? static_cast<QScatterSeries*>(existing[qsizetype(j)]) : new QScatterSeries;
         const auto i = static_cast<std::size_t>(inputs[j]);
         QString caption = sampleCaption(ds, i);
         if (caption.size() > 14)
             caption = caption.left(13) + "…";
         series->setName(tr("#%1 (%2)").arg(i).arg(caption));
-        series->setMarkerSize(8);
-        QColor c = seriesColor(static_cast<int>(j));
-        series->setBorderColor(c.darker(130));
-        c.setAlpha(150);
-        series->setColor(c);
+        if (!reuse) {
+            series->setMarkerSize(8);
+            QColor c = seriesColor(static_cast<int>(j));
+            series->setBorderColor(c.darker(130));
+            c.setAlpha(150);
+            series->setColor(c);
+        }
         QList<QPointF> points;
         points.reserve(r);
         for (int k = 0; k < r; ++k) {
@@ -294,23 +305,29 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
             grow(points.back().x(), points.back().y());
         }
         series->replace(points);
-        chart->addSeries(series);
-        series->attachAxis(axisX_);
-        series->attachAxis(axisY_);
+        if (!reuse) {
+            chart->addSeries(series);
+            series->attachAxis(axisX_);
+            series->attachAxis(axisY_);
+        }
         originals.append(QPointF(result.inputScores(static_cast<Eigen::Index>(j), 0),
                                  result.inputScores(static_cast<Eigen::Index>(j), 1)));
         grow(originals.back().x(), originals.back().y());
     }
-    auto* inputSeries = new QScatterSeries;
-    inputSeries->setName(tr("the inputs x"));
-    inputSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    inputSeries->setMarkerSize(13);
-    inputSeries->setColor(Qt::black);
-    inputSeries->setBorderColor(Qt::white);
-    inputSeries->replace(originals);
-    chart->addSeries(inputSeries);
-    inputSeries->attachAxis(axisX_);
-    inputSeries->attachAxis(axisY_);
+    if (reuse) {
+        static_cast<QScatterSeries*>(existing.back())->replace(originals);
+    } else {
+        auto* inputSeries = new QScatterSeries;
+        inputSeries->setName(tr("the inputs x"));
+        inputSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        inputSeries->setMarkerSize(13);
+        inputSeries->setColor(Qt::black);
+        inputSeries->setBorderColor(Qt::white);
+        inputSeries->replace(originals);
+        chart->addSeries(inputSeries);
+        inputSeries->attachAxis(axisX_);
+        inputSeries->attachAxis(axisY_);
+    }
     const double padX = std::max(1e-6, (xMax - xMin) * 0.06), padY = std::max(1e-6, (yMax - yMin) * 0.06);
     axisX_->setRange(xMin - padX, xMax + padX);
     axisY_->setRange(yMin - padY, yMax + padY);
@@ -337,29 +354,37 @@ void OrbitsPanel::drawProbe(std::shared_ptr<const ProbeResult> result)
 {
     lastProbe_ = result;
     QChart* chart = probe_->chart();
-    chart->removeAllSeries();
     probe_->setNote({});
+    // Two curves already drawn: update them in place (see drawEmbedding).
+    const QList<QAbstractSeries*> existing = chart->series();
+    const bool reuse = existing.size() == 2;
+    if (!reuse)
+        chart->removeAllSeries();
     const ProbeResult& r = *result;
     const QString names[2] = {tr("invariant RF, r = %1").arg(r.request.settings.r), tr("plain RF (no group)")};
     const std::vector<double>* curves[2] = {&r.invariantSimilarity, &r.plainSimilarity};
     double lo = 0.0;
     for (int c = 0; c < 2; ++c) {
-        auto* series = new QLineSeries;
+        auto* series = reuse ? static_cast<QLineSeries*>(existing[c]) : new QLineSeries;
         series->setName(names[c]);
-        QPen pen(c == 0 ? seriesColor(0) : QColor(0x70, 0x70, 0x70));
-        pen.setWidthF(2.0);
-        if (c == 1)
-            pen.setStyle(Qt::DashLine);
-        series->setPen(pen);
+        if (!reuse) {
+            QPen pen(c == 0 ? seriesColor(0) : QColor(0x70, 0x70, 0x70));
+            pen.setWidthF(2.0);
+            if (c == 1)
+                pen.setStyle(Qt::DashLine);
+            series->setPen(pen);
+        }
         QList<QPointF> points;
         for (std::size_t i = 0; i < r.values.size() && i < curves[c]->size(); ++i) {
             points.append(QPointF(r.values[i], (*curves[c])[i]));
             lo = std::min(lo, (*curves[c])[i]);
         }
         series->replace(points);
-        chart->addSeries(series);
-        series->attachAxis(probeX_);
-        series->attachAxis(probeY_);
+        if (!reuse) {
+            chart->addSeries(series);
+            series->attachAxis(probeX_);
+            series->attachAxis(probeY_);
+        }
     }
     if (!r.values.empty())
         probeX_->setRange(r.values.front(), std::max(r.values.back(), r.values.front() + 1e-9));
