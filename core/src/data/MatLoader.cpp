@@ -127,7 +127,8 @@ Dataset loadMat(const std::string& path, const LoadOptions& options)
 {
     requireFile(path);
     silenceMatio();
-    precheckMat5(path, options.maxBytes);  // before matio allocates from the headers
+    precheckMat5(path, options.maxBytes);  // before matio allocates from the headers (v5, then v4)
+    precheckMat4(path);
     MatFile mat(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!mat) fail(LoadErrorKind::BadMagic, path, "header", "not a MATLAB .mat file matio can read");
 

@@ -160,4 +160,53 @@ void precheckMat5(const std::string& path, std::size_t maxInflated)
     }
 }
 
+namespace {
+
+/// Bytes per element of a v4 precision digit P (double, single, int32, int16, uint16, uint8); 0 if invalid.
+std::size_t mat4ElementBytes(std::uint32_t type)
+{
+    const std::uint32_t m = type / 1000, o = type / 100 % 10, p = type / 10 % 10, t = type % 10;
+    if (m > 4 || o != 0 || t > 2) return 0;
+    constexpr std::size_t bytes[6] = {8, 4, 4, 2, 2, 1};
+    return p < 6 ? bytes[p] : 0;
+}
+
+} // namespace
+
+void precheckMat4(const std::string& path)
+{
+    const std::uintmax_t size = fileSize(path);
+    std::ifstream in(path, std::ios::binary);
+    std::uint8_t h[20];
+    bool swap = false;
+    for (std::size_t offset = 0; offset + 20 <= size;) {
+        in.seekg(static_cast<std::streamoff>(offset));
+        in.read(reinterpret_cast<char*>(h), 20);
+        if (in.gcount() != 20) return;
+        if (offset == 0) {  // the byte order whose type code is valid; neither: not v4, matio decides
+            const Reader native{path, false}, swapped{path, true};
+            if (mat4ElementBytes(native.u32(h)) == 0 || native.u32(h) > 4052) {
+                if (mat4ElementBytes(swapped.u32(h)) == 0 || swapped.u32(h) > 4052) return;
+                swap = true;
+            }
+        }
+        const Reader r{path, swap};
+        const std::uint32_t type = r.u32(h), rows = r.u32(h + 4), cols = r.u32(h + 8), imag = r.u32(h + 12),
+                            nameLength = r.u32(h + 16);
+        const std::size_t element = mat4ElementBytes(type);
+        if (element == 0 || type > 4052) r.bad(offset, "not a valid MAT v4 type code", std::to_string(type));
+        if (rows > 0x7fffffffu || cols > 0x7fffffffu)
+            r.bad(offset, "negative dimensions in a MAT v4 header", std::to_string(int(rows)) + " x " + std::to_string(int(cols)));
+        const std::uintmax_t left = size - offset - 20;
+        if (nameLength < 1 || nameLength > kMaxName || nameLength > left)
+            r.bad(offset + 16, "the variable name length does not fit in the file", std::to_string(nameLength));
+        const unsigned __int128 data =
+            static_cast<unsigned __int128>(rows) * cols * element * (imag != 0 ? 2u : 1u);
+        if (data > left - nameLength)
+            r.bad(offset + 4, "the variable's data (rows x columns) runs past the end of the file",
+                  std::to_string(rows) + " x " + std::to_string(cols));
+        offset += 20 + nameLength + static_cast<std::size_t>(data);
+    }
+}
+
 } // namespace orbit::data

@@ -206,6 +206,39 @@ private slots:
             QVERIFY2(QString(e.what()).contains("2147483647x4x4"), e.what());
         }
     }
+    // MAT v4 (no v5 header): matio allocates each variable's name from its header's name length. A
+    // name length beyond the file is refused with its byte offset and value, before matio reads it;
+    // a well-formed v4 file passes the check and is refused later by the loader (here: no T).
+    void mat4HeaderSizesAreCheckedAgainstTheFile_data()
+    {
+        QTest::addColumn<quint32>("nameLength");
+        QTest::addColumn<quint32>("rows");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("name 1.6 GB") << quint32(1596993870) << quint32(1) << "name length";
+        QTest::newRow("data past the end") << quint32(2) << quint32(1000000) << "runs past the end";
+        QTest::newRow("well formed") << quint32(2) << quint32(1) << "variable T";
+    }
+    void mat4HeaderSizesAreCheckedAgainstTheFile()
+    {
+        QFETCH(quint32, nameLength);
+        QFETCH(quint32, rows);
+        QFETCH(QString, expected);
+        const std::string path = file("v4.mat");
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const quint32 header[5] = {0, rows, 1, 0, nameLength};  // type 0: little-endian full double
+        f.write(reinterpret_cast<const char*>(header), sizeof header);
+        f.write("X", 2);
+        const double value = 1.0;
+        f.write(reinterpret_cast<const char*>(&value), sizeof value);
+        f.close();
+        try {
+            loadMat(path);
+            QFAIL("no error");
+        } catch (const LoadError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
     void notAMatFile()
     {
         const std::string path = file("fake.mat");
