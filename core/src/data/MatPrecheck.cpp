@@ -195,6 +195,8 @@ void precheckMat4(const std::string& path)
                             nameLength = r.u32(h + 16);
         const std::size_t element = mat4ElementBytes(type);
         if (element == 0 || type > 4052) r.bad(offset, "not a valid MAT v4 type code", std::to_string(type));
+        if (type % 10 != 0)  // text or sparse: matio sizes a sparse read from the row count alone
+            r.bad(offset, "only full numeric MAT v4 matrices are supported", std::to_string(type));
         if (rows > 0x7fffffffu || cols > 0x7fffffffu)
             r.bad(offset, "negative dimensions in a MAT v4 header", std::to_string(int(rows)) + " x " + std::to_string(int(cols)));
         const std::uintmax_t left = size - offset - 20;

@@ -16,8 +16,9 @@ namespace orbit::data {
 void precheckMat5(const std::string& path, std::size_t maxInflated);
 
 /// For a file without a v5 header whose first 20 bytes read as a MATLAB v4 variable header (type
-/// code MOPT valid in one byte order), walks every v4 variable and throws LoadError unless its name
-/// (1..4096 bytes) and data (rows x columns x element size, twice when complex) lie inside the file.
+/// code MOPT valid in one byte order), walks every v4 variable and throws LoadError unless it is a
+/// full numeric matrix (not text or sparse) whose name (1..4096 bytes) and data (rows x columns x
+/// element size, twice when complex) lie inside the file.
 /// matio's v4 reader allocates the name and skips the data from these header fields unchecked.
 /// Other files are left to matio.
 void precheckMat4(const std::string& path);

@@ -211,22 +211,25 @@ private slots:
     // a well-formed v4 file passes the check and is refused later by the loader (here: no T).
     void mat4HeaderSizesAreCheckedAgainstTheFile_data()
     {
+        QTest::addColumn<quint32>("type");
         QTest::addColumn<quint32>("nameLength");
         QTest::addColumn<quint32>("rows");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("name 1.6 GB") << quint32(1596993870) << quint32(1) << "name length";
-        QTest::newRow("data past the end") << quint32(2) << quint32(1000000) << "runs past the end";
-        QTest::newRow("well formed") << quint32(2) << quint32(1) << "variable T";
+        QTest::newRow("name 1.6 GB") << quint32(0) << quint32(1596993870) << quint32(1) << "name length";
+        QTest::newRow("data past the end") << quint32(0) << quint32(2) << quint32(1000000) << "runs past the end";
+        QTest::newRow("sparse") << quint32(2) << quint32(2) << quint32(937426944) << "only full numeric";
+        QTest::newRow("well formed") << quint32(0) << quint32(2) << quint32(1) << "variable T";
     }
     void mat4HeaderSizesAreCheckedAgainstTheFile()
     {
+        QFETCH(quint32, type);
         QFETCH(quint32, nameLength);
         QFETCH(quint32, rows);
         QFETCH(QString, expected);
         const std::string path = file("v4.mat");
         QFile f(QString::fromStdString(path));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        const quint32 header[5] = {0, rows, 1, 0, nameLength};  // type 0: little-endian full double
+        const quint32 header[5] = {type, rows, 1, 0, nameLength};  // type 0: little-endian full double
         f.write(reinterpret_cast<const char*>(header), sizeof header);
         f.write("X", 2);
         const double value = 1.0;
