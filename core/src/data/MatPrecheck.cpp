@@ -177,6 +177,13 @@ void precheckMat4(const std::string& path)
 {
     const std::uintmax_t size = fileSize(path);
     std::ifstream in(path, std::ios::binary);
+    if (size >= 128) {  // a v5 / v7.3 header (endian indicator at 126): matio reads it as such, not as v4
+        std::uint8_t header[128];
+        in.read(reinterpret_cast<char*>(header), 128);
+        if (in.gcount() == 128 && ((header[126] == 'I' && header[127] == 'M') || (header[126] == 'M' && header[127] == 'I')))
+            return;
+        in.clear();
+    }
     std::uint8_t h[20];
     bool swap = false;
     for (std::size_t offset = 0; offset + 20 <= size;) {

@@ -15,7 +15,7 @@ namespace orbit::data {
 /// files, and none readable by loadMat anyway -- are refused. Files without a v5 header are left to matio.
 void precheckMat5(const std::string& path, std::size_t maxInflated);
 
-/// For a file without a v5 header whose first 20 bytes read as a MATLAB v4 variable header (type
+/// For a file without a v5 header (matio's own test: the endian indicator at byte 126) whose first 20 bytes read as a MATLAB v4 variable header (type
 /// code MOPT valid in one byte order), walks every v4 variable and throws LoadError unless it is a
 /// full numeric matrix (not text or sparse) whose name (1..4096 bytes) and data (rows x columns x
 /// element size, twice when complex) lie inside the file.
