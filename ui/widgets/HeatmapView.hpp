@@ -84,7 +84,6 @@ private:
     /// Draws the whole picture into `area`; `vectorCells` draws cells as rectangles (SVG).
     void paint(QPainter& p, const QRect& area, bool vectorCells) const;
     void rebuildImage();
-    double normalised(double v) const;
 
     Eigen::MatrixXd matrix_;
     QStringList rowLabels_, columnLabels_;
