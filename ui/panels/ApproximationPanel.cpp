@@ -306,6 +306,21 @@ void ApproximationPanel::resetCharts()
     for (int c = 0; c < 2; ++c) {
         QChart* chart = charts_[c]->chart();
         chart->removeAllSeries();
+        // One curve per r, made once per run: results arriving only replace their points (creating
+        // and deleting Qt Charts series rebuilds the chart's items and legend each time).
+        curves_[c].clear();
+        for (std::size_t k = 0; k < runR_.size(); ++k) {
+            auto* series = new QLineSeries;
+            series->setName(tr("r = %1").arg(runR_[k]));
+            QPen pen(seriesColor(static_cast<int>(k)));
+            pen.setWidthF(2.0);
+            series->setPen(pen);
+            series->setPointsVisible(true);
+            chart->addSeries(series);
+            series->attachAxis(axisX_[c]);
+            series->attachAxis(axisY_[c]);
+            curves_[c].push_back(series);
+        }
         const auto [sLo, sHi] = runS_.empty() ? std::make_pair(1.0, 1000.0)
                                               : decades(runS_.front(), runS_.back());
         axisX_[c]->setRange(sLo, sHi);
@@ -330,20 +345,9 @@ void ApproximationPanel::drawRows(const std::vector<orbit::ApproxErrorRow>& rows
     }
     const std::map<int, QList<QPointF>>* data[2] = {&spectral, &frobenius};
     for (int c = 0; c < 2; ++c) {
-        QChart* chart = charts_[c]->chart();
-        chart->removeAllSeries();
-        for (const auto& [r, points] : *data[c]) {
-            auto* series = new QLineSeries;
-            series->setName(tr("r = %1").arg(r));
-            const auto it = std::find(runR_.begin(), runR_.end(), r);
-            QPen pen(seriesColor(static_cast<int>(it - runR_.begin())));
-            pen.setWidthF(2.0);
-            series->setPen(pen);
-            series->setPointsVisible(true);
-            series->replace(points);
-            chart->addSeries(series);
-            series->attachAxis(axisX_[c]);
-            series->attachAxis(axisY_[c]);
+        for (std::size_t k = 0; k < runR_.size() && k < curves_[c].size(); ++k) {
+            const auto it = data[c]->find(runR_[k]);
+            curves_[c][k]->replace(it != data[c]->end() ? it->second : QList<QPointF>());
         }
         if (!rows.empty()) {
             const auto [yLo, yHi] = decades(lo, hi);

@@ -16,6 +16,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QLineSeries;
 class QLogValueAxis;
 class QProgressBar;
 class QPushButton;
@@ -74,6 +75,7 @@ private:
     ChartBox* charts_[2];
     QLogValueAxis* axisX_[2];
     QLogValueAxis* axisY_[2];
+    std::vector<QLineSeries*> curves_[2];  ///< one per r of the latest run, in runR_ order
     std::shared_ptr<ApproxInbox> inbox_;
     std::vector<int> runS_, runR_;  ///< the lists of the latest run (axis ranges, colours)
     std::vector<orbit::ApproxErrorRow> rows_;
