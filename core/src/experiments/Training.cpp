@@ -45,11 +45,13 @@ std::string firstMapName(const std::string& features)
 }
 
 /// Maps whose features use the Gaussian base kernel of the context (so `median` is meaningful).
-bool needsKernel(const TrainConfig& c)
+bool usesBaseKernel(const std::string& features)
 {
     static const std::set<std::string> kernelMaps = {"rf", "irf", "nystrom", "inystrom", "kif"};
-    return c.learner == "krr" || kernelMaps.count(firstMapName(c.features)) != 0;
+    return kernelMaps.count(firstMapName(features)) != 0;
 }
+
+bool needsKernel(const TrainConfig& c) { return c.learner == "krr" || usesBaseKernel(c.features); }
 
 /// Maps whose fit draws from the seed only, never from the values of the rows it is given: their
 /// features of all dataset rows can be computed once per grid point and shared by every fold.
@@ -466,6 +468,9 @@ void TrainConfig::validate() const
         if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", number(f));
     std::set<std::string> names;
     const std::string own = learnerAxisOf(learner);
+    // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
+    // map's base kernel and the median/bandwidth axes are the kernel ridge's width on the features.
+    const bool kernelOnFeatures = learner == "krr" && usesBaseKernel(features);
     for (const ParamAxis& a : grid) {
         if (a.name.empty()) throw SpecError("--grid", "an axis has no name");
         if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
@@ -477,7 +482,7 @@ void TrainConfig::validate() const
         if (a.name == "lambda" || a.name == "C" || a.name == "median" || a.name == "bandwidth")
             for (double v : a.values)
                 if (!(v > 0)) throw SpecError("--grid", a.name + " values must be > 0", number(v));
-        if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty())
+        if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty() && !kernelOnFeatures)
             throw SpecError("--grid", a.name + " conflicts with --kernel (drop one)", a.name);
     }
     if (names.count("median") && names.count("bandwidth"))

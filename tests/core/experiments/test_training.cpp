@@ -299,6 +299,27 @@ private slots:
         QVERIFY2(r.mean < 0.5 * sd, qPrintable(QString("%1 vs sd %2").arg(r.mean).arg(sd)));
     }
 
+    // krr on a kernel feature map: --kernel fixes the map's base kernel and the median axis is the
+    // kernel ridge's own width on the features (a Gaussian hyperkernel); for ridge the two conflict.
+    void krrOnKernelFeaturesSearchesItsWidth()
+    {
+        const Dataset reg = linearRegression(60, 2, 8);
+        TrainConfig k;
+        k.features = "rf:s=40";
+        k.kernel = "gaussian:sigma=3";
+        k.learner = "krr";
+        k.eval = "holdout:0.25";
+        k.grid = {{"median", {0.05, 2}}, {"lambda", {1e-3}}};
+        const TrainResult r = train(reg, k);
+        QCOMPARE(r.grid.size(), std::size_t(2));
+        QCOMPARE(r.grid[0].params.at("median"), 0.05);
+        // A width far below the feature distances makes the kernel nearly diagonal: no generalisation.
+        QVERIFY2(r.grid[1].validation < 0.5 * r.grid[0].validation,
+                 qPrintable(QString("%1 vs %2").arg(r.grid[1].validation).arg(r.grid[0].validation)));
+        k.learner = "ridge";
+        QVERIFY_THROWS_EXCEPTION(SpecError, k.validate());
+    }
+
     // Data-dependent maps are fitted per fold; their dimension is only known after the fit (Nystrom).
     void nystromFeaturesPerFold()
     {
