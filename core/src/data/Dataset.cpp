@@ -91,6 +91,7 @@ Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
     s.classNames = classNames;
     s.source = source;
     s.format = format;
+    s.targetUnit = targetUnit;
     s.X.resize(static_cast<Eigen::Index>(idx.size()), X.cols());
     for (std::size_t r = 0; r < idx.size(); ++r) s.X.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
 

@@ -1,6 +1,7 @@
 // Extended XYZ molecules -> Coulomb matrices. Per molecule: an atom-count line, a comment line of
-// key=value pairs with energy= (the target, e.g. kcal/mol) and optionally name=, then one line per
-// atom "symbol x y z ..." in Angstrom.
+// key=value pairs with energy= (the target, e.g. kcal/mol) and optionally name= and energy_unit=, then
+// one line per atom "symbol x y z ..." in Angstrom. The targets' unit is energy_unit= when the file
+// states it (the same on every molecule), else what the README beside the file says of `energy`.
 #include "data/LoaderSupport.hpp"
 #include "orbit/data/Coulomb.hpp"
 #include "orbit/util/Spec.hpp"
@@ -25,6 +26,8 @@ struct Molecule {
     std::vector<std::size_t> lines;  // the line of each atom, for error messages
     double energy = 0;
     std::string name;
+    std::string unit;         // energy_unit= (or energy_units=) of the comment line, or empty
+    std::size_t commentLine = 0;
 };
 
 /// key=value pairs of an extended-XYZ comment line; values may be "double-quoted".
@@ -100,6 +103,10 @@ bool readMolecule(LineReader& reader, const std::string& path, Molecule& m)
     m.energy = e;
     const auto name = comment.find("name");
     m.name = name == comment.end() ? std::string() : name->second;
+    auto unit = comment.find("energy_unit");
+    if (unit == comment.end()) unit = comment.find("energy_units");
+    m.unit = unit == comment.end() ? std::string() : unit->second;
+    m.commentLine = commentLine;
 
     const std::size_t atoms = static_cast<std::size_t>(*count);
     m.charges.resize(atoms);
@@ -166,12 +173,16 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::CoincidentAtoms, path,
                  "lines " + std::to_string(mol.lines[(*clash)[0]]) + " and " + std::to_string(mol.lines[(*clash)[1]]),
                  "two atoms at the same position (the Coulomb matrix would be infinite)");
+        if (mol.unit != molecules.front().unit)
+            fail(LoadErrorKind::BadValue, path, linePos(mol.commentLine),
+                 "energy_unit differs from the first molecule's ('" + molecules.front().unit + "')", mol.unit);
         d.targets.push_back(mol.energy);
         d.charges.push_back(std::move(mol.charges));
         anyName = anyName || !mol.name.empty();
         d.names.push_back(std::move(mol.name));
     }
     if (!anyName) d.names.clear();
+    d.targetUnit = !molecules.front().unit.empty() ? molecules.front().unit : unitFromReadme(path, "energy");
     return finish(std::move(d), path, Format::ExtXyz);
 }
 

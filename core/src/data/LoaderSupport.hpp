@@ -70,6 +70,12 @@ private:
 std::size_t countNonBlankLines(const std::string& path);
 bool isBlank(std::string_view line);
 
+/// The unit of the data file's field `key` as its README states it: the README (README.md, README.txt
+/// or README, at most 256 KiB) in the file's folder is read line by line; every line naming the field
+/// in backquotes (`energy`) is searched for a known unit (kcal/mol, kJ/mol, eV, meV, Hartree, Ry, K).
+/// Returns that unit when such lines name exactly one, else "" (no README, no such line, or two units).
+std::string unitFromReadme(const std::string& dataPath, const std::string& key);
+
 /// Labels 0..K-1 -> numClasses = max + 1; throws BadValue for negative labels.
 int classCount(const std::vector<int>& labels);
 

@@ -174,6 +174,7 @@ Dataset loadMat(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::NonFinite, path, "T(" + std::to_string(i + 1) + ")", "non-finite energy", std::to_string(tv[i]));
         d.targets.push_back(tv[i]);
     }
+    d.targetUnit = unitFromReadme(path, "T");  // the .mat itself does not say
 
     if (MatVar z = readVar(path, mat.get(), "Z", options.maxBytes)) {
         if (z->rank != 2 || z->dims[0] != n || z->dims[1] != atoms)

@@ -39,6 +39,9 @@ struct Dataset {
     std::vector<std::string> classNames; ///< optional, numClasses entries when present
 
     std::vector<double> targets;         ///< regression target per sample (e.g. kcal/mol), or empty
+    /// The unit of `targets` (e.g. "kcal/mol") when the data states it — the file's header or the
+    /// dataset's README beside it (see loadExtXyz, loadMat) — else empty: no unit is ever guessed.
+    std::string targetUnit;
 
     // Molecules (kind == Coulomb)
     std::vector<std::vector<int>> charges;  ///< atomic numbers per molecule (unpadded)
