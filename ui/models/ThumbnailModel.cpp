@@ -2,6 +2,8 @@
 
 #include "widgets/SampleImage.hpp"
 
+#include <algorithm>
+
 namespace orbitui {
 
 ThumbnailModel::ThumbnailModel(QObject* parent) : QAbstractListModel(parent), cache_(4000) {}
@@ -25,6 +27,45 @@ void ThumbnailModel::setThumbnailSize(int pixels)
         emit dataChanged(index(0), index(rowCount() - 1), {Qt::DecorationRole, Qt::SizeHintRole});
 }
 
+namespace {
+
+bool hasTargetUnit(const orbit::Dataset* d) { return d && d->isRegression() && !d->targetUnit.empty(); }
+
+QString targetText(const orbit::Dataset& d, double target)
+{
+    return QStringLiteral("%1 %2").arg(QString::number(target, 'f', 1), QString::fromStdString(d.targetUnit));
+}
+
+} // namespace
+
+QString ThumbnailModel::caption(std::size_t i) const
+{
+    const orbit::Dataset& d = *dataset_;
+    if (!hasTargetUnit(&d))
+        return sampleCaption(d, i);
+    const QString name = i < d.names.size() ? QString::fromStdString(d.names[i]) : QStringLiteral("#%1").arg(i);
+    return name + QChar::LineSeparator + targetText(d, d.targets[i]);
+}
+
+int ThumbnailModel::captionLines() const { return hasTargetUnit(dataset_.get()) ? 2 : 1; }
+
+int ThumbnailModel::captionWidth(const QFontMetrics& fm) const
+{
+    if (!hasTargetUnit(dataset_.get()))
+        return 0;
+    const auto [lo, hi] = std::minmax_element(dataset_->targets.begin(), dataset_->targets.end());
+    return std::max(fm.horizontalAdvance(targetText(*dataset_, *lo)), fm.horizontalAdvance(targetText(*dataset_, *hi)));
+}
+
+void ThumbnailModel::setItemSize(QSize size)
+{
+    if (size == itemSize_)
+        return;
+    itemSize_ = size;
+    if (rowCount() > 0)
+        emit dataChanged(index(0), index(rowCount() - 1), {Qt::SizeHintRole});
+}
+
 int ThumbnailModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() || !dataset_ ? 0 : static_cast<int>(dataset_->count());
@@ -37,9 +78,11 @@ QVariant ThumbnailModel::data(const QModelIndex& index, int role) const
     const auto i = static_cast<std::size_t>(index.row());
     switch (role) {
     case Qt::DisplayRole:
-        return sampleCaption(*dataset_, i);
+        return caption(i);
     case Qt::ToolTipRole:
-        return QStringLiteral("#%1: %2").arg(i).arg(sampleCaption(*dataset_, i));
+        return QStringLiteral("#%1: %2").arg(i).arg(caption(i).replace(QChar::LineSeparator, QChar(' ')));
+    case Qt::SizeHintRole:
+        return itemSize_.isValid() ? QVariant(itemSize_) : QVariant();
     case Qt::DecorationRole: {
         if (QPixmap* cached = cache_.object(index.row()))
             return *cached;

@@ -5,6 +5,7 @@
 #include "workers/Tasks.hpp"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -57,13 +58,8 @@ DataPanel::DataPanel(LabState* state, QWidget* parent)
     view_->setSpacing(4);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setModel(model_);
-    auto applyZoom = [this](int px) {
-        model_->setThumbnailSize(px);
-        view_->setIconSize(QSize(px, px));
-        view_->setGridSize(QSize(px + 22, px + 26));
-    };
     applyZoom(zoom_->value());
-    connect(zoom_, &QSlider::valueChanged, this, applyZoom);
+    connect(zoom_, &QSlider::valueChanged, this, &DataPanel::applyZoom);
 
     content()->addLayout(top);
     content()->addWidget(view_, 1);
@@ -107,6 +103,18 @@ void DataPanel::open(const QString& path)
     runner_->submit(makeLoadTask(LoadRequest{path, {}}));
 }
 
+void DataPanel::applyZoom(int px)
+{
+    model_->setThumbnailSize(px);
+    view_->setIconSize(QSize(px, px));
+    // Room for every caption line; a target with its unit is not elided (the cell widens instead).
+    const QFontMetrics fm(view_->font());
+    const int lines = model_->captionLines();
+    const QSize grid(std::max(px + 22, model_->captionWidth(fm) + 24), px + 26 + (lines - 1) * fm.lineSpacing());
+    view_->setGridSize(grid);
+    model_->setItemSize(lines > 1 ? grid - QSize(8, 4) : QSize());
+}
+
 bool DataPanel::isLoading() const { return runner_->busy(); }
 bool DataPanel::isIdle() const { return !runner_->busy(); }
 
@@ -135,7 +143,13 @@ QString DataPanel::summarize(const orbit::Dataset& d)
         for (double t : d.targets)
             mean += t;
         mean /= static_cast<double>(d.targets.size());
-        what = tr("targets from %1 to %2 (mean %3)").arg(*lo, 0, 'f', 1).arg(*hi, 0, 'f', 1).arg(mean, 0, 'f', 1);
+        // The unit only when the data states it (file header or its README), never guessed.
+        const QString unit = d.targetUnit.empty() ? QString() : " " + QString::fromStdString(d.targetUnit).toHtmlEscaped();
+        what = tr("targets from %1 to %2%4 (mean %3%4)")
+                   .arg(*lo, 0, 'f', 1)
+                   .arg(*hi, 0, 'f', 1)
+                   .arg(mean, 0, 'f', 1)
+                   .arg(unit);
     } else {
         what = tr("unlabelled");
     }
@@ -149,6 +163,7 @@ void DataPanel::showDataset()
 {
     const auto ds = state_->dataset();
     model_->setDataset(ds);
+    applyZoom(zoom_->value());  // caption lines follow the data
     summary_->setText(ds ? summarize(*ds) : tr("No data loaded."));
     selectInView(state_->selectedIndex());
 }

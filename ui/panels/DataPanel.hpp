@@ -45,6 +45,8 @@ signals:
 
 private:
     void showDataset();
+    /// Thumbnails of `px` pixels, in grid cells with room for their captions.
+    void applyZoom(int px);
     void selectInView(int index);
 
     LabState* state_;

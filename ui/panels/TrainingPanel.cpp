@@ -554,13 +554,16 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     const TrainingRequest& q = result->request;
     const QString data = QFileInfo(QString::fromStdString(q.dataset->source)).fileName();
     const QString metric = r.metric == "rmse" ? tr("test RMSE") : tr("test accuracy");
+    // RMSE and MAE are in the targets' unit, when the data states one.
+    const QString unit = QString::fromStdString(q.dataset->targetUnit);
+    const QString unitSuffix = r.metric == "rmse" && !unit.isEmpty() ? " " + unit.toHtmlEscaped() : QString();
     QString score = r.folds.size() == 1
-                        ? tr("<b>%1 %2</b> on one held-out split").arg(metric, formatScore(r, r.mean))
-                        : tr("<b>%1 %2 ± %3</b> over %4 folds")
-                              .arg(metric, formatScore(r, r.mean), formatScore(r, r.stddev))
+                        ? tr("<b>%1 %2%3</b> on one held-out split").arg(metric, formatScore(r, r.mean), unitSuffix)
+                        : tr("<b>%1 %2 ± %3%4</b> over %5 folds")
+                              .arg(metric, formatScore(r, r.mean), formatScore(r, r.stddev), unitSuffix)
                               .arg(r.folds.size());
     if (r.metric == "rmse")
-        score += tr(" · MAE %1").arg(QString::number(r.mae, 'f', 2));
+        score += tr(" · MAE %1%2").arg(QString::number(r.mae, 'f', 2), unitSuffix);
     if (r.logEvidence)
         score += tr(" · log evidence %1").arg(*r.logEvidence, 0, 'g', 6);
     summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5 (%6 features)%7 · %8 · %9")
@@ -579,11 +582,11 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));
     drawTable(*result);
-    drawScoreChart(scoreChart_, result->result, result->curve);
+    drawScoreChart(scoreChart_, result->result, result->curve, unit);
     drawConfusion(*result);
-    drawLearningCurve(curveChart_, result->result);
+    drawLearningCurve(curveChart_, result->result, unit);
     stack_->setCurrentIndex(1);
-    emit statusMessage(tr("Training finished: %1 %2").arg(metricName(r), formatScore(r, r.mean)));
+    emit statusMessage(tr("Training finished: %1 %2%3").arg(metricName(r), formatScore(r, r.mean), unitSuffix));
 }
 
 void TrainingPanel::drawTable(const TrainingResult& result)
@@ -591,9 +594,10 @@ void TrainingPanel::drawTable(const TrainingResult& result)
     const orbit::TrainResult& r = result.result;
     const bool regression = r.metric == "rmse";
     const bool evidence = r.logEvidence.has_value();
-    QStringList headers{tr("fold"), regression ? tr("RMSE") : tr("accuracy")};
+    const QString unit = QString::fromStdString(result.request.dataset->targetUnit);
+    QStringList headers{tr("fold"), regression ? withScoreUnit(tr("RMSE"), r, unit) : tr("accuracy")};
     if (regression)
-        headers << tr("MAE");
+        headers << withScoreUnit(tr("MAE"), r, unit);
     if (evidence)
         headers << tr("log evidence");
     headers << tr("seconds") << tr("chosen parameters");

@@ -88,6 +88,7 @@ void HeatmapView::setMatrix(const Eigen::MatrixXd& matrix, const QStringList& ro
     matrix_ = matrix;
     rowLabels_ = rowLabels.size() == matrix.rows() ? rowLabels : QStringList();
     columnLabels_ = columnLabels.size() == matrix.cols() ? columnLabels : QStringList();
+    rebuildTicks();
     rebuildImage();
 }
 
@@ -96,7 +97,67 @@ void HeatmapView::clear()
     matrix_.resize(0, 0);
     rowLabels_.clear();
     columnLabels_.clear();
+    rowValues_.clear();
+    columnValues_.clear();
+    rebuildTicks();
     rebuildImage();
+}
+
+void HeatmapView::setAxisValues(const std::vector<double>& rowValues, const std::vector<double>& columnValues)
+{
+    rowValues_ = rowValues;
+    columnValues_ = columnValues;
+    rebuildTicks();
+    update();
+}
+
+void HeatmapView::rebuildTicks()
+{
+    rowTicks_ = static_cast<Eigen::Index>(rowValues_.size()) == matrix_.rows() ? numericTicks(rowValues_)
+                                                                                : std::vector<AxisTick>();
+    columnTicks_ = static_cast<Eigen::Index>(columnValues_.size()) == matrix_.cols() ? numericTicks(columnValues_)
+                                                                                      : std::vector<AxisTick>();
+}
+
+std::vector<HeatmapView::AxisTick> HeatmapView::numericTicks(const std::vector<double>& v, int count)
+{
+    std::vector<AxisTick> ticks;
+    if (v.empty() || count < 1 || !std::is_sorted(v.begin(), v.end()) ||
+        !std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); }))
+        return ticks;
+    const double lo = v.front(), hi = v.back();
+    const auto n = static_cast<double>(v.size());
+    if (!(hi > lo)) {  // one value throughout: one tick in the middle
+        ticks.push_back({n / 2, lo, QString::number(lo, 'g', 4)});
+        return ticks;
+    }
+    // Round to a power of ten below the spacing of `count` even steps: 1–2 significant digits.
+    const double step = std::pow(10.0, std::floor(std::log10((hi - lo) / std::max(1, count - 1))));
+    const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step))));
+    // Where u falls: between the centres of the cells k - 1 and k with v[k - 1] < u <= v[k].
+    auto positionOf = [&v, n](double u) {
+        const auto k = static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), u) - v.begin());
+        if (k == 0)
+            return 0.5;
+        if (k == v.size())
+            return n - 0.5;
+        return static_cast<double>(k) - 0.5 + (u - v[k - 1]) / (v[k] - v[k - 1]);
+    };
+    // Candidates at evenly spaced cells (the values there, rounded inside [lo, hi]).
+    for (int j = 0; j < count; ++j) {
+        const double f = count == 1 ? 0.5 : static_cast<double>(j) / (count - 1);
+        const double at = v[static_cast<std::size_t>(std::lround(f * (n - 1)))];
+        double u = std::round(at / step) * step;
+        if (u < lo)
+            u += step;
+        if (u > hi)
+            u -= step;
+        if (u < lo || (!ticks.empty() && u <= ticks.back().value))
+            continue;
+        u += 0.0;  // no "-0"
+        ticks.push_back({positionOf(u), u, QString::number(u, 'f', decimals)});
+    }
+    return ticks;
 }
 
 void HeatmapView::setTitle(const QString& title)
@@ -209,13 +270,19 @@ HeatmapView::Geometry HeatmapView::geometry(const QRect& area) const
     }
     int left = all.left() + (rowCaption_.isEmpty() ? 0 : fm.height() + 4);
     const int captionHeight = columnCaption_.isEmpty() ? 0 : fm.height() + 2;
-    g.rowLabels = labelsFit(rowLabels_, all.height() - 30, fm.height());
-    g.columnLabels = labelsFit(columnLabels_, all.width() - 80, fm.horizontalAdvance("0000"));
+    const bool rowNumeric = !rowTicks_.empty(), columnNumeric = !columnTicks_.empty();
+    g.rowLabels = rowNumeric || labelsFit(rowLabels_, all.height() - 30, fm.height());
+    g.columnLabels = columnNumeric || labelsFit(columnLabels_, all.width() - 80, fm.horizontalAdvance("0000"));
     if (g.rowLabels) {
         int widest = 0;
-        for (const Run& run : runsOf(rowLabels_))
-            widest = std::max(widest, fm.horizontalAdvance(run.label));
-        left += std::min(widest, 110) + 6;
+        if (rowNumeric)
+            for (const AxisTick& tick : rowTicks_)
+                widest = std::max(widest, fm.horizontalAdvance(tick.text) + 3);  // + the tick mark
+        else
+            for (const Run& run : runsOf(rowLabels_))
+                widest = std::max(widest, fm.horizontalAdvance(run.label));
+        g.rowLabelWidth = std::min(widest, 110) + 6;
+        left += g.rowLabelWidth;
     }
     // Column labels wider than a cell (class names under a confusion matrix) are written upwards,
     // one per column, when a line height per column fits.
@@ -224,12 +291,13 @@ HeatmapView::Geometry HeatmapView::geometry(const QRect& area) const
     int widestColumn = 0;
     for (const Run& run : runsOf(columnLabels_))
         widestColumn = std::max(widestColumn, fm.horizontalAdvance(run.label));
-    const bool onePerColumn = !columnLabels_.isEmpty() && static_cast<int>(runsOf(columnLabels_).size()) == columnLabels_.size();
+    const bool onePerColumn = !columnNumeric && !columnLabels_.isEmpty() &&
+                              static_cast<int>(runsOf(columnLabels_).size()) == columnLabels_.size();
     if (onePerColumn && widestColumn + 4 > roughCell && columnLabels_.size() * fm.height() <= all.width() - 80) {
         g.columnLabels = g.rotatedColumns = true;
     }
     if (g.columnLabels)
-        g.columnLabelHeight = g.rotatedColumns ? std::min(widestColumn + 4, 114) + 6 : fm.height() + 4;
+        g.columnLabelHeight = g.rotatedColumns ? std::min(widestColumn + 4, 114) + 6 : fm.height() + (columnNumeric ? 7 : 4);
     const int bottom = all.bottom() - g.columnLabelHeight - captionHeight;
     const auto [lo, hi] = range();
     const int digits = tickPrecision(lo, hi);
@@ -337,8 +405,8 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
     // Class blocks: thin lines between runs of equal labels, each label centred on its run.
     const QFontMetrics fm(font());
     const QColor text = palette().color(QPalette::WindowText);
-    const auto rowRuns = g.rowLabels ? runsOf(rowLabels_) : std::vector<Run>();
-    const auto colRuns = g.columnLabels ? runsOf(columnLabels_) : std::vector<Run>();
+    const auto rowRuns = g.rowLabels && rowTicks_.empty() ? runsOf(rowLabels_) : std::vector<Run>();
+    const auto colRuns = g.columnLabels && columnTicks_.empty() ? runsOf(columnLabels_) : std::vector<Run>();
     const bool rowBlocks = !rowRuns.empty() && static_cast<int>(rowRuns.size()) < rowLabels_.size();
     const bool colBlocks = !colRuns.empty() && static_cast<int>(colRuns.size()) < columnLabels_.size();
     p.setPen(QPen(QColor(255, 255, 255, 150), 1));
@@ -389,6 +457,7 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         p.drawText(QRect(centre - w / 2 - 1, g.cells.bottom() + 3, w + 2, fm.height()), Qt::AlignCenter, run.label);
         lastRight = centre + w / 2;
     }
+    paintTicks(p, g, area);
     if (!columnCaption_.isEmpty()) {
         const int y = g.cells.bottom() + 3 + (g.columnLabels ? g.columnLabelHeight - 2 : 0);
         p.drawText(QRect(g.cells.left(), y, g.cells.width(), fm.height()), Qt::AlignCenter,
@@ -396,7 +465,9 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
     }
     if (!rowCaption_.isEmpty()) {
         p.save();
-        p.translate(area.left() + 4 + fm.ascent(), g.cells.center().y());
+        // Beside the row labels (not at the widget's edge when the picture is centred in a wide widget).
+        p.translate(std::max(area.left() + 4 + fm.ascent(), g.cells.left() - g.rowLabelWidth - 4 - fm.descent()),
+                    g.cells.center().y());
         p.rotate(-90);
         p.drawText(QRect(-g.cells.height() / 2, -fm.ascent(), g.cells.height(), fm.height()), Qt::AlignCenter,
                    fm.elidedText(rowCaption_, Qt::ElideRight, g.cells.height()));
@@ -433,6 +504,37 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         const int ty = std::clamp(y - fm.height() / 2, g.bar.top() - 2, g.bar.bottom() - fm.height() + 2);
         p.drawText(QRect(g.bar.right() + 6, ty, area.right() - g.bar.right() - 5, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    formatValue(ticks[k], tickPrecision(lo, hi)));
+    }
+}
+
+void HeatmapView::paintTicks(QPainter& p, const Geometry& g, const QRect& area) const
+{
+    // Tick marks outside the cells; texts that would overlap the previous one are skipped, and the
+    // outermost texts are kept beside the cells (not under the other axis's texts).
+    const QFontMetrics fm(font());
+    const int captionSpace = rowCaption_.isEmpty() ? 0 : fm.height() + 8;
+    int lastBottom = -1000;
+    for (const AxisTick& tick : g.rowLabels ? rowTicks_ : std::vector<AxisTick>()) {
+        const int y = g.cells.top() + static_cast<int>(std::lround(tick.position * g.cellH));
+        const int ty = std::clamp(y - fm.height() / 2, g.cells.top() - 2, g.cells.bottom() - fm.height() + 2);
+        if (ty < lastBottom)
+            continue;
+        p.drawLine(g.cells.left() - 4, y, g.cells.left() - 1, y);
+        const int labelWidth = std::min(g.cells.left() - 7 - area.left() - captionSpace, 116);
+        const QRect box(g.cells.left() - 7 - labelWidth, ty, labelWidth, fm.height());
+        p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(tick.text, Qt::ElideRight, box.width()));
+        lastBottom = box.bottom() + 1;
+    }
+    int lastRight = -1000;
+    for (const AxisTick& tick : g.columnLabels ? columnTicks_ : std::vector<AxisTick>()) {
+        const int x = g.cells.left() + static_cast<int>(std::lround(tick.position * g.cellW));
+        const int w = fm.horizontalAdvance(tick.text);
+        const int tx = std::clamp(x - w / 2, g.cells.left() - 2, g.cells.right() - w + 2);
+        if (tx < lastRight + 6)
+            continue;
+        p.drawLine(x, g.cells.bottom() + 1, x, g.cells.bottom() + 4);
+        p.drawText(QRect(tx - 1, g.cells.bottom() + 5, w + 2, fm.height()), Qt::AlignCenter, tick.text);
+        lastRight = tx + w;
     }
 }
 

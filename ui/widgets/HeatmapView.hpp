@@ -2,7 +2,8 @@
 // A heatmap of any matrix (kernel matrices, confusion matrices): one cell per entry drawn with
 // crisp pixels, a colour bar with its range, row/column labels (runs of equal labels, such as
 // points ordered by class, are drawn once per block), optional values written in the cells, and a
-// tooltip naming row, column, their labels and the value.
+// tooltip naming row, column, their labels and the value. Rows and columns that stand for a continuous
+// quantity (points ordered by target) get numeric ticks instead of labels.
 #include <Eigen/Core>
 
 #include <QImage>
@@ -12,6 +13,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 class QPainter;
 
@@ -34,6 +36,27 @@ public:
     QStringList rowLabels() const { return rowLabels_; }
     QStringList columnLabels() const { return columnLabels_; }
 
+    /// A tick on a numeric axis: `value` falls at `position`, in cells from the top / left edge
+    /// (cell k spans [k, k + 1]; its centre is k + 0.5), and is written as `text`.
+    struct AxisTick {
+        double position = 0;
+        double value = 0;
+        QString text;
+    };
+    /// Continuous coordinates of the rows and columns (e.g. the targets of points ordered by target),
+    /// one non-decreasing value per row / column: the axes then show a few rounded values (ticks) at
+    /// the rows / columns where they fall instead of the labels, which stay in the tooltip. A vector
+    /// that is empty, unsorted or of another length than the matrix's side leaves that axis to its
+    /// labels. Kept across setMatrix; clear() removes them. The unit belongs in setAxisCaptions.
+    void setAxisValues(const std::vector<double>& rowValues, const std::vector<double>& columnValues);
+    /// The ticks of the numeric axes (empty when the axis has labels instead).
+    const std::vector<AxisTick>& rowTicks() const { return rowTicks_; }
+    const std::vector<AxisTick>& columnTicks() const { return columnTicks_; }
+    /// Ticks for sorted `values`: at most `count` rounded values (1–2 significant digits of the
+    /// range's step) inside [front, back], each placed by linear interpolation between the cells whose
+    /// values enclose it. Empty when `values` is empty or not sorted.
+    static std::vector<AxisTick> numericTicks(const std::vector<double>& values, int count = 5);
+
     void setTitle(const QString& title);
     QString title() const { return title_; }
     void setColorMap(ColorMap map);
@@ -49,6 +72,7 @@ public:
     /// Axis captions written beside the row labels (rotated) and under the column labels, e.g.
     /// ("true class", "predicted class"); empty strings (the default) draw none.
     void setAxisCaptions(const QString& row, const QString& column);
+    std::pair<QString, QString> axisCaptions() const { return {rowCaption_, columnCaption_}; }
     /// Replaces the default tooltip text of a cell (cellText) by `text(row, column)`; empty restores it.
     void setCellTextFunction(std::function<QString(int, int)> text);
     void setPlaceholder(const QString& text);
@@ -79,14 +103,20 @@ private:
         bool rowLabels = false, columnLabels = false;
         bool rotatedColumns = false;  ///< column labels written upwards (names wider than a cell)
         int columnLabelHeight = 0;    ///< height reserved under the cells for the column labels
+        int rowLabelWidth = 0;        ///< width reserved left of the cells for the row labels
     };
     Geometry geometry(const QRect& area) const;
     /// Draws the whole picture into `area`; `vectorCells` draws cells as rectangles (SVG).
     void paint(QPainter& p, const QRect& area, bool vectorCells) const;
     void rebuildImage();
+    void rebuildTicks();
+    /// Draws the ticks of the numeric axes (called by paint when there are any).
+    void paintTicks(QPainter& p, const Geometry& g, const QRect& area) const;
 
     Eigen::MatrixXd matrix_;
     QStringList rowLabels_, columnLabels_;
+    std::vector<double> rowValues_, columnValues_;
+    std::vector<AxisTick> rowTicks_, columnTicks_;  ///< of rowValues_ / columnValues_ when they fit the matrix
     QString title_, placeholder_;
     QString rowName_ = QStringLiteral("i"), columnName_ = QStringLiteral("j"), valueName_ = QStringLiteral("value");
     QString rowCaption_, columnCaption_;

@@ -107,7 +107,12 @@ QString axisLabel(const std::string& axis)
     return dot == std::string::npos ? name : QString::fromStdString(axis.substr(0, dot)) + " " + name;
 }
 
-void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve& curve)
+QString withScoreUnit(const QString& text, const orbit::TrainResult& r, const QString& unit)
+{
+    return r.metric == "rmse" && !unit.isEmpty() ? QStringLiteral("%1 (%2)").arg(text, unit) : text;
+}
+
+void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve& curve, const QString& unit)
 {
     QChart* chart = box->chart();
     clearChart(chart);
@@ -128,7 +133,7 @@ void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve&
                                   : 1.0;
     const bool logarithmic = positive && (curve.axis == "lambda" || curve.axis == "C" || ratio >= 50);
     QAbstractAxis* x = makeXAxis(curve.x, logarithmic, axis + (logarithmic ? QObject::tr(" (log scale)") : QString()));
-    QValueAxis* y = makeYAxis(curve.validation, metric);
+    QValueAxis* y = makeYAxis(curve.validation, withScoreUnit(metric, r, unit));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     auto* validation = makeSeries(metric, curve.x, curve.validation, QColor(0x1f, 0x77, 0xb4));
@@ -147,7 +152,7 @@ void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve&
     }
 }
 
-void drawLearningCurve(ChartBox* box, const orbit::TrainResult& r)
+void drawLearningCurve(ChartBox* box, const orbit::TrainResult& r, const QString& unit)
 {
     QChart* chart = box->chart();
     clearChart(chart);
@@ -169,7 +174,7 @@ void drawLearningCurve(ChartBox* box, const orbit::TrainResult& r)
         v->applyNiceNumbers();
         v->setLabelFormat("%.0f");
     }
-    QValueAxis* y = makeYAxis(score, metric);
+    QValueAxis* y = makeYAxis(score, withScoreUnit(metric, r, unit));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     auto* series = makeSeries(QObject::tr("%1, fold 1").arg(metric), n, score, QColor(0x2c, 0xa0, 0x2c));

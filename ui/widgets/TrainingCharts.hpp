@@ -18,11 +18,15 @@ QString axisLabel(const std::string& axis);
 
 /// Replaces the chart of `box` by the validation score of `result` along `curve` (log x axis for
 /// lambda, C and ranges over a factor 50) and, when the curve has a finite log evidence, the
-/// evidence on a right-hand axis. Hides `box` when the curve has fewer than two points.
-void drawScoreChart(ChartBox* box, const orbit::TrainResult& result, const AxisCurve& curve);
+/// evidence on a right-hand axis. Hides `box` when the curve has fewer than two points. `unit` (the
+/// targets' unit, e.g. "kcal/mol", or empty) is written on the RMSE axis.
+void drawScoreChart(ChartBox* box, const orbit::TrainResult& result, const AxisCurve& curve, const QString& unit = {});
 
 /// Replaces the chart of `box` by the learning curve of `result` (test score against training
-/// samples), or a note saying how to get one when the run made none.
-void drawLearningCurve(ChartBox* box, const orbit::TrainResult& result);
+/// samples), or a note saying how to get one when the run made none; `unit` as for drawScoreChart.
+void drawLearningCurve(ChartBox* box, const orbit::TrainResult& result, const QString& unit = {});
+
+/// "test RMSE" -> "test RMSE (kcal/mol)" for an RMSE-scored result with a known unit; else `text`.
+QString withScoreUnit(const QString& text, const orbit::TrainResult& result, const QString& unit);
 
 } // namespace orbitui

@@ -2,7 +2,9 @@
 // Kernel matrices are symmetric and the Gaussian base kernel has k(x, x) = 1; the points come
 // ordered by label; the approximation curves fill one point per (r, s) and Cancel keeps what was
 // drawn; a stale result never replaces the latest; the panels' settings round-trip a session;
-// the invariance probe of an invariant map stays closer to 1 than that of a plain one.
+// the invariance probe of an invariant map stays closer to 1 than that of a plain one. Points ordered
+// by target (G2) get numeric target ticks where their values fall and the unit in the axis captions;
+// classes keep their class labels.
 #include "MainWindow.hpp"
 #include "Session.hpp"
 #include "models/LabState.hpp"
@@ -13,6 +15,7 @@
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/HeatmapView.hpp"
+#include "widgets/SampleImage.hpp"
 #include "workers/KernelTasks.hpp"
 
 #include "orbit/data/Loaders.hpp"
@@ -20,6 +23,7 @@
 #include "orbit/util/Error.hpp"
 
 #include "TestPaths.hpp"
+#include "WindowFixture.hpp"
 
 #include <QApplication>
 #include <QChart>
@@ -35,25 +39,9 @@
 #include <numeric>
 
 using namespace orbitui;
+using namespace orbittest;  // WindowFixture, loadAndSettle, digitsPng, g2Xyz
 
 namespace {
-
-QString digits() { return QString::fromStdString(orbittest::source("resources/data/digits.png")); }
-
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<Settings> settings = std::make_unique<Settings>(dir.filePath("s.ini"));
-    std::unique_ptr<MainWindow> window = std::make_unique<MainWindow>(settings.get(), false);
-};
-
-bool loadAndSettle(MainWindow& w, const QString& path)
-{
-    QSignalSpy loaded(w.dataPanel(), &DataPanel::loaded);
-    w.openData(path);
-    if (!QTest::qWaitFor([&] { return loaded.count() > 0; }, 60000))
-        return false;
-    return QTest::qWaitFor([&] { return w.isIdle(); }, 60000);
-}
 
 /// Points of every XY series of a chart.
 std::vector<QList<QPointF>> seriesPoints(const ChartBox* box)
@@ -63,6 +51,23 @@ std::vector<QList<QPointF>> seriesPoints(const ChartBox* box)
         if (auto* xy = qobject_cast<QXYSeries*>(s))
             out.push_back(xy->points());
     return out;
+}
+
+/// Heatmaps of classes: each row and column labelled with its point's class name, no numeric ticks,
+/// no axis captions.
+void assertClassLabels(const KernelsPanel& panel, const orbit::Dataset& ds)
+{
+    const auto result = panel.lastResult();
+    for (int m = 0; m < 4; ++m) {
+        const HeatmapView* view = panel.heatmap(KernelsPanel::Matrix(m));
+        QVERIFY(view->rowTicks().empty() && view->columnTicks().empty());
+        QCOMPARE(view->rowLabels().size(), int(result->indices.size()));
+        QCOMPARE(view->columnLabels(), view->rowLabels());
+        for (int i = 0; i < view->rowLabels().size(); ++i)
+            QCOMPARE(view->rowLabels()[i], sampleCaption(ds, result->indices[std::size_t(i)]));
+        QCOMPARE(view->axisCaptions(), std::make_pair(QString(), QString()));
+        QVERIFY2(!view->cellText(0, 1).contains("kcal"), qPrintable(view->cellText(0, 1)));
+    }
 }
 
 KernelsSettings smallKernels(int n)
@@ -75,6 +80,27 @@ KernelsSettings smallKernels(int n)
     return k;
 }
 
+/// Approximation-error settings of n points over the grid s x r, reference r = 4, computed on request.
+ApproximationSettings manualApproximation(int n, std::vector<int> sList, std::vector<int> rList)
+{
+    ApproximationSettings a;
+    a.n = n;
+    a.sList = std::move(sList);
+    a.rList = std::move(rList);
+    a.refR = 4;
+    a.autoApply = false;
+    return a;
+}
+
+/// Applies `k` and computes; true once the panel is idle with a result (of the current dataset: a
+/// new dataset drops the last result).
+bool computeAndSettle(KernelsPanel& panel, const KernelsSettings& k)
+{
+    panel.applySettings(k);
+    panel.compute();
+    return QTest::qWaitFor([&] { return panel.isIdle() && panel.lastResult(); }, 60000);
+}
+
 } // namespace
 
 class TestKernelsPanels : public QObject {
@@ -82,9 +108,9 @@ class TestKernelsPanels : public QObject {
 private slots:
     void kernelHeatmapsAreSymmetricWithUnitBaseDiagonal()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         KernelsPanel* panel = w.kernelsPanel();
         panel->applySettings(smallKernels(40));
         QVERIFY(!panel->lastResult());  // hidden and auto-apply off: nothing computed behind the user's back
@@ -152,12 +178,84 @@ private slots:
         QVERIFY(!panel->exportFeatures(fx.dir.filePath("psi.txt")).isEmpty());
     }
 
+    void numericTicksSitWhereTheirValuesFall()
+    {
+        // Values 10 k (k = 0..99): value u lies at cell u / 10, whose centre is u / 10 + 0.5.
+        std::vector<double> v(100);
+        for (int k = 0; k < 100; ++k)
+            v[std::size_t(k)] = 10.0 * k;
+        const auto ticks = HeatmapView::numericTicks(v);
+        QVERIFY(ticks.size() >= 4 && ticks.size() <= 6);
+        for (std::size_t t = 0; t < ticks.size(); ++t) {
+            QVERIFY(ticks[t].value >= v.front() && ticks[t].value <= v.back());
+            QCOMPARE(ticks[t].position, ticks[t].value / 10.0 + 0.5);
+            QCOMPARE(ticks[t].text.toDouble(), ticks[t].value);
+            QCOMPARE(std::fmod(ticks[t].value, 100.0), 0.0);  // rounded to the range's power of ten
+            if (t > 0)
+                QVERIFY(ticks[t].value > ticks[t - 1].value);
+        }
+        // Unsorted or empty values: no ticks (the axis keeps its labels).
+        QVERIFY(HeatmapView::numericTicks({3.0, 1.0, 2.0}).empty());
+        QVERIFY(HeatmapView::numericTicks({}).empty());
+    }
+
+    void regressionHeatmapsGetTargetTicksWithTheUnit()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, g2Xyz()));
+        QCOMPARE(w.state()->dataset()->targetUnit, std::string("kcal/mol"));  // stated by resources/data/README.md
+        KernelsPanel* panel = w.kernelsPanel();
+        QVERIFY(computeAndSettle(*panel, smallKernels(40)));
+        QVERIFY2(!panel->hasError(), qPrintable(panel->errorText()));
+        const auto result = panel->lastResult();
+        const auto ds = w.state()->dataset();
+        std::vector<double> targets;
+        for (std::size_t i : result->indices)
+            targets.push_back(ds->targets[i]);
+        QVERIFY(std::is_sorted(targets.begin(), targets.end()));
+        for (int m = 0; m < 4; ++m) {
+            const HeatmapView* view = panel->heatmap(KernelsPanel::Matrix(m));
+            for (const auto* ticks : {&view->rowTicks(), &view->columnTicks()}) {
+                QVERIFY2(ticks->size() >= 3 && ticks->size() <= 6, qPrintable(QString::number(ticks->size())));
+                for (const HeatmapView::AxisTick& t : *ticks) {
+                    // Between the centres of the two points whose targets enclose the tick's value.
+                    const auto k = std::size_t(std::clamp(std::floor(t.position - 0.5), 0.0, 38.0));
+                    QVERIFY2(targets[k] <= t.value + 1e-9 && t.value <= targets[k + 1] + 1e-9,
+                             qPrintable(QString("%1 at %2").arg(t.value).arg(t.position)));
+                }
+            }
+            QCOMPARE(view->rowTicks().size(), view->columnTicks().size());
+            // The unit where the axes are named, and in the tooltip's labels.
+            QCOMPARE(view->axisCaptions(), std::make_pair(QString("target (kcal/mol)"), QString("target (kcal/mol)")));
+        }
+        const HeatmapView* base = panel->heatmap(KernelsPanel::Base);
+        QVERIFY2(base->cellText(0, 1).contains("kcal/mol"), qPrintable(base->cellText(0, 1)));
+        QVERIFY(w.dataPanel()->summaryText().contains("kcal/mol"));
+
+        // Back to classes: the ticks go, the class labels return.
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        QVERIFY(computeAndSettle(*panel, smallKernels(40)));
+        QCOMPARE(panel->lastResult()->request.dataset, w.state()->dataset());
+        assertClassLabels(*panel, *w.state()->dataset());
+    }
+
+    void classificationHeatmapsKeepClassLabels()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        QVERIFY(computeAndSettle(*w.kernelsPanel(), smallKernels(30)));
+        assertClassLabels(*w.kernelsPanel(), *w.state()->dataset());
+        QVERIFY(!w.dataPanel()->summaryText().contains("kcal/mol"));
+    }
+
     void autoApplyComputesWhenShown()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
         w.show();
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         KernelsPanel* panel = w.kernelsPanel();
         KernelsSettings k = smallKernels(24);
         k.autoApply = true;
@@ -175,9 +273,9 @@ private slots:
 
     void staleKernelResultIsDropped()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         KernelsPanel* panel = w.kernelsPanel();
         panel->applySettings(smallKernels(60));
         panel->compute();
@@ -192,17 +290,11 @@ private slots:
 
     void approximationFillsOneCurvePerR()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         ApproximationPanel* panel = w.approximationPanel();
-        ApproximationSettings a;
-        a.n = 40;
-        a.sList = {8, 64};
-        a.rList = {1, 4};
-        a.refR = 4;
-        a.autoApply = false;
-        panel->applySettings(a);
+        panel->applySettings(manualApproximation(40, {8, 64}, {1, 4}));
         panel->compute();
         QVERIFY(QTest::qWaitFor([&] { return panel->isIdle(); }, 60000));
         QVERIFY2(!panel->hasError(), qPrintable(panel->errorText()));
@@ -227,17 +319,11 @@ private slots:
 
     void cancelStopsARunAndKeepsItsCurves()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         ApproximationPanel* panel = w.approximationPanel();
-        ApproximationSettings a;
-        a.n = 60;
-        a.sList = {16, 64, 256, 512};
-        a.rList = {1, 8, 32, 64, 128};
-        a.refR = 4;
-        a.autoApply = false;
-        panel->applySettings(a);
+        panel->applySettings(manualApproximation(60, {16, 64, 256, 512}, {1, 8, 32, 64, 128}));
         panel->compute();
         const int total = 20;
         QVERIFY(QTest::qWaitFor([&] { return !panel->rows().empty(); }, 60000));
@@ -260,7 +346,7 @@ private slots:
     {
         // The core overload behind the live curves: the same rows as the batch function, one
         // callback per row, and a Progress returning true stops it with orbit::Cancelled.
-        const orbit::Dataset all = orbit::loadDataset(digits().toStdString(), {});
+        const orbit::Dataset all = orbit::loadDataset(digitsPng().toStdString(), {});
         const orbit::Dataset d = all.subset(orbit::kernelPlotIndices(all, 30, 1));
         const orbit::FeatureContext c = orbit::makeFeatureContext(d, "rotation", "vonmises:kappa=1", "gaussian:median=1", 1);
         orbit::ApproxErrorConfig config;
@@ -293,7 +379,7 @@ private slots:
 
     void sessionRoundTripsPanelSettings()
     {
-        Fixture fx;
+        WindowFixture fx;
         KernelsSettings k;
         k.n = 77;
         k.r = 0;
@@ -322,7 +408,7 @@ private slots:
         QVERIFY2(loaded, qPrintable(error));
         QCOMPARE(loaded->kernels, k);
         QCOMPARE(loaded->approximation, a);
-        Fixture other;
+        WindowFixture other;
         other.window->applySession(*loaded);
         QCOMPARE(other.window->kernelsPanel()->settings(), k);
         QCOMPARE(other.window->approximationPanel()->settings(), a);
@@ -332,12 +418,8 @@ private slots:
         QJsonObject approx = json["approximation"].toObject();
         approx["s_list"] = QJsonArray{10, -3};
         json["approximation"] = approx;
-        try {
-            sessionFromJson(json);
-            QFAIL("a negative s was accepted");
-        } catch (const orbit::SpecError& e) {
-            QVERIFY2(QString(e.what()).contains("approximation.s_list[1]") && QString(e.what()).contains("-3"), e.what());
-        }
+        const QString negative = sessionRejection(json);
+        QVERIFY2(negative.contains("approximation.s_list[1]") && negative.contains("-3"), qPrintable("message: " + negative));
         json = toJson(s);
         QJsonObject kernels = json["kernels"].toObject();
         kernels["method"] = "svd";
@@ -347,9 +429,9 @@ private slots:
 
     void invarianceProbeCurveIsPresent()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         OrbitsPanel* orbits = w.orbitsPanel();
         QVERIFY(QTest::qWaitFor([&] { return orbits->lastProbe() != nullptr; }, 60000));
         const auto probe = orbits->lastProbe();

@@ -1,6 +1,7 @@
 // The main window end to end, offscreen: loading a file updates every panel; a bad file shows
 // an inline error and keeps the previous dataset; moving a parameter slider redraws the orbit
-// gallery; a session saved from one window restores every setting in another.
+// gallery; a session saved from one window restores every setting in another; targets show their
+// unit (summary, thumbnail captions) exactly when the data states one.
 #include "MainWindow.hpp"
 #include "models/LabState.hpp"
 #include "models/ThumbnailModel.hpp"
@@ -14,6 +15,7 @@
 #include "workers/Tasks.hpp"
 
 #include "TestPaths.hpp"
+#include "WindowFixture.hpp"
 
 #include <QApplication>
 #include <QChart>
@@ -24,31 +26,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <memory>
 
 using namespace orbitui;
+using namespace orbittest;  // WindowFixture, loadAndSettle, digitsPng, g2Xyz
 
 namespace {
-
-QString digits() { return QString::fromStdString(orbittest::source("resources/data/digits.png")); }
-QString g2() { return QString::fromStdString(orbittest::source("resources/data/g2.extxyz")); }
-
-/// A window with its own settings file, not restoring anything.
-struct Fixture {
-    QTemporaryDir dir;
-    std::unique_ptr<Settings> settings = std::make_unique<Settings>(dir.filePath("s.ini"));
-    std::unique_ptr<MainWindow> window = std::make_unique<MainWindow>(settings.get(), false);
-};
-
-bool loadAndSettle(MainWindow& w, const QString& path)
-{
-    QSignalSpy loaded(w.dataPanel(), &DataPanel::loaded);
-    QSignalSpy failed(w.dataPanel(), &DataPanel::loadFailed);
-    w.openData(path);
-    if (!QTest::qWaitFor([&] { return loaded.count() + failed.count() > 0; }, 60000))
-        return false;
-    return QTest::qWaitFor([&] { return w.isIdle(); }, 30000) && loaded.count() == 1;
-}
 
 /// Writes an IDX image file whose header promises 10 images of 28 x 28 but holds 100 bytes.
 QString writeTruncatedIdx(const QTemporaryDir& dir)
@@ -69,9 +53,9 @@ class TestPanels : public QObject {
 private slots:
     void loadingAFileUpdatesEveryPanel()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         const auto ds = w.state()->dataset();
         QVERIFY(ds);
         // Data panel: the thumbnails and the summary.
@@ -93,7 +77,7 @@ private slots:
         QCOMPARE(result->scores.rows(), Eigen::Index(2 * w.state()->orbitSettings().r));
 
         // Switching to molecules re-targets every panel: permutation group, heatmap gallery.
-        QVERIFY(loadAndSettle(w, g2()));
+        QVERIFY(loadAndSettle(w, g2Xyz()));
         QCOMPARE(w.state()->dataset()->kind, orbit::DataKind::Coulomb);
         QCOMPARE(w.state()->orbitSettings().group, std::string("permutation"));
         QCOMPARE(w.dataPanel()->model()->rowCount(), int(w.state()->dataset()->count()));
@@ -101,10 +85,37 @@ private slots:
         QVERIFY(!w.orbitsPanel()->hasError());
         QVERIFY(!w.groupPanel()->hasError());
     }
+    void targetsShowTheirUnitOnlyWhenTheDataStatesIt()
+    {
+        // resources/data/README.md says G2's `energy` is in kcal/mol; a copy of the file alone says nothing.
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        const QString bare = fx.dir.filePath("g2.extxyz");
+        QVERIFY(QFile::copy(g2Xyz(), bare));
+        for (const QString& path : {g2Xyz(), bare}) {
+            const bool unit = path == g2Xyz();
+            QVERIFY(loadAndSettle(w, path));
+            const auto ds = w.state()->dataset();
+            const auto [lo, hi] = std::minmax_element(ds->targets.begin(), ds->targets.end());
+            const QString summary = w.dataPanel()->summaryText();
+            const QString range = QString("from %1 to %2").arg(*lo, 0, 'f', 1).arg(*hi, 0, 'f', 1);
+            QVERIFY2(summary.contains(range + (unit ? " kcal/mol" : " (mean")), qPrintable(summary));
+            QCOMPARE(summary.contains("kcal/mol"), unit);
+            // Thumbnail captions: the name, and the target with its unit on a second line.
+            ThumbnailModel* model = w.dataPanel()->model();
+            const QString caption = model->data(model->index(3), Qt::DisplayRole).toString();
+            QVERIFY2(caption.startsWith(QString::fromStdString(ds->names[3])), qPrintable(caption));
+            QVERIFY2(caption.contains(QString::number(ds->targets[3], 'f', 1)), qPrintable(caption));
+            QCOMPARE(caption.endsWith(" kcal/mol"), unit);
+            QCOMPARE(model->captionLines(), unit ? 2 : 1);
+            // The grid cell is wide enough for the widest target line.
+            QVERIFY(w.dataPanel()->view()->gridSize().width() >= model->captionWidth(w.dataPanel()->view()->fontMetrics()));
+        }
+    }
     void thumbnailsAreRenderedLazily()
     {
-        Fixture fx;
-        QVERIFY(loadAndSettle(*fx.window, digits()));
+        WindowFixture fx;
+        QVERIFY(loadAndSettle(*fx.window, digitsPng()));
         ThumbnailModel* model = fx.window->dataPanel()->model();
         // The window is not shown: no view asked for pictures, so none of the 5000 was rendered.
         QVERIFY(model->renderedCount() < 50);
@@ -114,9 +125,9 @@ private slots:
     }
     void badFileShowsInlineErrorAndKeepsThePreviousDataset()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         const auto before = w.state()->dataset();
         const int draws = w.orbitsPanel()->drawCount();
         const QString bad = writeTruncatedIdx(fx.dir);
@@ -128,17 +139,17 @@ private slots:
         QVERIFY2(text.contains("truncated-images-idx3-ubyte"), qPrintable(text));
         QVERIFY2(text.contains("digits.png"), qPrintable(text));  // says what is still shown
         QCOMPARE(w.state()->dataset().get(), before.get());
-        QCOMPARE(w.state()->datasetPath(), digits());
+        QCOMPARE(w.state()->datasetPath(), digitsPng());
         QCOMPARE(w.dataPanel()->model()->rowCount(), int(before->count()));
         QCOMPARE(w.orbitsPanel()->drawCount(), draws);  // nothing recomputed from a broken file
         QVERIFY(!fx.settings->recentFiles().contains(bad));
         // The next good load clears the message.
-        QVERIFY(loadAndSettle(w, g2()));
+        QVERIFY(loadAndSettle(w, g2Xyz()));
         QVERIFY(!w.dataPanel()->hasError());
     }
     void missingFileShowsInlineError()
     {
-        Fixture fx;
+        WindowFixture fx;
         QSignalSpy failed(fx.window->dataPanel(), &DataPanel::loadFailed);
         fx.window->openData(fx.dir.filePath("no-such-file.idx"));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
@@ -152,7 +163,7 @@ private slots:
         const QString path = QString::fromStdString(orbittest::fashion("t10k-images-idx3-ubyte.gz"));
         if (!QFile::exists(path))
             QSKIP("Fashion-MNIST is not installed (Debian package dataset-fashion-mnist)");
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
         QVERIFY(loadAndSettle(w, path));
         const QStringList names{"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
@@ -172,9 +183,9 @@ private slots:
     }
     void movingASliderRedrawsTheOrbitGallery()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         ParameterControl* kappa = w.orbitsPanel()->editor()->parameterControl("rotation", "kappa");
         QVERIFY(kappa);
         const int draws = w.orbitsPanel()->drawCount();
@@ -206,9 +217,9 @@ private slots:
         const QString path = dir.filePath("session.json");
         SessionState saved;
         {
-            Fixture fx;
+            WindowFixture fx;
             MainWindow& w = *fx.window;
-            QVERIFY(loadAndSettle(w, digits()));
+            QVERIFY(loadAndSettle(w, digitsPng()));
             OrbitSettings s = w.state()->orbitSettings();
             s.group = "affine";
             s.rotation = {"uniform", 1.0, 0.75};
@@ -223,7 +234,7 @@ private slots:
             QVERIFY(w.saveSessionFile(path));
             saved = w.captureSession();
         }
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
         QVERIFY(w.openSessionFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(w.state()->dataset() && w.isIdle(), 60000);
@@ -236,7 +247,7 @@ private slots:
     }
     void badSessionIsReportedInline()
     {
-        Fixture fx;
+        WindowFixture fx;
         const QString path = fx.dir.filePath("broken.json");
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -249,9 +260,9 @@ private slots:
     }
     void chartsExportPngSvgAndCsv()
     {
-        Fixture fx;
+        WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(loadAndSettle(w, digits()));
+        QVERIFY(loadAndSettle(w, digitsPng()));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         for (ChartBox* box : {w.groupPanel()->densityChart(), w.orbitsPanel()->embeddingChart()}) {
