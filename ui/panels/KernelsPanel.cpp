@@ -293,19 +293,16 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
         tr("Approximation ⟨ψ(xᵢ), ψ(xⱼ)⟩: %1, s = %2").arg(methodTitle(r.request.method)).arg(r.request.s),
         tr("Difference approximation − k_qG (rel. Frobenius %1)").arg(r.frobenius, 0, 'f', 3)};
     // Classes form labelled blocks. Points ordered by target get numeric ticks of the target along
-    // both axes, its unit in the axis captions and in the tooltips' labels (when the data states one).
+    // both axes and its unit in the axis captions (the labels, from sampleCaption, carry it too).
     const orbit::Dataset& ds = *r.request.dataset;
     std::vector<double> targets;
-    QStringList labels = r.labels;
+    const QStringList& labels = r.labels;
     QString caption;
     if (ds.isRegression()) {
         for (std::size_t i : r.indices)
             targets.push_back(ds.targets[i]);
         const QString unit = QString::fromStdString(ds.targetUnit);
         caption = unit.isEmpty() ? tr("target") : tr("target (%1)").arg(unit);
-        if (!unit.isEmpty())
-            for (QString& label : labels)
-                label += " " + unit;
     }
     for (int m = 0; m < 4; ++m) {
         HeatmapView* view = heatmaps_[static_cast<std::size_t>(m)];

@@ -23,7 +23,7 @@ QImage renderSample(const orbit::Dataset& dataset, std::size_t i);
 /// The magma-like colour map used for heatmaps, t in [0, 1].
 QColor heatColor(double t);
 
-/// The caption of sample i: class name or number, or the target (with the molecule name).
+/// The caption of sample i: class name or number, or the target and its unit (after the molecule name).
 QString sampleCaption(const orbit::Dataset& dataset, std::size_t i);
 
 /// A palette of well-separated colours for series / classes.
