@@ -99,7 +99,7 @@ QString sampleCaption(const orbit::Dataset& d, std::size_t i)
         QString e = QString::number(d.targets[i], 'f', 1);
         if (!d.targetUnit.empty())
             e += QChar(' ') + QString::fromStdString(d.targetUnit);
-        return name.isEmpty() ? e : QStringLiteral("%1 %2").arg(name, e);
+        return name.isEmpty() ? e : QStringLiteral("%1: %2").arg(name, e);
     }
     return name.isEmpty() ? QStringLiteral("#%1").arg(i) : name;
 }
