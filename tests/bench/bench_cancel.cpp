@@ -50,7 +50,8 @@ struct Case {
 
 double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
-/// The stage of a progress text: "fitting ...", "features i/n", "<point>, fold k/K · <step>".
+/// The stage of a progress text: "fitting <spec>[: templates i/N]" (the feature map's fit),
+/// "features i/n", "<point>, fold k/K · <step>".
 std::string stageOf(const std::string& what)
 {
     const auto dot = what.find(" · ");
@@ -143,7 +144,9 @@ void timeline(const Case& c, double limit)
                 run.error.empty() ? "" : (" (" + run.error + ")").c_str());
     // A gap belongs to the stage of the report that opened it; the last gap ends when train() returned.
     std::map<std::string, std::pair<double, double>> worst;  // stage -> (max gap, time it started)
+    std::map<std::string, std::string> opener;                // stage -> the report that opened its max gap
     std::map<std::string, double> total;
+    std::map<std::string, int> count;  // reports per stage (the fit reports "fitting <spec>: templates i/N")
     std::vector<std::string> order;
     for (std::size_t i = 0; i < run.reports.size(); ++i) {
         const double end = i + 1 < run.reports.size() ? run.reports[i + 1].t : run.returnedAt;
@@ -151,15 +154,20 @@ void timeline(const Case& c, double limit)
         const std::string s = stageOf(run.reports[i].what);
         if (!worst.count(s)) order.push_back(s);
         auto& w = worst[s];
-        if (gap > w.first) w = {gap, run.reports[i].t};
+        if (gap > w.first) {
+            w = {gap, run.reports[i].t};
+            opener[s] = run.reports[i].what;
+        }
         total[s] += gap;
+        ++count[s];
     }
     if (!run.reports.empty())
         std::printf("  %-28s max gap %7.3f s (from start to the first report)\n", "start", run.reports.front().t);
     double overall = run.reports.empty() ? run.returnedAt : run.reports.front().t;
     for (const std::string& s : order) {
-        std::printf("  %-28s max gap %7.3f s at t = %6.1f s   (%.1f s in this stage)\n", s.c_str(), worst[s].first,
-                    worst[s].second, total[s]);
+        std::printf("  %-28s max gap %7.3f s at t = %6.1f s   (%.1f s in this stage, %d reports)\n", s.c_str(),
+                    worst[s].first, worst[s].second, total[s], count[s]);
+        std::printf("  %-28s   (max gap after \"%s\")\n", "", opener[s].c_str());
         overall = std::max(overall, worst[s].first);
     }
     std::printf("  max gap (worst cancel latency) %.3f s\n", overall);

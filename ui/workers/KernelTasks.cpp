@@ -102,8 +102,13 @@ Task makeKernelTask(KernelRequest request)
 
         ctx.progress(0.6, QStringLiteral("fitting %1").arg(QString::fromStdString(request.featureSpec())));
         const auto map = orbit::makeFeatureMap(request.featureSpec(), p.context);
-        // The map's randomness is independent of the Monte Carlo kernel's group samples.
-        map->fit(X, request.settings.seed ^ 0x6b65726e656c73ULL);
+        // The map's randomness is independent of the Monte Carlo kernel's group samples. Its fit
+        // (moving r s templates) reports every few tens of milliseconds and stops on a cancel.
+        const QString fitting = QStringLiteral("fitting %1: ").arg(QString::fromStdString(request.featureSpec()));
+        map->fit(X, request.settings.seed ^ 0x6b65726e656c73ULL, [&](double f, const std::string& what) {
+            ctx.progress(0.6 + 0.2 * f, fitting + QString::fromStdString(what));
+            return ctx.cancelled();
+        });
         result->mapKernel = map->kernel();
         ctx.throwIfCancelled();
         ctx.progress(0.8, QStringLiteral("features"));
@@ -188,8 +193,9 @@ Task makeProbeTask(ProbeRequest request)
         result->plainSpec = "rf:s=" + std::to_string(request.s);
         const auto invariant = orbit::makeFeatureMap(result->invariantSpec, p.context);
         const auto plain = orbit::makeFeatureMap(result->plainSpec, p.context);
-        invariant->fit(p.subset.X, request.settings.seed);
-        plain->fit(p.subset.X, request.settings.seed);
+        const orbit::Progress fitProgress = [&](double, const std::string&) { return ctx.cancelled(); };
+        invariant->fit(p.subset.X, request.settings.seed, fitProgress);
+        plain->fit(p.subset.X, request.settings.seed, fitProgress);
         ctx.throwIfCancelled();
         const float* x = ds.sample(static_cast<std::size_t>(request.index));
         const orbit::InvarianceCurve a =

@@ -8,6 +8,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/FitProgress.hpp"
 #include "util/Deterministic.hpp"
 
 #include <algorithm>
@@ -71,7 +72,9 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
                     map = std::make_unique<NystromMap>(context, s, r, NystromMap::Landmarks::Random);
                 const std::uint64_t seed =
                     deriveSeed(deriveSeed(deriveSeed(config.seed, std::uint64_t(r)), std::uint64_t(s)), std::uint64_t(rep));
-                map->fit(X, seed);
+                // The fit (moving r s templates) takes the first half of this repeat's share.
+                const double at = (done + 1 + double(rep) / config.repeats) / units;
+                map->fit(X, seed, detail::subProgress(progress, at, at + 0.5 / (config.repeats * units), "fitting: "));
                 const Eigen::MatrixXd F = map->transform(X).cast<double>();
                 Eigen::MatrixXd E;
                 {

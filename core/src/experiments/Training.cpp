@@ -223,11 +223,19 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
                                                   deriveSeed(config_.seed, kFeatureStream));
     const auto map = makeFeatureMap(featuresWith(config_.features, p), ctx);
-    stage.at(0.0, "fitting " + map->spec());
+    // The fit takes the first tenth of the stage (moving r s templates can take seconds): its
+    // reports, "fitting <spec>: templates i/(r s)", let a cancel through within tens of milliseconds.
+    const std::string fitting = "fitting " + map->spec();
+    stage.at(0.0, fitting);
+    constexpr double kFitShare = 0.1;
+    const Progress fitProgress = [&](double f, const std::string& what) {
+        stage.at(kFitShare * f, fitting + ": " + what);
+        return false;  // stage.at throws Cancelled itself
+    };
     if (fitRows)
-        map->fit(selectRows(data_.X, *fitRows), deriveSeed(config_.seed, kFeatureStream));
+        map->fit(selectRows(data_.X, *fitRows), deriveSeed(config_.seed, kFeatureStream), fitProgress);
     else
-        map->fit(data_.X, deriveSeed(config_.seed, kFeatureStream));
+        map->fit(data_.X, deriveSeed(config_.seed, kFeatureStream), fitProgress);
     // dim() is known after the fit (Nystrom keeps the landmark directions above its tolerance).
     const Eigen::Index n = data_.X.rows(), dim = map->dim();
     detail::checkFeatureMemory(4.0 * double(n) * double(dim), "--features",
@@ -240,7 +248,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_), dim);
     MatrixXfR block;
     for (Eigen::Index r = 0; r < n; r += kRows) {
-        stage.at(double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
+        stage.at(kFitShare + (1.0 - kFitShare) * double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
         const Eigen::Index e = std::min(n, r + kRows);
         map->transform(data_.X, std::size_t(r), std::size_t(e), block);
         out.F.middleRows(r, e - r) = block;

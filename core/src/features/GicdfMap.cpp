@@ -42,14 +42,14 @@ std::string GicdfMap::kernel() const
     return "GICDF kernel K_s (s = 1 + " + std::to_string(eps_) + ")" + (plan_ ? plan_->describe() : std::string());
 }
 
-void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed)
+void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d) throw SpecError("--features", "input rows do not match the shape", std::to_string(X.cols()));
-    plan_ = std::make_unique<detail::OrbitPlan>(
+    auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, r_, mode_, deriveSeed(seed, 2), "--features", true));
-    plan_->fold.n = 0;  // inputs are normalised after the transform
-    plan_->useWholeFiniteGroup();
+    plan->fold.n = 0;  // inputs are normalised after the transform
+    plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
     MatrixXfR T(m_, d);
     const double sd = 1.0 / std::sqrt(double(d));
@@ -67,17 +67,19 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed)
                                 std::to_string(eps_));
         }
     }
-    TG_ = plan_->prepareTemplates(T);
-    T_ = std::move(T);
-    if (plan_->templateTrick) {
+    MatrixXfR TG = plan->prepareTemplates(T, progress);
+    if (plan->templateTrick) {
         // k-major (block i = g_i^-1 T) to template-major (row j r + i): a column tile of the
         // product then holds all r samples of its templates, contiguous.
-        const int r = plan_->r;
-        MatrixXfR byTemplate(TG_.rows(), TG_.cols());
+        const int r = plan->r;
+        MatrixXfR byTemplate(TG.rows(), TG.cols());
         for (int i = 0; i < r; ++i)
-            for (Eigen::Index j = 0; j < m_; ++j) byTemplate.row(j * r + i) = TG_.row(Eigen::Index(i) * m_ + j);
-        TG_ = std::move(byTemplate);
+            for (Eigen::Index j = 0; j < m_; ++j) byTemplate.row(j * r + i) = TG.row(Eigen::Index(i) * m_ + j);
+        TG = std::move(byTemplate);
     }
+    T_ = std::move(T);
+    TG_ = std::move(TG);
+    plan_ = std::move(plan);
 }
 
 namespace {
@@ -260,7 +262,9 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
     // Template trick: TG_ row j r + i = g_i^-1 t_j, so P(x, j r + i) = <g_i^-1 t_j, x>.
     // Data path: row x r + i of the inputs is g_{x,i} x, so P(x r + i, j) = <t_j, g_{x,i} x>.
     const Eigen::Index perTile = dataPath ? kCdfTileColumns : std::max<Eigen::Index>(1, kCdfTileColumns / r);
-    detail::forEachBlock(end - begin, dataPath ? plan_->blockInputs() : kCdfBlockRows, [&](std::size_t b0, std::size_t b1) {
+    const Eigen::Index tiles = (m_ + perTile - 1) / perTile;
+    detail::forEachBlockOrTile(end - begin, dataPath ? plan_->blockInputs() : kCdfBlockRows, !dataPath,
+                               [&](std::size_t b0, std::size_t b1, bool parallelTiles) {
         MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
         if (!in.allFinite())
             throw SpecError("--data", "GICDF features need finite inputs; a row in this block has NaN or inf",
@@ -270,29 +274,38 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
             if (norms[i] > 0) in.row(i) /= norms[i];
         const Eigen::Index depth = detail::effectiveDepth(in);
         const Eigen::Index inputs = Eigen::Index(b1 - b0);
-        CdfPool pool(bins_, r, s, scale);
-        MatrixXfR P;
-        std::vector<int> idx;
-        std::vector<float> row;  // one input's features of one tile, then streamed out
-        for (Eigen::Index j0 = 0; j0 < m_; j0 += perTile) {
-            const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
-            const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
-            P.resize(in.rows(), nc);
-            P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
-            row.resize(std::size_t(nj * width));
-            const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
-            for (Eigen::Index x = 0; x < inputs; ++x) {
-                pool.indices(P.data() + x * perInput, perInput, idx);
-                for (Eigen::Index j = 0; j < nj; ++j) {
-                    if (dataPath)
-                        pool(idx.data() + j, nc, row.data() + j * width);
-                    else
-                        pool(idx.data() + j * r, 1, row.data() + j * width);
+        // Template tiles [t0, t1): each writes the features of its own templates (columns) only,
+        // so the tiles of a block may run on different threads with the same bits.
+        auto runTiles = [&](std::size_t t0, std::size_t t1) {
+            CdfPool pool(bins_, r, s, scale);
+            MatrixXfR P;
+            std::vector<int> idx;
+            std::vector<float> row;  // one input's features of one tile, then streamed out
+            for (Eigen::Index j0 = Eigen::Index(t0) * perTile; j0 < std::min<Eigen::Index>(m_, Eigen::Index(t1) * perTile);
+                 j0 += perTile) {
+                const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
+                const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
+                P.resize(in.rows(), nc);
+                P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
+                row.resize(std::size_t(nj * width));
+                const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
+                for (Eigen::Index x = 0; x < inputs; ++x) {
+                    pool.indices(P.data() + x * perInput, perInput, idx);
+                    for (Eigen::Index j = 0; j < nj; ++j) {
+                        if (dataPath)
+                            pool(idx.data() + j, nc, row.data() + j * width);
+                        else
+                            pool(idx.data() + j * r, 1, row.data() + j * width);
+                    }
+                    detail::streamCopy(row.data(), out.data() + (Eigen::Index(b0) + x) * D + j0 * width, row.size());
                 }
-                detail::streamCopy(row.data(), out.data() + (Eigen::Index(b0) + x) * D + j0 * width, row.size());
             }
-        }
-        detail::streamFence();
+            detail::streamFence();
+        };
+        if (parallelTiles)
+            detail::forEachBlock(std::size_t(tiles), 1, runTiles);
+        else
+            runTiles(0, std::size_t(tiles));
     });
 }
 

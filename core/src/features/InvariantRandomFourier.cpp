@@ -4,9 +4,11 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace orbit {
@@ -24,7 +26,8 @@ InvariantRandomFourier::~InvariantRandomFourier() = default;
 
 std::string InvariantRandomFourier::spec() const
 {
-    std::string t = plan_ && plan_->sampler ? "irf:s=" + std::to_string(s_) + ",r=" + std::to_string(r_)
+    // Invariant iff the context has a group (what fit() will use): the same text before the fit.
+    std::string t = context_.group && context_.dist ? "irf:s=" + std::to_string(s_) + ",r=" + std::to_string(r_)
                                             : "rf:s=" + std::to_string(s_);
     if (form_ == Form::Complex) t += ",form=complex";
     return t;
@@ -41,24 +44,34 @@ const OrbitSampler* InvariantRandomFourier::orbitSampler() const { return plan_ 
 
 bool InvariantRandomFourier::usesTemplateTrick() const { return plan_ && plan_->sampler && plan_->templateTrick; }
 
-void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed)
+void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d)
         throw SpecError("--features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
                                           std::to_string(d));
     const bool invariant = context_.group && context_.dist;
-    plan_ = std::make_unique<detail::OrbitPlan>(
+    auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "--features", false));
+    // Drawing W is a small share of the fit when templates are moved (r d values each), all of it otherwise.
+    const double drawShare = plan->sampler && plan->templateTrick ? 1.0 / (1.0 + plan->r) : 1.0;
     const double invSigma = 1.0 / context_.kernel->sigma();
     Rng rng = makeRng(seed, 1);
-    W_.resize(s_, d);
+    MatrixXfR W(s_, d);
+    const Eigen::Index rowsPerReport = std::max<Eigen::Index>(1, detail::kTemplateChunkValues / std::max<Eigen::Index>(d, 1));
+    for (Eigen::Index j = 0; j < s_; ++j) {
+        if (j % rowsPerReport == 0)
+            reportProgress(progress, drawShare * double(j) / double(s_), "drawing w " + std::to_string(j) + "/" + std::to_string(s_));
+        for (Eigen::Index t = 0; t < d; ++t) W(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
+    }
+    Eigen::VectorXf b(s_);
     for (Eigen::Index j = 0; j < s_; ++j)
-        for (Eigen::Index t = 0; t < d; ++t) W_(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
-    b_.resize(s_);
-    for (Eigen::Index j = 0; j < s_; ++j)
-        b_[j] = form_ == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;
-    product_ = plan_->prepareTemplates(W_);
+        b[j] = form_ == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;
+    MatrixXfR product = plan->prepareTemplates(W, detail::subProgress(progress, drawShare, 1.0));
+    W_ = std::move(W);
+    b_ = std::move(b);
+    product_ = std::move(product);
+    plan_ = std::move(plan);
 }
 
 void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
@@ -73,10 +86,11 @@ void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, st
     const float scale = static_cast<float>((complex ? std::sqrt(1.0 / s_) : std::sqrt(2.0 / s_)) / r);
     const float* b = b_.data();
     const std::vector<std::size_t> order = plan_->inputOrder(X, begin, end);
-    detail::forEachBlock(order.size(), plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
+    const bool dataPath = plan_->sampler && !plan_->templateTrick;
+    detail::forEachBlockOrTile(order.size(), plan_->blockInputs(), !dataPath, [&](std::size_t b0, std::size_t b1, bool tiles) {
         const MatrixXfR in = plan_->prepareInputs(X, order.data() + b0, b1 - b0);
         MatrixXfR acc = MatrixXfR::Zero(Eigen::Index(b1 - b0), D);
-        MatrixXfR P;
+        // Writes columns j0.. (and s + j0.. in the complex form) of acc only: tiles are independent.
         auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index n, int) {
             float* oc = acc.data() + i * D + j0;
             const float* bj = b + j0;
@@ -86,10 +100,12 @@ void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, st
                 for (Eigen::Index t = 0; t < n; ++t) os[t] += fastSin(p[t]);
             }
         };
-        if (plan_->sampler && !plan_->templateTrick)
+        if (dataPath) {
+            MatrixXfR P;
             detail::poolOrbits(in, product_, r, P, pool);
-        else
-            detail::poolTemplates(in, product_, r, s, P, pool);
+        } else {
+            detail::poolTemplates(in, product_, r, s, pool, tiles);
+        }
         for (std::size_t t = b0; t < b1; ++t) out.row(Eigen::Index(order[t] - begin)) = acc.row(Eigen::Index(t - b0)) * scale;
     });
 }

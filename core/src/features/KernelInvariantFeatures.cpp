@@ -40,17 +40,17 @@ std::string KernelInvariantFeatures::kernel() const
            (plan_ ? plan_->describe() : std::string());
 }
 
-void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed)
+void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d) throw SpecError("--features", "input rows do not match the shape", std::to_string(X.cols()));
     if (K_ > X.rows())
         throw SpecError("--features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
                         std::to_string(K_));
-    plan_ = std::make_unique<detail::OrbitPlan>(
+    auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "--features", true));
-    plan_->fold.n = 0;
-    plan_->useWholeFiniteGroup();
+    plan->fold.n = 0;
+    plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
     std::vector<std::size_t> idx(X.rows());
     std::iota(idx.begin(), idx.end(), 0);
@@ -59,8 +59,10 @@ void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed)
         std::swap(idx[i], idx[i + uniformIndex(rng, idx.size() - i)]);
         T.row(i) = X.row(Eigen::Index(idx[i]));
     }
-    TG_ = plan_->prepareTemplates(T);
-    tNorm2_ = TG_.rowwise().squaredNorm();
+    MatrixXfR TG = plan->prepareTemplates(T, progress);
+    tNorm2_ = TG.rowwise().squaredNorm();
+    TG_ = std::move(TG);
+    plan_ = std::move(plan);
 }
 
 void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
@@ -73,13 +75,12 @@ void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, s
     out.resize(Eigen::Index(end - begin), D);
     out.setConstant(pooling_ == Pooling::Max ? -std::numeric_limits<float>::infinity() : 0.0f);
     const BaseKernel& kernel = *context_.kernel;
-    detail::forEachBlock(end - begin, plan_->blockInputs(), [&](std::size_t b0, std::size_t b1) {
+    detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), true, [&](std::size_t b0, std::size_t b1, bool tiles) {
         const MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
         const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
-        MatrixXfR P;
-        std::vector<float> v;
         float* o = out.data() + Eigen::Index(b0) * D;
-        auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) {
+        // Writes the features of templates j0.. only; v is scratch (each tile's copy has its own).
+        auto pool = [&, v = std::vector<float>()](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) mutable {
             v.assign(p, p + m);
             kernel.fromInnerProducts(v.data(), 1, m, m, inNorm2.data() + i, tNorm2_.data() + Eigen::Index(k) * K_ + j0);
             float* row = o + i * D;
@@ -96,7 +97,7 @@ void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, s
                 }
             }
         };
-        detail::poolTemplates(in, TG_, G, K_, P, pool);
+        detail::poolTemplates(in, TG_, G, K_, pool, tiles);
     });
     if (pooling_ != Pooling::Max) out *= 1.0f / float(G);
 }

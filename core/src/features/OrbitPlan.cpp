@@ -2,6 +2,8 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
+
 namespace orbit::detail {
 
 OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::string& mode, std::uint64_t seed,
@@ -51,20 +53,31 @@ bool OrbitPlan::useWholeFiniteGroup(std::size_t limit)
     return true;
 }
 
-MatrixXfR OrbitPlan::prepareTemplates(const MatrixXfR& T) const
+MatrixXfR OrbitPlan::prepareTemplates(const MatrixXfR& T, const Progress& progress) const
 {
     if (!sampler || !templateTrick) return fold.n ? fold.templates(T) : T;
     const auto elements = this->elements.empty() ? sampler->sharedElements() : this->elements;
     const Shape& shape = sampler->shape();
     const Eigen::Index s = T.rows();
+    const long long total = static_cast<long long>(r) * s;
     MatrixXfR TG(Eigen::Index(r) * s, T.cols());
+    // Each moved template is written once by one iteration, so cutting the loop into chunks (with a
+    // progress report between them, on this thread) changes no bit at any thread count.
+    const long long chunk = std::max<long long>(1, kTemplateChunkValues / std::max<Eigen::Index>(1, T.cols()));
+    const std::string of = "/" + std::to_string(total);
+    for (long long c0 = 0; c0 < total; c0 += chunk) {
+        reportProgress(progress, double(c0) / double(total), "templates " + std::to_string(c0) + of);
+        const long long c1 = std::min(total, c0 + chunk);
 #pragma omp parallel for schedule(static)
-    for (long long kk = 0; kk < static_cast<long long>(r) * s; ++kk) {
-        const Eigen::Index k = kk / s, j = kk % s;
-        const GroupElement inv = sampler->group().inverse(elements[k]);
-        sampler->group().apply(inv, T.data() + j * T.cols(), TG.data() + (k * s + j) * T.cols(), shape);
+        for (long long kk = c0; kk < c1; ++kk) {
+            const Eigen::Index k = kk / s, j = kk % s;
+            const GroupElement inv = sampler->group().inverse(elements[k]);
+            sampler->group().apply(inv, T.data() + j * T.cols(), TG.data() + (k * s + j) * T.cols(), shape);
+        }
     }
-    return fold.n ? fold.templates(TG) : TG;
+    reportProgress(progress, 1.0, "templates " + std::to_string(total) + of);
+    if (fold.n) return fold.templates(TG);
+    return TG;  // moved out (a conditional expression here would copy the r s x d floats)
 }
 
 MatrixXfR OrbitPlan::prepareInputs(const MatrixXfR& X, std::size_t begin, std::size_t end) const

@@ -6,8 +6,11 @@
 
 #include <Eigen/Core>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
 namespace orbit::detail {
 
@@ -39,18 +42,50 @@ inline Eigen::Index effectiveDepth(const MatrixXfR& A)
 
 /// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
 /// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T, then f(i, j0, &P(i, 0), n, k) for every row i.
+/// Tiles are independent (f must write only columns of its tile); with parallelTiles they run in an
+/// OpenMP loop, each with its own copy of f (its own scratch) and its own P. The tiles, their
+/// products and the order over k within a tile are the same either way, so are the bits.
 template <class F>
-void poolTemplates(const MatrixXfR& Xb, const MatrixXfR& TG, int r, Eigen::Index s, MatrixXfR& P, F&& f)
+void poolTemplates(const MatrixXfR& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
 {
     const Eigen::Index depth = effectiveDepth(Xb);
-    for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
+    auto tile = [&](Eigen::Index j0, auto& g, MatrixXfR& P) {
         const Eigen::Index n = std::min(kTile, s - j0);
         for (int k = 0; k < r; ++k) {
             P.resize(Xb.rows(), n);
             P.noalias() = Xb.leftCols(depth) * TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth).transpose();
-            for (Eigen::Index i = 0; i < Xb.rows(); ++i) f(i, j0, P.data() + i * n, n, k);
+            for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
         }
+    };
+    if (!parallelTiles) {
+        MatrixXfR P;
+        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f, P);
+        return;
     }
+    const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
+    forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
+        std::decay_t<F> g = f;
+        MatrixXfR P;
+        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g, P);
+    });
+}
+
+/// Runs body(b0, b1, parallelTiles) over the fixed partition of [0, count) into blocks of `block`:
+/// in parallel over the blocks when there are enough of them to keep every thread busy (or when
+/// the body cannot split its tiles: `tiles` false), otherwise (e.g. a 64-row call of
+/// Trainer::features: one block) block after block with parallelTiles = true, so the body spreads
+/// its column tiles over the threads. Eigen runs single-threaded inside either way. The partition
+/// does not depend on the choice, and a body whose tiles are independent gives the same bits.
+template <class Body>
+void forEachBlockOrTile(std::size_t count, std::size_t block, bool tiles, Body&& body)
+{
+    const std::size_t blocks = (count + block - 1) / block;
+    if (!tiles || blocks >= 2 * std::size_t(std::max(1, omp_get_max_threads()))) {
+        forEachBlock(count, block, [&](std::size_t b0, std::size_t b1) { body(b0, b1, false); });
+        return;
+    }
+    const SerialEigen serial;
+    for (std::size_t b0 = 0; b0 < count; b0 += block) body(b0, std::min(count, b0 + block), true);
 }
 
 /// Data transform. O holds r consecutive rows per input (g_{i,1} x_i .. g_{i,r} x_i). For each

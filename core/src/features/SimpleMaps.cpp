@@ -4,6 +4,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/FitProgress.hpp"
 #include "features/MemoryLimit.hpp"
 
 #include <algorithm>
@@ -71,17 +72,22 @@ std::string StackedMap::kernel() const
            first_->kernel() + "]";
 }
 
-void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed)
+void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
-    first_->fit(X, deriveSeed(seed, 11));
+    second_.reset();  // a cancelled or failed fit leaves the map unfitted (first_ may have changed)
+    first_->fit(X, deriveSeed(seed, 11), detail::subProgress(progress, 0.0, 0.5, "first layer: "));
+    // One call over all rows (its block partition, hence every bit, as always); no report inside.
+    reportProgress(progress, 0.5, "first-layer features of " + std::to_string(X.rows()) + " rows");
     const MatrixXfR F = first_->transform(X);
+    reportProgress(progress, 0.9, "second layer");
     const double sigma = sigma_ ? *sigma_ : medianFactor_ * medianPairwiseDistance(F, 1000, deriveSeed(seed, 12));
     if (!(sigma > 0)) throw SpecError("--features.rf2", "the first-layer features have zero median distance");
     FeatureContext c;
     c.shape = Shape{1, int(F.cols()), 1};
     c.kernel = BaseKernel::gaussian(sigma);
-    second_ = std::make_unique<InvariantRandomFourier>(c, s2_, 1, InvariantRandomFourier::Form::Cos);
-    second_->fit(F, deriveSeed(seed, 13));
+    auto second = std::make_unique<InvariantRandomFourier>(c, s2_, 1, InvariantRandomFourier::Form::Cos);
+    second->fit(F, deriveSeed(seed, 13), detail::subProgress(progress, 0.9, 1.0, "second layer: "));
+    second_ = std::move(second);
 }
 
 void StackedMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const

@@ -36,6 +36,22 @@ Dataset linearRegression(int n, int d, std::uint64_t seed)
     return ds;
 }
 
+/// 60 random 28 x 28 images in three classes (a rotation group acts on them).
+Dataset randomImages(std::uint64_t seed)
+{
+    Dataset ds;
+    ds.kind = DataKind::Images;
+    ds.shape = Shape{28, 28, 1};
+    ds.numClasses = 3;
+    ds.X.resize(60, 28 * 28);
+    Rng rng = makeRng(seed);
+    for (Eigen::Index i = 0; i < ds.X.rows(); ++i) {
+        for (Eigen::Index j = 0; j < ds.X.cols(); ++j) ds.X(i, j) = float(uniform01(rng));
+        ds.labels.push_back(int(i % 3));
+    }
+    return ds;
+}
+
 /// Three Gaussian blobs in the plane, well separated (centres on a circle of radius 4, unit spread).
 Dataset blobs(int perClass, std::uint64_t seed)
 {
@@ -253,6 +269,39 @@ private slots:
         const TrainResult after = train(ds, c);
         QCOMPARE(after.grid.size(), before.grid.size());
         for (std::size_t i = 0; i < before.grid.size(); ++i) QCOMPARE(after.grid[i].validation, before.grid[i].validation);
+        QCOMPARE(after.mean, before.mean);
+        QVERIFY(after.confusion == before.confusion);
+    }
+
+    // A cancel while the feature map moves its r s templates (before any feature is computed) is
+    // seen at the next "fitting <spec>: templates i/N" report of the fit: train() throws Cancelled,
+    // nothing is reported after it, and a new run gives the bits of a run never interrupted.
+    void cancelWhileFittingTheFeatureMap()
+    {
+        const Dataset ds = randomImages(4);
+        TrainConfig c;
+        c.features = "irf:s=1000,r=16";  // 16000 moved 28 x 28 templates: 6 reports of the move
+        c.group = "rotation";
+        c.dist = "vonmises:kappa=0";
+        c.eval = "holdout:0.3";
+        c.grid = {{"median", {1.0}}, {"lambda", {1e-3}}};
+        const TrainResult before = train(ds, c);
+        std::vector<std::string> steps;
+        std::string stoppedAt;
+        int templateReports = 0;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, train(ds, c, [&](double, const std::string& what) {
+                                     steps.push_back(what);
+                                     if (what.find(": templates ") == std::string::npos) return false;
+                                     if (++templateReports < 3) return false;
+                                     stoppedAt = what;
+                                     return true;
+                                 }));
+        QVERIFY2(stoppedAt.rfind("fitting irf:s=1000,r=16: templates ", 0) == 0, stoppedAt.c_str());
+        QVERIFY2(stoppedAt.find("/16000") != std::string::npos, stoppedAt.c_str());
+        QCOMPARE(steps.back(), stoppedAt);  // nothing reported after the cancel
+        QVERIFY(std::none_of(steps.begin(), steps.end(),
+                             [](const std::string& s) { return s.rfind("features ", 0) == 0; }));
+        const TrainResult after = train(ds, c);
         QCOMPARE(after.mean, before.mean);
         QVERIFY(after.confusion == before.confusion);
     }

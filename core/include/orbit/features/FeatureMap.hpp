@@ -2,6 +2,7 @@
 // Feature maps psi: R^d -> R^D with <psi(x), psi(y)> ~ k(x, y) for the kernel they approximate.
 #include "orbit/data/Dataset.hpp"
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/evaluation/Progress.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 
@@ -33,13 +34,19 @@ struct FeatureContext {
 /// group samples come from the sub-stream of i. For given X, begin, end and seed the output is
 /// bit-identical at any thread count (the block partition depends on the data only); calling with
 /// another batching gives the same features up to float rounding. <psi(x), psi(y)> approximates kernel().
+///
+/// fit(X, seed, progress) reports the fraction of the fit done in [0, 1] with a short step text
+/// (e.g. "templates 12000/128000") at least every few hundred milliseconds of work, and throws
+/// orbit::Cancelled when `progress` returns true; a map whose fit was cancelled must be fitted again
+/// before use. Reporting never changes the fitted state: fit(X, seed) is fit(X, seed, {}), the same bits.
 class FeatureMap {
 public:
     virtual ~FeatureMap() = default;
     virtual std::string spec() const = 0;
     /// The kernel it approximates, in words (e.g. "k_qG with gaussian:sigma=3, rotation, vonmises:kappa=0.2").
     virtual std::string kernel() const = 0;
-    virtual void fit(const MatrixXfR& X, std::uint64_t seed) = 0;
+    void fit(const MatrixXfR& X, std::uint64_t seed) { fit(X, seed, Progress{}); }
+    virtual void fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) = 0;
     virtual Eigen::Index dim() const = 0;
     virtual void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const = 0;
 

@@ -28,7 +28,8 @@ public:
 
     std::string spec() const override;
     std::string kernel() const override;
-    void fit(const MatrixXfR& X, std::uint64_t seed) override;
+    void fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) override;
+    using FeatureMap::fit;
     Eigen::Index dim() const override { return form_ == Form::Complex ? 2 * Eigen::Index(s_) : s_; }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
     using FeatureMap::transform;

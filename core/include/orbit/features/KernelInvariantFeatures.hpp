@@ -24,7 +24,8 @@ public:
 
     std::string spec() const override;
     std::string kernel() const override;
-    void fit(const MatrixXfR& X, std::uint64_t seed) override;
+    void fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) override;
+    using FeatureMap::fit;
     Eigen::Index dim() const override { return Eigen::Index(K_) * (pooling_ == Pooling::Moments ? moments_ : 1); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
     using FeatureMap::transform;

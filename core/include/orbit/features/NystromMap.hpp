@@ -27,7 +27,8 @@ public:
 
     std::string spec() const override;
     std::string kernel() const override;
-    void fit(const MatrixXfR& X, std::uint64_t seed) override;
+    void fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) override;
+    using FeatureMap::fit;
     Eigen::Index dim() const override { return L_.rows(); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
     using FeatureMap::transform;
@@ -49,7 +50,8 @@ private:
 
 /// k-means (Lloyd, k-means++ seeding) on the rows of X, deterministic for a seed; at most `iterations`
 /// rounds on a random subset of at most `maxRows` rows. Requires 1 <= k <= X.rows().
+/// Reports to `progress` between seeding steps and rounds (throws Cancelled when it asks to).
 MatrixXfR kMeansCentres(const MatrixXfR& X, int k, std::uint64_t seed, int iterations = 10,
-                        std::size_t maxRows = 20000);
+                        std::size_t maxRows = 20000, const Progress& progress = {});
 
 } // namespace orbit
