@@ -80,8 +80,11 @@ void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, s
         const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
         float* o = out.data() + Eigen::Index(b0) * D;
         // Writes the features of templates j0.. only; v is scratch (each tile's copy has its own).
-        auto pool = [&, v = std::vector<float>()](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) mutable {
-            v.assign(p, p + m);
+        // It is an Eigen vector for its alignment: Eigen's vectorised exp peels the first elements of
+        // an unaligned buffer into scalar code, which rounds differently, so a malloc'd scratch gave
+        // features that changed in the last bit from run to run.
+        auto pool = [&, v = Eigen::VectorXf()](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) mutable {
+            v = Eigen::Map<const Eigen::VectorXf>(p, m);
             kernel.fromInnerProducts(v.data(), 1, m, m, inNorm2.data() + i, tNorm2_.data() + Eigen::Index(k) * K_ + j0);
             float* row = o + i * D;
             for (Eigen::Index t = 0; t < m; ++t) {
