@@ -135,6 +135,7 @@ private slots:
         QVERIFY(md.find("| raw ridge |") != std::string::npos);
         QVERIFY(md.find("| rf ridge |") != std::string::npos);
         QVERIFY(md.find("90.00") != std::string::npos);
+        QVERIFY2(md.find("lambda=0.1, median=1 (x3)") != std::string::npos, md.c_str());  // one point, all 3 folds
 
         std::ofstream(path("broken.json")) << R"({"data": {"file": "classes.csv"}, "settings": [{"name": "x", "learner": "tree"}]})";
         const auto bad = orbittest::runCli({"experiment", path("broken.json")});

@@ -24,16 +24,21 @@ std::string fixed(double v, int digits)
     return s.str();
 }
 
-/// The distinct chosen points over the folds, "a / b".
+/// The distinct chosen points over the folds with how many folds chose each, "a (x3) / b".
 std::string chosenSummary(const TrainResult& r)
 {
-    std::vector<std::string> seen;
+    std::vector<std::pair<std::string, int>> seen;
     for (const FoldResult& f : r.folds) {
         const std::string t = chosenText(f.chosen);
-        if (std::find(seen.begin(), seen.end(), t) == seen.end()) seen.push_back(t);
+        const auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& p) { return p.first == t; });
+        if (it == seen.end())
+            seen.emplace_back(t, 1);
+        else
+            ++it->second;
     }
     std::string out;
-    for (const auto& t : seen) out += (out.empty() ? "" : " / ") + t;
+    for (const auto& [t, count] : seen)
+        out += (out.empty() ? "" : " / ") + t + (count > 1 ? " (x" + std::to_string(count) + ")" : "");
     return out;
 }
 

@@ -7,6 +7,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "TestPaths.hpp"
+
 #include <Eigen/Dense>
 #include <QtTest>
 #include <omp.h>
@@ -380,6 +382,23 @@ private slots:
         const TrainResult r = train(ds, c);
         QVERIFY(r.featureDim > 0 && r.featureDim <= 20);
         QVERIFY2(r.mean > 0.85, qPrintable(QString::number(r.mean)));
+    }
+
+    // Every shipped experiment config parses and each of its settings passes TrainConfig::validate
+    // (loadExperimentConfig validates them), so a typo in a table fails here, not after hours of runs.
+    void shippedConfigsAreValid()
+    {
+        const QDir dir(QString::fromStdString(orbittest::source("resources/experiments")));
+        const QStringList files = dir.entryList({"*.json"}, QDir::Files);
+        QVERIFY(files.size() >= 5);
+        for (const QString& file : files) {
+            try {
+                const ExperimentConfig c = loadExperimentConfig(dir.filePath(file).toStdString());
+                QVERIFY2(!c.settings.empty(), qPrintable(file));
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(file + ": " + e.what()));
+            }
+        }
     }
 
     void rejectsBadConfigurations_data()
