@@ -227,46 +227,35 @@ int main(int argc, char** argv)
     }
     auto wanted = [&](const char* name) { return which == "all" || which == name; };
     std::vector<Case> cases;
+    // One case: data, features (group / distribution for the invariant ones), learner, evaluation, grid.
+    auto add = [&](const char* name, orbit::Dataset data, const std::string& features, const std::string& group,
+                   const std::string& dist, const std::string& learner, const std::string& eval,
+                   std::vector<orbit::ParamAxis> grid) {
+        Case c{name, std::move(data), {}};
+        c.config.features = features;
+        c.config.group = group;
+        c.config.dist = dist;
+        c.config.learner = learner;
+        c.config.eval = eval;
+        c.config.grid = std::move(grid);
+        cases.push_back(std::move(c));
+    };
     if (wanted("qm7")) {
         const std::string qm7 = std::string(ORBIT_SHARED_DIR) + "/data/qm7/qm7.extxyz";
-        if (!std::filesystem::exists(qm7)) {
+        if (!std::filesystem::exists(qm7))
             std::fprintf(stderr, "no %s: skipping qm7\n", qm7.c_str());
-        } else {
-            Case c{"qm7", orbit::loadDataset(qm7), {}};
-            c.config.features = "irf:s=10000,r=70";
-            c.config.group = "permutation";
-            c.config.dist = "noisysort:sigma=1";
-            c.config.eval = "kfold:5";
-            c.config.grid = {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}};
-            cases.push_back(std::move(c));
-        }
+        else
+            add("qm7", orbit::loadDataset(qm7), "irf:s=10000,r=70", "permutation", "noisysort:sigma=1", "ridge", "kfold:5",
+                {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}});
     }
-    if (wanted("digits")) {
-        Case c{"digits", rotatedDigits(0), {}};
-        c.config.features = "irf:s=4000,r=32";
-        c.config.group = "rotation";
-        c.config.dist = "vonmises:kappa=0";
-        c.config.eval = "kfold:5";
-        c.config.grid = {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}};
-        cases.push_back(std::move(c));
-    }
-    if (wanted("krr")) {
-        Case c{"krr", rotatedDigits(2500), {}};
-        c.config.features = "raw";
-        c.config.learner = "krr";
-        c.config.eval = "kfold:5";
-        c.config.grid = {{"median", {1.0}}, {"lambda", {1e-6, 1e-3, 1e-1}}};
-        cases.push_back(std::move(c));
-    }
-    if (wanted("svm")) {
-        Case c{"svm", rotatedDigits(0), {}};
-        c.config.features = "irf:s=4000,r=32";
-        c.config.group = "rotation";
-        c.config.dist = "vonmises:kappa=0";
-        c.config.learner = "svm";
-        c.config.grid = {{"median", {1.0}}, {"C", {0.1, 1.0}}};
-        cases.push_back(std::move(c));
-    }
+    if (wanted("digits"))
+        add("digits", rotatedDigits(0), "irf:s=4000,r=32", "rotation", "vonmises:kappa=0", "ridge", "kfold:5",
+            {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}});
+    if (wanted("krr"))
+        add("krr", rotatedDigits(2500), "raw", "", "", "krr", "kfold:5", {{"median", {1.0}}, {"lambda", {1e-6, 1e-3, 1e-1}}});
+    if (wanted("svm"))
+        add("svm", rotatedDigits(0), "irf:s=4000,r=32", "rotation", "vonmises:kappa=0", "svm", "holdout:0.2",
+            {{"median", {1.0}}, {"C", {0.1, 1.0}}});
     for (const Case& c : cases) {
         std::printf("\n== %s: N = %zu, %s%s%s, %s, %s\n", c.name.c_str(), c.data.count(), c.config.features.c_str(),
                     c.config.group.empty() ? "" : (", " + c.config.group + " / " + c.config.dist).c_str(), "",
