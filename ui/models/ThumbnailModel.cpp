@@ -31,11 +31,6 @@ namespace {
 
 bool hasTargetUnit(const orbit::Dataset* d) { return d && d->isRegression() && !d->targetUnit.empty(); }
 
-QString targetText(const orbit::Dataset& d, double target)
-{
-    return QStringLiteral("%1 %2").arg(QString::number(target, 'f', 1), QString::fromStdString(d.targetUnit));
-}
-
 } // namespace
 
 QString ThumbnailModel::caption(std::size_t i) const

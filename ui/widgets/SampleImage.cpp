@@ -86,6 +86,12 @@ QImage renderSample(const float* x, const orbit::Shape& shape, orbit::DataKind k
     return img;
 }
 
+QString targetText(const orbit::Dataset& d, double target)
+{
+    const QString value = QString::number(target, 'f', 1);
+    return d.targetUnit.empty() ? value : value + QChar(' ') + QString::fromStdString(d.targetUnit);
+}
+
 QString sampleCaption(const orbit::Dataset& d, std::size_t i)
 {
     QString name = i < d.names.size() ? QString::fromStdString(d.names[i]) : QString();
@@ -96,9 +102,7 @@ QString sampleCaption(const orbit::Dataset& d, std::size_t i)
         return QString::number(label);
     }
     if (d.isRegression()) {
-        QString e = QString::number(d.targets[i], 'f', 1);
-        if (!d.targetUnit.empty())
-            e += QChar(' ') + QString::fromStdString(d.targetUnit);
+        const QString e = targetText(d, d.targets[i]);
         return name.isEmpty() ? e : QStringLiteral("%1: %2").arg(name, e);
     }
     return name.isEmpty() ? QStringLiteral("#%1").arg(i) : name;

@@ -23,6 +23,9 @@ QImage renderSample(const orbit::Dataset& dataset, std::size_t i);
 /// The magma-like colour map used for heatmaps, t in [0, 1].
 QColor heatColor(double t);
 
+/// A target value as shown to the user: one decimal, then the data's unit when it states one.
+QString targetText(const orbit::Dataset& dataset, double target);
+
 /// The caption of sample i: class name or number, or the target and its unit (after the molecule name).
 QString sampleCaption(const orbit::Dataset& dataset, std::size_t i);
 
