@@ -60,12 +60,28 @@ InvariantRandomFourier::Form form(const Spec& s)
     throw SpecError("--features.form", "must be cos or complex", f);
 }
 
-NystromMap::Landmarks landmarks(const Spec& s)
+/// Default: from the orbits when q depends on the input (noisy sort), so the landmarks look like
+/// the transformed inputs g x they are compared with (raw Coulomb matrices do not); else random rows.
+NystromMap::Landmarks landmarks(const Spec& s, const FeatureContext& c)
 {
-    const std::string l = s.text("landmarks", "random");
+    const bool fromOrbits = s.name == "inystrom" && c.dist && c.dist->dependsOnInput();
+    const std::string l = s.text("landmarks", fromOrbits ? "orbit" : "random");
     if (l == "random") return NystromMap::Landmarks::Random;
     if (l == "kmeans") return NystromMap::Landmarks::KMeans;
-    throw SpecError("--features.landmarks", "must be random or kmeans", l);
+    if (l == "orbit") return NystromMap::Landmarks::Orbit;
+    throw SpecError("--features.landmarks", "must be random, kmeans or orbit", l);
+}
+
+NystromMap::Whitening whitening(const Spec& s)
+{
+    NystromMap::Whitening w;
+    if (s.has("tol") && s.has("jitter"))
+        throw SpecError("--features", "give tol (eigendecomposition, pseudo-inverse) or jitter (Cholesky), not both",
+                        s.text("tol", "") + " / " + s.text("jitter", ""));
+    w.jitter = s.number("jitter", w.jitter);
+    w.tol = s.number("tol", -1);
+    if (s.has("tol") && w.tol < 0) throw SpecError("--features.tol", "must be in [0, 1)", s.text("tol", ""));
+    return w;
 }
 
 void requireGroup(const FeatureContext& c, const std::string& name)
@@ -104,15 +120,15 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
                                                         s.text("mode", "auto"));
     }
     if (s.name == "nystrom") {
-        s.allowOnly({"s", "landmarks", "tol"});
+        s.allowOnly({"s", "landmarks", "tol", "jitter"});
         checkTemplates(s, c, "s", size(s, "s"), 1, false, 8.0 * size(s, "s") * size(s, "s"));
-        return std::make_unique<NystromMap>(withoutGroup(c), count(s, "s"), 1, landmarks(s), s.number("tol", 1e-6));
+        return std::make_unique<NystromMap>(withoutGroup(c), count(s, "s"), 1, landmarks(s, c), whitening(s));
     }
     if (s.name == "inystrom") {
-        s.allowOnly({"s", "r", "landmarks", "tol", "mode"});
+        s.allowOnly({"s", "r", "landmarks", "tol", "jitter", "mode"});
         requireGroup(c, "inystrom");
         checkTemplates(s, c, "s", size(s, "s"), size(s, "r"), movesTemplates(s, c), 8.0 * size(s, "s") * size(s, "s"));
-        return std::make_unique<NystromMap>(c, count(s, "s"), count(s, "r"), landmarks(s), s.number("tol", 1e-6),
+        return std::make_unique<NystromMap>(c, count(s, "s"), count(s, "r"), landmarks(s, c), whitening(s),
                                             s.text("mode", "auto"));
     }
     if (s.name == "gicdf") {

@@ -1,11 +1,14 @@
 #include "orbit/features/NystromMap.hpp"
 
+#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
+#include "groups/GroupSupport.hpp"
 #include "util/Deterministic.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -14,6 +17,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+
+#include <omp.h>
 
 namespace orbit {
 
@@ -99,12 +104,94 @@ MatrixXfR kMeansCentres(const MatrixXfR& Xall, int k, std::uint64_t seed, int it
     return C;
 }
 
-NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, double tol, std::string mode)
-    : context_(std::move(context)), s_(s), r_(r), landmarks_(landmarks), tol_(tol), mode_(std::move(mode))
+namespace {
+
+constexpr Eigen::Index kTile = 256;
+
+/// The lower triangle of K_ZZ in double, tile by tile (each tile one sequential product, so the
+/// bits do not depend on the thread count), reporting every row of tiles.
+Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Progress& progress)
+{
+    const Eigen::Index s = Z.rows();
+    const Eigen::MatrixXd Zd = Z.cast<double>();
+    const Eigen::VectorXd n2 = Zd.rowwise().squaredNorm();
+    const double g = k.kind() == BaseKernel::Kind::Gaussian ? 1.0 / (2.0 * k.sigma() * k.sigma()) : 0.0;
+    Eigen::MatrixXd K(s, s);
+    const Eigen::Index tiles = (s + kTile - 1) / kTile;
+    for (Eigen::Index I = 0; I < tiles; ++I) {
+        // Rows of tiles I cost I + 1 tiles: report by the share of the triangle done.
+        reportProgress(progress, double(I * (I + 1)) / double(tiles * (tiles + 1)),
+                       "landmark kernel rows " + std::to_string(I * kTile) + "/" + std::to_string(s));
+        const Eigen::Index i0 = I * kTile, h = std::min(kTile, s - i0);
+        detail::forEachBlock(std::size_t(I + 1), 1, [&](std::size_t J, std::size_t) {
+            const Eigen::Index j0 = Eigen::Index(J) * kTile, w = std::min(kTile, s - j0);
+            auto T = K.block(i0, j0, h, w);
+            T.noalias() = Zd.middleRows(i0, h) * Zd.middleRows(j0, w).transpose();
+            for (Eigen::Index j = 0; j < w; ++j)
+                for (Eigen::Index i = 0; i < h; ++i)
+                    T(i, j) = g > 0 ? std::exp(-std::max(0.0, n2[i0 + i] + n2[j0 + j] - 2 * T(i, j)) * g)
+                                    : std::pow(T(i, j) + k.offset(), double(k.degree()));
+        });
+    }
+    return K;
+}
+
+/// L = diag(lambda_+^-1/2) U_+^T from K = U diag(lambda) U^T (lower triangle read), keeping
+/// lambda > tol lambda_max: L^T L = K^+. Not interruptible (Eigen's solver).
+MatrixXfR pseudoInverseRoot(const Eigen::MatrixXd& K, double tol)
+{
+    const detail::SerialEigen serial;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(K);
+    const Eigen::VectorXd& lambda = eig.eigenvalues();
+    const double cut = tol * std::max(0.0, lambda.maxCoeff());
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = K.rows() - 1; i >= 0; --i)
+        if (lambda[i] > cut && lambda[i] > 0) keep.push_back(i);
+    MatrixXfR L(Eigen::Index(keep.size()), K.rows());
+    for (std::size_t t = 0; t < keep.size(); ++t)
+        L.row(Eigen::Index(t)) = (eig.eigenvectors().col(keep[t]) / std::sqrt(lambda[keep[t]])).transpose().cast<float>();
+    return L;
+}
+
+/// C^-1 for the lower-triangular factor C (lower triangle of `C`), by 64-column tiles: tile J solves
+/// the trailing triangle for its unit vectors, each tile on one thread (the bits do not depend on
+/// the thread count). A report every two tiles per thread: under a second at s = 10000.
+MatrixXfR inverseLower(const Eigen::MatrixXd& C, const Progress& progress)
+{
+    constexpr Eigen::Index kColumns = 64;
+    const Eigen::Index s = C.rows();
+    MatrixXfR L = MatrixXfR::Zero(s, s);
+    const Eigen::Index tiles = (s + kColumns - 1) / kColumns;
+    const Eigen::Index group = 2 * std::max(1, omp_get_max_threads());
+    for (Eigen::Index G0 = 0; G0 < tiles; G0 += group) {
+        reportProgress(progress, double(G0) / double(tiles),
+                       "triangular inverse columns " + std::to_string(G0 * kColumns) + "/" + std::to_string(s));
+        const Eigen::Index G1 = std::min(tiles, G0 + group);
+        detail::forEachBlock(std::size_t(G1 - G0), 1, [&](std::size_t b, std::size_t) {
+            const Eigen::Index j0 = (G0 + Eigen::Index(b)) * kColumns, w = std::min(kColumns, s - j0), m = s - j0;
+            Eigen::MatrixXd E = Eigen::MatrixXd::Identity(m, w);
+            C.block(j0, j0, m, m).triangularView<Eigen::Lower>().solveInPlace(E);
+            L.block(j0, j0, m, w) = E.cast<float>();
+        });
+    }
+    return L;
+}
+
+} // namespace
+
+NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, Whitening whitening, std::string mode)
+    : context_(std::move(context)), s_(s), r_(r), landmarks_(landmarks), whitening_(whitening), mode_(std::move(mode))
 {
     if (s < 1) throw SpecError("--features.s", "must be >= 1", std::to_string(s));
-    if (!(tol >= 0 && tol < 1)) throw SpecError("--features.tol", "must be in [0, 1)", std::to_string(tol));
+    if (whitening.tol >= 0) {
+        if (!(whitening.tol < 1)) throw SpecError("--features.tol", "must be in [0, 1)", std::to_string(whitening.tol));
+    } else if (!(whitening.jitter > 0 && whitening.jitter <= kMaxJitter)) {
+        throw SpecError("--features.jitter", "must be in (0, " + detail::formatNumber(kMaxJitter) + "]",
+                        detail::formatNumber(whitening.jitter));
+    }
     if (!context_.kernel) throw SpecError("--kernel", "Nystrom features need a base kernel");
+    if (landmarks == Landmarks::Orbit && !(context_.group && context_.dist))
+        throw SpecError("--features.landmarks", "orbit landmarks need --group and --dist", "orbit");
 }
 
 NystromMap::~NystromMap() = default;
@@ -115,6 +202,9 @@ std::string NystromMap::spec() const
     std::string t = context_.group && context_.dist ? "inystrom:s=" + std::to_string(s_) + ",r=" + std::to_string(r_)
                                             : "nystrom:s=" + std::to_string(s_);
     if (landmarks_ == Landmarks::KMeans) t += ",landmarks=kmeans";
+    if (landmarks_ == Landmarks::Orbit) t += ",landmarks=orbit";
+    if (whitening_.tol >= 0) t += ",tol=" + detail::formatNumber(whitening_.tol);
+    else if (whitening_.jitter != Whitening{}.jitter) t += ",jitter=" + detail::formatNumber(whitening_.jitter);
     return t;
 }
 
@@ -125,60 +215,78 @@ std::string NystromMap::kernel() const
     return "k_qG with " + base + plan_->describe();
 }
 
+MatrixXfR NystromMap::chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) const
+{
+    const Eigen::Index d = X.cols();
+    if (landmarks_ == Landmarks::KMeans) return kMeansCentres(X, s_, deriveSeed(seed, 1), 10, 20000, progress);
+    Rng rng = makeRng(seed, 1);
+    const auto idx = randomSubset(X.rows(), std::min<std::size_t>(std::size_t(s_), std::size_t(X.rows())), rng);
+    MatrixXfR Z(s_, d);
+    if (landmarks_ == Landmarks::Random) {
+        for (int i = 0; i < s_; ++i) Z.row(i) = X.row(Eigen::Index(idx[i]));
+        return Z;
+    }
+    // From the orbits gX (LGIKA 2.2.2): landmark i is row idx[i mod N] moved by its own sample
+    // g_i ~ q (the sampler's stream for index i), so rows drawn twice give two different landmarks.
+    const OrbitSampler one(context_.group, context_.dist, context_.shape, 1, deriveSeed(seed, 3));
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < s_; ++i) {
+        const float* x = X.data() + Eigen::Index(idx[std::size_t(i) % idx.size()]) * d;
+        one.group().apply(one.elementsFor(std::size_t(i), x)[0], x, Z.data() + Eigen::Index(i) * d, context_.shape);
+    }
+    return Z;
+}
+
 void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d)
         throw SpecError("--features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
                                           std::to_string(d));
-    if (s_ > X.rows())
-        throw SpecError("--features.s", "more landmarks than training rows (" + std::to_string(X.rows()) + ")",
+    if (s_ > X.rows() && landmarks_ != Landmarks::Orbit)
+        throw SpecError("--features.s",
+                        "more landmarks than training rows (" + std::to_string(X.rows()) +
+                            "); landmarks=orbit draws them from the orbits and may exceed it",
                         std::to_string(s_));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "--features", false));
     plan->fold.n = 0;  // kernel values need the true norms: no folding
     plan->useWholeFiniteGroup();
-    // Shares of the fit in the progress: landmarks (k-means), K_ZZ and its eigendecomposition, moved landmarks.
-    const bool kmeans = landmarks_ == Landmarks::KMeans;
-    const bool moved = plan->sampler && plan->templateTrick;
-    const double landmarkEnd = kmeans ? 0.4 : 0.0, moveStart = moved ? 0.5 : 1.0;
-    MatrixXfR Z;
-    if (kmeans) {
-        Z = kMeansCentres(X, s_, deriveSeed(seed, 1), 10, 20000, detail::subProgress(progress, 0.0, landmarkEnd));
-    } else {
-        Rng rng = makeRng(seed, 1);
-        const auto idx = randomSubset(X.rows(), s_, rng);
-        Z.resize(s_, d);
-        for (int i = 0; i < s_; ++i) Z.row(i) = X.row(Eigen::Index(idx[i]));
-    }
-    // K_ZZ in double, then its pseudo-inverse square root L (rank x s).
-    reportProgress(progress, landmarkEnd, "landmark kernel " + std::to_string(s_) + " x " + std::to_string(s_));
+    // Shares of the fit in the progress: landmarks, K_ZZ, its factorisation and inverse, moved landmarks.
+    const double landmarkEnd = landmarks_ == Landmarks::KMeans ? 0.3 : 0.02;
+    const double moveStart = plan->sampler && plan->templateTrick ? 0.8 : 1.0;
+    const double kernelEnd = landmarkEnd + 0.3 * (moveStart - landmarkEnd);
+    const double factorEnd = landmarkEnd + 0.7 * (moveStart - landmarkEnd);
+    MatrixXfR Z = chooseLandmarks(X, seed, detail::subProgress(progress, 0.0, landmarkEnd));
+    const std::string size = std::to_string(s_) + " x " + std::to_string(s_);
+    Eigen::MatrixXd K = landmarkKernel(Z, *context_.kernel, detail::subProgress(progress, landmarkEnd, kernelEnd));
     MatrixXfR L;
-    {
-        const detail::SerialEigen serial;
-        const Eigen::MatrixXd Zd = Z.cast<double>();
-        Eigen::MatrixXd K = Zd * Zd.transpose();
-        const BaseKernel& k = *context_.kernel;
-        if (k.kind() == BaseKernel::Kind::Gaussian) {
-            const Eigen::VectorXd n2 = Zd.rowwise().squaredNorm();
-            const double g = 1.0 / (2.0 * k.sigma() * k.sigma());
-            for (Eigen::Index i = 0; i < s_; ++i)
-                for (Eigen::Index j = 0; j < s_; ++j) K(i, j) = std::exp(-std::max(0.0, n2[i] + n2[j] - 2 * K(i, j)) * g);
-        } else {
-            K = (K.array() + k.offset()).pow(double(k.degree())).matrix();
+    if (whitening_.tol >= 0) {
+        reportProgress(progress, kernelEnd, "eigendecomposition of the " + size + " landmark kernel");
+        L = pseudoInverseRoot(K, whitening_.tol);
+    } else {
+        // K + jitter * mean(diag) I = C C^T and L = C^-1, so L^T L = (K + jitter I)^-1. A factor that
+        // fails (a pivot <= 0 in floating point) is retried with ten times the jitter.
+        const double scale = std::max(K.diagonal().mean(), std::numeric_limits<double>::min());
+        const Progress poll = detail::subProgress(progress, kernelEnd, factorEnd);
+        double jitter = whitening_.jitter;
+        for (;;) {
+            K.diagonal().array() += jitter * scale;
+            if (choleskyInPlace(K, [&] { reportProgress(poll, 0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
+                break;
+            if (jitter * 10 > kMaxJitter * (1 + 1e-12))
+                throw SpecError("--features.jitter",
+                                "the landmark kernel is not positive definite even with jitter " + detail::formatNumber(jitter) +
+                                    " x its mean diagonal (duplicate landmarks with a polynomial kernel?)",
+                                detail::formatNumber(whitening_.jitter));
+            jitter *= 10;
+            K = landmarkKernel(Z, *context_.kernel, {});
         }
-        reportProgress(progress, 0.5 * (landmarkEnd + moveStart), "eigendecomposition of the landmark kernel");
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(K);
-        const Eigen::VectorXd& lambda = eig.eigenvalues();
-        const double cut = tol_ * std::max(0.0, lambda.maxCoeff());
-        std::vector<Eigen::Index> keep;
-        for (Eigen::Index i = s_ - 1; i >= 0; --i)
-            if (lambda[i] > cut && lambda[i] > 0) keep.push_back(i);
-        L.resize(Eigen::Index(keep.size()), s_);
-        for (std::size_t t = 0; t < keep.size(); ++t)
-            L.row(Eigen::Index(t)) = (eig.eigenvectors().col(keep[t]) / std::sqrt(lambda[keep[t]])).transpose().cast<float>();
+        jitterUsed_ = jitter;
+        L = inverseLower(K, detail::subProgress(progress, factorEnd, moveStart));
     }
+    K = Eigen::MatrixXd();
     MatrixXfR ZG = plan->prepareTemplates(Z, detail::subProgress(progress, moveStart, 1.0, "landmark "));
     zNorm2_ = ZG.rowwise().squaredNorm();
     Z_ = std::move(Z);

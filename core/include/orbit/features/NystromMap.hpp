@@ -8,21 +8,39 @@ namespace orbit {
 
 namespace detail { struct OrbitPlan; }
 
+/// How NystromMap inverts the landmark kernel: Cholesky with `jitter` (relative to the mean
+/// diagonal) unless tol >= 0 (pseudo-inverse keeping eigenvalues above tol * lambda_max).
+struct NystromWhitening {
+    double jitter = 1e-6;
+    double tol = -1;
+};
+
 /// psi(x) = (1/r) L sum_k k_Z(g_k x), with landmarks Z = {z_1..z_s} (a random subset of the training
-/// rows, or k-means centres), K_ZZ = U diag(lambda) U^T and L = diag(lambda_+^-1/2) U_+^T keeping the
-/// eigenvalues lambda > tol * lambda_max, so L^T L = K_ZZ^+ (pseudo-inverse).
+/// rows, k-means centres, or rows each moved by one sample g ~ q: "from the orbit gX", LGIKA 2.2.2)
+/// and L^T L the inverse of the landmark kernel K_ZZ, computed one of two ways:
+///  - Cholesky (default): K_ZZ + jitter * mean(diag K_ZZ) I = C C^T and L = C^-1 (s x s). Every
+///    direction of K_ZZ is kept, the smallest damped by the jitter; the factorisation and the
+///    inverse are tile-parallel and poll the progress (cancellable).
+///  - Pseudo-inverse (tol >= 0, LGIKA's K_ZZ^+ literally): K_ZZ = U diag(lambda) U^T and
+///    L = diag(lambda_+^-1/2) U_+^T keeping lambda > tol * lambda_max (rank x s). Eigen's
+///    eigensolver: not interruptible, 12 s at s = 2000 here; and with a Gaussian kernel the spectrum
+///    falls so fast that few directions survive (431 of 2000 on QM7 at tol 1e-6).
 ///
 /// Works with any base kernel (Gaussian or polynomial). Without a group (r = 1) these are the plain
-/// Nystrom features: <psi(x), psi(y)> = k_Z(x)^T K_ZZ^+ k_Z(y), exact (up to the dropped eigenvalues)
-/// when x, y are landmarks. With a group, <psi(x), psi(y)> ~ k_qG(x, y); for a unitary action and a
+/// Nystrom features: <psi(x), psi(y)> = k_Z(x)^T (K_ZZ + jitter I)^-1 k_Z(y), close to k(x, y) when
+/// x, y are landmarks. With a group, <psi(x), psi(y)> ~ k_qG(x, y); for a unitary action and a
 /// symmetric q independent of x the group moves onto the landmarks (k(gx, z) = k(x, g^-1 z)), so a
 /// batch is one product X Z_G^T, a fused kernel evaluation and the average over the r blocks.
 /// A finite group with the Haar distribution uses every element once (exact average, r = |G|),
 /// so then psi(g x) = psi(x) for all g in G.
 class NystromMap : public FeatureMap {
 public:
-    enum class Landmarks { Random, KMeans };
-    NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, double tol = 1e-6, std::string mode = "auto");
+    enum class Landmarks { Random, KMeans, Orbit };
+    using Whitening = NystromWhitening;
+    static constexpr double kMaxJitter = 1e-2;
+
+    NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, Whitening whitening = {},
+               std::string mode = "auto");
     ~NystromMap() override;
 
     std::string spec() const override;
@@ -34,13 +52,18 @@ public:
     using FeatureMap::transform;
 
     const MatrixXfR& landmarks() const { return Z_; }
+    /// The jitter the Cholesky factor needed (>= the requested one); 0 before a fit or with tol.
+    double jitterUsed() const { return jitterUsed_; }
 
 private:
+    MatrixXfR chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) const;
+
     FeatureContext context_;
     int s_, r_;
     Landmarks landmarks_;
-    double tol_;
+    Whitening whitening_;
     std::string mode_;
+    double jitterUsed_ = 0;
     MatrixXfR Z_;            ///< s x d landmarks
     MatrixXfR ZG_;           ///< what the product uses: r s (moved) or s landmarks
     Eigen::VectorXf zNorm2_; ///< squared norms of the rows of ZG_
