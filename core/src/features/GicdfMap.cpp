@@ -22,8 +22,8 @@
 
 namespace orbit {
 
-GicdfMap::GicdfMap(FeatureContext context, int m, int bins, int r, double eps, std::string mode)
-    : context_(std::move(context)), m_(m), bins_(bins), r_(r), eps_(eps), mode_(std::move(mode))
+GicdfMap::GicdfMap(FeatureContext context, int m, int bins, int r, double eps, std::string mode, Norm norm)
+    : context_(std::move(context)), m_(m), bins_(bins), r_(r), eps_(eps), mode_(std::move(mode)), norm_(norm)
 {
     if (m < 1) throw SpecError("--features.m", "must be >= 1", std::to_string(m));
     if (bins < 1) throw SpecError("--features.bins", "must be >= 1", std::to_string(bins));
@@ -34,7 +34,8 @@ GicdfMap::~GicdfMap() = default;
 
 std::string GicdfMap::spec() const
 {
-    return "gicdf:m=" + std::to_string(m_) + ",bins=" + std::to_string(bins_) + ",r=" + std::to_string(r_);
+    return "gicdf:m=" + std::to_string(m_) + ",bins=" + std::to_string(bins_) + ",r=" + std::to_string(r_) +
+           (norm_ == Norm::Max ? ",norm=max" : "");
 }
 
 std::string GicdfMap::kernel() const
@@ -76,6 +77,12 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progr
         for (int i = 0; i < r; ++i)
             for (Eigen::Index j = 0; j < m_; ++j) byTemplate.row(j * r + i) = TG.row(Eigen::Index(i) * m_ + j);
         TG = std::move(byTemplate);
+    }
+    if (norm_ == Norm::Max) {
+        const float largest = X.rows() > 0 ? X.rowwise().norm().maxCoeff() : 0.0f;
+        if (!std::isfinite(largest))
+            throw SpecError("--data", "GICDF features need finite inputs; the training rows have NaN or inf", "norm=max");
+        maxNorm_ = largest > 0 ? largest : 1.0f;
     }
     T_ = std::move(T);
     TG_ = std::move(TG);
@@ -269,9 +276,13 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
         if (!in.allFinite())
             throw SpecError("--data", "GICDF features need finite inputs; a row in this block has NaN or inf",
                             std::to_string(begin + b0) + ".." + std::to_string(begin + b1 - 1));
-        const Eigen::VectorXf norms = in.rowwise().norm();
-        for (Eigen::Index i = 0; i < in.rows(); ++i)
-            if (norms[i] > 0) in.row(i) /= norms[i];
+        if (norm_ == Norm::Max) {
+            in /= maxNorm_;
+        } else {
+            const Eigen::VectorXf norms = in.rowwise().norm();
+            for (Eigen::Index i = 0; i < in.rows(); ++i)
+                if (norms[i] > 0) in.row(i) /= norms[i];
+        }
         const Eigen::Index depth = detail::effectiveDepth(in);
         const Eigen::Index inputs = Eigen::Index(b1 - b0);
         // Template tiles [t0, t1): each writes the features of its own templates (columns) only,

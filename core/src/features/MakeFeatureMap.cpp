@@ -60,6 +60,14 @@ InvariantRandomFourier::Form form(const Spec& s)
     throw SpecError("--features.form", "must be cos or complex", f);
 }
 
+GicdfMap::Norm gicdfNorm(const Spec& s)
+{
+    const std::string n = s.text("norm", "each");
+    if (n == "each") return GicdfMap::Norm::Each;
+    if (n == "max") return GicdfMap::Norm::Max;
+    throw SpecError("--features.norm", "must be each (every input to unit norm) or max (divided by the largest training norm)", n);
+}
+
 /// Default: from the orbits when q depends on the input (noisy sort), so the landmarks look like
 /// the transformed inputs g x they are compared with (raw Coulomb matrices do not); else random rows.
 NystromMap::Landmarks landmarks(const Spec& s, const FeatureContext& c)
@@ -132,11 +140,11 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
                                             s.text("mode", "auto"));
     }
     if (s.name == "gicdf") {
-        s.allowOnly({"m", "bins", "r", "eps", "mode"});
+        s.allowOnly({"m", "bins", "r", "eps", "mode", "norm"});
         requireGroup(c, "gicdf");
         checkTemplates(s, c, "m", size(s, "m"), size(s, "r"), movesTemplates(s, c));
         return std::make_unique<GicdfMap>(c, count(s, "m"), static_cast<int>(s.integer("bins", 25, 1, 10000)),
-                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"));
+                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"), gicdfNorm(s));
     }
     if (s.name == "kif") {
         s.allowOnly({"k", "eta", "r"});

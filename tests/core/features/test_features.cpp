@@ -357,6 +357,25 @@ private slots:
         for (int k = 1; k < 21; ++k) QVERIFY(F(0, k) >= F(0, k - 1));
     }
 
+    // norm=each (the paper's) sees only the direction of x: Phi(2x) = Phi(x). norm=max divides by the
+    // largest training norm, so a scaled input (a larger molecule) gets other features.
+    void gicdfNormKeepsSizeOnlyWithMax()
+    {
+        const MatrixXfR X = orbittest::symmetricMatrices(20, 5, 19);
+        const FeatureContext c = context(DataKind::Coulomb, Shape{5, 5, 1}, "permutation", "haar", 1.0);
+        MatrixXfR Y(2, 25);
+        Y.row(0) = X.row(3) * 0.5f;
+        Y.row(1) = X.row(3);
+        auto each = makeFeatureMap("gicdf:m=40,bins=10,r=8", c), max = makeFeatureMap("gicdf:m=40,bins=10,r=8,norm=max", c);
+        QCOMPARE(max->spec(), std::string("gicdf:m=40,bins=10,r=8,norm=max"));
+        each->fit(X, 2);
+        max->fit(X, 2);
+        const MatrixXfR E = each->transform(Y), M = max->transform(Y);
+        QVERIFY(sameBits(E.row(0), E.row(1)));
+        QVERIFY2((M.row(0) - M.row(1)).norm() > 0.02 * M.row(1).norm(), qPrintable(QString::number((M.row(0) - M.row(1)).norm())));
+        QVERIFY_THROWS_EXCEPTION(SpecError, makeFeatureMap("gicdf:m=4,bins=2,r=2,norm=none", c));
+    }
+
     // The GICDF entries are the paper's counts: for C_4 enumerated exactly (r = 4),
     // Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{g : <t_j, g x / ||x||> <= s k / n}, k = -n..n.
     // Computed here directly in double from the templates; entries at a threshold within float

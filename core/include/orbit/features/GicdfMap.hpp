@@ -9,7 +9,9 @@ namespace orbit {
 namespace detail { struct OrbitPlan; }
 
 /// Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{i : <g_i t_j, x> <= s k / n},  j = 1..m, k = -n..n,
-/// for x normalised to unit norm, s = 1 + eps, and m Gaussian templates t ~ N(0, I/d) kept when
+/// for x normalised to unit norm (norm=each, the paper's definition) or divided by the largest
+/// norm among the training rows (norm=max: sizes are kept, e.g. a Coulomb matrix's norm grows with
+/// the molecule, and inputs of every norm share the same thresholds), s = 1 + eps, and m Gaussian templates t ~ N(0, I/d) kept when
 /// ||t||^2 < 1 + eps (rejection sampling), g_i ~ q (r of them). m (2n + 1) features.
 ///
 /// Guarantees: <Phi(x), Phi(z)> approximates K_s(x, z) = E_t int_{-s}^{s} psi(x,t,tau) psi(z,t,tau) dtau
@@ -19,7 +21,9 @@ namespace detail { struct OrbitPlan; }
 /// (<t, g x>, each transformed input normalised).
 class GicdfMap : public FeatureMap {
 public:
-    GicdfMap(FeatureContext context, int m, int bins, int r, double eps = 0.1, std::string mode = "auto");
+    enum class Norm { Each, Max };
+    GicdfMap(FeatureContext context, int m, int bins, int r, double eps = 0.1, std::string mode = "auto",
+             Norm norm = Norm::Each);
     ~GicdfMap() override;
 
     std::string spec() const override;
@@ -37,6 +41,8 @@ private:
     int m_, bins_, r_;
     double eps_;
     std::string mode_;
+    Norm norm_;
+    float maxNorm_ = 1.0f;  ///< norm=max: the largest norm among the rows fit() saw
     MatrixXfR T_;   ///< templates
     MatrixXfR TG_;  ///< transformed templates (template trick) or the templates
     std::unique_ptr<detail::OrbitPlan> plan_;
