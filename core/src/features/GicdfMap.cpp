@@ -254,6 +254,8 @@ constexpr std::size_t kCdfBlockRows = 256;
 
 } // namespace
 
+bool GicdfMap::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
+
 void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
     if (!plan_) throw std::logic_error("GicdfMap::transform before fit");

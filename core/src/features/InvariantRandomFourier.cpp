@@ -74,6 +74,8 @@ void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const P
     plan_ = std::move(plan);
 }
 
+bool InvariantRandomFourier::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
+
 void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
     if (!plan_) throw std::logic_error("InvariantRandomFourier::transform before fit");

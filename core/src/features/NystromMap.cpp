@@ -295,6 +295,8 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
     plan_ = std::move(plan);
 }
 
+bool NystromMap::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
+
 void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
     if (!plan_) throw std::logic_error("NystromMap::transform before fit");

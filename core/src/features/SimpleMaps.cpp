@@ -76,17 +76,44 @@ void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
 {
     second_.reset();  // a cancelled or failed fit leaves the map unfitted (first_ may have changed)
     first_->fit(X, deriveSeed(seed, 11), detail::subProgress(progress, 0.0, 0.5, "first layer: "));
-    // One call over all rows (its block partition, hence every bit, as always); no report inside.
-    reportProgress(progress, 0.5, "first-layer features of " + std::to_string(X.rows()) + " rows");
-    const MatrixXfR F = first_->transform(X);
+    double sigma = sigma_ ? *sigma_ : 0.0;
+    if (!sigma_) {
+        // The median rule looks at most kMedianRows rows: only their first-layer features are
+        // computed, a few rows per call with a report between calls, so a cancel is seen within a
+        // fraction of a second. Rows with their own group samples keep their dataset index (one
+        // row per call, the bits of the whole-matrix transform); the others are gathered.
+        constexpr std::size_t kMedianRows = 1000;
+        const std::uint64_t medianSeed = deriveSeed(seed, 12);
+        const std::vector<std::size_t> rows = medianSampleRows(std::size_t(X.rows()), kMedianRows, medianSeed);
+        const bool byIndex = first_->usesRowIndex();
+        const std::size_t perCall = byIndex ? 1 : 64;
+        MatrixXfR gathered;
+        if (!byIndex) {
+            gathered.resize(Eigen::Index(rows.size()), X.cols());
+            for (std::size_t t = 0; t < rows.size(); ++t) gathered.row(Eigen::Index(t)) = X.row(Eigen::Index(rows[t]));
+        }
+        MatrixXfR S(Eigen::Index(rows.size()), first_->dim()), f;
+        const std::string of = "/" + std::to_string(rows.size());
+        for (std::size_t t = 0; t < rows.size(); t += perCall) {
+            if (t % 64 == 0)
+                reportProgress(progress, 0.5 + 0.4 * double(t) / double(rows.size()),
+                               "first-layer features for the median rule " + std::to_string(t) + of);
+            const std::size_t e = std::min(rows.size(), t + perCall);
+            if (byIndex)
+                first_->transform(X, rows[t], rows[t] + 1, f);
+            else
+                first_->transform(gathered, t, e, f);
+            S.middleRows(Eigen::Index(t), f.rows()) = f;
+        }
+        sigma = medianFactor_ * medianPairwiseDistance(S, kMedianRows, medianSeed);
+    }
     reportProgress(progress, 0.9, "second layer");
-    const double sigma = sigma_ ? *sigma_ : medianFactor_ * medianPairwiseDistance(F, 1000, deriveSeed(seed, 12));
     if (!(sigma > 0)) throw SpecError("--features.rf2", "the first-layer features have zero median distance");
     FeatureContext c;
-    c.shape = Shape{1, int(F.cols()), 1};
+    c.shape = Shape{1, int(first_->dim()), 1};
     c.kernel = BaseKernel::gaussian(sigma);
     auto second = std::make_unique<InvariantRandomFourier>(c, s2_, 1, InvariantRandomFourier::Form::Cos);
-    second->fit(F, deriveSeed(seed, 13), detail::subProgress(progress, 0.9, 1.0, "second layer: "));
+    second->fit(MatrixXfR(0, first_->dim()), deriveSeed(seed, 13), detail::subProgress(progress, 0.9, 1.0, "second layer: "));
     second_ = std::move(second);
 }
 

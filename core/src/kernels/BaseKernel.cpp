@@ -99,10 +99,8 @@ MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
     return K;
 }
 
-double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples, std::uint64_t seed)
 {
-    const std::size_t n = X.rows();
-    if (n < 2) throw SpecError("--kernel", "the median rule needs at least 2 samples", std::to_string(n));
     std::vector<std::size_t> idx(n);
     std::iota(idx.begin(), idx.end(), 0);
     if (n > maxSamples) {
@@ -110,6 +108,14 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::u
         for (std::size_t i = 0; i < maxSamples; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, n - i)]);
         idx.resize(maxSamples);
     }
+    return idx;
+}
+
+double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+{
+    const std::size_t n = X.rows();
+    if (n < 2) throw SpecError("--kernel", "the median rule needs at least 2 samples", std::to_string(n));
+    const std::vector<std::size_t> idx = medianSampleRows(n, maxSamples, seed);
     const std::size_t m = idx.size();
     MatrixXfR S(Eigen::Index(m), X.cols());
     for (std::size_t a = 0; a < m; ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));

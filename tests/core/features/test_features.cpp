@@ -314,6 +314,52 @@ private slots:
         QVERIFY(sameBits(map->transform(d.X.topRows(50)), reference));
     }
 
+    // A second layer's fit computes first-layer features only for the median rule's rows, with
+    // reports between calls: a cancel there stops it, and a new fit gives the same bits. With
+    // input-dependent samples (noisy sort) each row keeps its dataset index, so the bandwidth is the
+    // median over the rows of the whole first-layer matrix.
+    void secondLayerFitCancelsWhileComputingTheMedianRows_data()
+    {
+        QTest::addColumn<bool>("noisySort");
+        QTest::newRow("template trick (digits)") << false;
+        QTest::newRow("inputs transformed (noisy sort)") << true;
+    }
+    void secondLayerFitCancelsWhileComputingTheMedianRows()
+    {
+        QFETCH(bool, noisySort);
+        const MatrixXfR C = orbittest::symmetricMatrices(1200, 6, 21);
+        const MatrixXfR& X = noisySort ? C : digits().X;
+        const FeatureContext c = noisySort
+            ? context(DataKind::Coulomb, Shape{6, 6, 1}, "permutation", "noisysort:sigma=1", 3.0)
+            : context(DataKind::Images, digits().shape, "rotation", "vonmises:kappa=1", 8.0);
+        auto map = makeFeatureMap("irf:s=200,r=6+rf2:s=50", c);
+        int medianReports = 0;
+        map->fit(X, 3, [&](double, const std::string& what) {
+            medianReports += what.find("median rule") != std::string::npos;
+            return false;
+        });
+        QVERIFY2(medianReports >= 5, std::to_string(medianReports).c_str());
+        const MatrixXfR reference = map->transform(X.topRows(40));
+        int after = 0, seen = 0;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, map->fit(X, 3, [&](double, const std::string& what) {
+            after += seen >= 3;
+            seen += what.find("median rule") != std::string::npos;
+            return seen >= 3;
+        }));
+        QCOMPARE(after, 0);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, map->transform(X.topRows(2)));
+        map->fit(X, 3);
+        QVERIFY(sameBits(map->transform(X.topRows(40)), reference));
+        if (noisySort) {
+            auto first = makeFeatureMap("irf:s=200,r=6", c);
+            first->fit(X, deriveSeed(3, 11));
+            QVERIFY(first->usesRowIndex());
+            const double median = medianPairwiseDistance(first->transform(X), 1000, deriveSeed(3, 12));
+            const std::string expected = BaseKernel::gaussian(median).spec() + ")";
+            QVERIFY2(map->kernel().find(expected) != std::string::npos, (map->kernel() + " / " + expected).c_str());
+        }
+    }
+
     // Invariant Nystrom over the whole C_4 (Haar): sum_{h in G} k(g x, h^-1 z) = sum_h k(x, (hg)^-1 z) runs
     // over the same landmark orbit, so psi(g x) = psi(x); the plain Nystrom map is not invariant.
     void invariantNystromIsInvariantUnderC4()

@@ -49,6 +49,10 @@ public:
     virtual void fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) = 0;
     virtual Eigen::Index dim() const = 0;
     virtual void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const = 0;
+    /// After fit(): whether a row's features depend on its dataset index, i.e. the inputs get their
+    /// own group samples (q depends on x, e.g. noisy sort). Otherwise the rows of any matrix give the
+    /// same features wherever they stand (up to float rounding).
+    virtual bool usesRowIndex() const { return false; }
 
     /// All rows of X.
     MatrixXfR transform(const MatrixXfR& X) const;

@@ -32,6 +32,7 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return Eigen::Index(m_) * (2 * bins_ + 1); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
+    bool usesRowIndex() const override;
     using FeatureMap::transform;
     /// The m templates t_j (m x d), drawn by fit().
     const MatrixXfR& templates() const { return T_; }

@@ -32,6 +32,7 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return form_ == Form::Complex ? 2 * Eigen::Index(s_) : s_; }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
+    bool usesRowIndex() const override;
     using FeatureMap::transform;
 
     /// True when fit chose the template trick.

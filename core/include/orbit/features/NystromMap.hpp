@@ -49,6 +49,7 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return L_.rows(); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
+    bool usesRowIndex() const override;
     using FeatureMap::transform;
 
     const MatrixXfR& landmarks() const { return Z_; }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace orbit {
 
@@ -46,6 +47,9 @@ private:
 /// Median of the pairwise Euclidean distances ||x_i - x_j|| (i < j) over a random subset of at most
 /// `maxSamples` rows of X (all rows when there are fewer), drawn with `seed`. Requires >= 2 rows.
 double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples = 1000, std::uint64_t seed = 0);
+/// The rows medianPairwiseDistance(X, maxSamples, seed) uses, in its order, for X with n rows: a
+/// map whose features are expensive can compute them for these rows only.
+std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples, std::uint64_t seed);
 
 /// Parses `gaussian:sigma=X`, `gaussian:median=F` (sigma = F x medianPairwiseDistance(sample)) or
 /// `polynomial:degree=D,c=C` (defaults D = 2, C = 1). `sample` is only read for the median rule.
