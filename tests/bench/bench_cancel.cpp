@@ -15,8 +15,10 @@
 //           vonmises:kappa=0, ridge, lambda 1e-6,1e-3, kfold:5
 //   krr     exact kernel ridge (Gaussian kernel on raw pixels) on 2500 rotated digits, kfold:5
 //   svm     liblinear on the rotated digits' irf:s=4000,r=32 features, C 0.1,1, holdout:0.2
+//   nystrom QM7, inystrom:s=5000,r=70 (landmarks from the orbits), noisysort:sigma=1, ridge, kfold:5:
+//           the landmark kernel, its Cholesky factor and the triangular inverse inside the fit
 //
-// Usage: bench_cancel [--case qm7|digits|krr|svm|all] [--mode timeline|cancel|both]
+// Usage: bench_cancel [--case qm7|digits|krr|svm|nystrom|all] [--mode timeline|cancel|both]
 //                     [--at 0.5,2,5,10] [--after-stage STAGE] [--limit SECONDS]
 // --after-stage learn: the --at times count from the first report of that stage (e.g. "learn",
 // "features"), to cancel inside a late stage.
@@ -240,13 +242,15 @@ int main(int argc, char** argv)
         c.config.grid = std::move(grid);
         cases.push_back(std::move(c));
     };
-    if (wanted("qm7")) {
-        const std::string qm7 = std::string(ORBIT_SHARED_DIR) + "/data/qm7/qm7.extxyz";
-        if (!std::filesystem::exists(qm7))
-            std::fprintf(stderr, "no %s: skipping qm7\n", qm7.c_str());
-        else
-            add("qm7", orbit::loadDataset(qm7), "irf:s=10000,r=70", "permutation", "noisysort:sigma=1", "ridge", "kfold:5",
-                {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}});
+    const std::string qm7 = std::string(ORBIT_SHARED_DIR) + "/data/qm7/qm7.extxyz";
+    for (const char* name : {"qm7", "nystrom"}) {
+        if (!wanted(name)) continue;
+        if (!std::filesystem::exists(qm7)) {
+            std::fprintf(stderr, "no %s: skipping %s\n", qm7.c_str(), name);
+            continue;
+        }
+        add(name, orbit::loadDataset(qm7), name == std::string("qm7") ? "irf:s=10000,r=70" : "inystrom:s=5000,r=70",
+            "permutation", "noisysort:sigma=1", "ridge", "kfold:5", {{"median", {1.0}}, {"lambda", {1e-6, 1e-3}}});
     }
     if (wanted("digits"))
         add("digits", rotatedDigits(0), "irf:s=4000,r=32", "rotation", "vonmises:kappa=0", "ridge", "kfold:5",
