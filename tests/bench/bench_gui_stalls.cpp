@@ -26,6 +26,7 @@
 #include <QFileInfo>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -102,6 +103,48 @@ void spin(int ms)
     waitUntil([] { return false; }, ms);
 }
 
+/// Times every top-level event the GUI thread delivers (other threads' events pass through) (nested notify() calls count in their
+/// parent) and keeps the slowest one since reset(): what a stall was made of.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (QThread::currentThread() != thread()) return QApplication::notify(receiver, event);  // workers' events
+        if (depth_++ > 0) {
+            const bool r = QApplication::notify(receiver, event);
+            --depth_;
+            return r;
+        }
+        // Named before delivery: the receiver may delete itself while handling the event.
+        const char* className = receiver->metaObject()->className();
+        const QString name = receiver->objectName();
+        const int type = int(event->type());
+        const qint64 t0 = threadCpuNs();
+        const bool r = QApplication::notify(receiver, event);
+        --depth_;
+        const qint64 dt = threadCpuNs() - t0;
+        if (dt > slowestNs_) {
+            slowestNs_ = dt;
+            slowest_ = std::string(className) + " \"" + name.toStdString() + "\" event " + std::to_string(type);
+        }
+        return r;
+    }
+    void reset()
+    {
+        slowestNs_ = 0;
+        slowest_.clear();
+    }
+    std::string slowest() const { return slowest_ + " " + std::to_string(slowestNs_ / 100000 / 10.0).substr(0, 5) + " ms"; }
+
+private:
+    int depth_ = 0;
+    qint64 slowestNs_ = 0;
+    std::string slowest_;
+};
+
+TimedApplication* timedApp = nullptr;
+
 struct Row {
     std::string action;
     double callMs, gapMs, busyMs, totalMs;
@@ -116,6 +159,7 @@ void measure(Heartbeat& hb, const std::string& name, const std::function<void()>
 {
     spin(50);
     hb.reset();
+    timedApp->reset();
     QElapsedTimer t;
     t.start();
     act();
@@ -125,6 +169,7 @@ void measure(Heartbeat& hb, const std::string& name, const std::function<void()>
     rows.push_back({name, call, hb.maxGapMs(), hb.maxBusyMs(), t.nsecsElapsed() * 1e-6, ok});
     std::printf("  %-46s max gap %7.1f ms  busy %7.1f ms  (call %7.1f ms, total %7.0f ms)%s\n", name.c_str(),
                 rows.back().gapMs, rows.back().busyMs, call, rows.back().totalMs, ok ? "" : "  [did not settle]");
+    std::printf("  %-46s slowest event: %s\n", "", timedApp->slowest().c_str());
     std::fflush(stdout);
 }
 
@@ -133,7 +178,8 @@ void measure(Heartbeat& hb, const std::string& name, const std::function<void()>
 int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    timedApp = &app;
     QTemporaryDir dir;
     Settings settings(dir.filePath("bench.ini"));
     MainWindow w(&settings, false);
