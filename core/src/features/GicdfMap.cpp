@@ -5,6 +5,8 @@
 
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
+#include "groups/GroupSupport.hpp"
+#include "util/Deterministic.hpp"
 #include "util/StreamStore.hpp"
 
 #include <algorithm>
@@ -22,9 +24,11 @@
 
 namespace orbit {
 
-GicdfMap::GicdfMap(FeatureContext context, int m, int bins, int r, double eps, std::string mode, Norm norm)
-    : context_(std::move(context)), m_(m), bins_(bins), r_(r), eps_(eps), mode_(std::move(mode)), norm_(norm)
+GicdfMap::GicdfMap(FeatureContext context, int m, int bins, int r, double eps, std::string mode, Norm norm, double span)
+    : context_(std::move(context)), m_(m), bins_(bins), r_(r), eps_(eps), mode_(std::move(mode)), norm_(norm), span_(span)
 {
+    if (!(span > 0 || span == kSpanPaper || span == kSpanAuto) || !std::isfinite(span))
+        throw SpecError("--features.span", "must be a positive number or auto", std::to_string(span));
     if (m < 1) throw SpecError("--features.m", "must be >= 1", std::to_string(m));
     if (bins < 1) throw SpecError("--features.bins", "must be >= 1", std::to_string(bins));
     if (!(eps > 0 && eps < 1)) throw SpecError("--features.eps", "must be in (0, 1)", std::to_string(eps));
@@ -35,12 +39,15 @@ GicdfMap::~GicdfMap() = default;
 std::string GicdfMap::spec() const
 {
     return "gicdf:m=" + std::to_string(m_) + ",bins=" + std::to_string(bins_) + ",r=" + std::to_string(r_) +
-           (norm_ == Norm::Max ? ",norm=max" : "");
+           (norm_ == Norm::Max ? ",norm=max" : "") +
+           (span_ == kSpanAuto ? ",span=auto" : span_ > 0 ? ",span=" + detail::formatNumber(span_) : "");
 }
 
 std::string GicdfMap::kernel() const
 {
-    return "GICDF kernel K_s (s = 1 + " + std::to_string(eps_) + ")" + (plan_ ? plan_->describe() : std::string());
+    const std::string range = plan_ ? detail::formatNumber(spanUsed_) : span_ == kSpanAuto ? std::string("measured")
+                                                                 : detail::formatNumber(span_ > 0 ? span_ : 1 + eps_);
+    return "GICDF kernel K_s (s = " + range + ")" + (plan_ ? plan_->describe() : std::string());
 }
 
 void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
@@ -83,6 +90,27 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progr
         if (!std::isfinite(largest))
             throw SpecError("--data", "GICDF features need finite inputs; the training rows have NaN or inf", "norm=max");
         maxNorm_ = largest > 0 ? largest : 1.0f;
+    }
+    spanUsed_ = span_ > 0 ? span_ : 1 + eps_;
+    if (span_ == kSpanAuto) {
+        // The 99th percentile of |<t_j, x>| over up to 256 rows (normalised as transform() does).
+        Rng pick = makeRng(seed, 4);
+        const Eigen::Index n = std::min<Eigen::Index>(256, X.rows());
+        MatrixXfR S(n, d);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            S.row(i) = X.row(X.rows() > 256 ? Eigen::Index(uniformIndex(pick, std::size_t(X.rows()))) : i);
+            const float norm = norm_ == Norm::Max ? maxNorm_ : S.row(i).norm();
+            if (norm > 0) S.row(i) /= norm;
+        }
+        const detail::SerialEigen serial;
+        const MatrixXfR P = S * T.transpose();
+        std::vector<float> a(P.data(), P.data() + P.size());
+        for (float& v : a) v = std::abs(v);
+        if (!a.empty()) {
+            auto at = a.begin() + std::ptrdiff_t(0.99 * double(a.size() - 1));
+            std::nth_element(a.begin(), at, a.end());
+            if (std::isfinite(*at) && *at > 0) spanUsed_ = *at;
+        }
     }
     T_ = std::move(T);
     TG_ = std::move(TG);
@@ -265,7 +293,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
     out.resize(Eigen::Index(end - begin), D);  // every entry is written below
     adviseHugePages(out.data(), sizeof(float) * std::size_t(out.size()));
     const int r = plan_->r;
-    const float s = float(1 + eps_);
+    const float s = float(spanUsed_);
     const float scale = float(std::sqrt(double(s)) / (std::sqrt(double(bins_) * m_) * r));
     const bool dataPath = !plan_->templateTrick;
     // Template trick: TG_ row j r + i = g_i^-1 t_j, so P(x, j r + i) = <g_i^-1 t_j, x>.

@@ -68,6 +68,15 @@ GicdfMap::Norm gicdfNorm(const Spec& s)
     throw SpecError("--features.norm", "must be each (every input to unit norm) or max (divided by the largest training norm)", n);
 }
 
+double gicdfSpan(const Spec& s)
+{
+    if (!s.has("span")) return GicdfMap::kSpanPaper;
+    if (s.text("span", "") == "auto") return GicdfMap::kSpanAuto;
+    const double v = s.number("span");
+    if (!(v > 0)) throw SpecError("--features.span", "must be a positive number or auto", s.text("span", ""));
+    return v;
+}
+
 /// Default: from the orbits when q depends on the input (noisy sort), so the landmarks look like
 /// the transformed inputs g x they are compared with (raw Coulomb matrices do not); else random rows.
 NystromMap::Landmarks landmarks(const Spec& s, const FeatureContext& c)
@@ -140,11 +149,11 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
                                             s.text("mode", "auto"));
     }
     if (s.name == "gicdf") {
-        s.allowOnly({"m", "bins", "r", "eps", "mode", "norm"});
+        s.allowOnly({"m", "bins", "r", "eps", "mode", "norm", "span"});
         requireGroup(c, "gicdf");
         checkTemplates(s, c, "m", size(s, "m"), size(s, "r"), movesTemplates(s, c));
         return std::make_unique<GicdfMap>(c, count(s, "m"), static_cast<int>(s.integer("bins", 25, 1, 10000)),
-                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"), gicdfNorm(s));
+                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"), gicdfNorm(s), gicdfSpan(s));
     }
     if (s.name == "kif") {
         s.allowOnly({"k", "eta", "r"});

@@ -422,6 +422,34 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, makeFeatureMap("gicdf:m=4,bins=2,r=2,norm=none", c));
     }
 
+    // span=auto measures the threshold range: for unit inputs and t ~ N(0, I/d) a projection is about
+    // N(0, 1/d), whose |.| has its 99th percentile at 2.576 / sqrt(d); the paper's range is 1 + eps.
+    void gicdfMeasuresItsThresholdRange()
+    {
+        const MatrixXfR X = randomMatrix(400, 100, 23);
+        const FeatureContext c = context(DataKind::Vectors, Shape{1, 100, 1}, "cyclic:n=4", "haar", 1.0);
+        auto measured = makeFeatureMap("gicdf:m=60,bins=10,r=4,span=auto", c);
+        auto paper = makeFeatureMap("gicdf:m=60,bins=10,r=4", c), fixed = makeFeatureMap("gicdf:m=60,bins=10,r=4,span=0.3", c);
+        for (auto* f : {measured.get(), paper.get(), fixed.get()}) f->fit(X, 5);
+        const double span = dynamic_cast<GicdfMap&>(*measured).span();
+        QVERIFY2(std::abs(span - 0.2576) < 0.03, std::to_string(span).c_str());
+        QCOMPARE(dynamic_cast<GicdfMap&>(*paper).span(), 1.1);
+        QCOMPARE(dynamic_cast<GicdfMap&>(*fixed).span(), 0.3);
+        QCOMPARE(measured->spec(), std::string("gicdf:m=60,bins=10,r=4,span=auto"));
+        QVERIFY2(measured->kernel().find("s = 0.2") != std::string::npos, measured->kernel().c_str());
+        // Finer thresholds spread the CDF: with the paper's range the r projections of a template
+        // fall into the few bins next to 0, so few thresholds see a CDF strictly between 0 and 1.
+        auto between = [&](const FeatureMap& f) {
+            const MatrixXfR F = f.transform(X.topRows(20));
+            const float top = F.maxCoeff();
+            return ((F.array() > 0.0f) && (F.array() < top * (1 - 1e-6f))).count();
+        };
+        QVERIFY2(between(*measured) > 3 * between(*paper),
+                 (std::to_string(between(*measured)) + " vs " + std::to_string(between(*paper))).c_str());
+        for (const char* bad : {"gicdf:m=4,bins=2,r=2,span=0", "gicdf:m=4,bins=2,r=2,span=-1", "gicdf:m=4,bins=2,r=2,span=wide"})
+            QVERIFY_THROWS_EXCEPTION(SpecError, makeFeatureMap(bad, c));
+    }
+
     // The GICDF entries are the paper's counts: for C_4 enumerated exactly (r = 4),
     // Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{g : <t_j, g x / ||x||> <= s k / n}, k = -n..n.
     // Computed here directly in double from the templates; entries at a threshold within float
