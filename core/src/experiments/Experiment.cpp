@@ -199,6 +199,8 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
         if (!s.is_object()) bad(path, where, "must be an object");
         ExperimentSetting e;
         e.name = get<std::string>(s, "name", where, path, where);
+        if (e.name.find(',') != std::string::npos)  // --only takes a comma-separated list of names
+            bad(path, where + ".name", "must not contain ',' (--only NAME,NAME could not select it)", e.name);
         e.config = trainConfigOf(s, defaults, path, where);
         if (s.contains("paper")) {
             if (!s.at("paper").is_number()) bad(path, where + ".paper", "must be a number", s.at("paper").dump());

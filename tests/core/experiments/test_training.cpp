@@ -401,6 +401,26 @@ private slots:
         }
     }
 
+    // A setting name with a comma could never be selected by --only NAME,NAME: the config says so.
+    void rejectsSettingNamesWithCommas()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("commas.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"title": "t", "data": {"file": "x.extxyz", "eval": "kfold:2"},
+                    "settings": [{"name": "GICDF, measured", "features": "raw", "learner": "ridge"}]})");
+        f.close();
+        try {
+            loadExperimentConfig(path.toStdString());
+            QFAIL("a name with a comma was accepted");
+        } catch (const LoadError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("settings[0].name") != std::string::npos && what.find("GICDF, measured") != std::string::npos,
+                     what.c_str());
+        }
+    }
+
     void rejectsBadConfigurations_data()
     {
         QTest::addColumn<QString>("field");
