@@ -59,7 +59,7 @@ std::string presetSpec(const std::string& preset, int s, int r)
     if (preset == "irf" || preset == "inystrom")
         return preset + ":s=" + S + ",r=" + R;
     if (preset == "gicdf")
-        return "gicdf:m=" + std::to_string(std::max(1, s / 21)) + ",bins=10,r=" + R;
+        return "gicdf:m=" + std::to_string(std::max(1, s / 21)) + ",bins=10,r=" + R + ",span=auto";  // measured thresholds
     if (preset == "kif")
         return "kif:k=" + S + ",eta=mean,r=" + R;
     return preset;  // raw, sorted

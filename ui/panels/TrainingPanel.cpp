@@ -144,7 +144,9 @@ QWidget* TrainingPanel::buildSettings()
     for (const std::string& p : featurePresets())
         preset_->addItem(QString::fromStdString(p));
     preset_->setToolTip(tr("The feature map: raw pixels, sorted Coulomb rows, random Fourier (rf), Nyström, or an "
-                           "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel."));
+                           "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel. "
+                           "gicdf uses thresholds over the measured range of its projections (span=auto); remove it "
+                           "for the paper's fixed range."));
     s_ = new QSpinBox;
     s_->setRange(1, 100000);
     s_->setToolTip(tr("s: how many features the map produces; more features approximate the kernel better but train slower."));
