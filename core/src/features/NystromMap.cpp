@@ -229,11 +229,12 @@ MatrixXfR NystromMap::chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, co
     // From the orbits gX (LGIKA 2.2.2): landmark i is row idx[i mod N] moved by its own sample
     // g_i ~ q (the sampler's stream for index i), so rows drawn twice give two different landmarks.
     const OrbitSampler one(context_.group, context_.dist, context_.shape, 1, deriveSeed(seed, 3));
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < s_; ++i) {
-        const float* x = X.data() + Eigen::Index(idx[std::size_t(i) % idx.size()]) * d;
-        one.group().apply(one.elementsFor(std::size_t(i), x)[0], x, Z.data() + Eigen::Index(i) * d, context_.shape);
-    }
+    detail::forEachBlock(std::size_t(s_), 64, [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+            const float* x = X.data() + Eigen::Index(idx[i % idx.size()]) * d;
+            one.group().apply(one.elementsFor(i, x)[0], x, Z.data() + Eigen::Index(i) * d, context_.shape);
+        }
+    });
     return Z;
 }
 
@@ -281,9 +282,9 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
                                     " x its mean diagonal (duplicate landmarks with a polynomial kernel?)",
                                 detail::formatNumber(whitening_.jitter));
             jitter *= 10;
+            reportProgress(poll, 0.0, "landmark kernel not positive definite: jitter raised to " + detail::formatNumber(jitter));
             K = landmarkKernel(Z, *context_.kernel, {});
         }
-        jitterUsed_ = jitter;
         L = inverseLower(K, detail::subProgress(progress, factorEnd, moveStart));
     }
     K = Eigen::MatrixXd();

@@ -165,6 +165,9 @@ private slots:
         expectBitIdentical("gicdf, QM7 + G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "gicdf:m=16,bins=5,r=6", seed);
         }, 13);
+        expectBitIdentical("gicdf with measured thresholds, QM7 + G2", [](std::uint64_t seed) {
+            return features(molecules(), "permutation", "noisysort:sigma=1", "gicdf:m=16,bins=5,r=6,span=auto", seed);
+        }, 19);
     }
 
     void nystromOnDigits()
@@ -178,6 +181,14 @@ private slots:
         expectBitIdentical("invariant nystrom", [](std::uint64_t seed) {
             return features(digits(), "rotation", "vonmises:kappa=1", "inystrom:s=24,r=3", seed);
         }, 16);
+        expectBitIdentical("nystrom, s = 190 (three tiles of the triangular inverse)", [](std::uint64_t seed) {
+            return features(digits(), "", "", "nystrom:s=190", seed);
+        }, 17);
+        // 300 landmarks from the orbits of 60 molecules: two 256-wide tiles in the landmark kernel
+        // and its Cholesky factor, five 64-column tiles in the inverse.
+        expectBitIdentical("invariant nystrom, landmarks from the orbits, QM7 + G2", [](std::uint64_t seed) {
+            return features(molecules(), "permutation", "noisysort:sigma=1", "inystrom:s=300,r=4", seed);
+        }, 18);
     }
 
     // Monte Carlo k_qG: both estimators on the digits (rotation) and on molecules (noisy sort).

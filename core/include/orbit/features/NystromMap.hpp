@@ -53,8 +53,6 @@ public:
     using FeatureMap::transform;
 
     const MatrixXfR& landmarks() const { return Z_; }
-    /// The jitter the Cholesky factor needed (>= the requested one); 0 before a fit or with tol.
-    double jitterUsed() const { return jitterUsed_; }
 
 private:
     MatrixXfR chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) const;
@@ -64,7 +62,6 @@ private:
     Landmarks landmarks_;
     Whitening whitening_;
     std::string mode_;
-    double jitterUsed_ = 0;
     MatrixXfR Z_;            ///< s x d landmarks
     MatrixXfR ZG_;           ///< what the product uses: r s (moved) or s landmarks
     Eigen::VectorXf zNorm2_; ///< squared norms of the rows of ZG_
