@@ -123,10 +123,13 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
 }
 
 /// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
-/// molecules), a quarter of it for Coulomb matrices (the maps fold them onto one triangle and sort
-/// a block's molecules by size, so most products run on far fewer columns).
-double effectiveInputSize(const Dataset& data)
+/// molecules), a quarter of it for Coulomb matrices when the map folds them onto one triangle and
+/// sorts a block's molecules by size (rf, irf, kif: most products run on far fewer columns). Nystrom
+/// and GICDF need the true norms and keep the whole matrix.
+double effectiveInputSize(const Dataset& data, const std::string& spec)
 {
+    const std::string name = firstMapName(spec);
+    const bool folds = name != "nystrom" && name != "inystrom" && name != "gicdf";
     const Eigen::Index n = data.X.rows(), d = data.X.cols();
     if (n == 0) return double(d);
     double sum = 0.0;
@@ -135,7 +138,7 @@ double effectiveInputSize(const Dataset& data)
         while (last > 0 && data.X(i, last - 1) == 0.0f) --last;
         sum += double(std::max<Eigen::Index>(last, 1));
     }
-    return (data.kind == DataKind::Coulomb ? 0.25 : 1.0) * sum / double(n);
+    return (data.kind == DataKind::Coulomb && folds ? 0.25 : 1.0) * sum / double(n);
 }
 
 /// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
@@ -245,7 +248,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     out.F.resize(n, dim);
     // A fixed partition (so every bit does not depend on the thread count): 64-row blocks, fewer
     // rows when the map is expensive, so a cancel is seen within a fraction of a second.
-    const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_), dim);
+    const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_, map->spec()), dim);
     MatrixXfR block;
     for (Eigen::Index r = 0; r < n; r += kRows) {
         stage.at(kFitShare + (1.0 - kFitShare) * double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
