@@ -2,10 +2,18 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <exception>
 #include <mutex>
 #include <optional>
+
+#if defined(__linux__)
+#include <cerrno>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace orbitui {
 
@@ -102,6 +110,26 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
     }
 }
 
+namespace {
+
+constexpr int kWorkerNiceIncrement = 4;
+
+/// Raises the calling thread's nice value by `increment` (Linux: nice is per thread). Best effort.
+void lowerThreadPriority(int increment)
+{
+#if defined(__linux__)
+    const pid_t tid = static_cast<pid_t>(::syscall(SYS_gettid));
+    errno = 0;
+    const int current = ::getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+    if (errno == 0)
+        ::setpriority(PRIO_PROCESS, static_cast<id_t>(tid), std::min(19, current + increment));
+#else
+    (void)increment;
+#endif
+}
+
+} // namespace
+
 TaskRunner::TaskRunner(const QString& name, QObject* parent)
     : QObject(parent), mailbox_(std::make_shared<Mailbox>())
 {
@@ -109,6 +137,9 @@ TaskRunner::TaskRunner(const QString& name, QObject* parent)
     worker_ = new Worker(mailbox_, this);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    // Runs on the new thread: a worker (and the OpenMP threads it starts, which inherit its nice
+    // value) yields a core to the GUI thread whenever both want one.
+    connect(&thread_, &QThread::started, worker_, [] { lowerThreadPriority(kWorkerNiceIncrement); }, Qt::DirectConnection);
     thread_.start();
 }
 

@@ -9,6 +9,14 @@
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
+#include <omp.h>
+
+#if defined(__linux__)
+#include <cerrno>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include <atomic>
 
@@ -34,6 +42,32 @@ private slots:
         QCOMPARE(finished[0][1].toInt(), 42);
         QVERIFY(!runner.busy());
     }
+#if defined(__linux__)
+    // A worker thread (and the OpenMP threads it starts) runs at a higher nice value than the GUI
+    // thread, so the GUI gets a core first when both want one.
+    void workerYieldsTheCoreToTheGui()
+    {
+        auto niceOfThisThread = [] {
+            errno = 0;
+            return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+        };
+        const int gui = niceOfThisThread();
+        TaskRunner runner("test");
+        QSignalSpy finished(&runner, &TaskRunner::finished);
+        std::atomic<int> worker{-100}, openmp{-100};
+        runner.submit([&](const TaskContext&) {
+            worker = niceOfThisThread();
+#pragma omp parallel num_threads(2)
+            if (omp_get_thread_num() == 1) openmp = niceOfThisThread();
+            return QVariant();
+        });
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(worker.load(), std::min(19, gui + 4));
+        if (openmp.load() != -100)  // a second OpenMP thread ran (always, unless OpenMP is limited to one)
+            QCOMPARE(openmp.load(), worker.load());
+    }
+#endif
+
     void staleResultIsDropped()
     {
         // The first request is running when the second arrives; it ignores its cancel flag and
