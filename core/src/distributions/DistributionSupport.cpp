@@ -9,6 +9,7 @@
 #include "orbit/distributions/NoisySort.hpp"
 #include "orbit/distributions/UniformWindow.hpp"
 #include "orbit/distributions/VonMises.hpp"
+#include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -19,13 +20,15 @@ namespace orbit {
 
 namespace detail {
 
-void requireParameter(const std::string& name, const std::string& key, double v, double lo, bool loOpen, double hi)
+void requireParameter(const std::string& name, GroupKind kind, const std::string& key, double v)
 {
-    const std::string field = "--dist " + name + "." + key;
-    if (!std::isfinite(v)) throw SpecError(field, "not a finite number", formatNumber(v));
-    if (loOpen ? !(v > lo) : !(v >= lo))
-        throw SpecError(field, std::string("must be ") + (loOpen ? "> " : ">= ") + formatNumber(lo), formatNumber(v));
-    if (!(v <= hi)) throw SpecError(field, "must be <= " + formatNumber(hi), formatNumber(v));
+    for (const ParamDescriptor& p : distributionParameters(name, kind)) {
+        if (p.key != key) continue;
+        const std::string why = p.violation(v);
+        if (!why.empty()) throw SpecError("--dist " + name + "." + key, why, formatNumber(v));
+        return;
+    }
+    throw std::logic_error("no descriptor for the parameter " + name + "." + key);
 }
 
 void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs)

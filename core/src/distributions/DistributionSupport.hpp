@@ -7,8 +7,9 @@
 
 namespace orbit::detail {
 
-/// Throws SpecError("--dist NAME.KEY", ...) naming the value unless lo (<= or <, by loOpen) v <= hi.
-void requireParameter(const std::string& name, const std::string& key, double v, double lo, bool loOpen, double hi);
+/// Throws SpecError("--dist NAME.KEY", ...) naming the value unless the parameter's descriptor
+/// (distributionParameters(name, kind)) accepts v.
+void requireParameter(const std::string& name, GroupKind kind, const std::string& key, double v);
 
 /// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <needs>").
 [[noreturn]] void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs);

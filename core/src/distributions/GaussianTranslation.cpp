@@ -10,7 +10,7 @@ namespace orbit {
 
 GaussianTranslation::GaussianTranslation(double sigma) : sigma_(sigma)
 {
-    detail::requireParameter("gaussian", "sigma", sigma, 0.0, true, 1e6);
+    detail::requireParameter("gaussian", GroupKind::Translation, "sigma", sigma);
 }
 
 std::string GaussianTranslation::spec() const { return "gaussian:sigma=" + detail::formatNumber(sigma_); }

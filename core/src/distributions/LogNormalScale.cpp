@@ -10,8 +10,8 @@ namespace orbit {
 
 LogNormalScale::LogNormalScale(double mu, double sigma) : mu_(mu), sigma_(sigma)
 {
-    detail::requireParameter("lognormal", "mu", mu, -10.0, false, 10.0);
-    detail::requireParameter("lognormal", "sigma", sigma, 0.0, true, 10.0);
+    detail::requireParameter("lognormal", GroupKind::Scale, "mu", mu);
+    detail::requireParameter("lognormal", GroupKind::Scale, "sigma", sigma);
 }
 
 std::string LogNormalScale::spec() const

@@ -11,7 +11,7 @@ namespace orbit {
 
 NoisySort::NoisySort(double sigma) : sigma_(sigma)
 {
-    detail::requireParameter("noisysort", "sigma", sigma, 0.0, false, 1e6);
+    detail::requireParameter("noisysort", GroupKind::Permutation, "sigma", sigma);
 }
 
 std::string NoisySort::spec() const { return "noisysort:sigma=" + detail::formatNumber(sigma_); }

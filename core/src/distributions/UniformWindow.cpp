@@ -11,7 +11,7 @@ namespace orbit {
 
 UniformWindow::UniformWindow(double a, GroupKind kind) : a_(a), kind_(kind)
 {
-    detail::requireParameter("uniform", "a", a, 0.0, true, kind == GroupKind::Rotation ? std::numbers::pi : 1e6);
+    detail::requireParameter("uniform", kind, "a", a);
 }
 
 std::string UniformWindow::spec() const { return "uniform:a=" + detail::formatNumber(a_); }

@@ -11,7 +11,7 @@ namespace orbit {
 
 VonMises::VonMises(double kappa) : kappa_(kappa)
 {
-    detail::requireParameter("vonmises", "kappa", kappa, 0.0, false, 1e6);
+    detail::requireParameter("vonmises", GroupKind::Rotation, "kappa", kappa);
     if (kappa > 0) {
         // Best & Fisher: tau = 1 + sqrt(1 + 4 kappa^2), rho = (tau - sqrt(2 tau)) / (2 kappa), written
         // as rho = 2 kappa / (tau + sqrt(2 tau)) to avoid cancellation for small kappa.

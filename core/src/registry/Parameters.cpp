@@ -1,0 +1,79 @@
+#include "orbit/registry/Parameters.hpp"
+
+#include "groups/GroupSupport.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+bool ParamDescriptor::accepts(double v) const { return violation(v).empty(); }
+
+std::string ParamDescriptor::violation(double v) const
+{
+    if (!std::isfinite(v)) return "must be a finite number";
+    if (minimumOpen ? !(v > minimum) : !(v >= minimum))
+        return std::string("must be ") + (minimumOpen ? "> " : ">= ") + detail::formatNumber(minimum);
+    if (!(v <= maximum)) return "must be <= " + detail::formatNumber(maximum);
+    return {};
+}
+
+namespace {
+
+ParamDescriptor param(std::string key, std::string label, std::string unit, double lo, bool loOpen, double hi,
+                      double def, double learnLo, double learnHi, bool logScale, bool learnable, std::string doc)
+{
+    ParamDescriptor p;
+    p.key = std::move(key);
+    p.label = std::move(label);
+    p.unit = std::move(unit);
+    p.minimum = lo;
+    p.minimumOpen = loOpen;
+    p.maximum = hi;
+    p.defaultValue = def;
+    p.learnMinimum = learnLo;
+    p.learnMaximum = learnHi;
+    p.logScale = logScale;
+    p.learnable = learnable;
+    p.doc = std::move(doc);
+    return p;
+}
+
+} // namespace
+
+const std::vector<ParamDescriptor>& distributionParameters(const std::string& name, GroupKind kind)
+{
+    constexpr double pi = std::numbers::pi;
+    static const std::vector<ParamDescriptor> none;
+    static const std::vector<ParamDescriptor> vonMises = {
+        param("kappa", "κ (concentration)", "", 0.0, false, 1e6, 1.0, 0.01, 1000.0, true, true,
+              "How concentrated the rotation angles are around 0: κ = 0 is the uniform (Haar) measure over all "
+              "angles, large κ keeps the copies close to the input.")};
+    static const std::vector<ParamDescriptor> uniformAngle = {
+        param("a", "a (half-width, rad)", "rad", 0.0, true, pi, 0.5, 0.01, pi, true, true,
+              "The half-width of the window: angles are drawn uniformly from [-a, a] radians (π = all rotations).")};
+    static const std::vector<ParamDescriptor> uniformShift = {
+        param("a", "a (half-width, px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
+              "The half-width of the window: shifts are drawn uniformly from [-a, a] pixels on each axis.")};
+    static const std::vector<ParamDescriptor> gaussian = {
+        param("sigma", "σ (px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
+              "The standard deviation of the shift in pixels on each axis: larger σ moves the copies further "
+              "from the input.")};
+    static const std::vector<ParamDescriptor> logNormal = {
+        param("mu", "μ (log-scale mean)", "", -10.0, false, 10.0, 0.0, -3.0, 3.0, false, true,
+              "The mean of log s: μ = 0 centres the zoom factors on 1 (no zoom)."),
+        param("sigma", "σ (log-scale spread)", "", 0.0, true, 10.0, 0.3, 0.001, 5.0, true, true,
+              "The standard deviation of log s: larger σ gives stronger zooms in and out.")};
+    static const std::vector<ParamDescriptor> noisySort = {
+        param("sigma", "σ (row-norm noise)", "", 0.0, false, 1e6, 1.0, 0.01, 1000.0, true, false,
+              "The noise added to the row norms before sorting: σ = 0 always gives the sorted Coulomb matrix, "
+              "larger σ mixes atoms of similar norm. The evidence is piecewise constant in σ (no gradient).")};
+    if (name == "vonmises") return vonMises;
+    if (name == "uniform") return kind == GroupKind::Translation ? uniformShift : uniformAngle;
+    if (name == "gaussian") return gaussian;
+    if (name == "lognormal") return logNormal;
+    if (name == "noisysort") return noisySort;
+    return none;
+}
+
+} // namespace orbit
