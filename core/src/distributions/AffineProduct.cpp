@@ -10,6 +10,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <array>
+#include <map>
 
 namespace orbit {
 
@@ -101,6 +102,89 @@ GroupElement AffineProduct::sample(Rng& rng, const Group&, const Shape& shape, c
     g.dx = t.dx;
     g.dy = t.dy;
     g.scale = scale_->sample(rng, kScale, shape, x).scale;
+    return g;
+}
+
+const Distribution& AffineProduct::factor(int f) const
+{
+    return f == 0 ? *rotation_ : f == 1 ? *translation_ : *scale_;
+}
+
+std::pair<int, std::string> AffineProduct::splitName(const std::string& name) const
+{
+    const auto dot = name.find('.');
+    const int f = dot == std::string::npos ? -1 : factorOf(name.substr(0, dot) + "=");
+    if (f < 0) {
+        std::string names;
+        for (const auto& [n, v] : parameters()) names += (names.empty() ? "" : ", ") + n;
+        throw SpecError("distribution",
+                        "affine parameters are named factor.key (it has: " + (names.empty() ? "none" : names) + ")", name);
+    }
+    return {f, name.substr(dot + 1)};
+}
+
+std::vector<std::pair<std::string, double>> AffineProduct::parameters() const
+{
+    std::vector<std::pair<std::string, double>> out;
+    for (int f = 0; f < 3; ++f)
+        for (const auto& [key, value] : factor(f).parameters())
+            out.emplace_back(std::string(kFactors[static_cast<std::size_t>(f)]) + "." + key, value);
+    return out;
+}
+
+const ParamDescriptor& AffineProduct::parameterDescriptor(const std::string& name) const
+{
+    const auto [f, key] = splitName(name);
+    try {
+        return factor(f).parameterDescriptor(key);
+    } catch (const SpecError&) {  // name the parameter as the caller did, with the affine ones
+    }
+    std::string names;
+    for (const auto& [n, v] : parameters()) names += (names.empty() ? "" : ", ") + n;
+    throw SpecError("distribution", "the affine distribution has no parameter of that name (it has: " +
+                                        (names.empty() ? std::string("none") : names) + ")",
+                    name);
+}
+
+std::shared_ptr<const Distribution> AffineProduct::withParameters(const std::map<std::string, double>& values) const
+{
+    std::array<std::map<std::string, double>, 3> perFactor;
+    for (const auto& [name, value] : values) {
+        parameterDescriptor(name);  // throws naming the parameter
+        const auto [f, key] = splitName(name);
+        perFactor[static_cast<std::size_t>(f)][key] = value;
+    }
+    std::array<std::shared_ptr<const Distribution>, 3> dists = {rotation_, translation_, scale_};
+    for (std::size_t f = 0; f < 3; ++f)
+        if (!perFactor[f].empty()) dists[f] = factor(int(f)).withParameters(perFactor[f]);
+    return std::make_shared<AffineProduct>(dists[0], dists[1], dists[2]);
+}
+
+GroupElement AffineProduct::sampleWithTangents(Rng& rng, const Group&, const Shape& shape, const float* x,
+                                               const std::vector<std::string>& params,
+                                               std::vector<GroupTangent>& tangents) const
+{
+    const std::array<const Group*, 3> groups = {&kRotation, &kTranslation, &kScale};
+    std::array<std::vector<std::string>, 3> keys;
+    std::array<std::vector<std::size_t>, 3> slots;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const auto [f, key] = splitName(params[i]);
+        keys[static_cast<std::size_t>(f)].push_back(key);
+        slots[static_cast<std::size_t>(f)].push_back(i);
+    }
+    tangents.assign(params.size(), GroupTangent{});
+    GroupElement g;
+    std::vector<GroupTangent> part;
+    for (std::size_t f = 0; f < 3; ++f) {
+        const GroupElement e = factor(int(f)).sampleWithTangents(rng, *groups[f], shape, x, keys[f], part);
+        if (f == 0) g.theta = e.theta;
+        if (f == 1) {
+            g.dx = e.dx;
+            g.dy = e.dy;
+        }
+        if (f == 2) g.scale = e.scale;
+        for (std::size_t j = 0; j < part.size(); ++j) tangents[slots[f][j]] = part[j];
+    }
     return g;
 }
 

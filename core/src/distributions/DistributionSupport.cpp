@@ -13,6 +13,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <map>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -81,6 +83,61 @@ std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& te
 double Distribution::density(double) const
 {
     throw std::logic_error("the distribution " + spec() + " has no density (check hasDensity() first)");
+}
+
+std::vector<std::pair<std::string, double>> Distribution::parameters() const
+{
+    const Spec s = parseSpec(spec(), "distribution");
+    std::vector<std::pair<std::string, double>> out;
+    for (const ParamDescriptor& p : distributionParameters(s.name, parameterGroup()))
+        out.emplace_back(p.key, s.number(p.key, p.defaultValue));
+    return out;
+}
+
+const ParamDescriptor& Distribution::parameterDescriptor(const std::string& name) const
+{
+    const std::string own = parseSpec(spec(), "distribution").name;
+    const auto& params = distributionParameters(own, parameterGroup());
+    for (const ParamDescriptor& p : params)
+        if (p.key == name) return p;
+    std::string keys;
+    for (const ParamDescriptor& p : params) keys += (keys.empty() ? "" : ", ") + p.key;
+    throw SpecError("distribution", own + " has no parameter of that name (it has: " + (keys.empty() ? "none" : keys) + ")",
+                    name);
+}
+
+std::shared_ptr<const Distribution> Distribution::withParameters(const std::map<std::string, double>& values) const
+{
+    Spec s = parseSpec(spec(), "distribution");
+    for (const auto& [name, value] : values) {
+        parameterDescriptor(name);  // throws for an unknown name
+        s.params[name] = detail::formatNumber(value);
+    }
+    std::string text = s.name;
+    char sep = ':';
+    for (const auto& [k, v] : s.params) {
+        text += sep + k + "=" + v;
+        sep = ',';
+    }
+    return detail::makeSingleDistribution(text, "distribution", parameterGroup());
+}
+
+void Distribution::requireDifferentiable(const std::vector<std::string>& params) const
+{
+    for (const std::string& name : params)
+        if (!parameterDescriptor(name).learnable)
+            throw SpecError("distribution", spec() + " is not a differentiable function of " + name +
+                                                " (its samples are piecewise constant in it)",
+                            name);
+}
+
+GroupElement Distribution::sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                              const std::vector<std::string>& params,
+                                              std::vector<GroupTangent>& tangents) const
+{
+    requireDifferentiable(params);  // throws: a learnable parameter overrides this function
+    tangents.assign(params.size(), GroupTangent{});
+    return sample(rng, group, shape, x);
 }
 
 std::shared_ptr<const Distribution> makeDistribution(const std::string& text, const Group& group)

@@ -29,6 +29,20 @@ GroupElement GaussianTranslation::sample(Rng& rng, const Group&, const Shape&, c
     return g;
 }
 
+GroupElement GaussianTranslation::sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                                     const std::vector<std::string>& params,
+                                                     std::vector<GroupTangent>& tangents) const
+{
+    requireDifferentiable(params);
+    const GroupElement g = sample(rng, group, shape, x);
+    tangents.assign(params.size(), GroupTangent{});
+    for (GroupTangent& t : tangents) {  // t = sigma eps: dt / d sigma = eps = t / sigma
+        t.dx = g.dx / sigma_;
+        t.dy = g.dy / sigma_;
+    }
+    return g;
+}
+
 double GaussianTranslation::density(double dx) const
 {
     const double z = dx / sigma_;

@@ -31,6 +31,20 @@ GroupElement LogNormalScale::sample(Rng& rng, const Group&, const Shape&, const 
     return g;
 }
 
+GroupElement LogNormalScale::sampleWithTangents(Rng& rng, const Group&, const Shape&, const float*,
+                                                const std::vector<std::string>& params,
+                                                std::vector<GroupTangent>& tangents) const
+{
+    requireDifferentiable(params);
+    const double eps = standardNormal(rng);  // the one draw sample() takes
+    GroupElement g;
+    g.scale = std::exp(mu_ + sigma_ * eps);
+    tangents.assign(params.size(), GroupTangent{});
+    for (std::size_t i = 0; i < params.size(); ++i)  // s = exp(mu + sigma eps): ds/dmu = s, ds/dsigma = s eps
+        tangents[i].scale = params[i] == "mu" ? g.scale : g.scale * eps;
+    return g;
+}
+
 double LogNormalScale::density(double s) const
 {
     if (!(s > 0.0)) return 0.0;

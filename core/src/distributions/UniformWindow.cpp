@@ -36,6 +36,28 @@ GroupElement UniformWindow::sample(Rng& rng, const Group&, const Shape&, const f
     return g;
 }
 
+GroupElement UniformWindow::sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                               const std::vector<std::string>& params,
+                                               std::vector<GroupTangent>& tangents) const
+{
+    requireDifferentiable(params);
+    // The same two (translation) or one (rotation) draws as sample(): u -> a (2u - 1), d/da = 2u - 1.
+    Rng copy = rng;
+    const GroupElement g = sample(rng, group, shape, x);
+    tangents.assign(params.size(), GroupTangent{});
+    const double e1 = 2.0 * uniform01(copy) - 1.0;
+    if (kind_ == GroupKind::Rotation) {
+        for (GroupTangent& t : tangents) t.theta = e1;
+    } else {
+        const double e2 = 2.0 * uniform01(copy) - 1.0;
+        for (GroupTangent& t : tangents) {
+            t.dx = e1;
+            t.dy = e2;
+        }
+    }
+    return g;
+}
+
 double UniformWindow::density(double t) const { return std::abs(t) <= a_ ? 0.5 / a_ : 0.0; }
 
 std::pair<double, double> UniformWindow::densityRange() const

@@ -328,6 +328,153 @@ private slots:
             QVERIFY2(QString(e.what()).contains(mentions) && QString(e.what()).startsWith("--dist"), e.what());
         }
     }
+    void vonMisesCdfAndQuantileAreExact_data()
+    {
+        QTest::addColumn<double>("kappa");
+        for (double k : {0.0, 0.2, 2.0, 9.0, 49.9, 50.1, 300.0}) QTest::newRow(qPrintable(QString::number(k))) << k;
+    }
+    void vonMisesCdfAndQuantileAreExact()
+    {
+        // F against the trapezoidal integral of the density; F^-1(F(t)) = t where F is not flat;
+        // dF/dkappa against a central difference of F (both sides of the series / quadrature switch).
+        QFETCH(double, kappa);
+        const auto reference = vonMisesCdf(kappa);
+        for (double t = -3.1; t < 3.1; t += 0.137) {
+            const double F = VonMises::cdf(t, kappa);
+            // (the trapezoid table itself is good to ~1e-8 for the narrow peak of kappa = 300)
+            QVERIFY2(std::abs(F - reference(t)) < (kappa > 100 ? 1e-7 : 1e-8),
+                     qPrintable(QString("t %1: %2 vs %3").arg(t).arg(F, 0, 'g', 12).arg(reference(t), 0, 'g', 12)));
+            if (F > 1e-9 && F < 1 - 1e-9)
+                QVERIFY2(std::abs(VonMises::quantile(F, kappa) - t) < 1e-9 * std::max(1.0, 1.0 / VonMises(kappa).density(t)),
+                         qPrintable(QString("t %1: quantile %2").arg(t).arg(VonMises::quantile(F, kappa))));
+            const double h = 1e-5 * std::max(1.0, kappa);
+            const double fd = (VonMises::cdf(t, kappa + h) - VonMises::cdf(t, std::max(0.0, kappa - h))) /
+                              (kappa + h - std::max(0.0, kappa - h));
+            // (one-sided at kappa = 0: first-order accurate)
+            const double tol = kappa == 0.0 ? 1e-5 : 1e-6;
+            QVERIFY2(std::abs(VonMises::cdfKappaDerivative(t, kappa) - fd) < tol * std::max(1e-3, std::abs(fd)) + 1e-12,
+                     qPrintable(QString("t %1: dF/dk %2 vs %3").arg(t).arg(VonMises::cdfKappaDerivative(t, kappa)).arg(fd)));
+        }
+        QCOMPARE(VonMises::cdf(0.0, kappa), 0.5);
+        QVERIFY(std::abs(VonMises::besselRatio(kappa) - besselRatio(kappa)) < 1e-12);
+    }
+    void inverseCdfSamplesAgreeWithBestFisher()
+    {
+        // Two-sample check against Best & Fisher's (1979) exact rejection sampler (written here as
+        // the independent reference): sqrt(n/2) D below the 0.1 % critical value.
+        for (double kappa : {0.5, 4.0, 60.0}) {
+            const double tau = 1 + std::sqrt(1 + 4 * kappa * kappa), rho = 2 * kappa / (tau + std::sqrt(2 * tau));
+            const double r = (1 + rho * rho) / (2 * rho);
+            Rng rng = makeRng(77);
+            std::vector<double> bf;
+            while (bf.size() < 20000) {
+                const double z = std::cos(kPi * uniform01(rng)), u2 = uniform01(rng), f = (1 + r * z) / (r + z), c = kappa * (r - f);
+                if (c * (2 - c) - u2 > 0 || std::log(c / u2) + 1 - c >= 0)
+                    bf.push_back((uniform01(rng) < 0.5 ? -1 : 1) * std::acos(std::clamp(f, -1.0, 1.0)));
+            }
+            const auto G = makeGroup("rotation");
+            std::vector<double> ic = draw(*makeDistribution("vonmises:kappa=" + std::to_string(kappa), *G), *G, 20000, 78, theta);
+            std::sort(bf.begin(), bf.end());
+            std::sort(ic.begin(), ic.end());
+            double d = 0;
+            std::size_t i = 0, j = 0;
+            while (i < bf.size() && j < ic.size()) {
+                if (bf[i] <= ic[j]) ++i; else ++j;
+                d = std::max(d, std::abs(double(i) / bf.size() - double(j) / ic.size()));
+            }
+            QVERIFY2(std::sqrt(10000.0) * d < kKsCritical, qPrintable(QString("kappa %1: %2").arg(kappa).arg(std::sqrt(10000.0) * d)));
+        }
+    }
+    void reparameterisedTangentsAreDerivativesOfTheSamples_data()
+    {
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<QString>("dist");
+        QTest::addColumn<QString>("param");
+        QTest::newRow("vonmises kappa") << "rotation" << "vonmises:kappa=1.7" << "kappa";
+        QTest::newRow("vonmises large kappa") << "rotation" << "vonmises:kappa=80" << "kappa";
+        QTest::newRow("uniform angle") << "rotation" << "uniform:a=0.9" << "a";
+        QTest::newRow("uniform shift") << "translation" << "uniform:a=2.5" << "a";
+        QTest::newRow("gaussian shift") << "translation" << "gaussian:sigma=1.5" << "sigma";
+        QTest::newRow("lognormal mu") << "scale" << "lognormal:mu=0.1,sigma=0.3" << "mu";
+        QTest::newRow("lognormal sigma") << "scale" << "lognormal:mu=0.1,sigma=0.3" << "sigma";
+        QTest::newRow("affine rotation.a") << "affine" << "rotation=uniform:a=1,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.2" << "rotation.a";
+        QTest::newRow("affine translation.sigma") << "affine" << "rotation=uniform:a=1,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.2" << "translation.sigma";
+        QTest::newRow("affine scale.sigma") << "affine" << "rotation=uniform:a=1,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.2" << "scale.sigma";
+    }
+    void reparameterisedTangentsAreDerivativesOfTheSamples()
+    {
+        // Common random numbers: the same engine state at p - h and p + h draws elements whose central
+        // difference is the tangent sampleWithTangents reports; the elements are those sample() draws.
+        QFETCH(QString, group);
+        QFETCH(QString, dist);
+        QFETCH(QString, param);
+        const auto G = makeGroup(group.toStdString());
+        const auto d = makeDistribution(dist.toStdString(), *G);
+        const std::string p = param.toStdString();
+        double value = 0;
+        for (const auto& [name, v] : d->parameters())
+            if (name == p) value = v;
+        const double h = 1e-6 * std::max(1.0, std::abs(value));
+        const auto up = d->withParameters({{p, value + h}}), down = d->withParameters({{p, value - h}});
+        Rng a = makeRng(31), b = makeRng(31), c = makeRng(31), e = makeRng(31);
+        for (int i = 0; i < 200; ++i) {
+            std::vector<GroupTangent> t;
+            const GroupElement g = d->sampleWithTangents(a, *G, Shape{}, nullptr, {p}, t);
+            QCOMPARE(g, d->sample(e, *G, Shape{}, nullptr));
+            const GroupElement gu = up->sample(b, *G, Shape{}, nullptr), gd = down->sample(c, *G, Shape{}, nullptr);
+            const double tol = 1e-5 * (1 + std::abs(t[0].theta) + std::abs(t[0].dx) + std::abs(t[0].dy) + std::abs(t[0].scale));
+            QVERIFY2(std::abs(std::remainder(gu.theta - gd.theta, 2 * kPi) / (2 * h) - t[0].theta) < tol, qPrintable(QString::number(i)));
+            QVERIFY(std::abs((gu.dx - gd.dx) / (2 * h) - t[0].dx) < tol);
+            QVERIFY(std::abs((gu.dy - gd.dy) / (2 * h) - t[0].dy) < tol);
+            QVERIFY(std::abs((gu.scale - gd.scale) / (2 * h) - t[0].scale) < tol);
+        }
+    }
+    void samplesMoveSmoothlyWithKappa()
+    {
+        // The same seed at kappa and 1.01 kappa gives nearly the same angles (inverse CDF), where the
+        // rejection sampler it replaces gave unrelated ones.
+        const auto G = makeGroup("rotation");
+        const auto a = makeDistribution("vonmises:kappa=2", *G), b = makeDistribution("vonmises:kappa=2.02", *G);
+        Rng ra = makeRng(5), rb = makeRng(5);
+        for (int i = 0; i < 1000; ++i) {
+            const double ta = a->sample(ra, *G, Shape{}, nullptr).theta, tb = b->sample(rb, *G, Shape{}, nullptr).theta;
+            QVERIFY2(std::abs(ta - tb) < 0.02, qPrintable(QString("%1 vs %2").arg(ta).arg(tb)));
+        }
+    }
+    void parametersAreNamedAndReplaced()
+    {
+        const auto A = makeGroup("affine");
+        const auto d = makeDistribution("rotation=vonmises:kappa=9,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.3", *A);
+        const std::vector<std::pair<std::string, double>> expected = {
+            {"rotation.kappa", 9}, {"translation.sigma", 1}, {"scale.mu", 0}, {"scale.sigma", 0.3}};
+        QCOMPARE(d->parameters(), expected);
+        QCOMPARE(d->withParameters({{"rotation.kappa", 2.5}, {"scale.sigma", 0.1}})->spec(),
+                 std::string("rotation=vonmises:kappa=2.5,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.1"));
+        QCOMPARE(d->parameterDescriptor("translation.sigma").unit, std::string("px"));
+        for (const char* bad : {"kappa", "rotation.a", "shear.x"}) {
+            try {
+                d->withParameters({{bad, 1.0}});
+                QFAIL(bad);
+            } catch (const SpecError& e) {
+                QVERIFY2(QString(e.what()).contains(bad), e.what());
+            }
+        }
+        // Outside the valid range: the constructor's message, naming the parameter.
+        QVERIFY_THROWS_EXCEPTION(SpecError, d->withParameters({{"rotation.kappa", -1.0}}));
+        const auto P = makeGroup("permutation");
+        const auto ns = makeDistribution("noisysort:sigma=1", *P);
+        QCOMPARE(ns->parameters().size(), std::size_t(1));
+        const float c[4] = {1, 0, 0, 2};
+        Rng rng = makeRng(0);
+        std::vector<GroupTangent> t;
+        try {
+            ns->sampleWithTangents(rng, *P, Shape{2, 2, 1}, c, {"sigma"}, t);
+            QFAIL("noisy sort differentiated");
+        } catch (const SpecError& e) {
+            QVERIFY2(QString(e.what()).contains("piecewise constant"), e.what());
+        }
+        QVERIFY(makeDistribution("haar", *makeGroup("rotation"))->parameters().empty());
+    }
     void deltaIsTheIdentity()
     {
         for (const char* g : {"rotation", "translation", "scale", "cyclic:n=3", "permutation"}) {

@@ -29,7 +29,23 @@ public:
     GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const override;
     bool isSymmetric() const override;
 
+    /// "rotation.kappa", "translation.sigma", "scale.mu", "scale.sigma", ... (the factors' own, prefixed).
+    std::vector<std::pair<std::string, double>> parameters() const override;
+    const ParamDescriptor& parameterDescriptor(const std::string& name) const override;
+    std::shared_ptr<const Distribution> withParameters(const std::map<std::string, double>& values) const override;
+    /// Factor by factor, in sample()'s order (rotation, translation, scale).
+    GroupElement sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                    const std::vector<std::string>& params,
+                                    std::vector<GroupTangent>& tangents) const override;
+
+protected:
+    GroupKind parameterGroup() const override { return GroupKind::Affine; }
+
 private:
+    /// The factor (0 rotation, 1 translation, 2 scale) and key of "factor.key"; throws SpecError.
+    std::pair<int, std::string> splitName(const std::string& name) const;
+    const Distribution& factor(int f) const;
+
     std::shared_ptr<const Distribution> rotation_, translation_, scale_;
 };
 

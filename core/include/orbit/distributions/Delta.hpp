@@ -11,6 +11,9 @@ public:
     void checkGroup(const Group&) const override {}
     GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const override;
     bool isSymmetric() const override { return true; }
+
+protected:
+    GroupKind parameterGroup() const override { return GroupKind::Rotation; }  // no parameters on any group
 };
 
 } // namespace orbit

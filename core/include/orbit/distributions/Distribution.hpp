@@ -1,11 +1,14 @@
 #pragma once
 // Probability distributions q over a group: the locality knob (DESIGN.md §1).
 #include "orbit/groups/Group.hpp"
+#include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Random.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace orbit {
 
@@ -15,6 +18,13 @@ namespace orbit {
 /// sample x it is given); isSymmetric() says q(g) == q(g^-1); where hasDensity(), density(t)
 /// evaluates the density of the one-dimensional parameter t (angle, shift per axis, scale) for
 /// plotting, and densityRange() a range that holds nearly all of its mass.
+///
+/// Common random numbers: sample() takes the same number of draws from the engine whatever the
+/// parameter values, and the element is a continuous function of the parameters at fixed draws
+/// (g = g(noise; parameters): theta = a (2u - 1), theta = F^-1(u; kappa), t = sigma eps,
+/// s = exp(mu + sigma eps)). So the same seed gives elements that move smoothly as a parameter
+/// moves, and sampleWithTangents() gives their derivatives (noisy sort's permutation is piecewise
+/// constant in sigma: it has no derivative).
 class Distribution {
 public:
     virtual ~Distribution() = default;
@@ -30,6 +40,28 @@ public:
     virtual std::pair<double, double> densityRange() const { return {-1.0, 1.0}; }
     /// The name of the density's parameter for plot axes ("theta (rad)", "dx (px)", "s").
     virtual std::string densityParameter() const { return {}; }
+
+    /// Its numeric parameters and their values in spec order: "kappa"; "a"; "sigma"; "mu", "sigma";
+    /// for the affine product prefixed by the factor: "rotation.kappa", "translation.sigma", ...
+    virtual std::vector<std::pair<std::string, double>> parameters() const;
+    /// The description of parameter `name` (named as in parameters()). Throws SpecError
+    /// ("distribution") naming the parameter and the ones there are when it has no such parameter.
+    virtual const ParamDescriptor& parameterDescriptor(const std::string& name) const;
+    /// The same distribution with the named parameters set to new values (names as in parameters()).
+    /// Throws SpecError naming the parameter and the value when a name is unknown or a value invalid.
+    virtual std::shared_ptr<const Distribution> withParameters(const std::map<std::string, double>& values) const;
+    /// Draws the element sample() would draw from the same engine state, taking the same draws, and
+    /// writes tangents[i] = d g / d params[i] (GroupTangent) at fixed base noise (params named as in parameters()).
+    /// Throws SpecError naming the parameter when it has no reparameterised derivative.
+    virtual GroupElement sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                            const std::vector<std::string>& params,
+                                            std::vector<GroupTangent>& tangents) const;
+
+protected:
+    /// The group kind whose parameter descriptions apply (distributionParameters(name, kind)).
+    virtual GroupKind parameterGroup() const = 0;
+    /// Throws SpecError unless every name of params is one of parameters() with a learnable descriptor.
+    void requireDifferentiable(const std::vector<std::string>& params) const;
 };
 
 /// Builds a distribution from its spec (`vonmises:kappa=K`, `uniform:a=A`, `gaussian:sigma=S`,

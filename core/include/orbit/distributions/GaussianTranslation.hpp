@@ -13,11 +13,17 @@ public:
     std::string spec() const override;
     void checkGroup(const Group& group) const override;
     GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const override;
+    GroupElement sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                    const std::vector<std::string>& params,
+                                    std::vector<GroupTangent>& tangents) const override;
     bool isSymmetric() const override { return true; }
     bool hasDensity() const override { return true; }
     double density(double dx) const override;
     std::pair<double, double> densityRange() const override { return {-4.0 * sigma_, 4.0 * sigma_}; }
     std::string densityParameter() const override { return "dx (px)"; }
+
+protected:
+    GroupKind parameterGroup() const override { return GroupKind::Translation; }
 
 private:
     double sigma_;

@@ -22,6 +22,9 @@ public:
     std::pair<double, double> densityRange() const override;
     std::string densityParameter() const override { return "theta (rad)"; }
 
+protected:
+    GroupKind parameterGroup() const override { return kind_; }
+
 private:
     GroupKind kind_;
 };

@@ -23,6 +23,9 @@ public:
     bool isSymmetric() const override { return false; }
     bool dependsOnInput() const override { return true; }
 
+protected:
+    GroupKind parameterGroup() const override { return GroupKind::Permutation; }
+
 private:
     double sigma_;
 };

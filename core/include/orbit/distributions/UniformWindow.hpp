@@ -14,11 +14,17 @@ public:
     std::string spec() const override;
     void checkGroup(const Group& group) const override;
     GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const override;
+    GroupElement sampleWithTangents(Rng& rng, const Group& group, const Shape& shape, const float* x,
+                                    const std::vector<std::string>& params,
+                                    std::vector<GroupTangent>& tangents) const override;
     bool isSymmetric() const override { return true; }
     bool hasDensity() const override { return true; }
     double density(double t) const override;
     std::pair<double, double> densityRange() const override;
     std::string densityParameter() const override;
+
+protected:
+    GroupKind parameterGroup() const override { return kind_; }
 
 private:
     double a_;
