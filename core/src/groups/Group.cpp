@@ -32,6 +32,26 @@ std::vector<GroupElement> Group::elements(const Shape&, std::size_t) const
                     spec());
 }
 
+void Group::applyTangent(const GroupElement&, const GroupTangent&, const float*, float*, const Shape&) const
+{
+    throw SpecError("group", "the action of " + spec() + " has no derivative in continuous parameters", spec());
+}
+
+void Group::apply(const GroupElement&, const double*, double*, const Shape&) const
+{
+    throw SpecError("group", "the action of " + spec() + " has no double-precision form", spec());
+}
+
+void Group::applyTangent(const GroupElement&, const GroupTangent&, const double*, double*, const Shape&) const
+{
+    throw SpecError("group", "the action of " + spec() + " has no derivative in continuous parameters", spec());
+}
+
+GroupTangent Group::inverseTangent(const GroupElement&, const GroupTangent&) const
+{
+    throw SpecError("group", "the action of " + spec() + " has no derivative in continuous parameters", spec());
+}
+
 std::shared_ptr<const Group> makeGroup(const std::string& text, const Shape& shape, std::uint64_t seed)
 {
     const Spec spec = parseSpec(text, "--group");

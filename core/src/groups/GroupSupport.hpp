@@ -21,6 +21,16 @@ void requireImages(const Group& group, DataKind kind, const Shape& shape);
 /// bilinear, zero outside the image, every channel of an HWC image alike. Maps that send the pixel
 /// grid onto itself (quarter turns of square images, integer shifts, s = 1) are exact index copies.
 void warpSimilarity(const GroupElement& g, const float* in, float* out, const Shape& shape);
+/// The same in double precision.
+void warpSimilarity(const GroupElement& g, const double* in, double* out, const Shape& shape);
+
+/// d/de warpSimilarity(g + e dg, in) at e = 0 (the bilinear interpolation's own derivative with
+/// respect to the sampling position, and of the 1/s gain); zero where the sample falls outside.
+void warpSimilarityTangent(const GroupElement& g, const GroupTangent& dg, const float* in, float* out, const Shape& shape);
+void warpSimilarityTangent(const GroupElement& g, const GroupTangent& dg, const double* in, double* out, const Shape& shape);
+
+/// d/de inverseSimilarity(g + e dg) at e = 0.
+GroupTangent inverseSimilarityTangent(const GroupElement& g, const GroupTangent& dg);
 
 /// a * b for elements of the similarity group (affine elements, scale applied first).
 GroupElement composeSimilarity(const GroupElement& a, const GroupElement& b);

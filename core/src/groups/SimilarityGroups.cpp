@@ -31,46 +31,60 @@ void SimilaritySubgroup::apply(const GroupElement& g, const float* in, float* ou
     detail::warpSimilarity(project(g), in, out, shape);
 }
 
-GroupElement RotationGroup::project(const GroupElement& g) const
+void SimilaritySubgroup::apply(const GroupElement& g, const double* in, double* out, const Shape& shape) const
+{
+    detail::warpSimilarity(project(g), in, out, shape);
+}
+
+GroupElement SimilaritySubgroup::project(const GroupElement& g) const
 {
     GroupElement r;
-    r.theta = g.theta;
+    if (rotates_) r.theta = g.theta;
+    if (shifts_) {
+        r.dx = g.dx;
+        r.dy = g.dy;
+    }
+    if (scales_) r.scale = g.scale;
     return r;
+}
+
+GroupTangent SimilaritySubgroup::projectTangent(const GroupTangent& dg) const
+{
+    GroupTangent r;
+    if (rotates_) r.theta = dg.theta;
+    if (shifts_) {
+        r.dx = dg.dx;
+        r.dy = dg.dy;
+    }
+    if (scales_) r.scale = dg.scale;
+    return r;
+}
+
+void SimilaritySubgroup::applyTangent(const GroupElement& g, const GroupTangent& dg, const float* in, float* out,
+                                      const Shape& shape) const
+{
+    detail::warpSimilarityTangent(project(g), projectTangent(dg), in, out, shape);
+}
+
+void SimilaritySubgroup::applyTangent(const GroupElement& g, const GroupTangent& dg, const double* in, double* out,
+                                      const Shape& shape) const
+{
+    detail::warpSimilarityTangent(project(g), projectTangent(dg), in, out, shape);
+}
+
+GroupTangent SimilaritySubgroup::inverseTangent(const GroupElement& g, const GroupTangent& dg) const
+{
+    return projectTangent(detail::inverseSimilarityTangent(project(g), projectTangent(dg)));
 }
 
 std::string RotationGroup::describe(const GroupElement& g) const { return formatNumber(g.theta); }
-
-GroupElement TranslationGroup::project(const GroupElement& g) const
-{
-    GroupElement r;
-    r.dx = g.dx;
-    r.dy = g.dy;
-    return r;
-}
 
 std::string TranslationGroup::describe(const GroupElement& g) const
 {
     return formatNumber(g.dx) + " " + formatNumber(g.dy);
 }
 
-GroupElement ScaleGroup::project(const GroupElement& g) const
-{
-    GroupElement r;
-    r.scale = g.scale;
-    return r;
-}
-
 std::string ScaleGroup::describe(const GroupElement& g) const { return formatNumber(g.scale); }
-
-GroupElement AffineGroup::project(const GroupElement& g) const
-{
-    GroupElement r;
-    r.theta = g.theta;
-    r.dx = g.dx;
-    r.dy = g.dy;
-    r.scale = g.scale;
-    return r;
-}
 
 std::string AffineGroup::describe(const GroupElement& g) const
 {

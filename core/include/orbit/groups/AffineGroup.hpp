@@ -11,12 +11,10 @@ namespace orbit {
 /// and the border.
 class AffineGroup final : public SimilaritySubgroup {
 public:
+    AffineGroup() : SimilaritySubgroup(true, true, true) {}
     GroupKind kind() const override { return GroupKind::Affine; }
     std::string spec() const override { return "affine"; }
     std::string describe(const GroupElement& g) const override;
-
-protected:
-    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit

@@ -23,6 +23,12 @@ struct GroupElement {
     bool operator==(const GroupElement&) const = default;
 };
 
+/// A tangent of the continuous parameters of an element: d(theta, dx, dy, scale) / d epsilon.
+struct GroupTangent {
+    double theta = 0.0, dx = 0.0, dy = 0.0, scale = 0.0;
+    bool operator==(const GroupTangent&) const = default;
+};
+
 /// A group acting on samples of a given Shape.
 ///
 /// Contract: apply(g, x) writes T_g x; apply(compose(a, b), x) == apply(a, apply(b, x)) (exactly
@@ -50,6 +56,23 @@ public:
     virtual std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const;
     /// One line as `orbitlab-cli sample` prints it: theta / dx dy / s / theta dx dy s / k / indices.
     virtual std::string describe(const GroupElement& g) const = 0;
+
+    /// Whether the action is differentiable in the element's continuous parameters (applyTangent).
+    virtual bool isDifferentiable() const { return false; }
+    /// out = d/de T_{g(e)} in at e = 0 for g(e) = g + e dg (parameters theta, dx, dy, scale): the
+    /// derivative of the interpolated image with respect to where each output pixel samples the
+    /// input, times the generator of the action, plus the intensity factor's own derivative.
+    /// Exact for the implemented (bilinear) warp away from the pixel grid's kinks. Throws SpecError
+    /// ("group") when !isDifferentiable().
+    virtual void applyTangent(const GroupElement& g, const GroupTangent& dg, const float* in, float* out,
+                              const Shape& shape) const;
+    /// apply() and applyTangent() in double precision (interpolation weights, values and output), for
+    /// derivative checks that float rounding would drown. Throws SpecError when !isDifferentiable().
+    virtual void apply(const GroupElement& g, const double* in, double* out, const Shape& shape) const;
+    virtual void applyTangent(const GroupElement& g, const GroupTangent& dg, const double* in, double* out,
+                              const Shape& shape) const;
+    /// d/de inverse(g(e)) at e = 0 for g(e) = g + e dg. Throws SpecError when !isDifferentiable().
+    virtual GroupTangent inverseTangent(const GroupElement& g, const GroupTangent& dg) const;
 };
 
 /// Builds a group from its spec string (`rotation`, `translation`, `scale`, `affine`,

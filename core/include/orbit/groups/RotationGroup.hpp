@@ -10,12 +10,10 @@ namespace orbit {
 /// unitary up to interpolation and the corners that leave the image.
 class RotationGroup final : public SimilaritySubgroup {
 public:
+    RotationGroup() : SimilaritySubgroup(true, false, false) {}
     GroupKind kind() const override { return GroupKind::Rotation; }
     std::string spec() const override { return "rotation"; }
     std::string describe(const GroupElement& g) const override;
-
-protected:
-    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit

@@ -8,12 +8,10 @@ namespace orbit {
 /// (LGIKA Lemma 2.1) as long as the zoomed image stays inside the frame. Requires: Images.
 class ScaleGroup final : public SimilaritySubgroup {
 public:
+    ScaleGroup() : SimilaritySubgroup(false, false, true) {}
     GroupKind kind() const override { return GroupKind::Scale; }
     std::string spec() const override { return "scale"; }
     std::string describe(const GroupElement& g) const override;
-
-protected:
-    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit

@@ -8,12 +8,10 @@ namespace orbit {
 /// border; integer shifts are exact index copies.
 class TranslationGroup final : public SimilaritySubgroup {
 public:
+    TranslationGroup() : SimilaritySubgroup(false, true, false) {}
     GroupKind kind() const override { return GroupKind::Translation; }
     std::string spec() const override { return "translation"; }
     std::string describe(const GroupElement& g) const override;
-
-protected:
-    GroupElement project(const GroupElement& g) const override;
 };
 
 } // namespace orbit
