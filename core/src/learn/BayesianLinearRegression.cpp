@@ -12,9 +12,15 @@
 
 namespace orbit {
 
-LinearEvidence::LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T)
-    : N_(Phi.rows()), D_(Phi.cols()), C_(T.cols())
+LinearEvidence::LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T) { build(Phi, T); }
+LinearEvidence::LinearEvidence(const MatrixXdR& Phi, const Eigen::MatrixXd& T) { build(Phi, T); }
+
+template <class M>
+void LinearEvidence::build(const M& Phi, const Eigen::MatrixXd& T)
 {
+    N_ = Phi.rows();
+    D_ = Phi.cols();
+    C_ = T.cols();
     if (N_ == 0 || D_ == 0)
         throw SpecError("features", "empty feature matrix");
     requireSize("features", "number of targets", T.rows(), N_);
@@ -66,7 +72,11 @@ double LinearEvidence::effectiveParameters(double alpha, double beta) const
     return terms(alpha, beta).gamma;
 }
 
-Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const
+Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const { return meanOf(alpha, beta, Phi); }
+Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const MatrixXdR& Phi) const { return meanOf(alpha, beta, Phi); }
+
+template <class M>
+Eigen::MatrixXd LinearEvidence::meanOf(double alpha, double beta, const M& Phi) const
 {
     requireSize("features", "rows of Phi", Phi.rows(), N_);
     requireSize("features", "columns of Phi", Phi.cols(), D_);
@@ -75,6 +85,37 @@ Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const M
     Eigen::MatrixXd v;
     detail::sequentialEigen([&] { v = solver_->fromBasis(solver_->solveInBasis(alpha / beta, Z_)); });
     return dual_ ? transposeTimes(Phi, v) : v;
+}
+
+Eigen::MatrixXd LinearEvidence::featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const
+{
+    return gradientOf(alpha, beta, Phi, T);
+}
+Eigen::MatrixXd LinearEvidence::featureGradient(double alpha, double beta, const MatrixXdR& Phi, const Eigen::MatrixXd& T) const
+{
+    return gradientOf(alpha, beta, Phi, T);
+}
+
+template <class Features>
+Eigen::MatrixXd LinearEvidence::gradientOf(double alpha, double beta, const Features& Phi, const Eigen::MatrixXd& T) const
+{
+    requireSize("features", "rows of Phi", Phi.rows(), N_);
+    requireSize("features", "columns of Phi", Phi.cols(), D_);
+    requireSize("features", "rows of the targets", T.rows(), N_);
+    requireSize("features", "target columns", T.cols(), C_);
+    requirePositive("alpha", alpha);
+    requirePositive("beta", beta);
+    const Eigen::MatrixXd M = posteriorMean(alpha, beta, Phi);  // D x C
+    const double shift = alpha / beta, C = static_cast<double>(C_);
+    Eigen::MatrixXd G;
+    detail::sequentialEigen([&] {
+        const Eigen::MatrixXd P = Phi.template cast<double>();
+        // beta Phi A^{-1} = Phi (Phi^T Phi + shift I)^{-1} = (Phi Phi^T + shift I)^{-1} Phi.
+        const Eigen::MatrixXd betaPhiAinv = dual_ ? solver_->solve(shift, P) : Eigen::MatrixXd(solver_->solve(shift, P.transpose()).transpose());
+        G.noalias() = beta * (T - P * M) * M.transpose();
+        G.noalias() -= C * betaPhiAinv;
+    });
+    return G;
 }
 
 LinearEvidence::Optimum LinearEvidence::maximise(double alpha0, double beta0, int maxIterations, double tolerance) const

@@ -51,35 +51,78 @@ void requireSize(const char* field, const char* what, long long got, long long e
                         std::to_string(got));
 }
 
-Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumns(X, {}); }
+namespace {
 
-Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll)
+template <class M>
+Eigen::MatrixXd gramOfColumnsOf(const M& X, const std::function<void()>& poll)
 {
     Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
         if (poll) poll();
         const Eigen::Index h = std::min(kChunk, X.rows() - r);
-        const Eigen::MatrixXd B = X.middleRows(r, h).transpose().cast<double>();  // D x h
+        const Eigen::MatrixXd B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
         accumulateLowerGram(B, G);
     }
     mirrorLower(G);
     return G;
 }
 
-Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRows(X, {}); }
-
-Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll)
+template <class M>
+Eigen::MatrixXd gramOfRowsOf(const M& X, const std::function<void()>& poll)
 {
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(X.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); c += kChunk) {
         if (poll) poll();
         const Eigen::Index w = std::min(kChunk, X.cols() - c);
-        const Eigen::MatrixXd B = X.middleCols(c, w).cast<double>();  // N x w
+        const Eigen::MatrixXd B = X.middleCols(c, w).template cast<double>();  // N x w
         accumulateLowerGram(B, K);
     }
     mirrorLower(K);
     return K;
 }
+
+template <class M>
+Eigen::MatrixXd timesDoubleOf(const M& X, const Eigen::MatrixXd& W)
+{
+    requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
+    Eigen::MatrixXd out(X.rows(), W.cols());
+    const long long tiles = (X.rows() + kTile - 1) / kTile;
+#pragma omp parallel for schedule(dynamic)
+    for (long long t = 0; t < tiles; ++t) {
+        const Eigen::Index r0 = t * kTile, nr = std::min(kTile, X.rows() - r0);
+        const Eigen::MatrixXd Xb = X.middleRows(r0, nr).template cast<double>();
+        out.middleRows(r0, nr).noalias() = Xb * W;
+    }
+    return out;
+}
+
+template <class M>
+Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
+{
+    requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
+    Eigen::MatrixXd out(X.cols(), Y.cols());
+    const long long tiles = (X.cols() + kTile - 1) / kTile;
+#pragma omp parallel for schedule(dynamic)
+    for (long long t = 0; t < tiles; ++t) {
+        const Eigen::Index c0 = t * kTile, nc = std::min(kTile, X.cols() - c0);
+        const Eigen::MatrixXd Xb = X.middleCols(c0, nc).template cast<double>();  // N x nc
+        out.middleRows(c0, nc).noalias() = Xb.transpose() * Y;
+    }
+    return out;
+}
+
+} // namespace
+
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumnsOf(X, {}); }
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll) { return gramOfColumnsOf(X, poll); }
+Eigen::MatrixXd gramOfColumns(const MatrixXdR& X) { return gramOfColumnsOf(X, {}); }
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRowsOf(X, {}); }
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll) { return gramOfRowsOf(X, poll); }
+Eigen::MatrixXd gramOfRows(const MatrixXdR& X) { return gramOfRowsOf(X, {}); }
+Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W) { return timesDoubleOf(X, W); }
+Eigen::MatrixXd timesDouble(const MatrixXdR& X, const Eigen::MatrixXd& W) { return timesDoubleOf(X, W); }
+Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y) { return transposeTimesOf(X, Y); }
+Eigen::MatrixXd transposeTimes(const MatrixXdR& X, const Eigen::MatrixXd& Y) { return transposeTimesOf(X, Y); }
 
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk) { return gramOfRowsMixed(X, chunk, {}); }
 
@@ -133,34 +176,6 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         }
     }
     return C;
-}
-
-Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W)
-{
-    requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
-    Eigen::MatrixXd out(X.rows(), W.cols());
-    const long long tiles = (X.rows() + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic)
-    for (long long t = 0; t < tiles; ++t) {
-        const Eigen::Index r0 = t * kTile, nr = std::min(kTile, X.rows() - r0);
-        const Eigen::MatrixXd Xb = X.middleRows(r0, nr).cast<double>();
-        out.middleRows(r0, nr).noalias() = Xb * W;
-    }
-    return out;
-}
-
-Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y)
-{
-    requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
-    Eigen::MatrixXd out(X.cols(), Y.cols());
-    const long long tiles = (X.cols() + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic)
-    for (long long t = 0; t < tiles; ++t) {
-        const Eigen::Index c0 = t * kTile, nc = std::min(kTile, X.cols() - c0);
-        const Eigen::MatrixXd Xb = X.middleCols(c0, nc).cast<double>();  // N x nc
-        out.middleRows(c0, nc).noalias() = Xb.transpose() * Y;
-    }
-    return out;
 }
 
 } // namespace orbit

@@ -20,25 +20,46 @@ OrbitSampler::OrbitSampler(std::shared_ptr<const Group> group, std::shared_ptr<c
     dist_->checkGroup(*group_);
 }
 
-std::vector<GroupElement> OrbitSampler::elementsFor(std::size_t index, const float* x) const
+std::vector<GroupElement> OrbitSampler::draw(std::uint64_t stream, const float* x, const std::vector<std::string>* params,
+                                             std::vector<std::vector<GroupTangent>>* tangents) const
 {
-    Rng rng = makeRng(seed_, index);
+    Rng rng = makeRng(seed_, stream);
     std::vector<GroupElement> g;
     g.reserve(static_cast<std::size_t>(r_));
-    for (int k = 0; k < r_; ++k) g.push_back(dist_->sample(rng, *group_, shape_, x));
+    if (tangents) tangents->assign(static_cast<std::size_t>(r_), {});
+    for (int k = 0; k < r_; ++k) {
+        if (params)
+            g.push_back(dist_->sampleWithTangents(rng, *group_, shape_, x, *params, (*tangents)[static_cast<std::size_t>(k)]));
+        else
+            g.push_back(dist_->sample(rng, *group_, shape_, x));
+    }
     return g;
+}
+
+std::vector<GroupElement> OrbitSampler::elementsFor(std::size_t index, const float* x) const
+{
+    return draw(index, x, nullptr, nullptr);
+}
+
+std::vector<GroupElement> OrbitSampler::elementsFor(std::size_t index, const float* x, const std::vector<std::string>& params,
+                                                    std::vector<std::vector<GroupTangent>>& tangents) const
+{
+    return draw(index, x, &params, &tangents);
 }
 
 std::vector<GroupElement> OrbitSampler::sharedElements() const
 {
+    std::vector<std::vector<GroupTangent>> none;
+    return sharedElements({}, none);
+}
+
+std::vector<GroupElement> OrbitSampler::sharedElements(const std::vector<std::string>& params,
+                                                       std::vector<std::vector<GroupTangent>>& tangents) const
+{
     if (dist_->dependsOnInput())
         throw SpecError("--dist", "a shared set of group elements needs a distribution that does not depend on the input",
                         dist_->spec());
-    Rng rng = makeRng(seed_, kSharedStream);
-    std::vector<GroupElement> g;
-    g.reserve(static_cast<std::size_t>(r_));
-    for (int k = 0; k < r_; ++k) g.push_back(dist_->sample(rng, *group_, shape_, nullptr));
-    return g;
+    return params.empty() ? draw(kSharedStream, nullptr, nullptr, nullptr) : draw(kSharedStream, nullptr, &params, &tangents);
 }
 
 void OrbitSampler::orbit(const float* x, const std::vector<GroupElement>& elements, MatrixXfR& out) const

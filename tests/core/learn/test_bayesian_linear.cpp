@@ -156,6 +156,33 @@ private slots:
         QVERIFY(hits >= 80);
     }
 
+    void featureGradient_data() { addShapes(); }
+    void featureGradient()
+    {
+        // d log p / d Phi = beta [(T - Phi M) M^T - C Phi A^{-1}] against central differences of the
+        // evidence in a few entries, at fixed alpha, beta (primal D <= N and dual N < D), in double.
+        QFETCH(int, n);
+        QFETCH(int, d);
+        const MatrixXfR Pf = gaussianMatrix(n, d, 21);
+        const MatrixXdR Phi = Pf.cast<double>();
+        const Eigen::MatrixXd T = targetsFor(Pf, 3, 22);
+        const double alpha = 0.7, beta = 3.1;
+        const Eigen::MatrixXd G = LinearEvidence(Phi, T).featureGradient(alpha, beta, Phi, T);
+        QCOMPARE(G.rows(), Eigen::Index(n));
+        QCOMPARE(G.cols(), Eigen::Index(d));
+        for (const auto& [i, j] : {std::pair{0, 0}, std::pair{n - 1, d - 1}, std::pair{n / 2, d / 3}, std::pair{1, d - 2}}) {
+            const double h = 1e-6;
+            MatrixXdR up = Phi, down = Phi;
+            up(i, j) += h;
+            down(i, j) -= h;
+            const double fd = (LinearEvidence(up, T).logEvidence(alpha, beta) - LinearEvidence(down, T).logEvidence(alpha, beta)) / (2 * h);
+            QVERIFY2(std::abs(fd - G(i, j)) < 1e-6 * (1 + std::abs(fd)),
+                     qPrintable(QString("(%1, %2): %3 vs %4").arg(i).arg(j).arg(G(i, j)).arg(fd)));
+        }
+        // Float features give the same gradient to float precision.
+        const Eigen::MatrixXd Gf = LinearEvidence(Pf, T).featureGradient(alpha, beta, Pf, T);
+        QVERIFY((Gf - G).norm() < 1e-5 * G.norm());
+    }
     void rejectsBadInput()
     {
         BayesianLinearRegression::Options opt;

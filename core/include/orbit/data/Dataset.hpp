@@ -10,6 +10,8 @@ namespace orbit {
 
 /// Row-major float32 matrix: one sample per row (the layout of all batched products).
 using MatrixXfR = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+/// The double-precision counterpart (for derivative checks that float rounding would drown).
+using MatrixXdR = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 enum class DataKind { Images, Coulomb, Vectors };
 const char* toString(DataKind kind);

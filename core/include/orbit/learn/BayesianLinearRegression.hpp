@@ -26,14 +26,25 @@ namespace orbit {
 /// until both change by less than `tolerance` in log scale.
 class LinearEvidence {
 public:
-    /// Requires Phi finite, T with Phi.rows() rows.
+    /// Requires Phi finite, T with Phi.rows() rows. (Double-precision features for derivative checks.)
     LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
+    LinearEvidence(const MatrixXdR& Phi, const Eigen::MatrixXd& T);
 
     double logEvidence(double alpha, double beta) const;
     /// gamma, the effective number of well-determined parameters.
     double effectiveParameters(double alpha, double beta) const;
     /// m_c as a D x C matrix. Phi must be the matrix the evidence was built from.
     Eigen::MatrixXd posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const;
+    Eigen::MatrixXd posteriorMean(double alpha, double beta, const MatrixXdR& Phi) const;
+
+    /// d log p(T | alpha, beta) / d Phi at fixed alpha and beta, N x D:
+    ///   beta [(T - Phi M) M^T - C Phi A^{-1}],  M = [m_1 .. m_C],
+    /// (the data term's and the log-determinant's derivatives; m_c minimises E, so its own change
+    /// drops out). At the evidence optimum over alpha and beta (maximise()) this is also the total
+    /// derivative. Phi A^{-1} comes from the same tridiagonal basis (primal: A^{-1} Phi^T; dual:
+    /// Phi A^{-1} = (alpha I + beta Phi Phi^T)^{-1} Phi). Phi and T must be those it was built from.
+    Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const;
+    Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXdR& Phi, const Eigen::MatrixXd& T) const;
 
     struct Optimum {
         double alpha = 0.0, beta = 0.0, logEvidence = 0.0, gamma = 0.0;
@@ -46,6 +57,10 @@ public:
     Eigen::Index dimension() const { return D_; }
 
 private:
+    template <class M> void build(const M& Phi, const Eigen::MatrixXd& T);
+    template <class M> Eigen::MatrixXd meanOf(double alpha, double beta, const M& Phi) const;
+    template <class M> Eigen::MatrixXd gradientOf(double alpha, double beta, const M& Phi, const Eigen::MatrixXd& T) const;
+
     struct Terms {
         double sumM2 = 0.0;     ///< sum_c ||m_c||^2
         double sumRes = 0.0;    ///< sum_c ||t_c - Phi m_c||^2

@@ -29,6 +29,12 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk = 2048);
 /// parallel region.
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll);
 
+/// The same products of a double-precision matrix.
+Eigen::MatrixXd gramOfColumns(const MatrixXdR& X);
+Eigen::MatrixXd gramOfRows(const MatrixXdR& X);
+Eigen::MatrixXd timesDouble(const MatrixXdR& X, const Eigen::MatrixXd& W);
+Eigen::MatrixXd transposeTimes(const MatrixXdR& X, const Eigen::MatrixXd& Y);
+
 /// A B^T (rows(A) x rows(B)) in double. Requires A.cols() == B.cols().
 Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B);
 

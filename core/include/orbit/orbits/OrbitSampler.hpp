@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace orbit {
@@ -30,6 +31,14 @@ public:
     /// One set of r elements shared by all inputs (the template trick). Requires !dependsOnInput().
     std::vector<GroupElement> sharedElements() const;
 
+    /// The same elements as elementsFor / sharedElements (the same draws), with tangents[k][m] =
+    /// d g_k / d params[m] (Distribution::sampleWithTangents). Throws SpecError for a parameter
+    /// without a reparameterised derivative.
+    std::vector<GroupElement> elementsFor(std::size_t index, const float* x, const std::vector<std::string>& params,
+                                          std::vector<std::vector<GroupTangent>>& tangents) const;
+    std::vector<GroupElement> sharedElements(const std::vector<std::string>& params,
+                                             std::vector<std::vector<GroupTangent>>& tangents) const;
+
     /// Writes the r transformed copies of x into rows [0, r) of out (resized to r x dim).
     void orbit(const float* x, const std::vector<GroupElement>& elements, MatrixXfR& out) const;
 
@@ -38,6 +47,9 @@ public:
     void transformBlock(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const;
 
 private:
+    std::vector<GroupElement> draw(std::uint64_t stream, const float* x, const std::vector<std::string>* params,
+                                   std::vector<std::vector<GroupTangent>>* tangents) const;
+
     std::shared_ptr<const Group> group_;
     std::shared_ptr<const Distribution> dist_;
     Shape shape_;
