@@ -15,7 +15,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
-  libmatio-dev liblinear-dev libspectra-dev nlohmann-json3-dev zlib1g-dev libomp-dev
+  libmatio-dev liblinear-dev libspectra-dev libnlopt-cxx-dev nlohmann-json3-dev zlib1g-dev libomp-dev
   dataset-fashion-mnist
   xvfb xauth fonts-dejavu-core
 )

@@ -136,6 +136,8 @@ const std::vector<Command>& commands()
         c.push_back(approxErrorCommand());
         c.push_back(trainCommand());
         c.push_back(experimentCommand());
+        c.push_back(learnCommand());
+        c.push_back(evidenceCommand());
         c.push_back(benchCommand());
         return c;
     }();

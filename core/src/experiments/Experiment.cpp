@@ -132,7 +132,7 @@ std::vector<ParamAxis> parseGrid(const std::string& text)
     return axes;
 }
 
-Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed)
+Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed, double rotateMaxDegrees)
 {
     if (n > 0) {
         if (n > data.count() || n < 4)
@@ -145,7 +145,7 @@ Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::u
             data = data.subset(keep);
         }
     }
-    if (rotate) data = rotatedImages(data, pad, deriveSeed(seed, 8));
+    if (rotate) data = rotatedImages(data, pad, deriveSeed(seed, 8), rotateMaxDegrees * M_PI / 180.0);
     return data;
 }
 
@@ -153,7 +153,8 @@ Dataset prepareDataset(const DataRecipe& recipe)
 {
     LoadOptions options;
     if (!recipe.format.empty()) options.format = parseFormat(recipe.format);
-    return prepareDataset(loadDataset(recipe.file, options), recipe.n, recipe.rotate, recipe.pad, recipe.seed);
+    return prepareDataset(loadDataset(recipe.file, options), recipe.n, recipe.rotate, recipe.pad, recipe.seed,
+                          recipe.rotateMaxDegrees);
 }
 
 ExperimentConfig loadExperimentConfig(const std::string& path)
@@ -182,6 +183,7 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
     c.data.n = std::size_t(n);
     c.data.rotate = get<bool>(d, "rotate", false, path, "data");
     c.data.pad = get<int>(d, "pad", 28, path, "data");
+    c.data.rotateMaxDegrees = get<double>(d, "rotate_max_degrees", 0.0, path, "data");
     c.data.seed = get<std::uint64_t>(d, "seed", 0, path, "data");
 
     TrainConfig defaults;

@@ -12,14 +12,17 @@
 
 namespace orbit {
 
-double rotationAngle(std::uint64_t seed, std::size_t i)
+double rotationAngle(std::uint64_t seed, std::size_t i, double maxAngle)
 {
     Rng rng = makeRng(seed, static_cast<std::uint64_t>(i));
-    return 2.0 * M_PI * uniform01(rng);
+    const double u = uniform01(rng);
+    return maxAngle > 0.0 ? maxAngle * (2.0 * u - 1.0) : 2.0 * M_PI * u;
 }
 
-Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed)
+Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double maxAngle)
 {
+    if (!(maxAngle >= 0.0 && maxAngle <= M_PI))
+        throw SpecError("--rotate-max", "must be in [0, 180] degrees", std::to_string(maxAngle * 180.0 / M_PI));
     if (images.kind != DataKind::Images)
         throw SpecError("--rotate", "needs an image dataset", toString(images.kind));
     const Shape in = images.shape;
@@ -41,7 +44,7 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed)
         cv::Mat src(in.height, in.width, type, const_cast<float*>(images.sample(std::size_t(i))));
         cv::Mat padded = cv::Mat::zeros(pad, pad, type);
         src.copyTo(padded(cv::Rect(left, top, in.width, in.height)));
-        const double degrees = rotationAngle(seed, std::size_t(i)) * 180.0 / M_PI;
+        const double degrees = rotationAngle(seed, std::size_t(i), maxAngle) * 180.0 / M_PI;
         const cv::Mat R = cv::getRotationMatrix2D(centre, degrees, 1.0);
         cv::Mat dst(pad, pad, type, out.X.data() + i * out.X.cols());
         cv::warpAffine(padded, dst, R, dst.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));

@@ -25,7 +25,6 @@ using detail::TrainLearner;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kInnerStream = 1000;    // inner validation split of fold f: stream 1000 + f
-constexpr std::uint64_t kFeatureStream = 2000;  // feature map seed
 constexpr std::uint64_t kCurveStream = 3000;    // learning-curve permutation
 constexpr std::uint64_t kLearnerStream = 4000;  // liblinear seed
 
@@ -224,7 +223,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
         if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = "gaussian:sigma=" + number(*sigma);
     }
     const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
-                                                  deriveSeed(config_.seed, kFeatureStream));
+                                                  featureSeed(config_.seed));
     const auto map = makeFeatureMap(featuresWith(config_.features, p), ctx);
     // The fit takes the first tenth of the stage (moving r s templates can take seconds): its
     // reports, "fitting <spec>: templates i/(r s)", let a cancel through within tens of milliseconds.
@@ -236,9 +235,9 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
         return false;  // stage.at throws Cancelled itself
     };
     if (fitRows)
-        map->fit(selectRows(data_.X, *fitRows), deriveSeed(config_.seed, kFeatureStream), fitProgress);
+        map->fit(selectRows(data_.X, *fitRows), featureSeed(config_.seed), fitProgress);
     else
-        map->fit(data_.X, deriveSeed(config_.seed, kFeatureStream), fitProgress);
+        map->fit(data_.X, featureSeed(config_.seed), fitProgress);
     // dim() is known after the fit (Nystrom keeps the landmark directions above its tolerance).
     const Eigen::Index n = data_.X.rows(), dim = map->dim();
     detail::checkFeatureMemory(4.0 * double(n) * double(dim), "--features",
@@ -433,6 +432,8 @@ TrainResult Trainer::run()
 }
 
 } // namespace
+
+std::uint64_t featureSeed(std::uint64_t seed) { return deriveSeed(seed, 2000); }
 
 std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
 {

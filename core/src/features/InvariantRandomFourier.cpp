@@ -52,27 +52,36 @@ void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const P
                                           std::to_string(d));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "--features", false));
+        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, samplerSeed(seed), "--features", false));
     // Drawing W is a small share of the fit when templates are moved (r d values each), all of it otherwise.
     const double drawShare = plan->sampler && plan->templateTrick ? 1.0 / (1.0 + plan->r) : 1.0;
-    const double invSigma = 1.0 / context_.kernel->sigma();
-    Rng rng = makeRng(seed, 1);
-    MatrixXfR W(s_, d);
-    const Eigen::Index rowsPerReport = std::max<Eigen::Index>(1, detail::kTemplateChunkValues / std::max<Eigen::Index>(d, 1));
-    for (Eigen::Index j = 0; j < s_; ++j) {
-        if (j % rowsPerReport == 0)
-            reportProgress(progress, drawShare * double(j) / double(s_), "drawing w " + std::to_string(j) + "/" + std::to_string(s_));
-        for (Eigen::Index t = 0; t < d; ++t) W(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
-    }
-    Eigen::VectorXf b(s_);
-    for (Eigen::Index j = 0; j < s_; ++j)
-        b[j] = form_ == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;
+    MatrixXfR W;
+    Eigen::VectorXf b;
+    drawTemplates(s_, d, context_.kernel->sigma(), form_, seed, W, b, progress, drawShare);
     MatrixXfR product = plan->prepareTemplates(W, detail::subProgress(progress, drawShare, 1.0));
     W_ = std::move(W);
     b_ = std::move(b);
     product_ = std::move(product);
     plan_ = std::move(plan);
 }
+
+void InvariantRandomFourier::drawTemplates(int s, Eigen::Index d, double sigma, Form form, std::uint64_t seed,
+                                           MatrixXfR& W, Eigen::VectorXf& b, const Progress& progress, double share)
+{
+    const double invSigma = 1.0 / sigma;
+    Rng rng = makeRng(seed, 1);
+    W.resize(s, d);
+    const Eigen::Index rowsPerReport = std::max<Eigen::Index>(1, detail::kTemplateChunkValues / std::max<Eigen::Index>(d, 1));
+    for (Eigen::Index j = 0; j < s; ++j) {
+        if (j % rowsPerReport == 0)
+            reportProgress(progress, share * double(j) / double(s), "drawing w " + std::to_string(j) + "/" + std::to_string(s));
+        for (Eigen::Index t = 0; t < d; ++t) W(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
+    }
+    b.resize(s);
+    for (Eigen::Index j = 0; j < s; ++j) b[j] = form == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;
+}
+
+std::uint64_t InvariantRandomFourier::samplerSeed(std::uint64_t seed) { return deriveSeed(seed, 2); }
 
 bool InvariantRandomFourier::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
 

@@ -51,6 +51,7 @@ LoadError::LoadError(LoadErrorKind kind, std::string file, std::string position,
 SpecError::SpecError(std::string field, std::string detail, std::string value)
     : std::runtime_error(field + ": " + detail + (value.empty() ? std::string() : " (value '" + value + "')"))
     , field_(std::move(field))
+    , detail_(std::move(detail))
     , value_(std::move(value))
 {
 }

@@ -10,6 +10,7 @@
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/groups/Group.hpp"
@@ -234,6 +235,36 @@ private slots:
     }
 
     // orbit::train(): the grid-search scores, chosen points, fold scores and confusion matrix.
+    void learningTheLocality()
+    {
+        // The evidence, its gradient and the optimiser's whole path: inverse-CDF angles, moved
+        // templates and their tangents, the evidence and its feature gradient.
+        expectBitIdentical("learn (rotation window, irf)", [](std::uint64_t seed) {
+            LocalityConfig c;
+            c.features = "irf:s=120,r=5";
+            c.group = "rotation";
+            c.dist = "vonmises:kappa=2";
+            c.learn = {"kappa"};
+            c.maxEvaluations = 5;
+            c.seed = seed;
+            const LearnResult r = learnLocality(digits(), c);
+            std::vector<double> v;
+            for (const EvidencePoint& p : r.trajectory) {
+                v.push_back(p.logEvidence);
+                v.insert(v.end(), p.gradient.begin(), p.gradient.end());
+                v.push_back(p.params.at("kappa"));
+            }
+            return bytesOf(v);
+        }, 4);
+        expectBitIdentical("evidence curve (affine, inputs moved)", [](std::uint64_t seed) {
+            LocalityConfig c;
+            c.features = "irf:s=100,r=3";
+            c.group = "affine";
+            c.dist = "rotation=uniform:a=1,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.1";
+            c.seed = seed;
+            return bytesOf(evidenceCurve(digits(), c, "translation.sigma", {0.5, 1.5}).logEvidence);
+        }, 4);
+    }
     void training()
     {
         expectBitIdentical("train ridge on irf features, digits", [](std::uint64_t seed) {

@@ -74,5 +74,7 @@ Command approxErrorCommand();
 Command benchCommand();
 Command trainCommand();
 Command experimentCommand();
+Command learnCommand();
+Command evidenceCommand();
 
 } // namespace orbit::cli

@@ -19,16 +19,18 @@ struct DataRecipe {
     std::size_t n = 0;           ///< seeded subset size (0 = every sample)
     bool rotate = false;
     int pad = 28;
+    double rotateMaxDegrees = 0.0;  ///< 0: angles uniform over the circle; else in [-this, this] degrees
     std::uint64_t seed = 0;
 };
 
 /// Loads and prepares the data of a recipe. The subset keeps the first n of
 /// seededPermutation(count, seed, 7), in ascending row order; the rotation uses
-/// rotatedImages(subset, pad, deriveSeed(seed, 8)). Throws LoadError / SpecError ("--n" when n
-/// exceeds the count or is below 4).
+/// rotatedImages(subset, pad, deriveSeed(seed, 8), rotateMaxDegrees in radians). Throws LoadError /
+/// SpecError ("--n" when n exceeds the count or is below 4).
 Dataset prepareDataset(const DataRecipe& recipe);
 /// The same on an already loaded dataset.
-Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed);
+Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed,
+                       double rotateMaxDegrees = 0.0);
 
 /// One row of the table: a name, the training configuration, and optionally the paper's number.
 struct ExperimentSetting {

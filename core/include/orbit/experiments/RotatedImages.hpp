@@ -7,16 +7,17 @@
 namespace orbit {
 
 /// Every image zero-padded (centred) to pad x pad pixels and rotated about the centre
-/// ((pad - 1) / 2, (pad - 1) / 2) by an angle theta_i uniform in [0, 2 pi), drawn from
-/// makeRng(seed, i) (one stream per sample, so a subset keeps its angles), with bilinear
-/// interpolation and zero outside the image.
+/// ((pad - 1) / 2, (pad - 1) / 2) by an angle theta_i uniform in [0, 2 pi) (maxAngle = 0), or in
+/// [-maxAngle, maxAngle] (0 < maxAngle <= pi: partially rotated data, van der Wilk et al. 5.1),
+/// drawn from makeRng(seed, i) (one stream per sample, so a subset keeps its angles), with
+/// bilinear interpolation and zero outside the image.
 ///
 /// Requires kind == Images, pad >= max(height, width), pad <= 4096. Guarantees: same count,
 /// labels, targets, class names, folds; shape pad x pad x channels; values in [0, 1]; the same seed
-/// gives the same bits. Throws SpecError("--pad" / "--rotate") otherwise.
-Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed);
+/// gives the same bits. Throws SpecError("--pad" / "--rotate" / "--rotate-max") otherwise.
+Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double maxAngle = 0.0);
 
 /// The angle (radians) rotatedImages gives to sample i.
-double rotationAngle(std::uint64_t seed, std::size_t i);
+double rotationAngle(std::uint64_t seed, std::size_t i, double maxAngle = 0.0);
 
 } // namespace orbit

@@ -81,6 +81,10 @@ struct TrainResult {
     double seconds = 0.0;
 };
 
+/// The seed train() gives the feature maps of a run with config.seed (their context, e.g. the median
+/// rule's sample, and their fit): `learn` and `evidence` use it too, so they see the same templates.
+std::uint64_t featureSeed(std::uint64_t seed);
+
 /// The outer splits of a run (config.eval: hold-out, k-fold or the dataset's own folds).
 std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& config);
 

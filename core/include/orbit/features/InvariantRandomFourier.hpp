@@ -44,6 +44,13 @@ public:
     /// template trick, its elementsFor(i, x) those of the data path.
     const OrbitSampler* orbitSampler() const;
 
+    /// The templates fit(X, seed) draws: s x d rows w_j ~ N(0, I / sigma^2) and s phases b_j ~ U[0, 2 pi)
+    /// (zero in the complex form), all from makeRng(seed, 1); progress goes up to `share`.
+    static void drawTemplates(int s, Eigen::Index d, double sigma, Form form, std::uint64_t seed, MatrixXfR& W,
+                              Eigen::VectorXf& b, const Progress& progress = {}, double share = 1.0);
+    /// The seed of the orbit sampler whose elements fit(X, seed) uses.
+    static std::uint64_t samplerSeed(std::uint64_t seed);
+
 private:
     FeatureContext context_;
     int s_, r_;

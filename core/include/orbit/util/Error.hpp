@@ -49,10 +49,11 @@ class SpecError : public std::runtime_error {
 public:
     SpecError(std::string field, std::string detail, std::string value = {});
     const std::string& field() const noexcept { return field_; }
+    const std::string& detail() const noexcept { return detail_; }
     const std::string& value() const noexcept { return value_; }
 
 private:
-    std::string field_, value_;
+    std::string field_, detail_, value_;
 };
 
 /// The core was asked to stop (a cancel callback returned true).

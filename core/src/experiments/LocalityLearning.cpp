@@ -1,0 +1,518 @@
+#include "orbit/experiments/LocalityLearning.hpp"
+
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/evaluation/Metrics.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/InvariantFourierTangents.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <nlopt.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <type_traits>
+
+namespace orbit {
+
+namespace {
+
+std::string number(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.12g", v);
+    return buf;
+}
+
+TrainConfig splitConfig(const LocalityConfig& c)
+{
+    TrainConfig t;
+    t.eval = c.eval;
+    t.seed = c.seed;
+    return t;
+}
+
+Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows)
+{
+    if (data.isClassification())
+        return TargetCoding::classes(data.numClasses, TargetCoding::Kind::OneHot).encode(select(data.labels, rows));
+    const std::vector<double> t = select(data.targets, rows);
+    return TargetCoding::regression(t).encode(t);
+}
+
+} // namespace
+
+void LocalityConfig::validate() const
+{
+    if (trim(features).empty()) throw SpecError("features", "is empty");
+    if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
+    if (maxEvaluations < 1 || maxEvaluations > 100000)
+        throw SpecError("max-evals", "must be between 1 and 100000", std::to_string(maxEvaluations));
+    if (!eval.empty()) splitConfig(*this).validate();
+    for (std::size_t i = 0; i < learn.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (learn[i] == learn[j]) throw SpecError("learn", "parameter named twice", learn[i]);
+    for (const auto& [name, range] : bounds) {
+        if (!std::isfinite(range.first) || !std::isfinite(range.second) || !(range.first < range.second))
+            throw SpecError("bounds", "needs finite LO < HI for " + name, number(range.first) + ":" + number(range.second));
+        if (std::find(learn.begin(), learn.end(), name) == learn.end())
+            throw SpecError("bounds", "names a parameter that is not learned", name);
+    }
+}
+
+Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test)
+{
+    if (test) test->clear();
+    if (config.eval.empty()) {
+        Indices all(data.count());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        return all;
+    }
+    const std::vector<Split> splits = outerSplits(data, splitConfig(config));
+    if (test) *test = splits.front().test;
+    return splits.front().train;
+}
+
+EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config)
+    : data_(data), rows_(std::move(rows)), config_(config), params_(config.learn)
+{
+    if (!data.isClassification() && !data.isRegression())
+        throw SpecError("data", "learning the locality needs class labels or regression targets", data.source);
+    if (rows_.size() < 2) throw SpecError("data", "too few training rows", std::to_string(rows_.size()));
+    const std::uint64_t seed = featureSeed(config.seed);
+    const FeatureContext context = makeFeatureContext(data, config.group, config.dist, config.kernel, seed);
+    group_ = context.group;
+    dist_ = context.dist;
+    if (context.kernel) kernelSpec_ = context.kernel->spec();
+    for (const std::string& p : params_) dist_->parameterDescriptor(p);  // throws naming an unknown one
+    const Spec spec = parseSpec(config.features, "features");
+    if (spec.name == "irf" && group_->isDifferentiable()) {
+        spec.allowOnly({"s", "r", "form", "mode"});
+        const std::string form = spec.text("form", "cos");
+        if (form != "cos" && form != "complex") throw SpecError("features irf.form", "must be cos or complex", form);
+        tangents_ = std::make_unique<InvariantFourierTangents>(
+            context, int(spec.integer("s", 1, 10000000)), int(spec.integer("r", 1, 100000)),
+            form == "complex" ? InvariantFourierTangents::Form::Complex : InvariantFourierTangents::Form::Cos,
+            spec.text("mode", "auto"), seed);
+        gradientOk_ = std::all_of(params_.begin(), params_.end(),
+                                  [&](const std::string& p) { return dist_->parameterDescriptor(p).learnable; });
+    } else {
+        makeFeatureMap(config.features, context);  // checks the spec now, not at the first evaluation
+    }
+    targets_ = codedTargets(data, rows_);
+}
+
+EvidenceObjective::~EvidenceObjective() = default;
+
+std::map<std::string, double> EvidenceObjective::startValues() const
+{
+    std::map<std::string, double> out;
+    for (const auto& [name, value] : dist_->parameters())
+        if (std::find(params_.begin(), params_.end(), name) != params_.end()) out[name] = value;
+    return out;
+}
+
+std::string EvidenceObjective::distSpec(const std::map<std::string, double>& values) const
+{
+    return dist_->withParameters(values)->spec();
+}
+
+MatrixXfR EvidenceObjective::featuresWith(const std::map<std::string, double>& values, const Indices& rows,
+                                          const std::vector<std::string>& params, std::vector<MatrixXfR>* dPhi,
+                                          const Progress& progress) const
+{
+    const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
+    MatrixXfR Phi;
+    if (tangents_) {
+        std::vector<MatrixXfR> none;
+        tangents_->compute(dist, data_.X, rows, params, Phi, dPhi ? *dPhi : none, progress);
+        return Phi;
+    }
+    // Any other map: fitted on the learning rows with train's seed, then applied to `rows`.
+    const std::uint64_t seed = featureSeed(config_.seed);
+    const FeatureContext context = makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed);
+    const auto map = makeFeatureMap(config_.features, context);
+    map->fit(selectRows(data_.X, rows_), seed, [&](double f, const std::string& what) {
+        reportProgress(progress, 0.2 * f, "fitting: " + what);
+        return false;
+    });
+    reportProgress(progress, 0.2, "features");
+    return map->transform(selectRows(data_.X, rows));
+}
+
+MatrixXfR EvidenceObjective::features(const std::map<std::string, double>& values, const Indices& rows) const
+{
+    return featuresWith(values, rows, {}, nullptr, {});
+}
+
+EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& values, bool gradient,
+                                          const Progress& progress) const
+{
+    if (gradient && !hasGradient())
+        throw SpecError("learn", "no gradient for these features and parameters (irf features of rotation, "
+                                 "translation, scale or affine, and learnable parameters, have one)",
+                        config_.features);
+    return config_.doublePrecision ? evaluateWith<MatrixXdR>(values, gradient, progress)
+                                   : evaluateWith<MatrixXfR>(values, gradient, progress);
+}
+
+template <class Mat>
+EvidencePoint EvidenceObjective::evaluateWith(const std::map<std::string, double>& values, bool gradient,
+                                              const Progress& progress) const
+{
+    EvidencePoint point;
+    point.params = values;
+    std::vector<Mat> dPhi;
+    Mat Phi;
+    const std::vector<std::string> params = gradient ? params_ : std::vector<std::string>{};
+    if constexpr (std::is_same_v<Mat, MatrixXfR>) {
+        Phi = featuresWith(values, rows_, params, &dPhi, progress);
+    } else {
+        if (!tangents_) throw SpecError("precision", "double precision needs irf features of a differentiable group", config_.features);
+        tangents_->compute(dist_->withParameters(values), data_.X, rows_, params, Phi, dPhi, progress);
+    }
+    const LinearEvidence evidence(Phi, targets_);
+    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+    point.logEvidence = o.logEvidence;
+    point.alpha = o.alpha;
+    point.beta = o.beta;
+    if (gradient) {
+        const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets_);
+        for (const Mat& d : dPhi) point.gradient.push_back((G.array() * d.template cast<double>().array()).sum());
+    }
+    return point;
+}
+
+std::vector<double> parseValueList(const std::string& text)
+{
+    std::vector<double> values;
+    const std::string t = trim(text);
+    if (t.find(':') != std::string::npos) {
+        const auto parts = split(t, ':');
+        const auto lo = parts.size() >= 3 ? parseDouble(parts[0]) : std::nullopt;
+        const auto hi = parts.size() >= 3 ? parseDouble(parts[1]) : std::nullopt;
+        const auto n = parts.size() >= 3 ? parseInteger(parts[2]) : std::nullopt;
+        const bool log = parts.size() == 4 && trim(parts[3]) == "log";
+        if (!lo || !hi || !n || parts.size() > 4 || (parts.size() == 4 && !log))
+            throw SpecError("values", "expected LO:HI:N or LO:HI:N:log", text);
+        if (*n < 2 || *n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
+        if (!(*lo < *hi)) throw SpecError("values", "needs LO < HI", text);
+        if (log && !(*lo > 0)) throw SpecError("values", "a log range needs LO > 0", text);
+        for (long long i = 0; i < *n; ++i) {
+            const double f = double(i) / double(*n - 1);
+            values.push_back(log ? std::exp(std::log(*lo) + f * (std::log(*hi) - std::log(*lo))) : *lo + f * (*hi - *lo));
+        }
+        return values;
+    }
+    for (const std::string& part : split(t, ',')) {
+        const auto v = parseDouble(part);
+        if (!v) throw SpecError("values", "not a finite number", part);
+        values.push_back(*v);
+    }
+    if (values.empty()) throw SpecError("values", "is empty", text);
+    return values;
+}
+
+EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, const std::string& param,
+                            const std::vector<double>& values, const Progress& progress, const LearnStep& step)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    LocalityConfig c = config;
+    c.learn = {param};
+    c.bounds.clear();
+    c.validate();
+    if (values.empty()) throw SpecError("values", "is empty");
+    const EvidenceObjective objective(data, learningRows(data, c), c);
+    EvidenceCurve curve;
+    curve.param = param;
+    curve.trainRows = learningRows(data, c).size();
+    EvidencePoint best;
+    best.logEvidence = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double lo = double(i) / double(values.size()), hi = double(i + 1) / double(values.size());
+        const std::string what = param + "=" + number(values[i]);
+        const Progress sub = [&](double f, const std::string& w) {
+            reportProgress(progress, lo + (hi - lo) * f, what + ": " + w);
+            return false;
+        };
+        EvidencePoint p = objective.evaluate({{param, values[i]}}, false, sub);
+        p.stage = "curve";
+        curve.values.push_back(values[i]);
+        curve.logEvidence.push_back(p.logEvidence);
+        if (p.logEvidence > best.logEvidence) best = p;
+        if (step) step(p, best, int(i) + 1);
+    }
+    reportProgress(progress, 1.0, "done");
+    curve.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return curve;
+}
+
+namespace {
+
+/// The search: evaluations in transformed coordinates u (log v for logScale parameters), the
+/// budget, the trajectory and the best point.
+class Search {
+public:
+    Search(const EvidenceObjective& objective, const std::vector<const ParamDescriptor*>& descriptors,
+           int budget, bool gradient, const Progress& progress, const LearnStep& step)
+        : objective_(objective), descriptors_(descriptors), budget_(budget), gradient_(gradient), progress_(progress),
+          step_(step)
+    {
+        best_.logEvidence = -std::numeric_limits<double>::infinity();
+    }
+
+    double toU(std::size_t i, double v) const { return descriptors_[i]->logScale ? std::log(v) : v; }
+    double toV(std::size_t i, double u) const { return descriptors_[i]->logScale ? std::exp(u) : u; }
+    int remaining() const { return budget_ - int(trajectory_.size()); }
+
+    /// The evidence at u (and its gradient in u when the search has one); records the point.
+    double evaluate(const std::vector<double>& u, std::vector<double>* gradU, const std::string& stage)
+    {
+        std::map<std::string, double> values;
+        for (std::size_t i = 0; i < u.size(); ++i) values[names_[i]] = toV(i, u[i]);
+        const int n = int(trajectory_.size());
+        const Progress sub = [&](double f, const std::string& w) {
+            reportProgress(progress_, (double(n) + f) / double(budget_),
+                           "evaluation " + std::to_string(n + 1) + "/" + std::to_string(budget_) + ": " + w);
+            return false;
+        };
+        EvidencePoint p = objective_.evaluate(values, gradient_, sub);
+        p.stage = stage;
+        if (gradU) {
+            gradU->assign(u.size(), 0.0);
+            for (std::size_t i = 0; i < u.size(); ++i)
+                (*gradU)[i] = p.gradient[i] * (descriptors_[i]->logScale ? toV(i, u[i]) : 1.0);
+        }
+        if (p.logEvidence > best_.logEvidence) {
+            best_ = p;
+            bestU_ = u;
+        }
+        trajectory_.push_back(p);
+        points_.push_back(u);
+        if (step_) step_(p, best_, int(trajectory_.size()));
+        return p.logEvidence;
+    }
+
+    std::vector<std::string> names_;
+    const EvidenceObjective& objective_;
+    std::vector<const ParamDescriptor*> descriptors_;
+    int budget_;
+    bool gradient_;
+    const Progress& progress_;
+    const LearnStep& step_;
+    std::vector<EvidencePoint> trajectory_;
+    std::vector<std::vector<double>> points_;
+    EvidencePoint best_;
+    std::vector<double> bestU_;
+};
+
+/// The radical-inverse (Halton) sequence in base b: well spread points of [0, 1).
+double halton(int index, int base)
+{
+    double f = 1.0, r = 0.0;
+    for (int i = index; i > 0; i /= base) {
+        f /= base;
+        r += f * (i % base);
+    }
+    return r;
+}
+
+/// L-BFGS (NLopt's bound-constrained LD_LBFGS) from u0 with at most `evals` evaluations.
+void localSearch(Search& search, std::vector<double> u0, const std::vector<double>& lo, const std::vector<double>& hi,
+                 int evals)
+{
+    nlopt::opt opt(nlopt::LD_LBFGS, unsigned(u0.size()));
+    opt.set_lower_bounds(lo);
+    opt.set_upper_bounds(hi);
+    opt.set_maxeval(evals);
+    opt.set_xtol_abs(1e-4);
+    opt.set_ftol_abs(1e-4);
+    std::exception_ptr error;
+    struct Data {
+        Search* search;
+        std::exception_ptr* error;
+    } data{&search, &error};
+    opt.set_max_objective(
+        [](unsigned n, const double* u, double* grad, void* p) -> double {
+            auto* d = static_cast<Data*>(p);
+            try {
+                std::vector<double> g;
+                const double f = d->search->evaluate(std::vector<double>(u, u + n), &g, "lbfgs");
+                if (grad) std::copy(g.begin(), g.end(), grad);
+                return f;
+            } catch (...) {
+                *d->error = std::current_exception();
+                throw nlopt::forced_stop();
+            }
+        },
+        &data);
+    double f = 0.0;
+    try {
+        opt.optimize(u0, f);
+    } catch (const nlopt::roundoff_limited&) {  // converged as far as rounding allows
+    } catch (const nlopt::forced_stop&) {
+    } catch (const std::runtime_error&) {       // NLopt's own failure: keep the best point so far
+        if (error) std::rethrow_exception(error);
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+} // namespace
+
+LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    config.validate();
+    if (config.learn.empty()) throw SpecError("learn", "name at least one parameter of the distribution", config.dist);
+    Indices test;
+    const Indices rows = learningRows(data, config, &test);
+    const EvidenceObjective objective(data, rows, config);
+    const std::shared_ptr<const Group> group = makeGroup(config.group, data.shape, featureSeed(config.seed));
+    const std::shared_ptr<const Distribution> dist = makeDistribution(config.dist, *group);
+
+    LearnResult result;
+    result.params = config.learn;
+    result.trainRows = rows.size();
+    result.testRows = test.size();
+    const std::size_t m = config.learn.size();
+    std::vector<const ParamDescriptor*> descriptors;
+    for (const std::string& name : config.learn) {
+        const ParamDescriptor& d = dist->parameterDescriptor(name);
+        if (!d.learnable && !(m == 1 && d.sweepable))
+            throw SpecError("learn", dist->spec() + ": " + name + " has no gradient (its samples are piecewise constant); "
+                                     "learn it alone, by a 1-D search",
+                            name);
+        descriptors.push_back(&d);
+    }
+    const bool gradient = objective.hasGradient();
+    result.method = gradient ? "lbfgs" : "bracket";
+    if (!gradient && m > 1)
+        throw SpecError("learn", "several parameters at once need a gradient: irf features of rotation, translation, "
+                                 "scale or affine, and learnable parameters",
+                        config.features);
+
+    // Bounds in the parameters' units, then transformed; the start value inside them.
+    const std::map<std::string, double> start = objective.startValues();
+    std::vector<double> lo(m), hi(m), u0(m);
+    Search search(objective, descriptors, config.maxEvaluations, gradient, progress, step);
+    search.names_ = config.learn;
+    for (std::size_t i = 0; i < m; ++i) {
+        const ParamDescriptor& d = *descriptors[i];
+        const std::string& name = config.learn[i];
+        const auto given = config.bounds.find(name);
+        double l = d.learnMinimum, h = d.learnMaximum;
+        if (given != config.bounds.end()) {
+            l = given->second.first;
+            h = given->second.second;
+            for (double v : {l, h})
+                if (!d.accepts(v) || (d.logScale && !(v > 0)))
+                    throw SpecError("bounds", name + " " + (d.violation(v).empty() ? "must be > 0 (searched in log space)" : d.violation(v)),
+                                    number(v));
+        }
+        double v = start.at(name);
+        if (v < l || v > h) {
+            if (given != config.bounds.end())
+                throw SpecError("bounds", "exclude the start value " + name + "=" + number(v) + " of the distribution",
+                                number(l) + ":" + number(h));
+            v = std::clamp(v, l, h);  // the default range: start from its nearest end
+        }
+        result.bounds[name] = {l, h};
+        lo[i] = search.toU(i, l);
+        hi[i] = search.toU(i, h);
+        u0[i] = search.toU(i, v);
+    }
+
+    // The start, then a scan spread over the box (1-D: evenly, ends included; else Halton points).
+    search.evaluate(u0, nullptr, "scan");
+    const int scan = std::clamp(config.maxEvaluations / 4, std::min(3, config.maxEvaluations - 1),
+                                m == 1 ? 7 : int(4 * m + 2));
+    for (int k = 0; k < scan && search.remaining() > 0; ++k) {
+        std::vector<double> u(m);
+        for (std::size_t i = 0; i < m; ++i) {
+            static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
+            const double f = m == 1 ? (scan == 1 ? 0.5 : double(k) / double(scan - 1)) : halton(k + 1, primes[i % 10]);
+            u[i] = lo[i] + f * (hi[i] - lo[i]);
+        }
+        search.evaluate(u, nullptr, "scan");
+    }
+    // Candidates: the scanned points by evidence; in 1-D only the local maxima of the scan curve.
+    const std::vector<EvidencePoint>& scanned = search.trajectory_;
+    std::vector<std::size_t> byU(scanned.size()), candidates;
+    for (std::size_t i = 0; i < byU.size(); ++i) byU[i] = i;
+    std::sort(byU.begin(), byU.end(), [&](std::size_t a, std::size_t b) { return search.points_[a] < search.points_[b]; });
+    for (std::size_t k = 0; k < byU.size(); ++k) {
+        const double f = scanned[byU[k]].logEvidence;
+        const bool peak = m > 1 || ((k == 0 || scanned[byU[k - 1]].logEvidence <= f) &&
+                                    (k + 1 == byU.size() || scanned[byU[k + 1]].logEvidence <= f));
+        if (peak) candidates.push_back(byU[k]);
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [&](std::size_t a, std::size_t b) { return scanned[a].logEvidence > scanned[b].logEvidence; });
+
+    if (gradient) {
+        for (std::size_t c : candidates) {
+            if (search.remaining() < 2) break;
+            localSearch(search, search.points_[c], lo, hi, search.remaining());
+        }
+    } else {
+        // Golden-section search inside the best scan bracket (the curve is piecewise constant).
+        const std::size_t c = candidates.front();
+        const double u = search.points_[c][0];
+        double a = lo[0], b = hi[0];
+        for (const auto& p : search.points_) {
+            if (p[0] < u) a = std::max(a, p[0]);
+            if (p[0] > u) b = std::min(b, p[0]);
+        }
+        const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
+        double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+        double f1 = search.remaining() > 0 ? search.evaluate({x1}, nullptr, "bracket") : -std::numeric_limits<double>::infinity();
+        double f2 = search.remaining() > 0 ? search.evaluate({x2}, nullptr, "bracket") : -std::numeric_limits<double>::infinity();
+        while (search.remaining() > 0 && b - a > 1e-6) {
+            if (f1 >= f2) {
+                b = x2;
+                x2 = x1;
+                f2 = f1;
+                x1 = b - phi * (b - a);
+                f1 = search.evaluate({x1}, nullptr, "bracket");
+            } else {
+                a = x1;
+                x1 = x2;
+                f1 = f2;
+                x2 = a + phi * (b - a);
+                f2 = search.evaluate({x2}, nullptr, "bracket");
+            }
+        }
+    }
+
+    result.trajectory = search.trajectory_;
+    result.learned = search.best_.params;
+    result.logEvidence = search.best_.logEvidence;
+    result.dist = objective.distSpec(result.learned);
+    reportProgress(progress, 1.0, "scoring");
+
+    if (!test.empty()) {
+        const MatrixXfR train = objective.features(result.learned, rows), held = objective.features(result.learned, test);
+        BayesianLinearRegression blr;
+        if (data.isClassification()) {
+            blr.fit(train, select(data.labels, rows), data.numClasses);
+            result.metric = "accuracy";
+            result.test = accuracy(blr.predictClasses(held), select(data.labels, test));
+        } else {
+            blr.fit(train, select(data.targets, rows));
+            result.metric = "rmse";
+            result.test = rmse(blr.predictTargets(held), select(data.targets, test));
+        }
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+} // namespace orbit

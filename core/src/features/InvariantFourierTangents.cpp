@@ -1,0 +1,221 @@
+#include "orbit/features/InvariantFourierTangents.hpp"
+
+#include "orbit/features/FastCos.hpp"
+#include "orbit/orbits/OrbitSampler.hpp"
+#include "orbit/util/Error.hpp"
+
+#include "features/OrbitPlan.hpp"
+#include "features/Pooling.hpp"
+#include "util/Deterministic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace orbit {
+
+InvariantFourierTangents::InvariantFourierTangents(FeatureContext context, int s, int r, Form form, std::string mode,
+                                                   std::uint64_t seed)
+    : context_(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode)), seed_(seed)
+{
+    if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
+    if (r < 1) throw SpecError("features.r", "must be >= 1", std::to_string(r));
+    if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
+        throw SpecError("kernel", "random Fourier features need a gaussian kernel",
+                        context_.kernel ? context_.kernel->spec() : std::string("none"));
+    if (!context_.group || !context_.dist) throw SpecError("group", "invariant features need a group and a distribution");
+    if (!context_.group->isDifferentiable())
+        throw SpecError("group",
+                        "the features are differentiable in the distribution's parameters only for rotation, translation, "
+                        "scale and affine",
+                        context_.group->spec());
+    context_.group->checkShape(context_.kind, context_.shape);
+    context_.dist->checkGroup(*context_.group);
+    if (mode_ != "auto" && mode_ != "templates" && mode_ != "data")
+        throw SpecError("features.mode", "must be auto, templates or data", mode_);
+    templateTrick_ = detail::OrbitPlan::wouldUseTemplates(context_, mode_);
+    if (mode_ == "templates" && !detail::OrbitPlan::wouldUseTemplates(context_, "auto"))
+        throw SpecError("features.mode", "the template trick needs a unitary action and a symmetric distribution",
+                        context_.dist->spec());
+    InvariantRandomFourier::drawTemplates(s_, context_.shape.dim(), context_.kernel->sigma(), form_, seed_, W_, b_);
+}
+
+/// The computation for one scalar type: float (fastCos, the hot path's precision) or double.
+template <class Scalar>
+struct InvariantFourierTangents::Work {
+    using Mat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const InvariantFourierTangents& map;
+    const OrbitSampler& sampler;
+    const std::vector<std::string>& params;
+    Mat W;
+    Eigen::Matrix<Scalar, Eigen::Dynamic, 1> b;
+
+    static Scalar cosine(Scalar x)
+    {
+        if constexpr (std::is_same_v<Scalar, float>) return fastCos(x); else return std::cos(x);
+    }
+    static Scalar sine(Scalar x)
+    {
+        if constexpr (std::is_same_v<Scalar, float>) return fastSin(x); else return std::sin(x);
+    }
+
+    /// acc += cos(P + b) (and sin(P) in the complex form); dAcc[m] += d/dP of that times dP[m].
+    void accumulate(const Mat& P, const std::vector<Mat>& dP, Eigen::Index accRow, Eigen::Index pRow,
+                    Eigen::Index count, Mat& acc, std::vector<Mat>& dAcc) const
+    {
+        const Eigen::Index s = map.s_;
+        const bool complex = map.form_ == Form::Complex, needSin = complex || !dP.empty();
+        for (Eigen::Index i = 0; i < count; ++i) {
+            const Scalar* p = P.data() + (pRow + i) * s;
+            Scalar* a = acc.data() + (accRow + i) * acc.cols();
+            for (Eigen::Index j = 0; j < s; ++j) {
+                const Scalar arg = p[j] + b[j];
+                const Scalar cs = cosine(arg), sn = needSin ? sine(arg) : Scalar(0);
+                a[j] += cs;
+                if (complex) a[s + j] += sn;
+                for (std::size_t m = 0; m < dP.size(); ++m) {
+                    const Scalar dp = dP[m](pRow + i, j);
+                    Scalar* da = dAcc[m].data() + (accRow + i) * acc.cols();
+                    da[j] -= sn * dp;
+                    if (complex) da[s + j] += cs * dp;
+                }
+            }
+        }
+    }
+
+    /// Template trick: per element k, the s moved templates g_k^-1 w_j and their tangents, then
+    /// the products with fixed blocks of input rows.
+    void templates(const MatrixXfR& X, const Indices& rows, Mat& Phi, std::vector<Mat>& dPhi, const Progress& progress) const
+    {
+        const Group& group = *map.context_.group;
+        const Shape& shape = map.context_.shape;
+        std::vector<std::vector<GroupTangent>> tangents;
+        const std::vector<GroupElement> elements = sampler.sharedElements(params, tangents);
+        const Mat Xr = selectRows(X, rows).template cast<Scalar>();
+        const Eigen::Index d = W.cols(), M = Eigen::Index(params.size()), s = map.s_;
+        const int r = map.r_;
+        Mat TG(s, d);
+        std::vector<Mat> dTG(static_cast<std::size_t>(M), Mat(s, d));
+        const std::string of = "/" + std::to_string(r);
+        for (int k = 0; k < r; ++k) {
+            reportProgress(progress, double(k) / double(r), "group element " + std::to_string(k + 1) + of);
+            const GroupElement h = group.inverse(elements[std::size_t(k)]);
+            std::vector<GroupTangent> dh(static_cast<std::size_t>(M));
+            for (Eigen::Index m = 0; m < M; ++m)
+                dh[std::size_t(m)] = group.inverseTangent(elements[std::size_t(k)], tangents[std::size_t(k)][std::size_t(m)]);
+#pragma omp parallel for schedule(static)
+            for (long long j = 0; j < static_cast<long long>(s); ++j) {
+                group.apply(h, W.data() + j * d, TG.data() + j * d, shape);
+                for (Eigen::Index m = 0; m < M; ++m)
+                    group.applyTangent(h, dh[std::size_t(m)], W.data() + j * d, dTG[std::size_t(m)].data() + j * d, shape);
+            }
+            detail::forEachBlock(rows.size(), detail::kTemplateBlockRows, [&](std::size_t b0, std::size_t b1) {
+                const Eigen::Index n = Eigen::Index(b1 - b0);
+                const Mat P = Xr.middleRows(Eigen::Index(b0), n) * TG.transpose();
+                std::vector<Mat> dP(static_cast<std::size_t>(M));
+                for (Eigen::Index m = 0; m < M; ++m)
+                    dP[std::size_t(m)] = Xr.middleRows(Eigen::Index(b0), n) * dTG[std::size_t(m)].transpose();
+                accumulate(P, dP, Eigen::Index(b0), 0, n, Phi, dPhi);
+            });
+        }
+        reportProgress(progress, 1.0, "group element " + std::to_string(r) + of);
+    }
+
+    /// Data path: every input's own elements (from the sub-stream of its dataset index), its orbit
+    /// copies and their tangents, times the templates, in fixed blocks of inputs.
+    void data(const MatrixXfR& X, const Indices& rows, Mat& Phi, std::vector<Mat>& dPhi, const Progress& progress) const
+    {
+        const Group& group = *map.context_.group;
+        const Shape& shape = map.context_.shape;
+        const Eigen::Index d = W.cols(), M = Eigen::Index(params.size());
+        const int r = map.r_;
+        const std::size_t block = detail::inputsPerOrbitBlock(r);
+        const std::size_t chunk = 16 * block;  // whole blocks between two progress reports
+        for (std::size_t c0 = 0; c0 < rows.size(); c0 += chunk) {
+            reportProgress(progress, double(c0) / double(rows.size()),
+                           "inputs " + std::to_string(c0) + "/" + std::to_string(rows.size()));
+            const std::size_t c1 = std::min(rows.size(), c0 + chunk);
+            detail::forEachBlock(c1 - c0, block, [&](std::size_t b0, std::size_t b1) {
+                const Eigen::Index n = Eigen::Index(b1 - b0);
+                Mat O(n * r, d);
+                std::vector<Mat> dO(static_cast<std::size_t>(M), Mat(n * r, d));
+                std::vector<std::vector<GroupTangent>> tangents;
+                Eigen::Matrix<Scalar, 1, Eigen::Dynamic> xs(d);
+                for (Eigen::Index t = 0; t < n; ++t) {
+                    const std::size_t row = rows[c0 + b0 + std::size_t(t)];
+                    const float* xf = X.data() + Eigen::Index(row) * d;
+                    const Scalar* x = xs.data();
+                    for (Eigen::Index q = 0; q < d; ++q) xs[q] = static_cast<Scalar>(xf[q]);
+                    const std::vector<GroupElement> g =
+                        M ? sampler.elementsFor(row, xf, params, tangents) : sampler.elementsFor(row, xf);
+                    for (int k = 0; k < r; ++k) {
+                        const Eigen::Index o = t * r + k;
+                        group.apply(g[std::size_t(k)], x, O.data() + o * d, shape);
+                        for (Eigen::Index m = 0; m < M; ++m)
+                            group.applyTangent(g[std::size_t(k)], tangents[std::size_t(k)][std::size_t(m)], x,
+                                               dO[std::size_t(m)].data() + o * d, shape);
+                    }
+                }
+                const Mat P = O * W.transpose();
+                std::vector<Mat> dP(static_cast<std::size_t>(M));
+                for (Eigen::Index m = 0; m < M; ++m) dP[std::size_t(m)] = dO[std::size_t(m)] * W.transpose();
+                for (Eigen::Index t = 0; t < n; ++t)
+                    for (int k = 0; k < r; ++k) accumulate(P, dP, Eigen::Index(c0 + b0) + t, t * r + k, 1, Phi, dPhi);
+            });
+        }
+        reportProgress(progress, 1.0, "inputs " + std::to_string(rows.size()) + "/" + std::to_string(rows.size()));
+    }
+};
+
+template <class Mat>
+void InvariantFourierTangents::computeAny(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
+                                          const Indices& rows, const std::vector<std::string>& params, Mat& Phi,
+                                          std::vector<Mat>& dPhi, const Progress& progress) const
+{
+    using Scalar = typename Mat::Scalar;
+    FeatureContext context = context_;
+    if (dist) {
+        dist->checkGroup(*context.group);
+        context.dist = dist;
+        if (detail::OrbitPlan::wouldUseTemplates(context, mode_) != templateTrick_)
+            throw SpecError("distribution",
+                            "changes whether the template trick applies (the symmetry of q); give mode=data or "
+                            "mode=templates to keep one path",
+                            dist->spec());
+    }
+    if (X.cols() != context_.shape.dim())
+        throw SpecError("features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
+                                        std::to_string(context_.shape.dim()));
+    for (std::size_t i : rows)
+        if (i >= std::size_t(X.rows()))
+            throw std::logic_error("InvariantFourierTangents::compute: row " + std::to_string(i) + " of " +
+                                   std::to_string(X.rows()));
+    const OrbitSampler sampler(context.group, context.dist, context.shape, r_, InvariantRandomFourier::samplerSeed(seed_));
+    const Work<Scalar> work{*this, sampler, params, W_.template cast<Scalar>(), b_.template cast<Scalar>()};
+    const Eigen::Index n = Eigen::Index(rows.size());
+    Phi = Mat::Zero(n, dim());
+    dPhi.assign(params.size(), Mat::Zero(n, dim()));
+    if (templateTrick_)
+        work.templates(X, rows, Phi, dPhi, progress);
+    else
+        work.data(X, rows, Phi, dPhi, progress);
+    const Scalar c = static_cast<Scalar>((form_ == Form::Complex ? std::sqrt(1.0 / s_) : std::sqrt(2.0 / s_)) / r_);
+    Phi *= c;
+    for (Mat& d : dPhi) d *= c;
+}
+
+void InvariantFourierTangents::compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
+                                       const Indices& rows, const std::vector<std::string>& params, MatrixXfR& Phi,
+                                       std::vector<MatrixXfR>& dPhi, const Progress& progress) const
+{
+    computeAny(dist, X, rows, params, Phi, dPhi, progress);
+}
+
+void InvariantFourierTangents::compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
+                                       const Indices& rows, const std::vector<std::string>& params, MatrixXdR& Phi,
+                                       std::vector<MatrixXdR>& dPhi, const Progress& progress) const
+{
+    computeAny(dist, X, rows, params, Phi, dPhi, progress);
+}
+
+} // namespace orbit
