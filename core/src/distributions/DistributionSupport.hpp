@@ -1,6 +1,7 @@
 #pragma once
 // Pieces shared by the distribution implementations (private to core/src/distributions).
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/util/Spec.hpp"  // formatSpec, for spec()
 
 #include <memory>
 #include <string>

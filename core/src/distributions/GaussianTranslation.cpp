@@ -13,7 +13,7 @@ GaussianTranslation::GaussianTranslation(double sigma) : sigma_(sigma)
     detail::requireParameter("gaussian", GroupKind::Translation, "sigma", sigma);
 }
 
-std::string GaussianTranslation::spec() const { return "gaussian:sigma=" + detail::formatNumber(sigma_); }
+std::string GaussianTranslation::spec() const { return formatSpec("gaussian", {{"sigma", sigma_}}); }
 
 void GaussianTranslation::checkGroup(const Group& group) const
 {

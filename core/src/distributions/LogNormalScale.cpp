@@ -16,7 +16,7 @@ LogNormalScale::LogNormalScale(double mu, double sigma) : mu_(mu), sigma_(sigma)
 
 std::string LogNormalScale::spec() const
 {
-    return "lognormal:mu=" + detail::formatNumber(mu_) + ",sigma=" + detail::formatNumber(sigma_);
+    return formatSpec("lognormal", {{"mu", mu_}, {"sigma", sigma_}});
 }
 
 void LogNormalScale::checkGroup(const Group& group) const

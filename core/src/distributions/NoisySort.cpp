@@ -14,7 +14,7 @@ NoisySort::NoisySort(double sigma) : sigma_(sigma)
     detail::requireParameter("noisysort", GroupKind::Permutation, "sigma", sigma);
 }
 
-std::string NoisySort::spec() const { return "noisysort:sigma=" + detail::formatNumber(sigma_); }
+std::string NoisySort::spec() const { return formatSpec("noisysort", {{"sigma", sigma_}}); }
 
 void NoisySort::checkGroup(const Group& group) const
 {

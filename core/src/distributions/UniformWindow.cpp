@@ -14,7 +14,7 @@ UniformWindow::UniformWindow(double a, GroupKind kind) : a_(a), kind_(kind)
     detail::requireParameter("uniform", kind, "a", a);
 }
 
-std::string UniformWindow::spec() const { return "uniform:a=" + detail::formatNumber(a_); }
+std::string UniformWindow::spec() const { return formatSpec("uniform", {{"a", a_}}); }
 
 void UniformWindow::checkGroup(const Group& group) const
 {

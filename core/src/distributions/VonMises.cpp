@@ -62,7 +62,7 @@ double VonMises::sampleAngle(Rng& rng) const
     }
 }
 
-std::string VonMises::spec() const { return "vonmises:kappa=" + detail::formatNumber(kappa_); }
+std::string VonMises::spec() const { return formatSpec("vonmises", {{"kappa", kappa_}}); }
 
 void VonMises::checkGroup(const Group& group) const
 {

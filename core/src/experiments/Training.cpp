@@ -64,28 +64,20 @@ bool isDataIndependent(const std::string& features)
     return parseSpec(parts[1], "--features").has("sigma");  // rf2 with median looks at the data
 }
 
-std::string number(double v)
+/// v rounded to 12 significant digits. A grid point's bandwidth used to reach the base kernel as
+/// "%.12g" text, and the recorded results depend on those bits (the exact value moves Nystrom
+/// results in the 8th digit), so the rounding is kept as a numeric step of its own.
+double roundedBandwidth(double v)
 {
-    char buf[64];
+    char buf[32];
     std::snprintf(buf, sizeof buf, "%.12g", v);
-    return buf;
+    return parseDouble(buf).value_or(v);
 }
 
 bool isSecondLayerAxis(const std::string& name) { return name.rfind("rf2.", 0) == 0; }
 bool isDistAxis(const std::string& name)
 {
     return name != "median" && name != "bandwidth" && !isLearnerAxis(name) && !isSecondLayerAxis(name);
-}
-
-std::string specText(const Spec& s)
-{
-    std::string text = s.name;
-    char sep = ':';
-    for (const auto& [k, v] : s.params) {
-        text += sep + k + "=" + v;
-        sep = ',';
-    }
-    return text;
 }
 
 /// The --dist spec with the grid's distribution parameters set to the point's values.
@@ -99,8 +91,8 @@ std::string distWith(const std::string& dist, const ParamPoint& featurePoint)
         throw SpecError("--grid", "distribution parameters of an affine --dist cannot be searched yet", dist);
     Spec s = parseSpec(dist, "--dist");
     for (const auto& [name, v] : featurePoint)
-        if (isDistAxis(name)) s.params[name] = number(v);
-    return specText(s);
+        if (isDistAxis(name)) s.params[name] = formatNumber(v);
+    return formatSpec(s);
 }
 
 /// The --features spec with the grid's `rf2.median` / `rf2.sigma` set on the second layer.
@@ -117,9 +109,9 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
         const std::string key = name.substr(4);
         if (key != "median" && key != "sigma") throw SpecError("--grid", "the second layer takes rf2.median or rf2.sigma", name);
         s.params.erase(key == "median" ? "sigma" : "median");
-        s.params[key] = number(v);
+        s.params[key] = formatNumber(v);
     }
-    return parts[0] + "+" + specText(s);
+    return parts[0] + "+" + formatSpec(s);
 }
 
 /// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
@@ -221,7 +213,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     const bool krr = config_.learner == "krr";
     std::string kernelSpec = config_.kernel;
     if (!krr) {
-        if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = "gaussian:sigma=" + number(*sigma);
+        if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = formatSpec("gaussian", {{"sigma", roundedBandwidth(*sigma)}});
     }
     const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
                                                   deriveSeed(config_.seed, kFeatureStream));
@@ -472,11 +464,11 @@ void TrainConfig::validate() const
         throw SpecError("--eval", "must be holdout:FRAC, kfold:K or folds", eval);
     }
     if (!(validationFraction > 0 && validationFraction < 1))
-        throw SpecError("--validation", "must be in (0, 1)", number(validationFraction));
+        throw SpecError("--validation", "must be in (0, 1)", formatNumber(validationFraction));
     if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))
         throw SpecError("--inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
     for (double f : learningCurve)
-        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", number(f));
+        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", formatNumber(f));
     std::set<std::string> names;
     const std::string own = learnerAxisOf(learner);
     // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
@@ -487,12 +479,12 @@ void TrainConfig::validate() const
         if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
         if (a.values.empty()) throw SpecError("--grid", "no values for " + a.name, a.name);
         for (double v : a.values)
-            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, number(v));
+            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, formatNumber(v));
         if (isLearnerAxis(a.name) && a.name != own)
             throw SpecError("--grid", a.name + " is not a parameter of the " + learner + " learner", a.name);
         if (a.name == "lambda" || a.name == "C" || a.name == "median" || a.name == "bandwidth")
             for (double v : a.values)
-                if (!(v > 0)) throw SpecError("--grid", a.name + " values must be > 0", number(v));
+                if (!(v > 0)) throw SpecError("--grid", a.name + " values must be > 0", formatNumber(v));
         if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty() && !kernelOnFeatures)
             throw SpecError("--grid", a.name + " conflicts with --kernel (drop one)", a.name);
     }

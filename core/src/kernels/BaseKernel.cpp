@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 #include <vector>
 
 namespace orbit {
@@ -37,13 +36,8 @@ BaseKernel BaseKernel::polynomial(int degree, double c)
 
 std::string BaseKernel::spec() const
 {
-    std::ostringstream s;
-    s.precision(17);
-    if (kind_ == Kind::Gaussian)
-        s << "gaussian:sigma=" << sigma_;
-    else
-        s << "polynomial:degree=" << degree_ << ",c=" << c_;
-    return s.str();
+    if (kind_ == Kind::Gaussian) return formatSpec("gaussian", {{"sigma", sigma_}});
+    return formatSpec("polynomial", {{"degree", double(degree_)}, {"c", c_}});
 }
 
 double BaseKernel::operator()(const float* x, const float* y, int d) const

@@ -13,8 +13,8 @@ std::string ParamDescriptor::violation(double v) const
 {
     if (!std::isfinite(v)) return "must be a finite number";
     if (minimumOpen ? !(v > minimum) : !(v >= minimum))
-        return std::string("must be ") + (minimumOpen ? "> " : ">= ") + detail::formatNumber(minimum);
-    if (!(v <= maximum)) return "must be <= " + detail::formatNumber(maximum);
+        return std::string("must be ") + (minimumOpen ? "> " : ">= ") + formatNumber(minimum);
+    if (!(v <= maximum)) return "must be <= " + formatNumber(maximum);
     return {};
 }
 
