@@ -17,8 +17,7 @@ std::string GaussianTranslation::spec() const { return formatSpec("gaussian", {{
 
 void GaussianTranslation::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Translation)
-        detail::groupMismatch(*this, group, "translation (or affine's translation=)");
+    detail::requireGroupOf(*this, "gaussian", group);
 }
 
 GroupElement GaussianTranslation::sample(Rng& rng, const Group&, const Shape&, const float*) const

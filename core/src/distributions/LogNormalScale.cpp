@@ -21,7 +21,7 @@ std::string LogNormalScale::spec() const
 
 void LogNormalScale::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Scale) detail::groupMismatch(*this, group, "scale (or affine's scale=)");
+    detail::requireGroupOf(*this, "lognormal", group);
 }
 
 GroupElement LogNormalScale::sample(Rng& rng, const Group&, const Shape&, const float*) const

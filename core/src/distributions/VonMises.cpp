@@ -66,7 +66,7 @@ std::string VonMises::spec() const { return formatSpec("vonmises", {{"kappa", ka
 
 void VonMises::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Rotation) detail::groupMismatch(*this, group, "rotation (or affine's rotation=)");
+    detail::requireGroupOf(*this, "vonmises", group);
 }
 
 GroupElement VonMises::sample(Rng& rng, const Group&, const Shape&, const float*) const
