@@ -70,7 +70,7 @@ void requireGroupOf(const Distribution& dist, const std::string& name, const Gro
     const std::vector<GroupKind>& affine = groupDescriptor(GroupKind::Affine).factors;
     for (GroupKind k : d->groups) {
         groups.push_back(toString(k));
-        if (std::find(affine.begin(), affine.end(), k) != affine.end()) factors.push_back(std::string("affine's ") + toString(k) + "=");
+        if (std::find(affine.begin(), affine.end(), k) != affine.end()) factors.push_back(std::string(toString(k)) + "=");
     }
     auto list = [](const std::vector<std::string>& words, const std::string& last) {
         std::string out;
@@ -78,8 +78,8 @@ void requireGroupOf(const Distribution& dist, const std::string& name, const Gro
         return out;
     };
     std::string needs = list(groups, " or ");
-    if (!factors.empty() && group.kind() != GroupKind::Affine) needs += " (or " + list(factors, " / ") + ")";
-    if (!note.empty()) needs += " " + note;
+    if (!factors.empty() && group.kind() != GroupKind::Affine) needs += " (or the " + list(factors, " / ") + " factor of affine)";
+    if (!note.empty()) needs += "; " + note;
     groupMismatch(dist, group, needs);
 }
 

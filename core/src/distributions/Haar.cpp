@@ -13,7 +13,7 @@ namespace orbit {
 void Haar::checkGroup(const Group& group) const
 {
     detail::requireGroupOf(*this, "haar", group,
-                           "(a compact group: translations and scales have no uniform probability measure)");
+                           "compact groups: translations and scales have no uniform probability measure");
 }
 
 GroupElement Haar::sample(Rng& rng, const Group& group, const Shape& shape, const float*) const

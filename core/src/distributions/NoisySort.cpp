@@ -18,7 +18,7 @@ std::string NoisySort::spec() const { return formatSpec("noisysort", {{"sigma", 
 
 void NoisySort::checkGroup(const Group& group) const
 {
-    detail::requireGroupOf(*this, "noisysort", group, "(Coulomb matrices)");
+    detail::requireGroupOf(*this, "noisysort", group, "noisy sort permutes the atoms of Coulomb matrices");
 }
 
 std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) const
