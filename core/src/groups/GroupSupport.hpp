@@ -7,6 +7,10 @@
 
 namespace orbit::detail {
 
+/// The spec number format, orbit::formatNumber (util/Spec.hpp), under the name core code used
+/// before it moved there.
+inline std::string formatNumber(double v) { return orbit::formatNumber(v); }
+
 /// The angle t mapped to (-pi, pi].
 double wrapAngle(double t);
 
