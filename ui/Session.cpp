@@ -1,5 +1,8 @@
 #include "Session.hpp"
 
+#include "models/DistributionCatalog.hpp"
+
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QFile>
@@ -8,6 +11,7 @@
 #include <QSaveFile>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace orbitui {
 
@@ -57,10 +61,30 @@ QString readString(const QJsonObject& o, const QString& key, const QString& path
     return v.toString();
 }
 
+/// The registry's names of a list of descriptors, for the reader's choices.
+template <class D>
+QStringList namesOf(const std::vector<D>& descriptors)
+{
+    QStringList names;
+    for (const D& d : descriptors)
+        names << QString::fromStdString(d.name);
+    return names;
+}
+
+/// A name the registry must know: else "<field>: unknown <what> (expected a, b, c)" with the value.
+template <class D>
+void requireRegistered(const QString& field, const QString& what, const QString& name, const std::vector<D>& all)
+{
+    if (!namesOf(all).contains(name))
+        bad(field, QString("unknown %1 (expected %2)").arg(what, namesOf(all).join(", ")), name);
+}
+
 QJsonObject distToJson(const DistributionParams& p)
 {
-    return {{"name", QString::fromStdString(p.name)}, {"kappa", p.kappa}, {"a", p.a},
-            {"sigma", p.sigma}, {"mu", p.mu}};
+    QJsonObject o{{"name", QString::fromStdString(p.name)}};
+    for (const std::string& key : DistributionParams::keys())  // every registry key: kappa, a, sigma, mu
+        o.insert(QString::fromStdString(key), p.value(key));
+    return o;
 }
 
 DistributionParams distFromJson(const QJsonObject& parent, const QString& key, const QString& path,
@@ -73,15 +97,11 @@ DistributionParams distFromJson(const QJsonObject& parent, const QString& key, c
     if (!v.isObject())
         bad(where, "expected an object", v);
     const QJsonObject o = v.toObject();
-    static const QStringList names{"vonmises", "uniform", "gaussian", "lognormal", "noisysort", "haar", "delta"};
     const QString name = readString(o, "name", where, QString::fromStdString(p.name));
-    if (!names.contains(name))
-        bad(where + ".name", "unknown distribution", name);
+    requireRegistered(where + ".name", "distribution", name, orbit::distributionDescriptors());
     p.name = name.toStdString();
-    p.kappa = readNumber(o, "kappa", where, p.kappa);
-    p.a = readNumber(o, "a", where, p.a);
-    p.sigma = readNumber(o, "sigma", where, p.sigma);
-    p.mu = readNumber(o, "mu", where, p.mu);
+    for (const std::string& key : DistributionParams::keys())
+        p.setValue(key, readNumber(o, QString::fromStdString(key), where, p.value(key)));
     return p;
 }
 
@@ -162,7 +182,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
         bad(path, "expected an object", parent.value(path));
     const QJsonObject o = parent.value(path).toObject();
     QStringList presetNames;
-    for (const std::string& p : featurePresets())
+    for (const std::string& p : featurePresets())  // the registry's first-layer maps
         presetNames << QString::fromStdString(p);
     t.preset = readChoice(o, "preset", path, QString::fromStdString(t.preset), presetNames).toStdString();
     t.s = readInt(o, "s", path, t.s, 1, 1 << 24);
@@ -174,12 +194,13 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
         bad(path + ".features", "expected a features spec", o.value("features"));
     if (o.value("custom_features").toBool())
         t.spec = features.toStdString();
-    t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), {"ridge", "svm", "krr", "blr"}).toStdString();
-    t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), {"holdout", "kfold", "folds"}).toStdString();
+    t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), namesOf(orbit::learnerDescriptors())).toStdString();
+    t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), namesOf(orbit::evaluationDescriptors())).toStdString();
     t.holdoutFraction = readNumber(o, "holdout_fraction", path, t.holdoutFraction);
     if (!(t.holdoutFraction > 0 && t.holdoutFraction < 1))
         bad(path + ".holdout_fraction", "expected a fraction in (0, 1)", o.value("holdout_fraction"));
-    t.k = readInt(o, "k", path, t.k, 2, 1000);
+    const orbit::ParamDescriptor& folds = orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front();
+    t.k = readInt(o, "k", path, t.k, static_cast<int>(folds.minimum), static_cast<int>(folds.maximum));
     t.lambdas = readNumbers(o, "lambda", path, t.lambdas);
     t.costs = readNumbers(o, "C", path, t.costs);
     t.medians = readNumbers(o, "median", path, t.medians);
@@ -338,13 +359,13 @@ SessionState sessionFromJson(const QJsonObject& json)
             bad("orbit", "expected an object", json.value("orbit"));
         const QJsonObject o = json.value("orbit").toObject();
         OrbitSettings& os = s.orbit;
-        static const QStringList groups{"rotation", "translation", "scale", "affine", "cyclic", "permutation", "orthogonal"};
         const QString group = readString(o, "group", "orbit", QString::fromStdString(os.group));
-        if (!groups.contains(group))
-            bad("orbit.group", "unknown group", group);
+        requireRegistered("orbit.group", "group", group, orbit::groupDescriptors());
         os.group = group.toStdString();
-        os.cyclicN = readInt(o, "cyclic_n", "orbit", os.cyclicN, 1, 1 << 20);
-        os.orthogonalK = readInt(o, "orthogonal_k", "orbit", os.orthogonalK, 1, 1 << 20);
+        const orbit::ParamDescriptor& n = *orbit::findGroup("cyclic")->parameter("n");
+        const orbit::ParamDescriptor& k = *orbit::findGroup("orthogonal")->parameter("k");
+        os.cyclicN = readInt(o, "cyclic_n", "orbit", os.cyclicN, static_cast<int>(n.minimum), static_cast<int>(n.maximum));
+        os.orthogonalK = readInt(o, "orthogonal_k", "orbit", os.orthogonalK, static_cast<int>(k.minimum), static_cast<int>(k.maximum));
         os.dist = distFromJson(o, "distribution", "orbit", os.dist);
         os.rotation = distFromJson(o, "rotation", "orbit", os.rotation);
         os.translation = distFromJson(o, "translation", "orbit", os.translation);
@@ -405,31 +426,64 @@ std::optional<SessionState> loadSession(const QString& path, QString* error)
     }
 }
 
+namespace {
+
+/// A distribution of the registry with its parameters set: the name and every key must be
+/// registered (a preset cannot name what the core does not have).
+DistributionParams registered(const std::string& name, const std::vector<std::pair<std::string, double>>& values)
+{
+    if (!orbit::findDistribution(name))
+        throw std::logic_error("preset: no distribution " + name + " in the registry");
+    DistributionParams p;
+    p.name = name;
+    for (const auto& [key, value] : values) {
+        if (!orbit::findDistribution(name)->parameter(key))
+            throw std::logic_error("preset: " + name + " has no parameter " + key);
+        p.setValue(key, value);
+    }
+    return p;
+}
+
+/// "von Mises κ = 0.2": the registry's display name and the symbol of each parameter's label.
+QString describe(const DistributionParams& p)
+{
+    QStringList parts;
+    for (const orbit::ParamDescriptor& d : orbit::findDistribution(p.name)->parameters)
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(d.label.substr(0, d.label.find(' '))),
+                                              QString::fromStdString(orbit::formatNumber(p.value(d.key))));
+    return displayName(p.name) + " " + parts.join(", ");
+}
+
+} // namespace
+
 std::vector<Preset> presets()
 {
     std::vector<Preset> out;
     {
         OrbitSettings s;
-        s.group = "rotation";
-        s.dist = DistributionParams{"vonmises", 0.2};
+        s.group = orbit::toString(orbit::GroupKind::Rotation);
+        s.dist = registered("vonmises", {{"kappa", 0.2}});
         s.r = 100;
-        out.push_back({QStringLiteral("Rotated MNIST — LGIKA: von Mises κ = 0.2, r = 100"), s});
+        out.push_back({QStringLiteral("Rotated MNIST — LGIKA: %1, r = %2").arg(describe(s.dist)).arg(s.r), s});
     }
     {
         OrbitSettings s;
-        s.group = "permutation";
-        s.dist = DistributionParams{"noisysort", 1.0, 0.5, 1.0};
+        s.group = orbit::toString(orbit::GroupKind::Permutation);
+        s.dist = registered("noisysort", {{"sigma", 1.0}});
         s.r = 70;
-        out.push_back({QStringLiteral("QM7 — LGIKA: noisy sort σ = 1, r = 70"), s});
+        out.push_back({QStringLiteral("QM7 — LGIKA: %1, r = %2").arg(describe(s.dist)).arg(s.r), s});
     }
     {
         OrbitSettings s;
-        s.group = "affine";
-        s.rotation = DistributionParams{"vonmises", 9.0};
-        s.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.3};
-        s.scale = DistributionParams{"lognormal", 1.0, 0.5, 0.3, 0.0};
+        s.group = orbit::toString(orbit::GroupKind::Affine);
+        s.rotation = registered("vonmises", {{"kappa", 9.0}});
+        s.translation = registered("gaussian", {{"sigma", 0.3}});
+        s.scale = registered("lognormal", {{"mu", 0.0}, {"sigma", 0.3}});
         s.r = 50;
-        out.push_back({QStringLiteral("CIFAR-10 — LGIKA: log-normal (0, 0.3) × Gaussian translation × von Mises κ = 9, r = 50"), s});
+        out.push_back({QStringLiteral("CIFAR-10 — LGIKA: %1 × %2 × %3, r = %4")
+                           .arg(describe(s.scale), describe(s.translation), describe(s.rotation))
+                           .arg(s.r),
+                       s});
     }
     return out;
 }

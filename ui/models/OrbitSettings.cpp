@@ -1,52 +1,64 @@
 #include "models/OrbitSettings.hpp"
 
-#include "orbit/groups/OrthogonalSetGroup.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
-#include <sstream>
+#include <algorithm>
 #include <stdexcept>
 
 namespace orbitui {
 
-namespace {
-
-std::string number(double v)
-{
-    std::ostringstream os;
-    os.precision(10);
-    os << v;
-    return os.str();
-}
-
-const std::vector<std::string>& allGroups()
-{
-    static const std::vector<std::string> groups{"rotation", "translation", "scale",      "affine",
-                                                 "cyclic",   "permutation", "orthogonal"};
-    return groups;
-}
-
-const std::vector<std::string>& allDistributions()
-{
-    static const std::vector<std::string> names{"vonmises", "uniform", "gaussian", "lognormal",
-                                                "noisysort", "haar", "delta"};
-    return names;
-}
-
-} // namespace
-
 std::string DistributionParams::spec() const
 {
-    if (name == "vonmises")
-        return "vonmises:kappa=" + number(kappa);
-    if (name == "uniform")
-        return "uniform:a=" + number(a);
-    if (name == "gaussian")
-        return "gaussian:sigma=" + number(sigma);
-    if (name == "lognormal")
-        return "lognormal:mu=" + number(mu) + ",sigma=" + number(sigma);
-    if (name == "noisysort")
-        return "noisysort:sigma=" + number(sigma);
-    return name;  // haar, delta
+    const orbit::DistributionDescriptor* d = orbit::findDistribution(name);
+    if (!d)
+        return name;  // the core's parser names the unknown distribution
+    std::vector<std::pair<std::string, double>> values;
+    for (const orbit::ParamDescriptor& p : d->parameters)
+        values.emplace_back(p.key, value(p.key));
+    return orbit::formatSpec(name, values);
+}
+
+double DistributionParams::value(const std::string& key) const
+{
+    if (key == "kappa")
+        return kappa;
+    if (key == "a")
+        return a;
+    if (key == "sigma")
+        return sigma;
+    if (key == "mu")
+        return mu;
+    throw std::logic_error("DistributionParams has no field for the parameter " + key);
+}
+
+void DistributionParams::setValue(const std::string& key, double v)
+{
+    if (key == "kappa")
+        kappa = v;
+    else if (key == "a")
+        a = v;
+    else if (key == "sigma")
+        sigma = v;
+    else if (key == "mu")
+        mu = v;
+    else
+        throw std::logic_error("DistributionParams has no field for the parameter " + key);
+}
+
+const std::vector<std::string>& DistributionParams::keys()
+{
+    static const std::vector<std::string> all = [] {
+        std::vector<std::string> out;
+        for (const orbit::DistributionDescriptor& d : orbit::distributionDescriptors())
+            for (orbit::GroupKind g : d.groups)
+                for (const orbit::ParamDescriptor& p : d.parametersOn(g))
+                    if (std::find(out.begin(), out.end(), p.key) == out.end())
+                        out.push_back(p.key);
+        return out;
+    }();
+    return all;
 }
 
 std::string OrbitSettings::groupSpec() const
@@ -67,9 +79,13 @@ std::string OrbitSettings::distSpec() const
 
 std::vector<std::string> OrbitSettings::factors() const
 {
-    if (group == "affine")
-        return {"rotation", "translation", "scale"};
-    return {group};
+    const orbit::GroupDescriptor* d = orbit::findGroup(group);
+    if (!d || d->factors.empty())
+        return {group};
+    std::vector<std::string> out;
+    for (orbit::GroupKind k : d->factors)
+        out.push_back(orbit::toString(k));
+    return out;
 }
 
 DistributionParams& OrbitSettings::factor(const std::string& name)
@@ -102,44 +118,19 @@ BuiltOrbit buildOrbit(const OrbitSettings& s, orbit::DataKind kind, const orbit:
 std::vector<std::string> validGroups(orbit::DataKind kind, const orbit::Shape& shape)
 {
     std::vector<std::string> out;
-    for (const std::string& name : allGroups()) {
-        if (name == "orthogonal") {
-            // Building it draws k Haar-random d x d matrices (seconds on the GUI thread for images):
-            // its constructor's size condition decides instead; it suits samples of any kind.
-            if (shape.dim() >= 1 && shape.dim() <= orbit::OrthogonalSetGroup::kMaxDim)
-                out.push_back(name);
-            continue;
-        }
-        OrbitSettings s;
-        s.group = name;
-        try {
-            orbit::makeGroup(s.groupSpec(), shape, 0)->checkShape(kind, shape);
-            out.push_back(name);
-        } catch (const std::exception&) {
-        }
-    }
+    for (const orbit::GroupDescriptor* g : orbit::groupsFor(kind, shape))
+        out.push_back(g->name);
     return out;
 }
 
 std::vector<std::string> validDistributions(const std::string& factorGroupSpec)
 {
     std::vector<std::string> out;
-    std::shared_ptr<const orbit::Group> group;
-    try {
-        // Shape only matters for the orthogonal set; a tiny one keeps this instant.
-        group = orbit::makeGroup(factorGroupSpec, orbit::Shape{1, 4, 1}, 0);
-    } catch (const std::exception&) {
+    const orbit::GroupDescriptor* g = orbit::findGroup(factorGroupSpec.substr(0, factorGroupSpec.find(':')));
+    if (!g)
         return out;
-    }
-    for (const std::string& name : allDistributions()) {
-        DistributionParams p;
-        p.name = name;
-        try {
-            orbit::makeDistribution(p.spec(), *group);
-            out.push_back(name);
-        } catch (const std::exception&) {
-        }
-    }
+    for (const orbit::DistributionDescriptor* d : orbit::distributionsFor(g->kind))
+        out.push_back(d->name);
     return out;
 }
 

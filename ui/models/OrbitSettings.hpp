@@ -18,8 +18,14 @@ struct DistributionParams {
     double a = 0.5;      ///< uniform window half-width
     double sigma = 1.0;  ///< Gaussian / log-normal / noisy-sort spread
     double mu = 0.0;     ///< log-normal location
-    /// The spec string, e.g. "vonmises:kappa=0.2".
+    /// The spec string with the registry's keys of `name` in spec order, e.g. "vonmises:kappa=0.2"
+    /// (orbit::formatSpec: shortest round-trip numbers); the bare name for an unknown one.
     std::string spec() const;
+    /// The value of a registry key ("kappa", "a", "sigma", "mu"); std::logic_error for another key.
+    double value(const std::string& key) const;
+    void setValue(const std::string& key, double v);
+    /// The keys value() knows: every parameter key of every registered distribution.
+    static const std::vector<std::string>& keys();
     bool operator==(const DistributionParams&) const = default;
 };
 
@@ -38,7 +44,7 @@ struct OrbitSettings {
     std::string groupSpec() const;
     /// For affine: "rotation=<spec>,translation=<spec>,scale=<spec>" (the syntax makeDistribution reads).
     std::string distSpec() const;
-    /// The factors of the group: {"rotation","translation","scale"} for affine, else {group}.
+    /// The factors of the group (the registry's, e.g. {"rotation","translation","scale"} for affine), else {group}.
     std::vector<std::string> factors() const;
     DistributionParams& factor(const std::string& name);
     const DistributionParams& factor(const std::string& name) const;
@@ -55,10 +61,11 @@ struct BuiltOrbit {
 /// Builds group and distribution; throws SpecError (group/shape mismatch, bad parameters).
 BuiltOrbit buildOrbit(const OrbitSettings& s, orbit::DataKind kind, const orbit::Shape& shape);
 
-/// Groups that can act on samples of this kind and shape (asks the core).
+/// Groups that can act on samples of this kind and shape: the registry's orbit::groupsFor.
 std::vector<std::string> validGroups(orbit::DataKind kind, const orbit::Shape& shape);
 
-/// Distributions the core accepts for a single-factor group (for affine: per factor name).
+/// Distributions of a single-factor group (for affine: per factor name): the registry's
+/// orbit::distributionsFor; empty for an unknown group.
 std::vector<std::string> validDistributions(const std::string& factorGroupSpec);
 
 /// Settings that suit a data kind: rotation/von Mises for images, permutation/noisy sort for

@@ -1,6 +1,8 @@
 #include "models/TrainingSettings.hpp"
 
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -13,74 +15,87 @@ std::string TrainingSettings::featureSpec() const { return spec.empty() ? preset
 
 std::string TrainingSettings::evalSpec() const
 {
-    if (eval == "kfold")
-        return "kfold:" + std::to_string(k);
-    if (eval == "folds")
-        return "folds";
-    return "holdout:" + formatNumberList({holdoutFraction});
+    const orbit::EvaluationDescriptor* d = orbit::findEvaluation(eval);
+    orbit::Evaluation e;
+    e.kind = d ? d->id : orbit::EvaluationKind::HoldOut;
+    if (e.kind == orbit::EvaluationKind::HoldOut)
+        e.fraction = holdoutFraction;
+    if (e.kind == orbit::EvaluationKind::KFold)
+        e.folds = k;
+    return orbit::formatEvaluation(e);
 }
 
 const std::vector<std::string>& featurePresets()
 {
-    static const std::vector<std::string> names{"raw", "sorted", "rf", "irf", "nystrom", "inystrom", "gicdf", "kif"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const orbit::FeatureMapDescriptor& m : orbit::featureMapDescriptors())
+            if (!m.secondLayer)
+                out.push_back(m.name);
+        return out;
+    }();
     return names;
 }
 
 namespace {
 
-std::string firstMap(const std::string& spec)
+/// The registry's descriptor of the first map of a features spec, or null.
+const orbit::FeatureMapDescriptor* firstMap(const std::string& spec)
 {
     const auto begin = spec.find_first_not_of(' ');
     if (begin == std::string::npos)
-        return {};
+        return nullptr;
     const std::string head = spec.substr(begin, spec.find_first_of(":+", begin) - begin);
-    return head.substr(0, head.find_last_not_of(' ') + 1);
+    return orbit::findFeatureMap(head.substr(0, head.find_last_not_of(' ') + 1));
 }
 
 } // namespace
 
 bool isInvariantSpec(const std::string& spec)
 {
-    const std::string head = firstMap(spec);
-    return head == "irf" || head == "inystrom" || head == "gicdf" || head == "kif";
+    const orbit::FeatureMapDescriptor* m = firstMap(spec);
+    return m && m->invariant;
 }
 
 bool usesGaussianKernel(const std::string& spec, const std::string& learner)
 {
-    const std::string head = firstMap(spec);
-    return learner == "krr" || head == "rf" || head == "irf" || head == "nystrom" || head == "inystrom" || head == "kif";
+    const orbit::LearnerDescriptor* l = orbit::findLearner(learner);
+    const orbit::FeatureMapDescriptor* m = firstMap(spec);
+    return (l && l->gaussianKernel) || (m && m->usesBaseKernel);
 }
 
 std::string presetSpec(const std::string& preset, int s, int r)
 {
-    const std::string S = std::to_string(s), R = std::to_string(r);
-    if (preset == "rf" || preset == "nystrom")
-        return preset + ":s=" + S;
-    if (preset == "irf" || preset == "inystrom")
-        return preset + ":s=" + S + ",r=" + R;
-    if (preset == "gicdf")
-        return "gicdf:m=" + std::to_string(std::max(1, s / 21)) + ",bins=10,r=" + R + ",span=auto";  // measured thresholds
-    if (preset == "kif")
-        return "kif:k=" + S + ",eta=mean,r=" + R;
-    return preset;  // raw, sorted
+    const orbit::FeatureMapDescriptor* m = orbit::findFeatureMap(preset);
+    if (!m)
+        return preset;
+    // The map's size (its first integer parameter: s, m or k) and r, in the registry's spec order,
+    // with the panel's choices for the other parameters: GICDF's m (2 bins + 1) features come
+    // near s with 10 bins, over measured thresholds; kif pools by the mean.
+    std::vector<std::pair<std::string, std::string>> values;
+    bool sized = false;
+    for (const orbit::ParamDescriptor& p : m->parameters) {
+        if (p.type == orbit::ParamType::Integer && !sized) {
+            values.emplace_back(p.key, std::to_string(m->name == "gicdf" ? std::max(1, s / 21) : s));
+            sized = true;
+        } else if (p.key == "r") {
+            values.emplace_back(p.key, std::to_string(r));
+        } else if (m->name == "gicdf" && p.key == "bins") {
+            values.emplace_back(p.key, "10");
+        } else if (m->name == "gicdf" && p.key == "span") {
+            values.emplace_back(p.key, "auto");  // measured thresholds
+        } else if (m->name == "kif" && p.key == "eta") {
+            values.emplace_back(p.key, "mean");
+        }
+    }
+    std::string text = preset;
+    char sep = ':';
+    for (const auto& [key, value] : values) {
+        text += sep + key + "=" + value;
+        sep = ',';
+    }
+    return text;
 }
-
-namespace {
-
-std::vector<std::string> parameterKeys(const std::string& distribution)
-{
-    if (distribution == "vonmises")
-        return {"kappa"};
-    if (distribution == "uniform")
-        return {"a"};
-    if (distribution == "gaussian" || distribution == "noisysort")
-        return {"sigma"};
-    if (distribution == "lognormal")
-        return {"mu", "sigma"};
-    return {};  // haar, delta
-}
-
-} // namespace
 
 std::vector<std::string> localityAxes(const OrbitSettings& orbit)
 {
@@ -88,7 +103,12 @@ std::vector<std::string> localityAxes(const OrbitSettings& orbit)
     // parameters of an affine --dist cannot be searched yet"): offer none rather than a failing run.
     if (orbit.group == "affine")
         return {};
-    return parameterKeys(orbit.dist.name);
+    std::vector<std::string> keys;
+    if (const orbit::DistributionDescriptor* d = orbit::findDistribution(orbit.dist.name))
+        for (const orbit::ParamDescriptor& p : d->parameters)
+            if (p.sweepable)
+                keys.push_back(p.key);
+    return keys;
 }
 
 std::vector<double> parseNumberList(const std::string& text, const std::string& field)
@@ -113,13 +133,8 @@ std::vector<double> parseNumberList(const std::string& text, const std::string& 
 std::string formatNumberList(const std::vector<double>& values)
 {
     std::string out;
-    for (double v : values) {
-        char buffer[32];
-        const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-        if (!out.empty())
-            out += ", ";
-        out.append(buffer, ec == std::errc() ? end : buffer);
-    }
+    for (double v : values)
+        out += (out.empty() ? "" : ", ") + orbit::formatNumber(v);
     return out;
 }
 
@@ -137,10 +152,12 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
         if (!s.localityAxis.empty() && std::find(axes.begin(), axes.end(), s.localityAxis) != axes.end())
             config.grid.push_back({s.localityAxis, s.locality});
     }
-    if (s.learner == "ridge" || s.learner == "krr")
-        config.grid.push_back({"lambda", s.lambdas});
-    else if (s.learner == "svm")
-        config.grid.push_back({"C", s.costs});
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(s.learner);
+    const std::string axis = learner ? learner->axis() : std::string();
+    if (axis == "lambda")
+        config.grid.push_back({axis, s.lambdas});
+    else if (axis == "C")
+        config.grid.push_back({axis, s.costs});
     if (usesGaussianKernel(config.features, s.learner))
         config.grid.push_back({"median", s.medians});
     if (s.learningCurve)

@@ -17,8 +17,8 @@ struct TrainingSettings {
     int s = 500;                     ///< number of features (templates for kif, s/21 templates for gicdf)
     int r = 16;                      ///< group samples per template for the invariant maps
     std::string spec;                ///< the --features line as edited; empty: presetSpec(preset, s, r)
-    std::string learner = "blr";     ///< ridge | svm | krr | blr
-    std::string eval = "holdout";    ///< holdout | kfold | folds (the dataset's own folds)
+    std::string learner = "blr";     ///< a registry learner: ridge | svm | krr | blr
+    std::string eval = "holdout";    ///< a registry evaluation: holdout | kfold | folds (the dataset's own folds)
     double holdoutFraction = 0.2;
     int k = 3;
     std::vector<double> lambdas{1e-4, 1e-2, 1.0};   ///< ridge / krr strength
@@ -34,24 +34,26 @@ struct TrainingSettings {
 
     /// The features spec the run uses: `spec` when set, else presetSpec(preset, s, r).
     std::string featureSpec() const;
-    /// "holdout:0.2", "kfold:3" or "folds".
+    /// "holdout:0.2", "kfold:3" or "folds" (orbit::formatEvaluation).
     std::string evalSpec() const;
 
     bool operator==(const TrainingSettings&) const = default;
 };
 
-/// raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif.
+/// The registry's first-layer feature maps: raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif.
 const std::vector<std::string>& featurePresets();
-/// True for the presets (and spec lines) whose features average over the group: irf, inystrom, gicdf, kif.
+/// True for the presets (and spec lines) whose features average over the group (the registry's
+/// `invariant`: irf, inystrom, gicdf, kif).
 bool isInvariantSpec(const std::string& spec);
-/// True when the features (or krr) use the Gaussian base kernel, whose bandwidth the `median` axis sets:
-/// rf, irf, nystrom, inystrom, kif.
+/// True when the features (or the learner, krr) use the Gaussian base kernel, whose bandwidth the
+/// `median` axis sets (the registry's `usesBaseKernel` / `gaussianKernel`).
 bool usesGaussianKernel(const std::string& spec, const std::string& learner);
 /// The spec of a preset, e.g. presetSpec("irf", 500, 16) = "irf:s=500,r=16"; gicdf uses
 /// m = max(1, s / 21) templates with 10 bins (m (2 bins + 1) features), kif k = s templates.
 std::string presetSpec(const std::string& preset, int s, int r);
-/// The distribution parameters a locality sweep can vary for these orbit settings, e.g. {"kappa"}
-/// for von Mises, {"sigma"} for noisy sort; none for affine products (the engine cannot search them yet).
+/// The distribution parameters a locality sweep can vary for these orbit settings (the registry's
+/// sweepable ones), e.g. {"kappa"} for von Mises, {"sigma"} for noisy sort; none for affine
+/// products (the engine cannot search them yet).
 std::vector<std::string> localityAxes(const OrbitSettings& orbit);
 /// Parses "1e-4, 0.01; 1" into numbers. Throws SpecError(field, ..., offending text) on a bad entry
 /// or an empty list.

@@ -6,6 +6,8 @@
 #include "widgets/DistributionEditor.hpp"
 #include "workers/Tasks.hpp"
 
+#include "orbit/registry/Registry.hpp"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QComboBox>
@@ -86,7 +88,9 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     });
     connect(state_, &LabState::datasetChanged, this, &GroupPanel::request);
     connect(state_, &LabState::selectionChanged, this, [this] {
-        if (state_->orbitSettings().dist.name == "noisysort")
+        // q depends on the selected input (noisy sort): its draws change with the selection.
+        const orbit::DistributionDescriptor* d = orbit::findDistribution(state_->orbitSettings().dist.name);
+        if (d && d->dependsOnInput)
             request();
     });
 

@@ -6,6 +6,9 @@
 #include "widgets/TrainingCharts.hpp"
 #include "workers/TrainingTask.hpp"
 
+#include "models/DistributionCatalog.hpp"
+
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QChart>
@@ -48,11 +51,11 @@ QString pointText(const orbit::ParamPoint& point)
     return parts.join(", ");
 }
 
-QString metricName(const orbit::TrainResult& r) { return r.metric == "rmse" ? QStringLiteral("RMSE") : QStringLiteral("accuracy"); }
+QString metricName(const orbit::TrainResult& r) { return isRmse(r) ? QStringLiteral("RMSE") : QStringLiteral("accuracy"); }
 
 QString formatScore(const orbit::TrainResult& r, double v)
 {
-    return r.metric == "rmse" ? QString::number(v, 'f', 2) : QString::number(v, 'f', 3);
+    return isRmse(r) ? QString::number(v, 'f', 2) : QString::number(v, 'f', 3);
 }
 
 QString formatSeconds(double s)
@@ -74,8 +77,18 @@ std::vector<double> listOf(const QLineEdit* edit, const std::string& field, bool
     }
 }
 
-const QStringList kLearners{"ridge", "svm", "krr", "blr"};
-const QStringList kEvals{"holdout", "kfold", "folds"};
+/// The integer range of a registry parameter, for a spin box.
+void setRangeOf(QSpinBox* box, const orbit::ParamDescriptor& p)
+{
+    box->setRange(static_cast<int>(p.minimum), static_cast<int>(std::min<double>(p.maximum, std::numeric_limits<int>::max())));
+}
+
+/// The registry's evaluation kind of a combo's item data (hold-out for an unknown one).
+orbit::EvaluationKind evaluationOf(const QString& name)
+{
+    const orbit::EvaluationDescriptor* e = orbit::findEvaluation(name.toStdString());
+    return e ? e->id : orbit::EvaluationKind::HoldOut;
+}
 
 } // namespace
 
@@ -141,17 +154,20 @@ QWidget* TrainingPanel::buildSettings()
 {
     // Features.
     preset_ = new QComboBox;
-    for (const std::string& p : featurePresets())
+    preset_->setObjectName("preset");
+    for (const std::string& p : featurePresets()) {
         preset_->addItem(QString::fromStdString(p));
+        preset_->setItemData(preset_->count() - 1, QString::fromStdString(orbit::findFeatureMap(p)->doc), Qt::ToolTipRole);
+    }
     preset_->setToolTip(tr("The feature map: raw pixels, sorted Coulomb rows, random Fourier (rf), Nyström, or an "
                            "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel. "
                            "gicdf uses thresholds over the measured range of its projections (span=auto); remove it "
                            "for the paper's fixed range."));
     s_ = new QSpinBox;
-    s_->setRange(1, 100000);
+    setRangeOf(s_, *orbit::findFeatureMap("irf")->parameter("s"));
     s_->setToolTip(tr("s: how many features the map produces; more features approximate the kernel better but train slower."));
     r_ = new QSpinBox;
-    r_->setRange(1, 10000);
+    setRangeOf(r_, *orbit::findFeatureMap("irf")->parameter("r"));
     r_->setToolTip(tr("r: how many group elements are sampled per template for the invariant maps; larger r averages "
                       "the orbit more exactly."));
     spec_ = new QLineEdit;
@@ -176,25 +192,33 @@ QWidget* TrainingPanel::buildSettings()
 
     // Learner and evaluation.
     learner_ = new QComboBox;
-    learner_->addItem(tr("ridge regression"), "ridge");
-    learner_->addItem(tr("linear SVM"), "svm");
-    learner_->addItem(tr("kernel ridge (krr)"), "krr");
-    learner_->addItem(tr("Bayesian linear regression (blr)"), "blr");
+    learner_->setObjectName("learner");
+    for (const orbit::LearnerDescriptor& l : orbit::learnerDescriptors()) {
+        learner_->addItem(QString::fromStdString(l.displayName), QString::fromStdString(l.name));
+        learner_->setItemData(learner_->count() - 1, QString::fromStdString(l.doc), Qt::ToolTipRole);
+    }
     learner_->setToolTip(tr("The learner fitted on the features; blr also reports the log evidence, which can choose κ "
                             "without a validation set."));
     eval_ = new QComboBox;
-    eval_->addItem(tr("hold-out"), "holdout");
-    eval_->addItem(tr("k-fold"), "kfold");
-    eval_->addItem(tr("the dataset's folds"), "folds");
+    eval_->setObjectName("evaluation");
+    for (const orbit::EvaluationDescriptor& e : orbit::evaluationDescriptors()) {
+        eval_->addItem(QString::fromStdString(e.displayName), QString::fromStdString(e.name));
+        eval_->setItemData(eval_->count() - 1, QString::fromStdString(e.doc), Qt::ToolTipRole);
+    }
     eval_->setToolTip(tr("How test scores are measured: one held-out part, k rotating folds, or the folds stored in the "
                          "data (e.g. QM7's five)."));
     holdout_ = new QDoubleSpinBox;
-    holdout_->setRange(0.05, 0.95);
+    holdout_->setObjectName("holdout");
+    {
+        const ParameterInfo fraction = parameterInfo(orbit::evaluationDescriptor(orbit::EvaluationKind::HoldOut).parameters.front());
+        holdout_->setDecimals(fraction.decimals);
+        holdout_->setRange(fraction.minimum, fraction.maximum);  // (0, 1), rounded to the decimals
+    }
     holdout_->setSingleStep(0.05);
-    holdout_->setDecimals(2);
     holdout_->setToolTip(tr("The fraction of the samples kept aside for testing in a hold-out evaluation."));
     k_ = new QSpinBox;
-    k_->setRange(2, 50);
+    k_->setObjectName("folds");
+    setRangeOf(k_, orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front());
     k_->setToolTip(tr("K: the number of folds; each fold is tested once by a model trained on the others."));
     subset_ = new QSpinBox;
     subset_->setRange(0, 100000000);
@@ -390,8 +414,8 @@ void TrainingPanel::setSettings(const TrainingSettings& s)
         preset_->setCurrentIndex(presetIndex >= 0 ? presetIndex : preset_->findText("irf"));
         s_->setValue(s.s);
         r_->setValue(s.r);
-        learner_->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, kLearners.indexOf(QString::fromStdString(s.learner)))));
-        eval_->setCurrentIndex(static_cast<int>(std::max<qsizetype>(0, kEvals.indexOf(QString::fromStdString(s.eval)))));
+        learner_->setCurrentIndex(std::max(0, learner_->findData(QString::fromStdString(s.learner))));
+        eval_->setCurrentIndex(std::max(0, eval_->findData(QString::fromStdString(s.eval))));
     }
     spec_->setText(QString::fromStdString(s.featureSpec()));
     holdout_->setValue(s.holdoutFraction);
@@ -437,21 +461,21 @@ void TrainingPanel::refreshOrbitInfo()
 
 void TrainingPanel::updateEnabled()
 {
-    const std::string preset = preset_->currentText().toStdString();
-    const bool hasS = preset != "raw" && preset != "sorted";
-    s_->setEnabled(hasS);
-    r_->setEnabled(isInvariantSpec(preset));
-    const QString learner = learner_->currentData().toString();
-    lambdas_->setEnabled(learner == "ridge" || learner == "krr");
-    costs_->setEnabled(learner == "svm");
-    const QString eval = eval_->currentData().toString();
-    holdout_->setEnabled(eval == "holdout");
-    k_->setEnabled(eval == "kfold");
+    const orbit::FeatureMapDescriptor* map = orbit::findFeatureMap(preset_->currentText().toStdString());
+    s_->setEnabled(map && !map->parameters.empty());  // raw and sorted have no size
+    r_->setEnabled(map && map->invariant && map->parameter("r"));
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(learner_->currentData().toString().toStdString());
+    const std::string axis = learner ? learner->axis() : std::string();
+    lambdas_->setEnabled(axis == "lambda");
+    costs_->setEnabled(axis == "C");
+    const orbit::EvaluationKind eval = evaluationOf(eval_->currentData().toString());
+    holdout_->setEnabled(eval == orbit::EvaluationKind::HoldOut);
+    k_->setEnabled(eval == orbit::EvaluationKind::KFold);
     const auto ds = state_->dataset();
     const bool hasFolds = ds && !ds->folds.empty();
     if (auto* model = qobject_cast<QStandardItemModel*>(eval_->model()))
-        if (QStandardItem* item = model->item(2))
-            item->setEnabled(hasFolds || eval == "folds");
+        if (QStandardItem* item = model->item(eval_->findData(QString(orbit::toString(orbit::EvaluationKind::Folds)))))
+            item->setEnabled(hasFolds || eval == orbit::EvaluationKind::Folds);
     const bool invariant = isInvariantSpec(spec_->text().trimmed().toStdString());
     localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
     locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
@@ -495,8 +519,8 @@ bool TrainingPanel::run()
     request.dataset = ds;
     try {
         const TrainingSettings s = settingsFrom(true);
-        if (s.eval == "folds" && ds->folds.empty())
-            throw orbit::SpecError("evaluation", "these data have no folds of their own; choose hold-out or k-fold", "folds");
+        if (evaluationOf(QString::fromStdString(s.eval)) == orbit::EvaluationKind::Folds && ds->folds.empty())
+            throw orbit::SpecError("evaluation", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
         lastGood_ = s;
         request.config = makeTrainConfig(s, state_->orbitSettings());
         request.config.validate();
@@ -555,16 +579,16 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     status_->setText(tr("Finished in %1.").arg(formatSeconds(r.seconds)));
     const TrainingRequest& q = result->request;
     const QString data = QFileInfo(QString::fromStdString(q.dataset->source)).fileName();
-    const QString metric = r.metric == "rmse" ? tr("test RMSE") : tr("test accuracy");
+    const QString metric = isRmse(r) ? tr("test RMSE") : tr("test accuracy");
     // RMSE and MAE are in the targets' unit, when the data states one.
     const QString unit = QString::fromStdString(q.dataset->targetUnit);
-    const QString unitSuffix = r.metric == "rmse" && !unit.isEmpty() ? " " + unit.toHtmlEscaped() : QString();
+    const QString unitSuffix = isRmse(r) && !unit.isEmpty() ? " " + unit.toHtmlEscaped() : QString();
     QString score = r.folds.size() == 1
                         ? tr("<b>%1 %2%3</b> on one held-out split").arg(metric, formatScore(r, r.mean), unitSuffix)
                         : tr("<b>%1 %2 ± %3%4</b> over %5 folds")
                               .arg(metric, formatScore(r, r.mean), formatScore(r, r.stddev), unitSuffix)
                               .arg(r.folds.size());
-    if (r.metric == "rmse")
+    if (isRmse(r))
         score += tr(" · MAE %1%2").arg(QString::number(r.mae, 'f', 2), unitSuffix);
     if (r.logEvidence)
         score += tr(" · log evidence %1").arg(*r.logEvidence, 0, 'g', 6);
@@ -594,7 +618,7 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
 void TrainingPanel::drawTable(const TrainingResult& result)
 {
     const orbit::TrainResult& r = result.result;
-    const bool regression = r.metric == "rmse";
+    const bool regression = isRmse(r);
     const bool evidence = r.logEvidence.has_value();
     const QString unit = QString::fromStdString(result.request.dataset->targetUnit);
     QStringList headers{tr("fold"), regression ? withScoreUnit(tr("RMSE"), r, unit) : tr("accuracy")};
@@ -657,7 +681,7 @@ void TrainingPanel::drawTable(const TrainingResult& result)
 void TrainingPanel::drawConfusion(const TrainingResult& result)
 {
     const orbit::TrainResult& r = result.result;
-    const bool classes = r.metric != "rmse" && r.confusion.rows() > 0;
+    const bool classes = !isRmse(r) && r.confusion.rows() > 0;
     confusion_->setVisible(classes);
     if (!classes)
         return;

@@ -4,6 +4,8 @@
 #include "models/LabState.hpp"
 #include "widgets/ParameterControl.hpp"
 
+#include "orbit/registry/Registry.hpp"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -13,6 +15,8 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <tuple>
 
 namespace orbitui {
 
@@ -31,7 +35,7 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
     : QWidget(parent), state_(state), compact_(compact), group_(new QComboBox), groupDescription_(new QLabel),
       cyclicN_(new QSpinBox), orthogonalK_(new QSpinBox), factorsHost_(new QWidget),
       factorsLayout_(new QVBoxLayout(factorsHost_)),
-      r_(new ParameterControl(tr("r (copies)"), 1, 1000, true, 0,
+      r_(new ParameterControl(tr("r (copies)"), 1, 1000, 1, 1000, true, 0,
                               tr("r is the number of group elements drawn per input: the orbit gallery shows r "
                                  "copies, and invariant features average over r transformed copies."))),
       seed_(new QLineEdit)
@@ -40,10 +44,14 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
     groupDescription_->setWordWrap(true);
     groupDescription_->setVisible(!compact);
     groupDescription_->setStyleSheet("color: #444;");
-    cyclicN_->setRange(1, 360);
-    cyclicN_->setToolTip(tr("n: the cyclic group holds the n rotations by multiples of 2π/n."));
-    orthogonalK_->setRange(1, 4096);
-    orthogonalK_->setToolTip(tr("k: the number of random orthogonal matrices in the finite set."));
+    // The group's integer parameters: their ranges and docs are the registry's.
+    for (auto [box, group, key] : {std::tuple{cyclicN_, "cyclic", "n"}, std::tuple{orthogonalK_, "orthogonal", "k"}}) {
+        const orbit::ParamDescriptor& p = *orbit::findGroup(group)->parameter(key);
+        box->setRange(static_cast<int>(p.minimum), static_cast<int>(p.maximum));
+        box->setToolTip(QStringLiteral("%1: %2 (%3)")
+                            .arg(QString::fromStdString(p.key), QString::fromStdString(p.doc),
+                                 QString::fromStdString(p.rangeText())));
+    }
     seed_->setValidator(new QRegularExpressionValidator(QRegularExpression("[0-9]{1,19}"), seed_));
     seed_->setToolTip(tr("The seed of every random draw: the same seed gives the same orbit, bit for bit."));
     factorsLayout_->setContentsMargins(0, 0, 0, 0);
@@ -129,8 +137,10 @@ void DistributionEditor::rebuild()
             groups = {s.group};
         if (std::find(groups.begin(), groups.end(), s.group) == groups.end())
             groups.insert(groups.begin(), s.group);
-        for (const auto& g : groups)
+        for (const auto& g : groups) {
             group_->addItem(groupDisplayName(g), QString::fromStdString(g));
+            group_->setItemData(group_->count() - 1, describeGroup(g), Qt::ToolTipRole);
+        }
         group_->setCurrentIndex(group_->findData(QString::fromStdString(s.group)));
     }
     groupDescription_->setText(describeGroup(s.group));
@@ -161,8 +171,10 @@ void DistributionEditor::rebuild()
         const std::string current = s.factor(factor).name;
         if (std::find(names.begin(), names.end(), current) == names.end())
             names.insert(names.begin(), current);
-        for (const auto& n : names)
+        for (const auto& n : names) {
             fc.dist->addItem(displayName(n), QString::fromStdString(n));
+            fc.dist->setItemData(fc.dist->count() - 1, describeDistribution(n), Qt::ToolTipRole);
+        }
         fc.dist->setCurrentIndex(fc.dist->findData(QString::fromStdString(current)));
         layout->addWidget(fc.dist);
         fc.description = new QLabel(describeDistribution(current));
@@ -172,8 +184,7 @@ void DistributionEditor::rebuild()
         layout->addWidget(fc.description);
         const std::string paramGroup = s.group == "affine" ? factor : s.group;
         for (const ParameterInfo& info : parametersOf(current, paramGroup)) {
-            auto* control = new ParameterControl(info.label, info.minimum, info.maximum, info.logish, info.decimals,
-                                                 info.tooltip);
+            auto* control = new ParameterControl(info);
             control->setObjectName(fc.factor + "/" + info.key);
             control->setValue(parameterValue(s.factor(factor), info.key));
             const QString key = info.key;

@@ -12,26 +12,37 @@
 
 namespace orbitui {
 
-double ParameterControl::toValue(int position, double minimum, double maximum, bool logish)
+double ParameterControl::toValue(int position, double sliderMinimum, double sliderMaximum, bool logScale)
 {
     const double u = std::clamp(position, 0, kSteps) / double(kSteps);
-    const double f = logish ? (std::pow(1001.0, u) - 1.0) / 1000.0 : u;
-    return minimum + (maximum - minimum) * f;
+    if (logScale && sliderMinimum > 0 && sliderMaximum > sliderMinimum)
+        return sliderMinimum * std::pow(sliderMaximum / sliderMinimum, u);
+    return sliderMinimum + (sliderMaximum - sliderMinimum) * u;
 }
 
-int ParameterControl::toPosition(double value, double minimum, double maximum, bool logish)
+int ParameterControl::toPosition(double value, double sliderMinimum, double sliderMaximum, bool logScale)
 {
-    if (!(maximum > minimum))
+    if (!(sliderMaximum > sliderMinimum))
         return 0;
-    const double f = std::clamp((value - minimum) / (maximum - minimum), 0.0, 1.0);
-    const double u = logish ? std::log1p(1000.0 * f) / std::log(1001.0) : f;
-    return static_cast<int>(std::lround(u * kSteps));
+    double u;
+    if (logScale && sliderMinimum > 0)
+        u = value > 0 ? std::log(value / sliderMinimum) / std::log(sliderMaximum / sliderMinimum) : 0.0;
+    else
+        u = (value - sliderMinimum) / (sliderMaximum - sliderMinimum);
+    return static_cast<int>(std::lround(std::clamp(u, 0.0, 1.0) * kSteps));
 }
 
-ParameterControl::ParameterControl(const QString& label, double minimum, double maximum, bool logish, int decimals,
-                                   const QString& tooltip, QWidget* parent)
+ParameterControl::ParameterControl(const ParameterInfo& info, QWidget* parent)
+    : ParameterControl(info.label, info.minimum, info.maximum, info.sliderMinimum, info.sliderMaximum, info.logScale,
+                       info.decimals, info.tooltip, parent)
+{
+}
+
+ParameterControl::ParameterControl(const QString& label, double minimum, double maximum, double sliderMinimum,
+                                   double sliderMaximum, bool logScale, int decimals, const QString& tooltip,
+                                   QWidget* parent)
     : QWidget(parent), label_(new QLabel(label)), slider_(new QSlider(Qt::Horizontal)), spin_(new QDoubleSpinBox),
-      min_(minimum), max_(maximum), logish_(logish)
+      sliderMin_(sliderMinimum), sliderMax_(sliderMaximum), logScale_(logScale)
 {
     slider_->setRange(0, kSteps);
     slider_->setMinimumWidth(120);
@@ -55,7 +66,7 @@ ParameterControl::ParameterControl(const QString& label, double minimum, double 
     layout->addLayout(row);
 
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
-        const double v = toValue(pos, min_, max_, logish_);
+        const double v = toValue(pos, sliderMin_, sliderMax_, logScale_);
         {
             const QSignalBlocker block(spin_);
             spin_->setValue(v);
@@ -65,7 +76,7 @@ ParameterControl::ParameterControl(const QString& label, double minimum, double 
     connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         {
             const QSignalBlocker block(slider_);
-            slider_->setValue(toPosition(v, min_, max_, logish_));
+            slider_->setValue(toPosition(v, sliderMin_, sliderMax_, logScale_));
         }
         emit valueChanged(v);
     });
@@ -78,7 +89,7 @@ void ParameterControl::setValue(double v)
     const QSignalBlocker blockSpin(spin_);
     const QSignalBlocker blockSlider(slider_);
     spin_->setValue(v);
-    slider_->setValue(toPosition(v, min_, max_, logish_));
+    slider_->setValue(toPosition(v, sliderMin_, sliderMax_, logScale_));
 }
 
 } // namespace orbitui

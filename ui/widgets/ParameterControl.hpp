@@ -1,7 +1,10 @@
 #pragma once
-// One numeric parameter as a slider AND a spin box kept in step. The slider may be "log-ish":
-// position u in [0, 1] maps to min + (max - min) (1001^u - 1) / 1000, fine near the minimum.
+// One numeric parameter as a slider AND a spin box kept in step. The spin box accepts the whole
+// valid range; the slider spans the typical range, linearly or in log space: position u in [0, 1]
+// maps to lo (hi / lo)^u. Values outside the slider's span put it at its end.
 #include <QWidget>
+
+#include "models/DistributionCatalog.hpp"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -12,8 +15,11 @@ namespace orbitui {
 class ParameterControl : public QWidget {
     Q_OBJECT
 public:
-    ParameterControl(const QString& label, double minimum, double maximum, bool logish, int decimals,
-                     const QString& tooltip, QWidget* parent = nullptr);
+    ParameterControl(const QString& label, double minimum, double maximum, double sliderMinimum,
+                     double sliderMaximum, bool logScale, int decimals, const QString& tooltip,
+                     QWidget* parent = nullptr);
+    /// A registry parameter (parameterInfo): its label, ranges, scale, decimals and tooltip.
+    explicit ParameterControl(const ParameterInfo& info, QWidget* parent = nullptr);
 
     double value() const;
     /// Sets the value without emitting valueChanged.
@@ -22,9 +28,9 @@ public:
     QDoubleSpinBox* spinBox() const { return spin_; }
 
     static constexpr int kSteps = 1000;
-    /// Slider position <-> value (public for tests).
-    static double toValue(int position, double minimum, double maximum, bool logish);
-    static int toPosition(double value, double minimum, double maximum, bool logish);
+    /// Slider position <-> value over the slider's span (public for tests).
+    static double toValue(int position, double sliderMinimum, double sliderMaximum, bool logScale);
+    static int toPosition(double value, double sliderMinimum, double sliderMaximum, bool logScale);
 
 signals:
     void valueChanged(double value);
@@ -33,8 +39,8 @@ private:
     QLabel* label_;
     QSlider* slider_;
     QDoubleSpinBox* spin_;
-    double min_, max_;
-    bool logish_;
+    double sliderMin_, sliderMax_;
+    bool logScale_;
 };
 
 } // namespace orbitui

@@ -1,5 +1,7 @@
 #include "widgets/TrainingCharts.hpp"
 
+#include "orbit/registry/Registry.hpp"
+
 #include "widgets/ChartBox.hpp"
 #include "workers/TrainingTask.hpp"
 
@@ -94,22 +96,30 @@ QLineSeries* makeSeries(const QString& name, const std::vector<double>& x, const
 } // namespace
 
 /// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
+/// Symbols are the first word of the registry's labels of distribution parameters and learner axes.
 QString axisLabel(const std::string& axis)
 {
     const auto dot = axis.find('.');
     const std::string key = dot == std::string::npos ? axis : axis.substr(dot + 1);
-    QString name = key == "kappa"    ? QStringLiteral("κ")
-                   : key == "lambda" ? QStringLiteral("λ")
-                   : key == "sigma"  ? QStringLiteral("σ")
-                   : key == "mu"     ? QStringLiteral("μ")
-                   : key == "median" ? QStringLiteral("bandwidth (× median distance)")
-                                     : QString::fromStdString(key);
+    std::string label;
+    for (const orbit::DistributionDescriptor& d : orbit::distributionDescriptors())
+        for (const orbit::ParamDescriptor& p : d.parameters)
+            if (label.empty() && p.key == key)
+                label = p.label;
+    for (const orbit::LearnerDescriptor& l : orbit::learnerDescriptors())
+        if (label.empty() && l.axis() == key)
+            label = l.parameters.front().label;
+    QString name = key == "median"     ? QStringLiteral("bandwidth (× median distance)")
+                   : label.empty()     ? QString::fromStdString(key)
+                                       : QString::fromStdString(label.substr(0, label.find(' ')));
     return dot == std::string::npos ? name : QString::fromStdString(axis.substr(0, dot)) + " " + name;
 }
 
+bool isRmse(const orbit::TrainResult& r) { return orbit::parseMetric(r.metric) == orbit::Metric::Rmse; }
+
 QString withScoreUnit(const QString& text, const orbit::TrainResult& r, const QString& unit)
 {
-    return r.metric == "rmse" && !unit.isEmpty() ? QStringLiteral("%1 (%2)").arg(text, unit) : text;
+    return isRmse(r) && !unit.isEmpty() ? QStringLiteral("%1 (%2)").arg(text, unit) : text;
 }
 
 void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve& curve, const QString& unit)
@@ -122,8 +132,8 @@ void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve&
         return;
     const QString axis = axisLabel(curve.axis);
     const bool evidence = curve.hasEvidence();
-    const QString metric = r.metric == "rmse" ? QObject::tr("validation RMSE") : QObject::tr("validation accuracy");
-    QString title = evidence ? QObject::tr("Evidence and %1 vs %2").arg(r.metric == "rmse" ? QObject::tr("RMSE") : QObject::tr("accuracy"), axis)
+    const QString metric = isRmse(r) ? QObject::tr("validation RMSE") : QObject::tr("validation accuracy");
+    QString title = evidence ? QObject::tr("Evidence and %1 vs %2").arg(isRmse(r) ? QObject::tr("RMSE") : QObject::tr("accuracy"), axis)
                              : QObject::tr("%1 vs %2").arg(metric, axis);
     title[0] = title[0].toUpper();
     chart->setTitle(title);
@@ -167,7 +177,7 @@ void drawLearningCurve(ChartBox* box, const orbit::TrainResult& r, const QString
         n.push_back(static_cast<double>(p.trainSize));
         score.push_back(p.score);
     }
-    const QString metric = r.metric == "rmse" ? QObject::tr("test RMSE") : QObject::tr("test accuracy");
+    const QString metric = isRmse(r) ? QObject::tr("test RMSE") : QObject::tr("test accuracy");
     QAbstractAxis* x = makeXAxis(n, false, QObject::tr("training samples"));
     if (auto* v = qobject_cast<QValueAxis*>(x)) {
         v->setRange(0, *std::max_element(n.begin(), n.end()) * 1.05);

@@ -15,6 +15,8 @@ struct AxisCurve;
 
 /// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
 QString axisLabel(const std::string& axis);
+/// Whether the run scored RMSE (regression targets) rather than accuracy (the registry's metric).
+bool isRmse(const orbit::TrainResult& result);
 
 /// Replaces the chart of `box` by the validation score of `result` along `curve` (log x axis for
 /// lambda, C and ranges over a factor 50) and, when the curve has a finite log evidence, the

@@ -1,6 +1,7 @@
 #include "workers/TrainingTask.hpp"
 
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/registry/Registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,7 +20,7 @@ AxisCurve curveAlong(const orbit::TrainResult& result, const std::string& axis)
 {
     AxisCurve curve;
     curve.axis = axis;
-    const bool maximise = result.metric != "rmse";
+    const bool maximise = orbit::parseMetric(result.metric) == orbit::Metric::Accuracy;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::map<double, std::pair<double, double>> best;  // x -> (validation, evidence)
     for (const orbit::GridRow& row : result.grid) {

@@ -89,7 +89,7 @@ Command approxErrorCommand()
         if (o.name != "index") options.push_back(o);
     for (const auto& o : groupOptions()) options.push_back(o);
     options.push_back({"n", "", false, "N", "number of points (random subset, --seed; default 200)"});
-    options.push_back({"kernel", "", false, "SPEC", "base kernel (default gaussian:median=1)"});
+    options.push_back({"kernel", "", false, "SPEC", "base kernel: " + kernelOptionHelp()});
     options.push_back({"features", "", false, "rf|nystrom", "invariant RF (eq. 7) or invariant Nystrom (eq. 8); default rf"});
     options.push_back({"s-list", "", false, "a,b,..", "numbers of templates / landmarks"});
     options.push_back({"r-list", "", false, "a,b,..", "group samples of the feature maps"});
@@ -102,7 +102,7 @@ Command approxErrorCommand()
             "--r-list a,b,.. --ref-r R --csv OUT",
             "Errors ||K - Psi Psi^T|| / ||K|| in spectral norm (Spectra Lanczos) and Frobenius norm; K from\n"
             "ref-r group samples per point drawn independently of the feature maps (LGIKA Figure 1).\n\n" +
-                groupSpecHelp(),
+                kernelHelp() + groupSpecHelp(),
             options,
             runApproxError};
 }

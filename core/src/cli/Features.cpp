@@ -67,34 +67,15 @@ Command featuresCommand()
     for (const auto& o : dataOptions())
         if (o.name != "index") options.push_back(o);
     for (const auto& o : groupOptions()) options.push_back(o);
-    options.push_back({"features", "", false, "SPEC", "the feature map (see below)"});
-    options.push_back({"kernel", "", false, "SPEC",
-                       "base kernel: gaussian:sigma=X | gaussian:median=F | polynomial:degree=D,c=C "
-                       "(default gaussian:median=1)"});
+    options.push_back({"features", "", false, "SPEC", "the feature map (see the list above)"});
+    options.push_back({"kernel", "", false, "SPEC", "base kernel: " + kernelOptionHelp()});
     options.push_back({"out", "o", false, "FILE", "output: .npy (float32, C order) or .csv"});
     return {"features",
             "compute the feature matrix of a whole dataset",
             "features --data FILE --features SPEC [--group G --dist D] [--kernel K] --out FILE.npy|.csv [--json]",
-            "Feature maps (fitted on the whole dataset with --seed, then applied to it):\n"
-            "  raw                       the input itself\n"
-            "  sorted                    row-norm-sorted Coulomb matrix\n"
-            "  rf:s=S[,form=cos|complex] random Fourier features of the Gaussian kernel\n"
-            "  irf:s=S,r=R[,form=..][,mode=auto|templates|data]  invariant RF (LGIKA eq. 7); auto uses the\n"
-            "                            template trick when the action is unitary and q symmetric, independent of x\n"
-            "  nystrom:s=S[,landmarks=random|kmeans][,jitter=J|tol=T]  Nystrom features: K_ZZ + J mean(diag) I\n"
-            "                            inverted by Cholesky (default J = 1e-6), or tol: its pseudo-inverse keeping\n"
-            "                            eigenvalues above T lambda_max (slow, not cancellable)\n"
-            "  inystrom:s=S,r=R[,...][,landmarks=orbit]  invariant Nystrom (LGIKA eq. 8); orbit: each landmark a\n"
-            "                            training row moved by one g ~ q (default when q depends on x, e.g. noisy\n"
-            "                            sort), so s may exceed the number of rows\n"
-            "  gicdf:m=M,bins=B,r=R[,eps=E][,norm=each|max][,span=S|auto]  group-invariant CDF features, M (2B + 1)\n"
-            "                            dims (Mroueh et al.); inputs to unit norm each, or divided by the largest training\n"
-            "                            norm; thresholds over [-S, S] (default 1 + E, the paper's; auto: measured)\n"
-            "  kif:k=K,eta=mean|max|moments:n[,r=R]  Pal-Savvides kernel invariant features over G0 (the whole\n"
-            "                            finite group with haar, else R samples of q)\n"
-            "  ...+rf2:s=S2[,median=F|sigma=X]  a second Gaussian RF layer on the first layer's features\n"
+            featureMapHelp() +
             "--json prints {seconds (fit + transform), rows, dims, features, kernel, setup_seconds, out}.\n\n" +
-                groupSpecHelp(),
+                kernelHelp() + groupSpecHelp(),
             options,
             runFeatures};
 }

@@ -1,17 +1,48 @@
 #include "cli/GroupOptions.hpp"
 
 #include "orbit/data/Loaders.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace orbit::cli {
 
+namespace {
+
+/// "a|b|c": the synopses of registered descriptors, for an option's value name.
+template <class D>
+std::string alternativesOf(const std::vector<D>& all, bool (*keep)(const D&) = nullptr)
+{
+    std::string out;
+    for (const D& d : all)
+        if (!keep || keep(d)) out += (out.empty() ? "" : "|") + d.synopsis();
+    return out;
+}
+
+std::string groupNames(const std::vector<GroupKind>& kinds)
+{
+    std::string out;
+    for (GroupKind k : kinds) out += (out.empty() ? "" : ", ") + std::string(toString(k));
+    return out;
+}
+
+std::string dataKindNames(const std::vector<DataKind>& kinds)
+{
+    std::string out;
+    for (DataKind k : kinds) out += (out.empty() ? "" : ", ") + std::string(toString(k));
+    return out;
+}
+
+} // namespace
+
 std::vector<Option> groupOptions()
 {
-    return {{"group", "", false, "G", "rotation|translation|scale|affine|cyclic:n=N|permutation|orthogonal:k=K"},
-            {"dist", "", false, "D",
-             "vonmises:kappa=K|uniform:a=A|gaussian:sigma=S|lognormal:mu=M,sigma=S|haar|noisysort:sigma=S|delta"}};
+    std::string groups, dists;
+    for (const GroupDescriptor& g : groupDescriptors()) groups += (groups.empty() ? "" : "|") + g.synopsis(true);
+    for (const DistributionDescriptor& d : distributionDescriptors()) dists += (dists.empty() ? "" : "|") + d.synopsis(true);
+    return {{"group", "", false, "G", groups}, {"dist", "", false, "D", dists}};
 }
 
 std::vector<Option> dataOptions()
@@ -23,17 +54,80 @@ std::vector<Option> dataOptions()
 
 std::string groupSpecHelp()
 {
-    return "Groups: rotation (about the image centre, bilinear, zero border), translation (sub-pixel, pixels),\n"
-           "scale (zoom about the centre, intensities x 1/s), affine (rotation x translation x scale, scale first),\n"
-           "cyclic:n=N (images: rotations by 2 pi k/N; vectors: shifts by k d/N), permutation (Coulomb C -> P C P^T;\n"
-           "optional n=N without --data), orthogonal:k=K (K Haar-random orthogonal matrices; optional d=D without --data).\n"
-           "Distributions: vonmises:kappa=K (rotation), uniform:a=A (rotation angle or translation per axis, window\n"
-           "[-A, A]), gaussian:sigma=S (translation, pixels), lognormal:mu=M,sigma=S (scale), haar (rotation, cyclic,\n"
-           "permutation, orthogonal), noisysort:sigma=S (Coulomb rows sorted by norm + N(0, S^2) noise; needs --data),\n"
-           "delta (identity). For affine give one per factor, each starting at a comma (or ';'):\n"
-           "  --dist rotation=vonmises:kappa=9,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.3\n"
-           "Factors left out are the delta.";
+    std::string s = "Groups (--group), with the data each acts on:\n";
+    for (const GroupDescriptor& g : groupDescriptors()) s += helpLines(g, true, " [" + dataKindNames(g.dataKinds) + "]");
+    s += "Distributions (--dist), with the groups each applies to:\n";
+    for (const DistributionDescriptor& d : distributionDescriptors()) {
+        // The parameters on each of its groups, when their ranges or units differ between groups.
+        std::vector<GroupKind> shown = {d.groups.front()};
+        for (GroupKind k : d.groups)
+            for (std::size_t i = 0; i < d.parameters.size(); ++i)
+                if ((d.parametersOn(k)[i].rangeText() != d.parameters[i].rangeText() ||
+                     d.parametersOn(k)[i].unit != d.parameters[i].unit) &&
+                    std::find(shown.begin(), shown.end(), k) == shown.end())
+                    shown.push_back(k);
+        s += helpLines(d, false, " [" + groupNames(d.groups) + "]");
+        for (GroupKind k : shown) {
+            SpecDescriptor on;
+            on.parameters = d.parametersOn(k);
+            if (shown.size() > 1)
+                for (ParamDescriptor& p : on.parameters) p.doc = "On " + std::string(toString(k)) + ": " + p.doc;
+            s += helpLines(on, true);
+        }
+    }
+    s += "For affine give one distribution per factor, each starting at a comma (or ';'):\n"
+         "  --dist rotation=vonmises:kappa=9,translation=gaussian:sigma=1,scale=lognormal:mu=0,sigma=0.3\n"
+         "Factors left out are the delta.";
+    return s;
 }
+
+std::string featureMapHelp()
+{
+    std::string s = "Feature maps (--features), fitted with --seed, then applied:\n";
+    for (const FeatureMapDescriptor& m : featureMapDescriptors())
+        s += helpLines(m, true, m.invariant ? " [needs --group and --dist]" : "");
+    return s;
+}
+
+std::string kernelOptionHelp()
+{
+    std::string out;
+    for (const KernelDescriptor& k : kernelDescriptors()) out += (out.empty() ? "" : " or ") + k.synopsis(true);
+    return out + " (default gaussian:median=1)";
+}
+
+std::string kernelHelp()
+{
+    std::string s = "Base kernels (--kernel):\n";
+    for (const KernelDescriptor& k : kernelDescriptors()) s += helpLines(k, true);
+    return s;
+}
+
+std::string learnerHelp()
+{
+    std::string s = "Learners (--learner), with their grid axis:\n";
+    for (const LearnerDescriptor& l : learnerDescriptors()) {
+        std::string extra;
+        if (!l.parameters.empty()) {
+            extra = " [axis " + l.axis() + ", default ";
+            for (std::size_t i = 0; i < l.defaultAxis.size(); ++i) extra += (i ? "," : "") + formatNumber(l.defaultAxis[i]);
+            extra += "]";
+        }
+        s += helpLines(l, false, extra);
+    }
+    s += "Evaluations (--eval):\n";
+    for (const EvaluationDescriptor& e : evaluationDescriptors()) s += helpLines(e, false);
+    return s;
+}
+
+std::string learnerNames()
+{
+    std::string out;
+    for (const LearnerDescriptor& l : learnerDescriptors()) out += (out.empty() ? "" : "|") + l.name;
+    return out;
+}
+
+std::string evaluationNames() { return alternativesOf(evaluationDescriptors()); }
 
 std::uint64_t seedOption(const Args& args)
 {

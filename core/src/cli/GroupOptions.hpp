@@ -16,8 +16,17 @@ namespace orbit::cli {
 std::vector<Option> groupOptions();
 /// --data FILE, --index I, --format F.
 std::vector<Option> dataOptions();
-/// Paragraph for a command's --help describing the group and distribution specs.
+/// Paragraph for a command's --help describing the group and distribution specs (from the registry).
 std::string groupSpecHelp();
+/// The same for the feature maps, the base kernels, and the learners with the evaluations.
+std::string featureMapHelp();
+std::string kernelHelp();
+std::string learnerHelp();
+/// "gaussian:sigma=S|median=F|polynomial (default gaussian:median=1)": the --kernel option's help.
+std::string kernelOptionHelp();
+/// "ridge|svm|krr|blr" and "holdout:FRAC|kfold:K|folds": value names of --learner and --eval.
+std::string learnerNames();
+std::string evaluationNames();
 
 /// --seed S (default 0) as an unsigned seed.
 std::uint64_t seedOption(const Args& args);

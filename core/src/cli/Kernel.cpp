@@ -2,6 +2,7 @@
 #include "cli/GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
+#include "orbit/distributions/Haar.hpp"
 #include "orbit/experiments/ApproxError.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MatrixIo.hpp"
@@ -30,7 +31,7 @@ int runKernel(const Args& args, Io& io)
     const FeatureContext c = makeFeatureContext(subset, args.required("group"), args.required("dist"),
                                                 args.text("kernel", "gaussian:median=1"), seed);
     std::string method = args.text("method", "auto");
-    if (method == "auto") method = c.group->isFinite() && c.dist->spec().rfind("haar", 0) == 0 ? "haar" : "mc";
+    if (method == "auto") method = c.group->isFinite() && isHaar(*c.dist) ? "haar" : "mc";
     const std::string est = args.text("estimator", "v");
     if (est != "v" && est != "u") throw SpecError("--estimator", "must be v or u", est);
     const int r = static_cast<int>(args.integer("r", 20, 1, 100000));
@@ -54,7 +55,7 @@ int runKernel(const Args& args, Io& io)
             T.row(i) = data->X.row(Eigen::Index(pool[i]));
         }
         std::vector<GroupElement> G0;
-        if (c.group->isFinite() && c.dist->spec().rfind("haar", 0) == 0)
+        if (c.group->isFinite() && isHaar(*c.dist))
             G0 = c.group->elements(c.shape, 4096);
         else
             G0 = OrbitSampler(c.group, c.dist, c.shape, r, seed).sharedElements();
@@ -91,7 +92,7 @@ Command kernelCommand()
     for (const auto& o : groupOptions()) options.push_back(o);
     options.push_back({"n", "", false, "N", "number of points: a random subset (--seed) ordered by label (default 200)"});
     options.push_back({"r", "r", false, "R", "group samples per point (mc) or G0 size (pal, infinite groups); default 20"});
-    options.push_back({"kernel", "", false, "SPEC", "base kernel (default gaussian:median=1)"});
+    options.push_back({"kernel", "", false, "SPEC", "base kernel: " + kernelOptionHelp()});
     options.push_back({"method", "", false, "M",
                        "auto (haar for a finite group with --dist haar, else mc) | mc | haar | pal (Pal-Savvides Thm 3.1)"});
     options.push_back({"estimator", "", false, "v|u", "mc diagonal: v = V-statistic (PSD, default), u = unbiased U-statistic"});
@@ -103,7 +104,7 @@ Command kernelCommand()
             "mc: K_ij = (1/r^2) sum_ab k(g_a x_i, h_b x_j), g, h ~ q drawn independently per point (PSD).\n"
             "haar: K_ij = (1/|G|^2) sum_{g,h in G} k(g x_i, h x_j) for a finite group (exactly invariant).\n"
             "pal: k(x, y) = (1/|G0|) sum_g u_x^T K(gT, T) u_y with u_x = K_TT^+ k_T(x) (templates T).\n\n" +
-                groupSpecHelp(),
+                kernelHelp() + groupSpecHelp(),
             options,
             runKernel};
 }

@@ -68,8 +68,8 @@ Command trainCommand()
     for (const auto& o : groupOptions()) options.push_back(o);
     options.push_back({"features", "", false, "SPEC", "feature map (as for `features`; default rf:s=1000); for krr the kernel's inputs"});
     options.push_back({"kernel", "", false, "SPEC", "fixed base kernel; without it the Gaussian bandwidth is searched (median multiples)"});
-    options.push_back({"learner", "", false, "ridge|svm|krr|blr", "learner (default ridge)"});
-    options.push_back({"eval", "", false, "holdout:FRAC|kfold:K|folds", "outer evaluation (default holdout:0.2)"});
+    options.push_back({"learner", "", false, learnerNames(), "learner (default " + TrainConfig{}.learner + ")"});
+    options.push_back({"eval", "", false, evaluationNames(), "outer evaluation (default " + TrainConfig{}.eval + ")"});
     options.push_back({"grid", "", false, "AXES", "search grid, e.g. \"lambda=1e-4,1e-3;median=0.5,1,2\""});
     options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
     options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
@@ -79,8 +79,8 @@ Command trainCommand()
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
     return {"train",
             "fit and evaluate a learner with a grid search on inner validation splits",
-            "train --data FILE --features F [--group G --dist D] [--kernel K] --learner ridge|svm|krr|blr "
-            "--eval holdout:FRAC|kfold:K|folds [--grid AXES] [--n N] [--rotate [--pad 28]] [--learning-curve a,b] [--json]",
+            "train --data FILE --features F [--group G --dist D] [--kernel K] --learner " + learnerNames() + " --eval " +
+                evaluationNames() + " [--grid AXES] [--n N] [--rotate [--pad 28]] [--learning-curve a,b] [--json]",
             "For every outer split (--eval) the grid is searched on an inner validation split of the training\n"
             "part; the learner is refitted at the best point on the whole training part and scored on the test\n"
             "part (accuracy for classes, RMSE and MAE for targets).\n\n"
@@ -91,13 +91,9 @@ Command trainCommand()
             "  bandwidth   absolute Gaussian bandwidth\n"
             "  KEY         any --dist parameter, e.g. kappa (vonmises) or sigma (noisysort); features are\n"
             "              recomputed for every value\n"
-            "Missing axes get defaults: lambda=1e-6,1e-4,1e-2,1 (ridge, krr), C=0.01,0.1,1,10 (svm),\n"
-            "median=0.5,1,2 when no --kernel is given and the features use one; blr maximises its evidence.\n"
-            "Learners: ridge (one-vs-all +-1 targets for classes), svm (liblinear, one-vs-rest), krr (exact\n"
-            "Gaussian kernel ridge on the --features output), blr (Bayesian linear regression; reports the\n"
-            "log evidence).\n"
-            "--eval folds uses the dataset's own folds (QM7 .mat P). --eval kfold:K uses seeded random folds.\n\n" +
-                groupSpecHelp(),
+            "Missing axes get the learner's defaults (below) and median=0.5,1,2 when no --kernel is given\n"
+            "and the features use one; blr maximises its evidence instead.\n" +
+                learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};
 }

@@ -9,12 +9,12 @@
 #include "orbit/distributions/NoisySort.hpp"
 #include "orbit/distributions/UniformWindow.hpp"
 #include "orbit/distributions/VonMises.hpp"
-#include "orbit/registry/Parameters.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <algorithm>
 #include <map>
-
 #include <cmath>
 #include <stdexcept>
 
@@ -44,38 +44,44 @@ std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& te
 {
     const Spec spec = parseSpec(text, field);
     const std::string& name = spec.name;
-    if (name == "vonmises") {
-        spec.allowOnly({"kappa"});
-        return std::make_shared<VonMises>(spec.number("kappa"));
+    const DistributionDescriptor* d = findDistribution(name);
+    if (!d) throw SpecError(field, "unknown distribution (expected " + synopsisList(distributionDescriptors()) + ")", name);
+    checkSpecKeys(spec, *d);
+    // Presence was checked; the values' ranges are the constructors' (requireParameter).
+    auto value = [&](const std::string& key) {
+        const ParamDescriptor& p = *d->parameter(key);
+        return p.required ? spec.number(key) : spec.number(key, p.defaultValue);
+    };
+    if (name == "vonmises") return std::make_shared<VonMises>(value("kappa"));
+    if (name == "uniform") return std::make_shared<UniformWindow>(value("a"), kind);
+    if (name == "gaussian") return std::make_shared<GaussianTranslation>(value("sigma"));
+    if (name == "lognormal") return std::make_shared<LogNormalScale>(value("mu"), value("sigma"));
+    if (name == "noisysort") return std::make_shared<NoisySort>(value("sigma"));
+    if (name == "haar") return std::make_shared<Haar>(kind);
+    if (name == "delta") return std::make_shared<Delta>();
+    throw std::logic_error("makeDistribution: no factory for the registered distribution " + name);
+}
+
+void requireGroupOf(const Distribution& dist, const std::string& name, const Group& group, const std::string& note)
+{
+    const DistributionDescriptor* d = findDistribution(name);
+    if (!d) throw std::logic_error("no descriptor for the distribution " + name);
+    if (d->appliesTo(group.kind())) return;
+    std::vector<std::string> groups, factors;
+    const std::vector<GroupKind>& affine = groupDescriptor(GroupKind::Affine).factors;
+    for (GroupKind k : d->groups) {
+        groups.push_back(toString(k));
+        if (std::find(affine.begin(), affine.end(), k) != affine.end()) factors.push_back(std::string(toString(k)) + "=");
     }
-    if (name == "uniform") {
-        spec.allowOnly({"a"});
-        return std::make_shared<UniformWindow>(spec.number("a"), kind);
-    }
-    if (name == "gaussian") {
-        spec.allowOnly({"sigma"});
-        return std::make_shared<GaussianTranslation>(spec.number("sigma"));
-    }
-    if (name == "lognormal") {
-        spec.allowOnly({"mu", "sigma"});
-        return std::make_shared<LogNormalScale>(spec.number("mu", 0.0), spec.number("sigma"));
-    }
-    if (name == "noisysort") {
-        spec.allowOnly({"sigma"});
-        return std::make_shared<NoisySort>(spec.number("sigma"));
-    }
-    if (name == "haar") {
-        spec.allowOnly({});
-        return std::make_shared<Haar>(kind);
-    }
-    if (name == "delta") {
-        spec.allowOnly({});
-        return std::make_shared<Delta>();
-    }
-    throw SpecError(field,
-                    "unknown distribution (expected vonmises:kappa=K, uniform:a=A, gaussian:sigma=S, "
-                    "lognormal:mu=M,sigma=S, haar, noisysort:sigma=S, delta)",
-                    name);
+    auto list = [](const std::vector<std::string>& words, const std::string& last) {
+        std::string out;
+        for (std::size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? last : ", ") + words[i];
+        return out;
+    };
+    std::string needs = list(groups, " or ");
+    if (!factors.empty() && group.kind() != GroupKind::Affine) needs += " (or the " + list(factors, " / ") + " factor of affine)";
+    if (!note.empty()) needs += "; " + note;
+    groupMismatch(dist, group, needs);
 }
 
 } // namespace detail
@@ -111,15 +117,9 @@ std::shared_ptr<const Distribution> Distribution::withParameters(const std::map<
     Spec s = parseSpec(spec(), "distribution");
     for (const auto& [name, value] : values) {
         parameterDescriptor(name);  // throws for an unknown name
-        s.params[name] = detail::formatNumber(value);
+        s.params[name] = formatNumber(value);
     }
-    std::string text = s.name;
-    char sep = ':';
-    for (const auto& [k, v] : s.params) {
-        text += sep + k + "=" + v;
-        sep = ',';
-    }
-    return detail::makeSingleDistribution(text, "distribution", parameterGroup());
+    return detail::makeSingleDistribution(formatSpec(s), "distribution", parameterGroup());
 }
 
 void Distribution::requireDifferentiable(const std::vector<std::string>& params) const

@@ -1,6 +1,7 @@
 #pragma once
 // Pieces shared by the distribution implementations (private to core/src/distributions).
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/util/Spec.hpp"  // formatSpec, for spec()
 
 #include <memory>
 #include <string>
@@ -13,6 +14,10 @@ void requireParameter(const std::string& name, GroupKind kind, const std::string
 
 /// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <needs>").
 [[noreturn]] void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs);
+
+/// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <groups>") unless the
+/// registry's descriptor of `name` applies to the group's kind; `note` follows the list of groups.
+void requireGroupOf(const Distribution& dist, const std::string& name, const Group& group, const std::string& note = {});
 
 /// One distribution from its spec (everything but the affine product), for a group of `kind`.
 /// Does not call checkGroup().

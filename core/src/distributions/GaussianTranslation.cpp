@@ -13,12 +13,11 @@ GaussianTranslation::GaussianTranslation(double sigma) : sigma_(sigma)
     detail::requireParameter("gaussian", GroupKind::Translation, "sigma", sigma);
 }
 
-std::string GaussianTranslation::spec() const { return "gaussian:sigma=" + detail::formatNumber(sigma_); }
+std::string GaussianTranslation::spec() const { return formatSpec("gaussian", {{"sigma", sigma_}}); }
 
 void GaussianTranslation::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Translation)
-        detail::groupMismatch(*this, group, "translation (or affine's translation=)");
+    detail::requireGroupOf(*this, "gaussian", group);
 }
 
 GroupElement GaussianTranslation::sample(Rng& rng, const Group&, const Shape&, const float*) const

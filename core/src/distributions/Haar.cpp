@@ -12,16 +12,8 @@ namespace orbit {
 
 void Haar::checkGroup(const Group& group) const
 {
-    switch (group.kind()) {
-    case GroupKind::Rotation:
-    case GroupKind::Cyclic:
-    case GroupKind::Permutation:
-    case GroupKind::Orthogonal: return;
-    default:
-        detail::groupMismatch(*this, group,
-                              "a compact group: rotation, cyclic, permutation or orthogonal "
-                              "(translations and scales have no uniform probability measure)");
-    }
+    detail::requireGroupOf(*this, "haar", group,
+                           "compact groups: translations and scales have no uniform probability measure");
 }
 
 GroupElement Haar::sample(Rng& rng, const Group& group, const Shape& shape, const float*) const

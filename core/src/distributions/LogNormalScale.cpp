@@ -16,12 +16,12 @@ LogNormalScale::LogNormalScale(double mu, double sigma) : mu_(mu), sigma_(sigma)
 
 std::string LogNormalScale::spec() const
 {
-    return "lognormal:mu=" + detail::formatNumber(mu_) + ",sigma=" + detail::formatNumber(sigma_);
+    return formatSpec("lognormal", {{"mu", mu_}, {"sigma", sigma_}});
 }
 
 void LogNormalScale::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Scale) detail::groupMismatch(*this, group, "scale (or affine's scale=)");
+    detail::requireGroupOf(*this, "lognormal", group);
 }
 
 GroupElement LogNormalScale::sample(Rng& rng, const Group&, const Shape&, const float*) const

@@ -14,11 +14,11 @@ NoisySort::NoisySort(double sigma) : sigma_(sigma)
     detail::requireParameter("noisysort", GroupKind::Permutation, "sigma", sigma);
 }
 
-std::string NoisySort::spec() const { return "noisysort:sigma=" + detail::formatNumber(sigma_); }
+std::string NoisySort::spec() const { return formatSpec("noisysort", {{"sigma", sigma_}}); }
 
 void NoisySort::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Permutation) detail::groupMismatch(*this, group, "permutation (Coulomb matrices)");
+    detail::requireGroupOf(*this, "noisysort", group, "noisy sort permutes the atoms of Coulomb matrices");
 }
 
 std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) const

@@ -14,12 +14,11 @@ UniformWindow::UniformWindow(double a, GroupKind kind) : a_(a), kind_(kind)
     detail::requireParameter("uniform", kind, "a", a);
 }
 
-std::string UniformWindow::spec() const { return "uniform:a=" + detail::formatNumber(a_); }
+std::string UniformWindow::spec() const { return formatSpec("uniform", {{"a", a_}}); }
 
 void UniformWindow::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Rotation && group.kind() != GroupKind::Translation)
-        detail::groupMismatch(*this, group, "rotation or translation (or affine's rotation= / translation=)");
+    detail::requireGroupOf(*this, "uniform", group);
     if (group.kind() != kind_)
         detail::groupMismatch(*this, group, std::string("the group it was made for, ") + toString(kind_));
 }

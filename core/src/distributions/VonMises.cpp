@@ -232,11 +232,11 @@ double VonMises::quantileKappaDerivative(double theta, double kappa)
 
 double VonMises::sampleAngle(Rng& rng) const { return detail::wrapAngle(invert(*cdf_, uniform01(rng), kappa_)); }
 
-std::string VonMises::spec() const { return "vonmises:kappa=" + detail::formatNumber(kappa_); }
+std::string VonMises::spec() const { return formatSpec("vonmises", {{"kappa", kappa_}}); }
 
 void VonMises::checkGroup(const Group& group) const
 {
-    if (group.kind() != GroupKind::Rotation) detail::groupMismatch(*this, group, "rotation (or affine's rotation=)");
+    detail::requireGroupOf(*this, "vonmises", group);
 }
 
 GroupElement VonMises::sample(Rng& rng, const Group&, const Shape&, const float*) const

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -24,13 +23,6 @@
 namespace orbit {
 
 namespace {
-
-std::string number(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.12g", v);
-    return buf;
-}
 
 TrainConfig splitConfig(const LocalityConfig& c)
 {
@@ -62,7 +54,7 @@ void LocalityConfig::validate() const
             if (learn[i] == learn[j]) throw SpecError("learn", "parameter named twice", learn[i]);
     for (const auto& [name, range] : bounds) {
         if (!std::isfinite(range.first) || !std::isfinite(range.second) || !(range.first < range.second))
-            throw SpecError("bounds", "needs finite LO < HI for " + name, number(range.first) + ":" + number(range.second));
+            throw SpecError("bounds", "needs finite LO < HI for " + name, formatNumber(range.first) + ":" + formatNumber(range.second));
         if (std::find(learn.begin(), learn.end(), name) == learn.end())
             throw SpecError("bounds", "names a parameter that is not learned", name);
     }
@@ -238,7 +230,7 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
     best.logEvidence = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < values.size(); ++i) {
         const double lo = double(i) / double(values.size()), hi = double(i + 1) / double(values.size());
-        const std::string what = param + "=" + number(values[i]);
+        const std::string what = param + "=" + formatNumber(values[i]);
         const Progress sub = [&](double f, const std::string& w) {
             reportProgress(progress, lo + (hi - lo) * f, what + ": " + w);
             return false;
@@ -415,13 +407,13 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
             for (double v : {l, h})
                 if (!d.accepts(v) || (d.logScale && !(v > 0)))
                     throw SpecError("bounds", name + " " + (d.violation(v).empty() ? "must be > 0 (searched in log space)" : d.violation(v)),
-                                    number(v));
+                                    formatNumber(v));
         }
         double v = start.at(name);
         if (v < l || v > h) {
             if (given != config.bounds.end())
-                throw SpecError("bounds", "exclude the start value " + name + "=" + number(v) + " of the distribution",
-                                number(l) + ":" + number(h));
+                throw SpecError("bounds", "exclude the start value " + name + "=" + formatNumber(v) + " of the distribution",
+                                formatNumber(l) + ":" + formatNumber(h));
             v = std::clamp(v, l, h);  // the default range: start from its nearest end
         }
         result.bounds[name] = {l, h};

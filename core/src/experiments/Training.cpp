@@ -5,6 +5,7 @@
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
@@ -28,14 +29,15 @@ constexpr std::uint64_t kInnerStream = 1000;    // inner validation split of fol
 constexpr std::uint64_t kCurveStream = 3000;    // learning-curve permutation
 constexpr std::uint64_t kLearnerStream = 4000;  // liblinear seed
 
-bool isLearnerAxis(const std::string& name) { return name == "lambda" || name == "C"; }
-
-std::string learnerAxisOf(const std::string& learner)
+/// A learner's grid axis (`lambda`, `C`: scored in one batch per feature point).
+bool isLearnerAxis(const std::string& name)
 {
-    if (learner == "ridge" || learner == "krr") return "lambda";
-    if (learner == "svm") return "C";
-    return {};
+    for (const LearnerDescriptor& l : learnerDescriptors())
+        if (!l.parameters.empty() && l.axis() == name) return true;
+    return false;
 }
+
+std::string learnerAxisOf(const std::string& learner) { return learnerDescriptor(parseLearner(learner)).axis(); }
 
 std::string firstMapName(const std::string& features)
 {
@@ -43,48 +45,47 @@ std::string firstMapName(const std::string& features)
     return trim(first.substr(0, first.find(':')));
 }
 
-/// Maps whose features use the Gaussian base kernel of the context (so `median` is meaningful).
+/// The registry's descriptor of the first map of a --features spec (null for an unknown name:
+/// makeFeatureMap reports it).
+const FeatureMapDescriptor* firstMap(const std::string& features) { return findFeatureMap(firstMapName(features)); }
+
+/// Maps whose features use the base kernel of the context (so `median` is meaningful).
 bool usesBaseKernel(const std::string& features)
 {
-    static const std::set<std::string> kernelMaps = {"rf", "irf", "nystrom", "inystrom", "kif"};
-    return kernelMaps.count(firstMapName(features)) != 0;
+    const FeatureMapDescriptor* d = firstMap(features);
+    return d && d->usesBaseKernel;
 }
 
-bool needsKernel(const TrainConfig& c) { return c.learner == "krr" || usesBaseKernel(c.features); }
+bool needsKernel(const TrainConfig& c)
+{
+    return learnerDescriptor(parseLearner(c.learner)).gaussianKernel || usesBaseKernel(c.features);
+}
 
 /// Maps whose fit draws from the seed only, never from the values of the rows it is given: their
 /// features of all dataset rows can be computed once per grid point and shared by every fold.
 bool isDataIndependent(const std::string& features)
 {
-    static const std::set<std::string> independent = {"raw", "sorted", "rf", "irf", "gicdf"};
+    const FeatureMapDescriptor* d = firstMap(features);
     const auto parts = split(features, '+');
-    if (!independent.count(firstMapName(features))) return false;
+    if (!d || !d->seedOnlyFit) return false;
     if (parts.size() == 1) return true;
     return parseSpec(parts[1], "--features").has("sigma");  // rf2 with median looks at the data
 }
 
-std::string number(double v)
+/// v rounded to 12 significant digits. A grid point's bandwidth used to reach the base kernel as
+/// "%.12g" text, and the recorded results depend on those bits (the exact value moves Nystrom
+/// results in the 8th digit), so the rounding is kept as a numeric step of its own.
+double roundedBandwidth(double v)
 {
-    char buf[64];
+    char buf[32];
     std::snprintf(buf, sizeof buf, "%.12g", v);
-    return buf;
+    return parseDouble(buf).value_or(v);
 }
 
 bool isSecondLayerAxis(const std::string& name) { return name.rfind("rf2.", 0) == 0; }
 bool isDistAxis(const std::string& name)
 {
     return name != "median" && name != "bandwidth" && !isLearnerAxis(name) && !isSecondLayerAxis(name);
-}
-
-std::string specText(const Spec& s)
-{
-    std::string text = s.name;
-    char sep = ':';
-    for (const auto& [k, v] : s.params) {
-        text += sep + k + "=" + v;
-        sep = ',';
-    }
-    return text;
 }
 
 /// The --dist spec with the grid's distribution parameters set to the point's values.
@@ -98,8 +99,8 @@ std::string distWith(const std::string& dist, const ParamPoint& featurePoint)
         throw SpecError("--grid", "distribution parameters of an affine --dist cannot be searched yet", dist);
     Spec s = parseSpec(dist, "--dist");
     for (const auto& [name, v] : featurePoint)
-        if (isDistAxis(name)) s.params[name] = number(v);
-    return specText(s);
+        if (isDistAxis(name)) s.params[name] = formatNumber(v);
+    return formatSpec(s);
 }
 
 /// The --features spec with the grid's `rf2.median` / `rf2.sigma` set on the second layer.
@@ -116,9 +117,9 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
         const std::string key = name.substr(4);
         if (key != "median" && key != "sigma") throw SpecError("--grid", "the second layer takes rf2.median or rf2.sigma", name);
         s.params.erase(key == "median" ? "sigma" : "median");
-        s.params[key] = number(v);
+        s.params[key] = formatNumber(v);
     }
-    return parts[0] + "+" + specText(s);
+    return parts[0] + "+" + formatSpec(s);
 }
 
 /// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
@@ -127,8 +128,8 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
 /// and GICDF need the true norms and keep the whole matrix.
 double effectiveInputSize(const Dataset& data, const std::string& spec)
 {
-    const std::string name = firstMapName(spec);
-    const bool folds = name != "nystrom" && name != "inystrom" && name != "gicdf";
+    const FeatureMapDescriptor* map = firstMap(spec);
+    const bool folds = !map || map->foldsCoulomb;
     const Eigen::Index n = data.X.rows(), d = data.X.cols();
     if (n == 0) return double(d);
     double sum = 0.0;
@@ -170,6 +171,7 @@ public:
         : data_(data), config_(config), progress_(progress)
     {
         learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream));
+        learnerKind_ = parseLearner(config.learner);
         for (const ParamAxis& a : defaultGrid(config)) {
             if (isLearnerAxis(a.name))
                 learnerAxis_ = a;
@@ -206,6 +208,7 @@ private:
     const TrainConfig& config_;
     const Progress& progress_;
     std::unique_ptr<TrainLearner> learner_;
+    Learner learnerKind_ = Learner::Ridge;
     std::vector<ParamAxis> featureAxes_;
     ParamAxis learnerAxis_;
     std::vector<ParamPoint> featurePoints_;
@@ -217,10 +220,10 @@ private:
 
 PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, const Stage& stage)
 {
-    const bool krr = config_.learner == "krr";
+    const bool krr = learnerDescriptor(learnerKind_).gaussianKernel;  // the kernel acts on the features
     std::string kernelSpec = config_.kernel;
     if (!krr) {
-        if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = "gaussian:sigma=" + number(*sigma);
+        if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = formatSpec("gaussian", {{"sigma", roundedBandwidth(*sigma)}});
     }
     const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
                                                   featureSeed(config_.seed));
@@ -341,7 +344,7 @@ TrainResult Trainer::run()
     }
 
     TrainResult r;
-    r.metric = maximise ? "accuracy" : "rmse";
+    r.metric = toString(metricFor(data_));
     r.featureDim = featureDim_;
     r.featureSpec = featureSpec_;
     auto pointAt = [&](std::size_t p, std::size_t l) {
@@ -403,7 +406,7 @@ TrainResult Trainer::run()
     r.mean = mean(scores);
     r.stddev = standardDeviation(scores);
     if (!maes.empty()) r.mae = mean(maes);
-    if (config_.learner == "blr") r.logEvidence = mean(evidences);
+    if (learnerDescriptor(learnerKind_).logEvidence) r.logEvidence = mean(evidences);
 
     if (curve) {
         const Split& s = outer.front();
@@ -437,13 +440,12 @@ std::uint64_t featureSeed(std::uint64_t seed) { return deriveSeed(seed, 2000); }
 
 std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
 {
-    const auto parts = split(c.eval, ':');  // validated by TrainConfig::validate
-    if (parts[0] == "holdout") return {holdOutFor(data, *parseDouble(parts.at(1)), c.seed)};
-    if (parts[0] == "kfold") {
-        const int k = static_cast<int>(*parseInteger(parts.at(1)));
-        if (std::size_t(k) > data.count())
+    const Evaluation e = parseEvaluation(c.eval);
+    if (e.kind == EvaluationKind::HoldOut) return {holdOutFor(data, e.fraction, c.seed)};
+    if (e.kind == EvaluationKind::KFold) {
+        if (std::size_t(e.folds) > data.count())
             throw SpecError("--eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
-        return kFold(data.count(), k, c.seed);
+        return kFold(data.count(), e.folds, c.seed);
     }
     if (data.folds.empty()) throw SpecError("--eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
     return kFoldFor(data, 0, c.seed);
@@ -456,44 +458,62 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const 
     return {innerValidation(train, c.validationFraction, seed, data.labels)};
 }
 
+namespace {
+
+/// The descriptor of a grid axis that is a parameter of --dist (null when dist is affine, unknown
+/// or empty: makeDistribution and distWith report those), with the group kind it is read on.
+const ParamDescriptor* distAxisParameter(const TrainConfig& c, const std::string& axis)
+{
+    if (c.dist.empty() || c.dist.find('=') < c.dist.find(':')) return nullptr;
+    const DistributionDescriptor* d = findDistribution(trim(c.dist.substr(0, c.dist.find(':'))));
+    const GroupDescriptor* g = findGroup(trim(c.group.substr(0, c.group.find(':'))));
+    if (!d) return nullptr;
+    const GroupKind kind = g && d->appliesTo(g->kind) ? g->kind : d->groups.front();
+    for (const ParamDescriptor& p : d->parametersOn(kind))
+        if (p.key == axis) return &p;
+    std::string keys;
+    for (const std::string& k : d->keys()) keys += (keys.empty() ? "" : ", ") + k;
+    throw SpecError("--grid", axis + " is not a parameter of " + d->name + " (its parameters: " + (keys.empty() ? "none" : keys) +
+                                  "; or lambda, C, median, bandwidth, rf2.median, rf2.sigma)",
+                    axis);
+}
+
+} // namespace
+
 void TrainConfig::validate() const
 {
-    if (learnerAxisOf(learner).empty() && learner != "blr")
-        throw SpecError("--learner", "must be ridge, svm, krr or blr", learner);
+    parseLearner(learner);
     if (trim(features).empty()) throw SpecError("--features", "is empty");
-    const auto e = split(eval, ':');
-    if (e[0] == "holdout") {
-        const auto frac = e.size() == 2 ? parseDouble(e[1]) : std::nullopt;
-        if (e.size() != 2 || !frac || !(*frac > 0 && *frac < 1))
-            throw SpecError("--eval", "holdout:FRAC needs 0 < FRAC < 1", eval);
-    } else if (e[0] == "kfold") {
-        const auto k = e.size() == 2 ? parseInteger(e[1]) : std::nullopt;
-        if (!k || *k < 2 || *k > 1000) throw SpecError("--eval", "kfold:K needs 2 <= K <= 1000", eval);
-    } else if (!(e[0] == "folds" && e.size() == 1)) {
-        throw SpecError("--eval", "must be holdout:FRAC, kfold:K or folds", eval);
-    }
+    parseEvaluation(eval);
     if (!(validationFraction > 0 && validationFraction < 1))
-        throw SpecError("--validation", "must be in (0, 1)", number(validationFraction));
+        throw SpecError("--validation", "must be in (0, 1)", formatNumber(validationFraction));
     if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))
         throw SpecError("--inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
     for (double f : learningCurve)
-        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", number(f));
+        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", formatNumber(f));
     std::set<std::string> names;
     const std::string own = learnerAxisOf(learner);
     // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
     // map's base kernel and the median/bandwidth axes are the kernel ridge's width on the features.
-    const bool kernelOnFeatures = learner == "krr" && usesBaseKernel(features);
+    const bool kernelOnFeatures = learnerDescriptor(parseLearner(learner)).gaussianKernel && usesBaseKernel(features);
+    const KernelDescriptor& gaussian = *findKernel("gaussian");
     for (const ParamAxis& a : grid) {
         if (a.name.empty()) throw SpecError("--grid", "an axis has no name");
         if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
         if (a.values.empty()) throw SpecError("--grid", "no values for " + a.name, a.name);
         for (double v : a.values)
-            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, number(v));
+            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, formatNumber(v));
         if (isLearnerAxis(a.name) && a.name != own)
             throw SpecError("--grid", a.name + " is not a parameter of the " + learner + " learner", a.name);
-        if (a.name == "lambda" || a.name == "C" || a.name == "median" || a.name == "bandwidth")
+        // The valid values of the axis: the learner's, the Gaussian kernel's, or the distribution's.
+        const ParamDescriptor* p = a.name == own ? &learnerDescriptor(parseLearner(learner)).parameters.front()
+                                   : a.name == "median"    ? gaussian.parameter("median")
+                                   : a.name == "bandwidth" ? gaussian.parameter("sigma")
+                                   : isDistAxis(a.name)    ? distAxisParameter(*this, a.name)
+                                                           : nullptr;
+        if (p)
             for (double v : a.values)
-                if (!(v > 0)) throw SpecError("--grid", a.name + " values must be > 0", number(v));
+                if (!p->accepts(v)) throw SpecError("--grid", a.name + " values " + p->violation(v), formatNumber(v));
         if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty() && !kernelOnFeatures)
             throw SpecError("--grid", a.name + " conflicts with --kernel (drop one)", a.name);
     }
@@ -516,9 +536,7 @@ std::vector<ParamAxis> defaultGrid(const TrainConfig& config)
         ParamAxis learner{own, {}};
         for (const ParamAxis& a : config.grid)
             if (a.name == own) learner = a;
-        if (learner.values.empty())
-            learner.values = own == "C" ? std::vector<double>{0.01, 0.1, 1.0, 10.0}
-                                        : std::vector<double>{1e-6, 1e-4, 1e-2, 1.0};
+        if (learner.values.empty()) learner.values = learnerDescriptor(parseLearner(config.learner)).defaultAxis;
         axes.push_back(learner);
     }
     return axes;

@@ -5,12 +5,14 @@
 #include "orbit/learn/LinearSvm.hpp"
 #include "orbit/learn/ParallelCholesky.hpp"
 #include "orbit/learn/TargetCoding.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 namespace orbit::detail {
 namespace {
@@ -232,14 +234,23 @@ private:
 
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed)
 {
-    if (name == "ridge") return std::make_unique<RidgeLearner>(data, false);
-    if (name == "krr") return std::make_unique<RidgeLearner>(data, true);
-    if (name == "blr") return std::make_unique<BlrLearner>(data);
-    if (name == "svm") {
-        if (!data.isClassification()) throw SpecError("--learner", "svm needs class labels (use ridge, krr or blr)", name);
-        return std::make_unique<SvmLearner>(data, seed);
+    const Learner learner = parseLearner(name);
+    if (learnerDescriptor(learner).classesOnly && !data.isClassification()) {
+        std::vector<std::string> others;
+        for (const LearnerDescriptor& l : learnerDescriptors())
+            if (!l.classesOnly) others.push_back(l.name);
+        std::string list;
+        for (std::size_t i = 0; i < others.size(); ++i)
+            list += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i];
+        throw SpecError("--learner", name + " needs class labels (use " + list + ")", name);
     }
-    throw SpecError("--learner", "must be ridge, svm, krr or blr", name);
+    switch (learner) {
+    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false);
+    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true);
+    case Learner::Blr: return std::make_unique<BlrLearner>(data);
+    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed);
+    }
+    throw std::logic_error("makeTrainLearner: no learner for " + name);
 }
 
 } // namespace orbit::detail

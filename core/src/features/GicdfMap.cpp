@@ -40,13 +40,13 @@ std::string GicdfMap::spec() const
 {
     return "gicdf:m=" + std::to_string(m_) + ",bins=" + std::to_string(bins_) + ",r=" + std::to_string(r_) +
            (norm_ == Norm::Max ? ",norm=max" : "") +
-           (span_ == kSpanAuto ? ",span=auto" : span_ > 0 ? ",span=" + detail::formatNumber(span_) : "");
+           (span_ == kSpanAuto ? ",span=auto" : span_ > 0 ? ",span=" + formatNumber(span_) : "");
 }
 
 std::string GicdfMap::kernel() const
 {
-    const std::string range = plan_ ? detail::formatNumber(spanUsed_) : span_ == kSpanAuto ? std::string("measured")
-                                                                 : detail::formatNumber(span_ > 0 ? span_ : 1 + eps_);
+    const std::string range = plan_ ? formatNumber(spanUsed_) : span_ == kSpanAuto ? std::string("measured")
+                                                                 : formatNumber(span_ > 0 ? span_ : 1 + eps_);
     return "GICDF kernel K_s (s = " + range + ")" + (plan_ ? plan_->describe() : std::string());
 }
 

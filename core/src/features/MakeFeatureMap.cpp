@@ -4,6 +4,7 @@
 #include "orbit/features/KernelInvariantFeatures.hpp"
 #include "orbit/features/NystromMap.hpp"
 #include "orbit/features/SimpleMaps.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -11,24 +12,31 @@
 #include "features/OrbitPlan.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace orbit {
 
 namespace {
 
-constexpr long long kMaxCount = 1000000;
-
-int count(const Spec& s, const std::string& key, long long fallback = -1)
+/// The parameter `key` of the map's descriptor.
+const ParamDescriptor& param(const FeatureMapDescriptor& d, const std::string& key)
 {
-    return static_cast<int>(fallback < 0 ? s.integer(key, 1, kMaxCount) : s.integer(key, fallback, 1, kMaxCount));
+    const ParamDescriptor* p = d.parameter(key);
+    if (!p) throw std::logic_error("the feature map " + d.name + " has no parameter " + key);
+    return *p;
+}
+
+/// A count (templates, features, group samples) within the descriptor's range.
+int count(const Spec& s, const FeatureMapDescriptor& d, const std::string& key)
+{
+    return static_cast<int>(readInteger(s, param(d, key)));
 }
 
 /// A size parameter read as a number (so 1e9 is understood), for the memory estimate only; the
-/// exact range check is count()'s. Missing with no fallback, or not a finite number: SpecError.
-double size(const Spec& s, const std::string& key, long long fallback = -1)
+/// exact range check is count()'s. Absent: the descriptor's default. Not a positive integer: SpecError.
+double size(const Spec& s, const FeatureMapDescriptor& d, const std::string& key)
 {
-    if (!s.has(key) && fallback >= 0) return double(fallback);
-    if (!s.has(key)) return double(s.integer(key, 1, kMaxCount));  // throws "needs key="
+    if (!s.has(key)) return param(d, key).defaultValue;
     const double v = s.number(key);
     if (!(v >= 1) || v != std::floor(v))
         throw SpecError(s.field + " " + s.name + "." + key, "must be a positive integer", s.text(key, ""));
@@ -47,34 +55,22 @@ void checkTemplates(const Spec& s, const FeatureContext& c, const std::string& c
                                countKey + (moved ? " x r x d templates" : " x d templates"), s.text(countKey, ""));
 }
 
-bool movesTemplates(const Spec& s, const FeatureContext& c)
+bool movesTemplates(const Spec& s, const FeatureMapDescriptor& d, const FeatureContext& c)
 {
-    return detail::OrbitPlan::wouldUseTemplates(c, s.text("mode", "auto"));
+    return detail::OrbitPlan::wouldUseTemplates(c, readText(s, param(d, "mode")));
 }
 
-InvariantRandomFourier::Form form(const Spec& s)
+InvariantRandomFourier::Form form(const Spec& s, const FeatureMapDescriptor& d)
 {
-    const std::string f = s.text("form", "cos");
-    if (f == "cos") return InvariantRandomFourier::Form::Cos;
-    if (f == "complex") return InvariantRandomFourier::Form::Complex;
-    throw SpecError("--features.form", "must be cos or complex", f);
+    return readText(s, param(d, "form")) == "complex" ? InvariantRandomFourier::Form::Complex
+                                                      : InvariantRandomFourier::Form::Cos;
 }
 
-GicdfMap::Norm gicdfNorm(const Spec& s)
-{
-    const std::string n = s.text("norm", "each");
-    if (n == "each") return GicdfMap::Norm::Each;
-    if (n == "max") return GicdfMap::Norm::Max;
-    throw SpecError("--features.norm", "must be each (every input to unit norm) or max (divided by the largest training norm)", n);
-}
-
-double gicdfSpan(const Spec& s)
+double gicdfSpan(const Spec& s, const FeatureMapDescriptor& d)
 {
     if (!s.has("span")) return GicdfMap::kSpanPaper;
     if (s.text("span", "") == "auto") return GicdfMap::kSpanAuto;
-    const double v = s.number("span");
-    if (!(v > 0)) throw SpecError("--features.span", "must be a positive number or auto", s.text("span", ""));
-    return v;
+    return readReal(s, param(d, "span"));
 }
 
 /// Default: from the orbits when q depends on the input (noisy sort), so the landmarks look like
@@ -82,22 +78,18 @@ double gicdfSpan(const Spec& s)
 NystromMap::Landmarks landmarks(const Spec& s, const FeatureContext& c)
 {
     const bool fromOrbits = s.name == "inystrom" && c.dist && c.dist->dependsOnInput();
-    const std::string l = s.text("landmarks", fromOrbits ? "orbit" : "random");
-    if (l == "random") return NystromMap::Landmarks::Random;
+    const std::string l = s.text("landmarks", fromOrbits ? "orbit" : "random");  // a word checkSpecKeys accepted
     if (l == "kmeans") return NystromMap::Landmarks::KMeans;
     if (l == "orbit") return NystromMap::Landmarks::Orbit;
-    throw SpecError("--features.landmarks", "must be random, kmeans or orbit", l);
+    return NystromMap::Landmarks::Random;
 }
 
-NystromMap::Whitening whitening(const Spec& s)
+/// jitter and tol are alternatives (checkSpecKeys); tol unset is -1 (Cholesky).
+NystromMap::Whitening whitening(const Spec& s, const FeatureMapDescriptor& d)
 {
     NystromMap::Whitening w;
-    if (s.has("tol") && s.has("jitter"))
-        throw SpecError("--features", "give tol (eigendecomposition, pseudo-inverse) or jitter (Cholesky), not both",
-                        s.text("tol", "") + " / " + s.text("jitter", ""));
-    w.jitter = s.number("jitter", w.jitter);
-    w.tol = s.number("tol", -1);
-    if (s.has("tol") && w.tol < 0) throw SpecError("--features.tol", "must be in [0, 1)", s.text("tol", ""));
+    w.jitter = readReal(s, param(d, "jitter"));
+    w.tol = s.has("tol") ? readReal(s, param(d, "tol")) : -1.0;
     return w;
 }
 
@@ -113,53 +105,60 @@ FeatureContext withoutGroup(FeatureContext c)
     return c;
 }
 
+/// "raw, sorted, rf:s=S, ..." and the second layer, for the unknown-name message.
+std::string mapList()
+{
+    std::vector<const SpecDescriptor*> first;
+    std::string second;
+    for (const FeatureMapDescriptor& d : featureMapDescriptors()) {
+        if (d.secondLayer)
+            second += "; a second layer: ...+" + d.synopsis();
+        else
+            first.push_back(&d);
+    }
+    return synopsisList(first) + second;
+}
+
 std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureContext& c)
 {
     const Spec s = parseSpec(text, "--features");
-    if (s.name == "raw") {
-        s.allowOnly({});
-        return std::make_unique<RawMap>(c.shape);
-    }
-    if (s.name == "sorted") {
-        s.allowOnly({});
-        return std::make_unique<SortedCoulombMap>(c.shape);
-    }
+    const FeatureMapDescriptor* found = findFeatureMap(s.name);
+    if (!found || found->secondLayer)
+        throw SpecError("--features", "unknown feature map (expected " + mapList() + ")", s.name);
+    const FeatureMapDescriptor& d = *found;
+    checkSpecKeys(s, d);
+    if (d.invariant) requireGroup(c, s.name);
+    if (s.name == "raw") return std::make_unique<RawMap>(c.shape);
+    if (s.name == "sorted") return std::make_unique<SortedCoulombMap>(c.shape);
     if (s.name == "rf") {
-        s.allowOnly({"s", "form"});
-        checkTemplates(s, c, "s", size(s, "s"), 1, false);
-        return std::make_unique<InvariantRandomFourier>(withoutGroup(c), count(s, "s"), 1, form(s));
+        checkTemplates(s, c, "s", size(s, d, "s"), 1, false);
+        return std::make_unique<InvariantRandomFourier>(withoutGroup(c), count(s, d, "s"), 1, form(s, d));
     }
     if (s.name == "irf") {
-        s.allowOnly({"s", "r", "form", "mode"});
-        requireGroup(c, "irf");
-        checkTemplates(s, c, "s", size(s, "s"), size(s, "r"), movesTemplates(s, c));
-        return std::make_unique<InvariantRandomFourier>(c, count(s, "s"), count(s, "r"), form(s),
-                                                        s.text("mode", "auto"));
+        checkTemplates(s, c, "s", size(s, d, "s"), size(s, d, "r"), movesTemplates(s, d, c));
+        return std::make_unique<InvariantRandomFourier>(c, count(s, d, "s"), count(s, d, "r"), form(s, d),
+                                                        readText(s, param(d, "mode")));
     }
     if (s.name == "nystrom") {
-        s.allowOnly({"s", "landmarks", "tol", "jitter"});
-        checkTemplates(s, c, "s", size(s, "s"), 1, false, 8.0 * size(s, "s") * size(s, "s"));
-        return std::make_unique<NystromMap>(withoutGroup(c), count(s, "s"), 1, landmarks(s, c), whitening(s));
+        checkTemplates(s, c, "s", size(s, d, "s"), 1, false, 8.0 * size(s, d, "s") * size(s, d, "s"));
+        return std::make_unique<NystromMap>(withoutGroup(c), count(s, d, "s"), 1, landmarks(s, c), whitening(s, d));
     }
     if (s.name == "inystrom") {
-        s.allowOnly({"s", "r", "landmarks", "tol", "jitter", "mode"});
-        requireGroup(c, "inystrom");
-        checkTemplates(s, c, "s", size(s, "s"), size(s, "r"), movesTemplates(s, c), 8.0 * size(s, "s") * size(s, "s"));
-        return std::make_unique<NystromMap>(c, count(s, "s"), count(s, "r"), landmarks(s, c), whitening(s),
-                                            s.text("mode", "auto"));
+        checkTemplates(s, c, "s", size(s, d, "s"), size(s, d, "r"), movesTemplates(s, d, c),
+                       8.0 * size(s, d, "s") * size(s, d, "s"));
+        return std::make_unique<NystromMap>(c, count(s, d, "s"), count(s, d, "r"), landmarks(s, c), whitening(s, d),
+                                            readText(s, param(d, "mode")));
     }
     if (s.name == "gicdf") {
-        s.allowOnly({"m", "bins", "r", "eps", "mode", "norm", "span"});
-        requireGroup(c, "gicdf");
-        checkTemplates(s, c, "m", size(s, "m"), size(s, "r"), movesTemplates(s, c));
-        return std::make_unique<GicdfMap>(c, count(s, "m"), static_cast<int>(s.integer("bins", 25, 1, 10000)),
-                                          count(s, "r"), s.number("eps", 0.1), s.text("mode", "auto"), gicdfNorm(s), gicdfSpan(s));
+        checkTemplates(s, c, "m", size(s, d, "m"), size(s, d, "r"), movesTemplates(s, d, c));
+        const GicdfMap::Norm norm = readText(s, param(d, "norm")) == "max" ? GicdfMap::Norm::Max : GicdfMap::Norm::Each;
+        return std::make_unique<GicdfMap>(c, count(s, d, "m"), count(s, d, "bins"), count(s, d, "r"),
+                                          readReal(s, param(d, "eps")), readText(s, param(d, "mode")), norm,
+                                          gicdfSpan(s, d));
     }
     if (s.name == "kif") {
-        s.allowOnly({"k", "eta", "r"});
-        requireGroup(c, "kif");
-        checkTemplates(s, c, "k", size(s, "k"), size(s, "r", 16), true);
-        const std::string eta = s.text("eta", "mean");
+        checkTemplates(s, c, "k", size(s, d, "k"), size(s, d, "r"), true);
+        const std::string eta = readText(s, param(d, "eta"));
         KernelInvariantFeatures::Pooling pooling;
         int n = 1;
         if (eta == "mean") {
@@ -169,14 +168,14 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
         } else if (eta.rfind("moments:", 0) == 0) {
             pooling = KernelInvariantFeatures::Pooling::Moments;
             const auto v = parseInteger(eta.substr(8));
-            if (!v) throw SpecError("--features.eta", "moments:n needs an integer n", eta);
+            if (!v) throw SpecError("--features kif.eta", "moments:n needs an integer n", eta);
             n = static_cast<int>(*v);
         } else {
-            throw SpecError("--features.eta", "must be mean, max or moments:n", eta);
+            throw SpecError("--features kif.eta", "must be mean, max or moments:n", eta);
         }
-        return std::make_unique<KernelInvariantFeatures>(c, count(s, "k"), pooling, n, count(s, "r", 16));
+        return std::make_unique<KernelInvariantFeatures>(c, count(s, d, "k"), pooling, n, count(s, d, "r"));
     }
-    throw SpecError("--features", "unknown feature map (raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif)", s.name);
+    throw std::logic_error("makeFeatureMap: no factory for the registered map " + s.name);
 }
 
 } // namespace
@@ -188,14 +187,14 @@ std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& text, const Featur
     auto first = makeFirst(parts[0], context);
     if (parts.size() == 1) return first;
     const Spec s = parseSpec(parts[1], "--features");
-    if (s.name != "rf2") throw SpecError("--features", "the second layer must be rf2:s=S", parts[1]);
-    s.allowOnly({"s", "sigma", "median"});
-    if (s.has("sigma") && s.has("median")) throw SpecError("--features.rf2", "give sigma or median, not both", parts[1]);
-    detail::checkFeatureMemory(4.0 * size(s, "s") * double(first->dim()), "--features rf2.s",
+    const FeatureMapDescriptor* d = findFeatureMap(s.name);
+    if (!d || !d->secondLayer) throw SpecError("--features", "the second layer must be " + findFeatureMap("rf2")->synopsis(true), parts[1]);
+    checkSpecKeys(s, *d);
+    detail::checkFeatureMemory(4.0 * size(s, *d, "s") * double(first->dim()), "--features rf2.s",
                                "s2 x (first-layer dims) templates", s.text("s", ""));
     std::optional<double> sigma;
-    if (s.has("sigma")) sigma = s.number("sigma");
-    return std::make_unique<StackedMap>(std::move(first), count(s, "s"), sigma, s.number("median", 1.0));
+    if (s.has("sigma")) sigma = readReal(s, param(*d, "sigma"));
+    return std::make_unique<StackedMap>(std::move(first), count(s, *d, "s"), sigma, readReal(s, param(*d, "median")));
 }
 
 FeatureContext makeFeatureContext(const Dataset& data, const std::string& groupSpec, const std::string& distSpec,

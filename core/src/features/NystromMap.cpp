@@ -186,8 +186,8 @@ NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks
     if (whitening.tol >= 0) {
         if (!(whitening.tol < 1)) throw SpecError("--features.tol", "must be in [0, 1)", std::to_string(whitening.tol));
     } else if (!(whitening.jitter > 0 && whitening.jitter <= kMaxJitter)) {
-        throw SpecError("--features.jitter", "must be in (0, " + detail::formatNumber(kMaxJitter) + "]",
-                        detail::formatNumber(whitening.jitter));
+        throw SpecError("--features.jitter", "must be in (0, " + formatNumber(kMaxJitter) + "]",
+                        formatNumber(whitening.jitter));
     }
     if (!context_.kernel) throw SpecError("--kernel", "Nystrom features need a base kernel");
     if (landmarks == Landmarks::Orbit && !(context_.group && context_.dist))
@@ -203,8 +203,8 @@ std::string NystromMap::spec() const
                                             : "nystrom:s=" + std::to_string(s_);
     if (landmarks_ == Landmarks::KMeans) t += ",landmarks=kmeans";
     if (landmarks_ == Landmarks::Orbit) t += ",landmarks=orbit";
-    if (whitening_.tol >= 0) t += ",tol=" + detail::formatNumber(whitening_.tol);
-    else if (whitening_.jitter != Whitening{}.jitter) t += ",jitter=" + detail::formatNumber(whitening_.jitter);
+    if (whitening_.tol >= 0) t += ",tol=" + formatNumber(whitening_.tol);
+    else if (whitening_.jitter != Whitening{}.jitter) t += ",jitter=" + formatNumber(whitening_.jitter);
     return t;
 }
 
@@ -278,11 +278,11 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
                 break;
             if (jitter * 10 > kMaxJitter * (1 + 1e-12))
                 throw SpecError("--features.jitter",
-                                "the landmark kernel is not positive definite even with jitter " + detail::formatNumber(jitter) +
+                                "the landmark kernel is not positive definite even with jitter " + formatNumber(jitter) +
                                     " x its mean diagonal (duplicate landmarks with a polynomial kernel?)",
-                                detail::formatNumber(whitening_.jitter));
+                                formatNumber(whitening_.jitter));
             jitter *= 10;
-            reportProgress(poll, 0.0, "landmark kernel not positive definite: jitter raised to " + detail::formatNumber(jitter));
+            reportProgress(poll, 0.0, "landmark kernel not positive definite: jitter raised to " + formatNumber(jitter));
             K = landmarkKernel(Z, *context_.kernel, {});
         }
         L = inverseLower(K, detail::subProgress(progress, factorEnd, moveStart));

@@ -1,5 +1,6 @@
 #include "features/OrbitPlan.hpp"
 
+#include "orbit/distributions/Haar.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ bool OrbitPlan::wouldUseTemplates(const FeatureContext& context, const std::stri
 bool OrbitPlan::useWholeFiniteGroup(std::size_t limit)
 {
     if (!sampler || !templateTrick || !sampler->group().isFinite()) return false;
-    if (sampler->distribution().spec().rfind("haar", 0) != 0) return false;
+    if (!isHaar(sampler->distribution())) return false;
     try {
         elements = sampler->group().elements(sampler->shape(), limit);
     } catch (const SpecError&) {

@@ -7,24 +7,15 @@
 #include "orbit/groups/RotationGroup.hpp"
 #include "orbit/groups/ScaleGroup.hpp"
 #include "orbit/groups/TranslationGroup.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <stdexcept>
+
 namespace orbit {
 
-const char* toString(GroupKind kind)
-{
-    switch (kind) {
-    case GroupKind::Rotation: return "rotation";
-    case GroupKind::Translation: return "translation";
-    case GroupKind::Scale: return "scale";
-    case GroupKind::Affine: return "affine";
-    case GroupKind::Cyclic: return "cyclic";
-    case GroupKind::Permutation: return "permutation";
-    case GroupKind::Orthogonal: return "orthogonal";
-    }
-    return "group";
-}
+const char* toString(GroupKind kind) { return groupDescriptor(kind).name.c_str(); }
 
 std::vector<GroupElement> Group::elements(const Shape&, std::size_t) const
 {
@@ -55,35 +46,27 @@ GroupTangent Group::inverseTangent(const GroupElement&, const GroupTangent&) con
 std::shared_ptr<const Group> makeGroup(const std::string& text, const Shape& shape, std::uint64_t seed)
 {
     const Spec spec = parseSpec(text, "--group");
-    const std::string& name = spec.name;
-    if (name == "rotation" || name == "translation" || name == "scale" || name == "affine") {
-        spec.allowOnly({});
-        if (name == "rotation") return std::make_shared<RotationGroup>();
-        if (name == "translation") return std::make_shared<TranslationGroup>();
-        if (name == "scale") return std::make_shared<ScaleGroup>();
-        return std::make_shared<AffineGroup>();
-    }
-    if (name == "cyclic") {
-        spec.allowOnly({"n"});
-        return std::make_shared<CyclicGroup>(static_cast<int>(spec.integer("n", 1, 1 << 20)));
-    }
-    if (name == "permutation") {
-        spec.allowOnly({"n"});
-        return std::make_shared<PermutationGroup>(static_cast<int>(spec.integer("n", 0, 1, 4096)));
-    }
-    if (name == "orthogonal") {
-        spec.allowOnly({"k", "d"});
-        const int k = static_cast<int>(spec.integer("k", 1, 1 << 20));
-        const int d = static_cast<int>(spec.integer("d", shape.dim(), 1, 1 << 30));
-        if (spec.has("d") && shape.dim() > 1 && d != shape.dim())
+    const GroupDescriptor* d = findGroup(spec.name);
+    if (!d) throw SpecError("--group", "unknown group (expected " + synopsisList(groupDescriptors()) + ")", spec.name);
+    checkSpecKeys(spec, *d);
+    switch (d->kind) {
+    case GroupKind::Rotation: return std::make_shared<RotationGroup>();
+    case GroupKind::Translation: return std::make_shared<TranslationGroup>();
+    case GroupKind::Scale: return std::make_shared<ScaleGroup>();
+    case GroupKind::Affine: return std::make_shared<AffineGroup>();
+    case GroupKind::Cyclic: return std::make_shared<CyclicGroup>(static_cast<int>(readInteger(spec, *d->parameter("n"))));
+    case GroupKind::Permutation:  // n left out: the data's matrix size (0)
+        return std::make_shared<PermutationGroup>(spec.has("n") ? static_cast<int>(readInteger(spec, *d->parameter("n"))) : 0);
+    case GroupKind::Orthogonal: {
+        const int k = static_cast<int>(readInteger(spec, *d->parameter("k")));
+        const int d0 = spec.has("d") ? static_cast<int>(readInteger(spec, *d->parameter("d"))) : shape.dim();
+        if (spec.has("d") && shape.dim() > 1 && d0 != shape.dim())
             throw SpecError("--group orthogonal.d", "the samples have dimension " + std::to_string(shape.dim()),
-                            std::to_string(d));
-        return std::make_shared<OrthogonalSetGroup>(k, d, seed);
+                            std::to_string(d0));
+        return std::make_shared<OrthogonalSetGroup>(k, d0, seed);
     }
-    throw SpecError("--group",
-                    "unknown group (expected rotation, translation, scale, affine, cyclic:n=N, permutation, "
-                    "orthogonal:k=K)",
-                    name);
+    }
+    throw std::logic_error("makeGroup: no factory for the registered group " + d->name);
 }
 
 } // namespace orbit

@@ -15,14 +15,6 @@ double wrapAngle(double t)
     return w;
 }
 
-std::string formatNumber(double v)
-{
-    if (v == 0.0) v = 0.0;  // no "-0"
-    char buf[64];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
-}
-
 void requireImages(const Group& group, DataKind kind, const Shape& shape)
 {
     if (kind != DataKind::Images)

@@ -1,16 +1,18 @@
 #pragma once
 // Pieces shared by the group implementations (private to core/src/groups).
 #include "orbit/groups/Group.hpp"
+#include "orbit/util/Spec.hpp"  // formatNumber, for the describe() texts
 
 #include <string>
 
 namespace orbit::detail {
 
+/// The spec number format, orbit::formatNumber (util/Spec.hpp), under the name core code used
+/// before it moved there.
+inline std::string formatNumber(double v) { return orbit::formatNumber(v); }
+
 /// The angle t mapped to (-pi, pi].
 double wrapAngle(double t);
-
-/// Shortest text that reads back as the same double.
-std::string formatNumber(double v);
 
 /// Throws SpecError("--group", ...) unless the samples are images of at least 1 x 1 pixels.
 void requireImages(const Group& group, DataKind kind, const Shape& shape);

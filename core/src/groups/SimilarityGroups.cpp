@@ -9,7 +9,6 @@
 
 namespace orbit {
 
-using detail::formatNumber;
 
 void SimilaritySubgroup::checkShape(DataKind kind, const Shape& shape) const
 {

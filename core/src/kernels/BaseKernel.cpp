@@ -1,5 +1,6 @@
 #include "orbit/kernels/BaseKernel.hpp"
 
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
@@ -9,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace orbit {
@@ -37,13 +38,8 @@ BaseKernel BaseKernel::polynomial(int degree, double c)
 
 std::string BaseKernel::spec() const
 {
-    std::ostringstream s;
-    s.precision(17);
-    if (kind_ == Kind::Gaussian)
-        s << "gaussian:sigma=" << sigma_;
-    else
-        s << "polynomial:degree=" << degree_ << ",c=" << c_;
-    return s.str();
+    if (kind_ == Kind::Gaussian) return formatSpec("gaussian", {{"sigma", sigma_}});
+    return formatSpec("polynomial", {{"degree", double(degree_)}, {"c", c_}});
 }
 
 double BaseKernel::operator()(const float* x, const float* y, int d) const
@@ -136,22 +132,20 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::u
 BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uint64_t seed)
 {
     const Spec s = parseSpec(text, "--kernel");
+    const KernelDescriptor* d = findKernel(s.name);
+    if (!d) throw SpecError("--kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
+    checkSpecKeys(s, *d);
     if (s.name == "gaussian") {
-        s.allowOnly({"sigma", "median"});
-        if (s.has("sigma") == s.has("median"))
-            throw SpecError("--kernel", "gaussian needs exactly one of sigma=X or median=F", text);
-        if (s.has("sigma")) return BaseKernel::gaussian(s.number("sigma"));
-        const double f = s.number("median");
-        if (!(f > 0)) throw SpecError("--kernel.median", "must be positive", s.params.at("median"));
+        if (s.has("sigma")) return BaseKernel::gaussian(readReal(s, *d->parameter("sigma")));
+        const double f = readReal(s, *d->parameter("median"));
         const double med = medianPairwiseDistance(sample, 1000, seed);
         if (!(med > 0)) throw SpecError("--kernel.median", "the median pairwise distance of the data is 0", text);
         return BaseKernel::gaussian(f * med);
     }
-    if (s.name == "polynomial") {
-        s.allowOnly({"degree", "c"});
-        return BaseKernel::polynomial(static_cast<int>(s.integer("degree", 2, 1, 20)), s.number("c", 1.0));
-    }
-    throw SpecError("--kernel", "unknown kernel (gaussian, polynomial)", s.name);
+    if (s.name == "polynomial")
+        return BaseKernel::polynomial(static_cast<int>(readInteger(s, *d->parameter("degree"))),
+                                      readReal(s, *d->parameter("c")));
+    throw std::logic_error("makeKernel: no factory for the registered kernel " + s.name);
 }
 
 } // namespace orbit

@@ -1,8 +1,10 @@
 #include "orbit/registry/Parameters.hpp"
 
-#include "groups/GroupSupport.hpp"
+#include "orbit/util/Spec.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace orbit {
@@ -12,10 +14,53 @@ bool ParamDescriptor::accepts(double v) const { return violation(v).empty(); }
 std::string ParamDescriptor::violation(double v) const
 {
     if (!std::isfinite(v)) return "must be a finite number";
+    if (type == ParamType::Integer && v != std::floor(v)) return "must be an integer";
     if (minimumOpen ? !(v > minimum) : !(v >= minimum))
-        return std::string("must be ") + (minimumOpen ? "> " : ">= ") + detail::formatNumber(minimum);
-    if (!(v <= maximum)) return "must be <= " + detail::formatNumber(maximum);
+        return std::string("must be ") + (minimumOpen ? "> " : ">= ") + formatNumber(minimum);
+    if (maximumOpen ? !(v < maximum) : !(v <= maximum))
+        return std::string("must be ") + (maximumOpen ? "< " : "<= ") + formatNumber(maximum);
     return {};
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& words, const std::string& sep)
+{
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : sep) + w;
+    return out;
+}
+
+std::string integerText(double v) { return std::to_string(static_cast<long long>(v)); }
+
+} // namespace
+
+std::string ParamDescriptor::synopsis() const
+{
+    if (type == ParamType::Choice) return key + "=" + joined(choices, "|");
+    std::string text = key + "=";
+    if (!placeholder.empty())
+        text += placeholder;
+    else
+        text.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(key.front()))));
+    for (const std::string& c : choices) text += "|" + c;
+    return text;
+}
+
+std::string ParamDescriptor::rangeText() const
+{
+    switch (type) {
+    case ParamType::Choice: return "one of " + joined(choices, ", ");
+    case ParamType::Text: return {};
+    case ParamType::Integer: return "an integer in [" + integerText(minimum) + ", " + integerText(maximum) + "]";
+    case ParamType::Real: break;
+    }
+    std::string text;
+    if (minimum > std::numeric_limits<double>::lowest()) text = (minimumOpen ? "> " : ">= ") + formatNumber(minimum);
+    if (maximum < std::numeric_limits<double>::max())
+        text += (text.empty() ? "" : " and ") + std::string(maximumOpen ? "< " : "<= ") + formatNumber(maximum);
+    if (!choices.empty()) text += (text.empty() ? "" : ", or ") + joined(choices, " or ");
+    return text.empty() ? "any number" : text;
 }
 
 namespace {
@@ -52,18 +97,24 @@ const std::vector<ParamDescriptor>& distributionParameters(const std::string& na
     static const std::vector<ParamDescriptor> uniformAngle = {
         param("a", "a (half-width, rad)", "rad", 0.0, true, pi, 0.5, 0.01, pi, true, true,
               "The half-width of the window: angles are drawn uniformly from [-a, a] radians (π = all rotations).")};
-    static const std::vector<ParamDescriptor> uniformShift = {
-        param("a", "a (half-width, px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
-              "The half-width of the window: shifts are drawn uniformly from [-a, a] pixels on each axis.")};
+    static const std::vector<ParamDescriptor> uniformShift = [] {
+        ParamDescriptor a = param("a", "a (half-width, px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
+                                  "The half-width of the window: shifts are drawn uniformly from [-a, a] pixels on each axis.");
+        a.decimals = 2;
+        return std::vector<ParamDescriptor>{a};
+    }();
     static const std::vector<ParamDescriptor> gaussian = {
         param("sigma", "σ (px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
               "The standard deviation of the shift in pixels on each axis: larger σ moves the copies further "
               "from the input.")};
-    static const std::vector<ParamDescriptor> logNormal = {
-        param("mu", "μ (log-scale mean)", "", -10.0, false, 10.0, 0.0, -3.0, 3.0, false, true,
-              "The mean of log s: μ = 0 centres the zoom factors on 1 (no zoom)."),
-        param("sigma", "σ (log-scale spread)", "", 0.0, true, 10.0, 0.3, 0.001, 5.0, true, true,
-              "The standard deviation of log s: larger σ gives stronger zooms in and out.")};
+    static const std::vector<ParamDescriptor> logNormal = [] {
+        ParamDescriptor mu = param("mu", "μ (log-scale mean)", "", -10.0, false, 10.0, 0.0, -3.0, 3.0, false, true,
+                                   "The mean of log s: μ = 0 centres the zoom factors on 1 (no zoom).");
+        mu.required = false;  // lognormal:sigma=S is centred on s = 1
+        return std::vector<ParamDescriptor>{
+            mu, param("sigma", "σ (log-scale spread)", "", 0.0, true, 10.0, 0.3, 0.001, 5.0, true, true,
+                      "The standard deviation of log s: larger σ gives stronger zooms in and out.")};
+    }();
     static const std::vector<ParamDescriptor> noisySort = {
         param("sigma", "σ (row-norm noise)", "", 0.0, false, 1e6, 1.0, 0.01, 1000.0, true, false,
               "The noise added to the row norms before sorting: σ = 0 always gives the sorted Coulomb matrix, "

@@ -87,6 +87,36 @@ Spec parseSpec(const std::string& text, const std::string& field)
     return spec;
 }
 
+std::string formatNumber(double v)
+{
+    if (v == 0.0) v = 0.0;  // no "-0"
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+std::string formatSpec(const Spec& spec)
+{
+    std::string text = spec.name;
+    char sep = ':';
+    for (const auto& [key, value] : spec.params) {
+        text += sep + key + "=" + value;
+        sep = ',';
+    }
+    return text;
+}
+
+std::string formatSpec(const std::string& name, const std::vector<std::pair<std::string, double>>& params)
+{
+    std::string text = name;
+    char sep = ':';
+    for (const auto& [key, value] : params) {
+        text += sep + key + "=" + formatNumber(value);
+        sep = ',';
+    }
+    return text;
+}
+
 double Spec::number(const std::string& key) const
 {
     auto it = params.find(key);

@@ -8,6 +8,7 @@
 #include "orbit/experiments/Training.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <QtTest>
 
@@ -145,7 +146,7 @@ private slots:
         const auto [lo, hi] = std::minmax_element(curve.logEvidence.begin(), curve.logEvidence.end());
         QVERIFY2(r.logEvidence >= *hi - 1e-3 * (*hi - *lo),
                  qPrintable(QString("learned a=%1: %2, curve max %3").arg(r.learned.at("a")).arg(r.logEvidence).arg(*hi)));
-        QCOMPARE(r.dist, "uniform:a=" + [&] { char b[64]; std::snprintf(b, sizeof b, "%.17g", r.learned.at("a")); return std::string(b); }());
+        QCOMPARE(r.dist, "uniform:a=" + formatNumber(r.learned.at("a")));
     }
     void evidenceAgreesWithTrain()
     {

@@ -3,6 +3,10 @@
 
 #include <QtTest>
 
+#include <cmath>
+#include <limits>
+#include <random>
+
 using namespace orbit;
 
 class TestSpec : public QObject {
@@ -46,6 +50,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, s.integer("n", 1, 5));
         QVERIFY_THROWS_EXCEPTION(SpecError, s.number("missing"));
         QVERIFY_THROWS_EXCEPTION(SpecError, s.allowOnly({"kappa"}));
+    }
+    void formatNumberIsShortestAndRoundTrips()
+    {
+        QCOMPARE(formatNumber(0.1), std::string("0.1"));
+        QCOMPARE(formatNumber(-0.0), std::string("0"));
+        QCOMPARE(formatNumber(1e6), std::string("1e+06"));  // shortest, as std::to_chars writes it
+        QCOMPARE(formatNumber(2000), std::string("2000"));
+        QCOMPARE(formatNumber(0.1 + 0.2), std::string("0.30000000000000004"));  // not rounded to 0.3
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> exponent(-300, 300), mantissa(-1, 1);
+        for (int i = 0; i < 20000; ++i) {
+            const double v = mantissa(rng) * std::pow(10.0, exponent(rng));
+            QCOMPARE(*parseDouble(formatNumber(v)), v);
+        }
+        for (double v : {std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(), -1e-308})
+            QCOMPARE(*parseDouble(formatNumber(v)), v);
+    }
+    void formatSpecIsTheInverseOfParseSpec()
+    {
+        for (const char* text : {"haar", "vonmises:kappa=0.2", "lognormal:mu=-1,sigma=0.3", "irf:form=cos,mode=auto,r=10,s=2000",
+                                 "kif:eta=moments:3,k=5"}) {
+            const Spec s = parseSpec(text, "--x");
+            const Spec back = parseSpec(formatSpec(s), "--x");
+            QCOMPARE(back.name, s.name);
+            QCOMPARE(back.params, s.params);
+            QCOMPARE(formatSpec(s), std::string(text));  // keys in map order: these texts already are
+        }
+        QCOMPARE(formatSpec("lognormal", {{"mu", 0.0}, {"sigma", 0.3}}), std::string("lognormal:mu=0,sigma=0.3"));
+        QCOMPARE(formatSpec("delta", {}), std::string("delta"));
+        const Spec n = parseSpec(formatSpec("gaussian", {{"sigma", 1.0 / 3.0}}), "--kernel");
+        QCOMPARE(n.number("sigma"), 1.0 / 3.0);  // every bit survives
     }
     void strictParsers()
     {

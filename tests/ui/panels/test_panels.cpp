@@ -197,7 +197,8 @@ private slots:
         // Drag the slider through several positions, as a hand would.
         for (int pos = 100; pos <= 700; pos += 100)
             kappa->slider()->setValue(pos);
-        const double expected = ParameterControl::toValue(700, 0.0, 1000.0, true);
+        const ParameterInfo info = parametersOf("vonmises", "rotation").front();  // the registry's slider span
+        const double expected = ParameterControl::toValue(700, info.sliderMinimum, info.sliderMaximum, info.logScale);
         QTRY_VERIFY_WITH_TIMEOUT(w.orbitsPanel()->lastResult() != before && w.isIdle(), 30000);
         QTRY_COMPARE_WITH_TIMEOUT(w.orbitsPanel()->lastResult()->request.settings.dist.kappa,
                                   kappa->spinBox()->value(), 30000);

@@ -29,4 +29,8 @@ private:
     GroupKind kind_;
 };
 
+/// Whether d is the Haar measure (by type): with a finite group, averages over q may then be
+/// exact sums over all elements.
+inline bool isHaar(const Distribution& d) { return dynamic_cast<const Haar*>(&d) != nullptr; }
+
 } // namespace orbit

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbit {
@@ -27,6 +28,18 @@ struct Spec {
 
 /// Parses `name` or `name:k=v,k=v`. Throws SpecError(field, ...) on malformed text.
 Spec parseSpec(const std::string& text, const std::string& field);
+
+/// The serialiser next to parseSpec: `name`, or `name:k=v,k=v` with the keys in the order of
+/// spec.params. Guarantees parseSpec(formatSpec(s), f) has the name and parameters of s (for a
+/// spec parseSpec accepted).
+std::string formatSpec(const Spec& spec);
+/// `name:k=v,...` from numbers, in the given order, each written by formatNumber; `name` alone
+/// for no parameters. The form every spec() of a distribution, kernel and panel setting takes.
+std::string formatSpec(const std::string& name, const std::vector<std::pair<std::string, double>>& params);
+
+/// The one number format of spec strings: the shortest text that reads back as the same double
+/// (std::to_chars; zero is written "0", never "-0"). parseDouble(formatNumber(v)) == v for finite v.
+std::string formatNumber(double v);
 
 /// Splits on a separator, keeping empty parts.
 std::vector<std::string> split(const std::string& text, char sep);

@@ -1,0 +1,183 @@
+#pragma once
+// The registry: one descriptor per group, distribution, feature map, kernel, learner and evaluation
+// (DESIGN.md §2, "one source of truth"; the model is mlpack's PARAM_* declarations and
+// scikit-learn's _parameter_constraints). The spec parsers check names and keys against it,
+// `orbitlab-cli --help` lists it, the panels build their combo boxes, sliders and tooltips from it,
+// and sessions check the names they read with it.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/registry/Parameters.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// At most one of these keys in a spec (exactly one when `required`): gaussian's sigma | median.
+struct KeyAlternatives {
+    std::vector<std::string> keys;
+    bool required = false;
+};
+
+/// What every registered spec has: its name, words for panels and help, its parameters.
+struct SpecDescriptor {
+    virtual ~SpecDescriptor() = default;
+    std::string name;         ///< the spec name: "vonmises", "irf", "ridge"
+    std::string displayName;  ///< for panels: "von Mises"
+    std::string doc;          ///< one sentence: what it is
+    std::vector<ParamDescriptor> parameters;  ///< the spec keys, in spec order
+    std::vector<KeyAlternatives> alternatives;
+
+    /// The parameter with this key, or null.
+    const ParamDescriptor* parameter(const std::string& key) const;
+    std::vector<std::string> keys() const;
+    /// The smallest valid spec, "cyclic:n=N" (required parameters only), or with withOptional
+    /// every parameter: "rf:s=S[,form=cos|complex]", "gaussian:sigma=S|median=M".
+    virtual std::string synopsis(bool withOptional = false) const;
+};
+
+/// A transformation group (makeGroup).
+struct GroupDescriptor : SpecDescriptor {
+    GroupKind kind = GroupKind::Rotation;
+    std::vector<DataKind> dataKinds;   ///< the kinds of samples it acts on
+    std::vector<GroupKind> factors;    ///< affine: its factor groups in spec order; else empty
+    int maxDimension = 0;              ///< > 0: samples of at most this many values (orthogonal set)
+
+    bool appliesTo(DataKind kind) const;
+    /// appliesTo(kind), a positive sample dimension within maxDimension. (Whether n divides d for
+    /// a cyclic group on vectors depends on n: makeGroup and checkShape decide.)
+    bool appliesTo(DataKind kind, const Shape& shape) const;
+};
+
+/// A distribution over a group (makeDistribution). `parameters` are those on its first group;
+/// parametersOn(kind) those on another (uniform's window is in radians on rotations, pixels on
+/// translations; the keys are the same).
+struct DistributionDescriptor : SpecDescriptor {
+    std::vector<GroupKind> groups;  ///< the (factor) groups it applies to
+    bool dependsOnInput = false;    ///< q depends on the sample x (noisy sort)
+
+    bool appliesTo(GroupKind kind) const;
+    const std::vector<ParamDescriptor>& parametersOn(GroupKind kind) const;
+};
+
+/// A feature map (makeFeatureMap).
+struct FeatureMapDescriptor : SpecDescriptor {
+    bool invariant = false;       ///< averages over the group: needs --group and --dist
+    bool usesBaseKernel = false;  ///< uses the base kernel of the context (the `median` axis sets its width)
+    bool seedOnlyFit = false;     ///< its fit draws from the seed only, never from the rows' values
+    bool foldsCoulomb = true;     ///< folds symmetric Coulomb inputs onto one triangle (Nystrom and GICDF keep them whole)
+    bool secondLayer = false;     ///< rf2: appended to a first map as `...+rf2:s=S2`
+};
+
+/// A base kernel (makeKernel).
+struct KernelDescriptor : SpecDescriptor {};
+
+/// The learners of `train`.
+enum class Learner { Ridge, Svm, Krr, Blr };
+/// The score of a fold: accuracy for classes, RMSE for regression targets.
+enum class Metric { Accuracy, Rmse };
+/// The outer evaluation of `train`: one hold-out split, K seeded folds, or the dataset's own folds.
+enum class EvaluationKind { HoldOut, KFold, Folds };
+
+/// A learner; `parameters` holds its grid axis (`lambda`, `C`; none for blr).
+struct LearnerDescriptor : SpecDescriptor {
+    Learner id = Learner::Ridge;
+    std::vector<double> defaultAxis;  ///< the axis values a run tries when the grid gives none
+    bool classesOnly = false;         ///< needs class labels (svm)
+    bool logEvidence = false;         ///< reports the log evidence (blr)
+    bool gaussianKernel = false;      ///< a Gaussian kernel on its inputs (krr): the `median` axis applies
+    /// The grid axis name, or empty.
+    std::string axis() const { return parameters.empty() ? std::string() : parameters.front().key; }
+};
+
+/// An evaluation. Its spec is positional: `holdout:FRAC`, `kfold:K`, `folds`; `parameters` holds
+/// the one value it takes, if any.
+struct EvaluationDescriptor : SpecDescriptor {
+    EvaluationKind id = EvaluationKind::HoldOut;
+    /// "holdout:FRAC", "kfold:K", "folds".
+    std::string synopsis(bool withOptional = false) const override;
+};
+
+const std::vector<GroupDescriptor>& groupDescriptors();
+const std::vector<DistributionDescriptor>& distributionDescriptors();
+const std::vector<FeatureMapDescriptor>& featureMapDescriptors();
+const std::vector<KernelDescriptor>& kernelDescriptors();
+const std::vector<LearnerDescriptor>& learnerDescriptors();
+const std::vector<EvaluationDescriptor>& evaluationDescriptors();
+
+/// The descriptor of that name, or null.
+const GroupDescriptor* findGroup(const std::string& name);
+const DistributionDescriptor* findDistribution(const std::string& name);
+const FeatureMapDescriptor* findFeatureMap(const std::string& name);
+const KernelDescriptor* findKernel(const std::string& name);
+const LearnerDescriptor* findLearner(const std::string& name);
+const EvaluationDescriptor* findEvaluation(const std::string& name);
+
+const GroupDescriptor& groupDescriptor(GroupKind kind);
+const LearnerDescriptor& learnerDescriptor(Learner learner);
+const EvaluationDescriptor& evaluationDescriptor(EvaluationKind kind);
+/// The distributions that apply to a (factor) group of this kind, in registry order.
+std::vector<const DistributionDescriptor*> distributionsFor(GroupKind kind);
+/// The groups that act on samples of this kind and shape (GroupDescriptor::appliesTo), in registry order.
+std::vector<const GroupDescriptor*> groupsFor(DataKind kind, const Shape& shape);
+
+/// "a, b, c": the synopses of the descriptors (for "unknown ... (expected ...)" messages).
+std::string synopsisList(const std::vector<const SpecDescriptor*>& descriptors);
+template <class D>
+std::string synopsisList(const std::vector<D>& descriptors)
+{
+    std::vector<const SpecDescriptor*> all;
+    for (const D& d : descriptors) all.push_back(&d);
+    return synopsisList(all);
+}
+
+const char* toString(Learner learner);
+const char* toString(Metric metric);
+const char* toString(EvaluationKind kind);
+/// The learner named `name`; SpecError(field, "must be ridge, svm, krr or blr", name) otherwise.
+Learner parseLearner(const std::string& name, const std::string& field = "--learner");
+/// The metric named `name` ("accuracy", "rmse"); SpecError(field) otherwise.
+Metric parseMetric(const std::string& name, const std::string& field = "metric");
+/// Accuracy for labelled classes, RMSE for regression targets.
+Metric metricFor(const Dataset& data);
+
+/// A parsed evaluation spec.
+struct Evaluation {
+    EvaluationKind kind = EvaluationKind::HoldOut;
+    double fraction = 0.2;  ///< holdout: the test fraction, 0 < FRAC < 1
+    int folds = 3;          ///< kfold: K in [2, 1000]
+    bool operator==(const Evaluation&) const = default;
+};
+/// Parses `holdout:FRAC`, `kfold:K` or `folds`, checking the value against the descriptor;
+/// SpecError(field, ..., text) on anything else.
+Evaluation parseEvaluation(const std::string& text, const std::string& field = "--eval");
+/// The spec of an evaluation: parseEvaluation(formatEvaluation(e)) == e when the fields e.kind
+/// does not use hold their defaults.
+std::string formatEvaluation(const Evaluation& e);
+
+/// The registry's one check of a parsed spec's keys (scikit-learn's validate_parameter_constraints):
+/// every key is a parameter of `parameters` (else SpecError(field + " " + name, "unknown parameter
+/// (allowed: ...)", key)), every required one is there (SpecError(field, "NAME needs KEY=")), each
+/// alternative set holds at most one key (exactly one when required) and a Choice value is one of
+/// its words. Values are range-checked where they are read (readReal, readInteger) or by the
+/// constructor of the object (distributions).
+void checkSpecKeys(const Spec& spec, const std::vector<ParamDescriptor>& parameters,
+                   const std::vector<KeyAlternatives>& alternatives = {});
+void checkSpecKeys(const Spec& spec, const SpecDescriptor& descriptor);
+
+/// The value of p in spec: absent, p.defaultValue; present, a finite number p accepts, else
+/// SpecError(field + " " + name + "." + key, why, the text).
+double readReal(const Spec& spec, const ParamDescriptor& p);
+/// The same for an Integer parameter (Spec::integer with p's bounds).
+long long readInteger(const Spec& spec, const ParamDescriptor& p);
+/// A Choice or Text value: absent, p.defaultText.
+std::string readText(const Spec& spec, const ParamDescriptor& p);
+
+/// Lines for `--help`, wrapped at 110 columns: "  SYNOPSIS  doc" (the doc followed by `extra`, e.g.
+/// the groups a distribution applies to) and, with withParameters, one indented entry per parameter with its doc, valid range, default and unit. A descriptor with an
+/// empty name gives the parameter entries only.
+std::string helpLines(const SpecDescriptor& d, bool withParameters, const std::string& extra = {});
+
+} // namespace orbit

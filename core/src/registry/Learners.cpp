@@ -1,0 +1,234 @@
+// The learners, metrics and evaluations of `train` in the registry.
+#include "orbit/registry/Registry.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace orbit {
+
+namespace {
+
+/// A positive grid axis of a learner, searched in log space.
+ParamDescriptor axis(std::string key, std::string label, std::string doc)
+{
+    ParamDescriptor p;
+    p.key = std::move(key);
+    p.label = std::move(label);
+    p.minimum = 0.0;
+    p.minimumOpen = true;
+    p.maximum = std::numeric_limits<double>::max();
+    p.defaultValue = 1.0;
+    p.learnMinimum = 1e-8;
+    p.learnMaximum = 1e4;
+    p.logScale = true;
+    p.decimals = 8;
+    p.doc = std::move(doc);
+    return p;
+}
+
+LearnerDescriptor learner(Learner id, std::string display, std::string doc)
+{
+    LearnerDescriptor l;
+    l.id = id;
+    l.name = toString(id);
+    l.displayName = std::move(display);
+    l.doc = std::move(doc);
+    return l;
+}
+
+std::vector<LearnerDescriptor> makeLearners()
+{
+    const ParamDescriptor lambda = axis("lambda", "λ", "The ridge strength; the best of the grid on the validation split is kept.");
+    std::vector<LearnerDescriptor> all;
+    LearnerDescriptor ridge = learner(Learner::Ridge, "ridge regression",
+                                      "Ridge regression on the features (one-vs-all ±1 targets for classes).");
+    ridge.parameters = {lambda};
+    ridge.defaultAxis = {1e-6, 1e-4, 1e-2, 1.0};
+    all.push_back(ridge);
+    LearnerDescriptor svm = learner(Learner::Svm, "linear SVM", "A linear SVM (liblinear, one-vs-rest); classes only.");
+    svm.parameters = {axis("C", "C", "The SVM cost: a large C fits the training data harder.")};
+    svm.defaultAxis = {0.01, 0.1, 1.0, 10.0};
+    svm.classesOnly = true;
+    all.push_back(svm);
+    LearnerDescriptor krr = learner(Learner::Krr, "kernel ridge (krr)",
+                                    "Exact Gaussian kernel ridge regression on the --features output.");
+    krr.parameters = {lambda};
+    krr.defaultAxis = ridge.defaultAxis;
+    krr.gaussianKernel = true;
+    all.push_back(krr);
+    LearnerDescriptor blr = learner(Learner::Blr, "Bayesian linear regression (blr)",
+                                    "Bayesian linear regression: its precisions maximise the evidence, which it reports "
+                                    "(so it can choose κ without a validation split).");
+    blr.logEvidence = true;
+    all.push_back(blr);
+    return all;
+}
+
+std::vector<EvaluationDescriptor> makeEvaluations()
+{
+    std::vector<EvaluationDescriptor> all;
+    EvaluationDescriptor holdout;
+    holdout.id = EvaluationKind::HoldOut;
+    holdout.name = toString(holdout.id);
+    holdout.displayName = "hold-out";
+    holdout.doc = "One seeded split: the fraction FRAC of the samples is kept aside for testing.";
+    ParamDescriptor fraction;
+    fraction.key = "fraction";
+    fraction.label = "test fraction";
+    fraction.placeholder = "FRAC";
+    fraction.minimum = 0.0;
+    fraction.minimumOpen = true;
+    fraction.maximum = 1.0;
+    fraction.maximumOpen = true;
+    fraction.defaultValue = 0.2;
+    fraction.learnMinimum = 0.05;
+    fraction.learnMaximum = 0.95;
+    fraction.sweepable = false;
+    fraction.decimals = 2;
+    fraction.doc = "The fraction of the samples kept aside for testing.";
+    holdout.parameters = {fraction};
+    all.push_back(holdout);
+    EvaluationDescriptor kfold;
+    kfold.id = EvaluationKind::KFold;
+    kfold.name = toString(kfold.id);
+    kfold.displayName = "k-fold";
+    kfold.doc = "K seeded random folds; each is tested once by a model trained on the others.";
+    ParamDescriptor k;
+    k.key = k.placeholder = "K";
+    k.label = "folds K";
+    k.type = ParamType::Integer;
+    k.minimum = k.learnMinimum = 2;
+    k.maximum = k.learnMaximum = 1000;
+    k.defaultValue = 3;
+    k.sweepable = false;
+    k.decimals = 0;
+    k.doc = "The number of folds.";
+    kfold.parameters = {k};
+    all.push_back(kfold);
+    EvaluationDescriptor folds;
+    folds.id = EvaluationKind::Folds;
+    folds.name = toString(folds.id);
+    folds.displayName = "the dataset's folds";
+    folds.doc = "The folds stored in the data (e.g. the five of QM7's .mat file).";
+    all.push_back(folds);
+    return all;
+}
+
+std::string evaluationChoices()
+{
+    const auto& all = evaluationDescriptors();
+    std::string out;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].synopsis();
+    return out;
+}
+
+} // namespace
+
+const std::vector<LearnerDescriptor>& learnerDescriptors()
+{
+    static const std::vector<LearnerDescriptor> all = makeLearners();
+    return all;
+}
+
+const std::vector<EvaluationDescriptor>& evaluationDescriptors()
+{
+    static const std::vector<EvaluationDescriptor> all = makeEvaluations();
+    return all;
+}
+
+const LearnerDescriptor& learnerDescriptor(Learner id)
+{
+    for (const LearnerDescriptor& l : learnerDescriptors())
+        if (l.id == id) return l;
+    throw std::logic_error("no descriptor for a learner");
+}
+
+const EvaluationDescriptor& evaluationDescriptor(EvaluationKind id)
+{
+    for (const EvaluationDescriptor& e : evaluationDescriptors())
+        if (e.id == id) return e;
+    throw std::logic_error("no descriptor for an evaluation");
+}
+
+const char* toString(Learner learner)
+{
+    switch (learner) {
+    case Learner::Ridge: return "ridge";
+    case Learner::Svm: return "svm";
+    case Learner::Krr: return "krr";
+    case Learner::Blr: return "blr";
+    }
+    return "learner";
+}
+
+const char* toString(Metric metric) { return metric == Metric::Rmse ? "rmse" : "accuracy"; }
+
+const char* toString(EvaluationKind kind)
+{
+    switch (kind) {
+    case EvaluationKind::HoldOut: return "holdout";
+    case EvaluationKind::KFold: return "kfold";
+    case EvaluationKind::Folds: return "folds";
+    }
+    return "evaluation";
+}
+
+Learner parseLearner(const std::string& name, const std::string& field)
+{
+    if (const LearnerDescriptor* l = findLearner(name)) return l->id;
+    const auto& all = learnerDescriptors();
+    std::string list;
+    for (std::size_t i = 0; i < all.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+    throw SpecError(field, "must be " + list, name);
+}
+
+Metric parseMetric(const std::string& name, const std::string& field)
+{
+    for (Metric m : {Metric::Accuracy, Metric::Rmse})
+        if (name == toString(m)) return m;
+    throw SpecError(field, "must be accuracy or rmse", name);
+}
+
+Metric metricFor(const Dataset& data) { return data.isClassification() ? Metric::Accuracy : Metric::Rmse; }
+
+Evaluation parseEvaluation(const std::string& text, const std::string& field)
+{
+    const auto colon = text.find(':');
+    const std::string name = text.substr(0, colon);
+    const EvaluationDescriptor* d = findEvaluation(name);
+    const bool hasValue = colon != std::string::npos;
+    if (!d || hasValue != !d->parameters.empty()) throw SpecError(field, "must be " + evaluationChoices(), text);
+    Evaluation e;
+    e.kind = d->id;
+    if (!hasValue) return e;
+    const ParamDescriptor& p = d->parameters.front();
+    const std::string value = text.substr(colon + 1);
+    const auto v = p.type == ParamType::Integer ? (parseInteger(value) ? std::optional<double>(double(*parseInteger(value)))
+                                                                        : std::nullopt)
+                                                : parseDouble(value);
+    if (!v || !p.accepts(*v))
+        throw SpecError(field, d->synopsis() + " needs " + p.placeholder + " " +
+                                   (p.type == ParamType::Integer ? "in [" + std::to_string(static_cast<long long>(p.minimum)) +
+                                                                       ", " + std::to_string(static_cast<long long>(p.maximum)) + "]"
+                                                                 : p.rangeText()),
+                        text);
+    if (e.kind == EvaluationKind::HoldOut) e.fraction = *v;
+    if (e.kind == EvaluationKind::KFold) e.folds = static_cast<int>(*v);
+    return e;
+}
+
+std::string formatEvaluation(const Evaluation& e)
+{
+    switch (e.kind) {
+    case EvaluationKind::HoldOut: return std::string(toString(e.kind)) + ":" + formatNumber(e.fraction);
+    case EvaluationKind::KFold: return std::string(toString(e.kind)) + ":" + std::to_string(e.folds);
+    case EvaluationKind::Folds: break;
+    }
+    return toString(e.kind);
+}
+
+} // namespace orbit
