@@ -146,7 +146,7 @@ int runEvidence(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
     const std::string param = trim(args.required("param"));
-    const std::vector<double> values = parseValueList(args.required("values"));
+    const std::vector<double> values = withFlags([&] { return parseValueList(args.required("values")); });
     withFlags([&] {
         LocalityConfig check = c;
         check.learn = {param};

@@ -1,0 +1,129 @@
+// `orbitlab-cli learn` and `evidence` in-process (../shared/CLI.md): the JSON fields, the same seed
+// giving the learned point on the evidence curve, and one stderr line naming the option and value
+// for every bad request (exit 2).
+#include "CliRunner.hpp"
+#include "TestPaths.hpp"
+#include "orbit/cli/Json.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+namespace {
+
+using orbit::cli::Json;
+
+std::vector<std::string> digitsArgs(std::vector<std::string> more)
+{
+    std::vector<std::string> a = {"--data", orbittest::source("resources/data/digits.png"), "--n", "300", "--rotate",
+                                  "--features", "irf:s=150,r=6", "--group", "rotation", "--seed", "2"};
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+}
+
+std::vector<std::string> with(const std::string& command, const std::vector<std::string>& args)
+{
+    std::vector<std::string> a = {command};
+    a.insert(a.end(), args.begin(), args.end());
+    return a;
+}
+
+} // namespace
+
+class TestCliLearn : public QObject {
+    Q_OBJECT
+private slots:
+    void learnReportsTheContractFields()
+    {
+        const auto r = orbittest::runCli(with("learn", digitsArgs({"--dist", "uniform:a=0.5", "--learn", "a", "--max-evals",
+                                                                   "10", "--eval", "holdout:0.3", "--json"})));
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const Json j = Json::parse(r.out);
+        for (const char* key : {"params", "dist", "log_evidence", "evaluations", "trajectory", "seconds", "metric", "test"})
+            QVERIFY2(j.contains(key), key);
+        const double a = j["params"]["a"];
+        QVERIFY(a >= 0.01 && a <= 3.14159266);
+        QCOMPARE(j["dist"].get<std::string>().rfind("uniform:a=", 0), std::size_t(0));
+        QVERIFY(j["evaluations"].get<int>() <= 10);
+        QCOMPARE(j["trajectory"].size(), j["evaluations"].get<std::size_t>());
+        QCOMPARE(j["metric"].get<std::string>(), std::string("accuracy"));
+        QVERIFY(j["test"].get<double>() > 0.2);  // ten classes: far above chance
+        // Every step names its parameters and evidence; the reported optimum is the best of them.
+        double best = -1e300;
+        for (const Json& p : j["trajectory"]) {
+            QVERIFY(p["params"].contains("a") && p.contains("log_evidence"));
+            best = std::max(best, p["log_evidence"].get<double>());
+        }
+        QCOMPARE(j["log_evidence"].get<double>(), best);
+    }
+    void learnedPointLiesOnTheEvidenceCurve()
+    {
+        // With the same --seed, `evidence` at the learned value gives the learned log evidence.
+        const auto l = orbittest::runCli(with("learn", digitsArgs({"--dist", "vonmises:kappa=1", "--learn", "kappa",
+                                                                   "--max-evals", "6", "--json"})));
+        QVERIFY2(l.status == 0, l.err.c_str());
+        const Json j = Json::parse(l.out);
+        const double kappa = j["params"]["kappa"];
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath("curve.csv").toStdString();
+        const auto e = orbittest::runCli(with("evidence", digitsArgs({"--dist", "vonmises:kappa=1", "--param", "kappa",
+                                                                      "--values", orbit::formatNumber(kappa) + ",0.5",
+                                                                      "--csv", csv, "--json"})));
+        QVERIFY2(e.status == 0, e.err.c_str());
+        const Json c = Json::parse(e.out);
+        QCOMPARE(c["param"].get<std::string>(), std::string("kappa"));
+        QCOMPARE(c["values"].size(), std::size_t(2));
+        QCOMPARE(c["log_evidence"][0].get<double>(), j["log_evidence"].get<double>());
+        std::ifstream f(csv);
+        std::string header;
+        std::getline(f, header);
+        QCOMPARE(header, std::string("value,log_evidence"));
+    }
+    void evidenceRangeSyntax()
+    {
+        const auto e = orbittest::runCli(with("evidence", digitsArgs({"--dist", "vonmises:kappa=1", "--param", "kappa",
+                                                                      "--values", "0.1:10:3:log", "--json"})));
+        QVERIFY2(e.status == 0, e.err.c_str());
+        const Json c = Json::parse(e.out);
+        QCOMPARE(c["values"].size(), std::size_t(3));
+        QVERIFY(std::abs(c["values"][1].get<double>() - 1.0) < 1e-12);
+    }
+    void badRequestsGetOneLine_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("unknown parameter") << "learn" << QStringList{"--dist", "vonmises:kappa=1", "--learn", "kapa"} << "--dist" << "kapa";
+        QTest::newRow("haar has nothing to learn") << "learn" << QStringList{"--dist", "haar", "--learn", "kappa"} << "--dist" << "kappa";
+        QTest::newRow("delta has nothing to learn") << "learn" << QStringList{"--dist", "delta", "--learn", "kappa"} << "--dist" << "kappa";
+        QTest::newRow("bounds exclude the start") << "learn" << QStringList{"--dist", "vonmises:kappa=5", "--learn", "kappa", "--bounds", "kappa=0.1:2"} << "--bounds" << "0.1:2";
+        QTest::newRow("bounds outside the valid range") << "learn" << QStringList{"--dist", "uniform:a=1", "--learn", "a", "--bounds", "a=0.1:5"} << "--bounds" << "5";
+        QTest::newRow("bounds syntax") << "learn" << QStringList{"--dist", "uniform:a=1", "--learn", "a", "--bounds", "a=0.1"} << "--bounds" << "a=0.1";
+        QTest::newRow("bounds of another parameter") << "learn" << QStringList{"--dist", "uniform:a=1", "--learn", "a", "--bounds", "kappa=1:2"} << "--bounds" << "kappa";
+        QTest::newRow("no evaluations") << "learn" << QStringList{"--dist", "uniform:a=1", "--learn", "a", "--max-evals", "0"} << "--max-evals" << "0";
+        QTest::newRow("evidence values") << "evidence" << QStringList{"--dist", "uniform:a=1", "--param", "a", "--values", "1:2"} << "--values" << "1:2";
+        QTest::newRow("evidence value outside range") << "evidence" << QStringList{"--dist", "uniform:a=1", "--param", "a", "--values", "0.5,7"} << "--dist" << "7";
+        QTest::newRow("evidence unknown parameter") << "evidence" << QStringList{"--dist", "uniform:a=1", "--param", "sigma", "--values", "1"} << "--dist" << "sigma";
+        QTest::newRow("precision word") << "learn" << QStringList{"--dist", "uniform:a=1", "--learn", "a", "--precision", "half"} << "--precision" << "half";
+    }
+    void badRequestsGetOneLine()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, args);
+        QFETCH(QString, option);
+        QFETCH(QString, value);
+        std::vector<std::string> more;
+        for (const QString& a : args) more.push_back(a.toStdString());
+        const auto r = orbittest::runCli(with(command.toStdString(), digitsArgs(more)));
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.out.empty(), r.out.c_str());
+        const QString err = QString::fromStdString(r.err);
+        QVERIFY2(err.count('\n') == 1 && err.contains(option) && err.contains(value), qPrintable(err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLearn)
+#include "test_cli_learn.moc"
