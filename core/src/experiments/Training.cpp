@@ -88,19 +88,20 @@ bool isDistAxis(const std::string& name)
     return name != "median" && name != "bandwidth" && !isLearnerAxis(name) && !isSecondLayerAxis(name);
 }
 
-/// The --dist spec with the grid's distribution parameters set to the point's values.
-std::string distWith(const std::string& dist, const ParamPoint& featurePoint)
+/// The --dist spec with the grid's distribution parameters set to the point's values (named as
+/// Distribution::parameters() names them: `kappa`, or `rotation.kappa` for affine).
+std::string distWith(const TrainConfig& c, const Shape& shape, const ParamPoint& featurePoint)
 {
-    bool any = false;
-    for (const auto& [name, v] : featurePoint) any = any || isDistAxis(name);
-    if (!any) return dist;
-    if (dist.empty()) throw SpecError("--grid", "distribution parameters need --dist", toString(featurePoint));
-    if (dist.find('=') < dist.find(':'))
-        throw SpecError("--grid", "distribution parameters of an affine --dist cannot be searched yet", dist);
-    Spec s = parseSpec(dist, "--dist");
+    std::map<std::string, double> values;
     for (const auto& [name, v] : featurePoint)
-        if (isDistAxis(name)) s.params[name] = formatNumber(v);
-    return formatSpec(s);
+        if (isDistAxis(name)) values[name] = v;
+    if (values.empty()) return c.dist;
+    if (c.dist.empty()) throw SpecError("--grid", "distribution parameters need --dist", toString(featurePoint));
+    try {
+        return makeDistribution(c.dist, *makeGroup(c.group, shape))->withParameters(values)->spec();
+    } catch (const SpecError& e) {
+        throw SpecError("--grid", e.detail(), e.value());
+    }
 }
 
 /// The --features spec with the grid's `rf2.median` / `rf2.sigma` set on the second layer.
@@ -225,7 +226,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     if (!krr) {
         if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = formatSpec("gaussian", {{"sigma", roundedBandwidth(*sigma)}});
     }
-    const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_.dist, p), kernelSpec,
+    const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_, data_.shape, p), kernelSpec,
                                                   featureSeed(config_.seed));
     const auto map = makeFeatureMap(featuresWith(config_.features, p), ctx);
     // The fit takes the first tenth of the stage (moving r s templates can take seconds): its
@@ -460,22 +461,26 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const 
 
 namespace {
 
-/// The descriptor of a grid axis that is a parameter of --dist (null when dist is affine, unknown
-/// or empty: makeDistribution and distWith report those), with the group kind it is read on.
+/// The descriptor of a grid axis that is a parameter of --dist (`kappa`, or `rotation.kappa` for
+/// affine), or null when dist is empty or unknown (makeDistribution reports those).
 const ParamDescriptor* distAxisParameter(const TrainConfig& c, const std::string& axis)
 {
-    if (c.dist.empty() || c.dist.find('=') < c.dist.find(':')) return nullptr;
-    const DistributionDescriptor* d = findDistribution(trim(c.dist.substr(0, c.dist.find(':'))));
-    const GroupDescriptor* g = findGroup(trim(c.group.substr(0, c.group.find(':'))));
-    if (!d) return nullptr;
-    const GroupKind kind = g && d->appliesTo(g->kind) ? g->kind : d->groups.front();
-    for (const ParamDescriptor& p : d->parametersOn(kind))
-        if (p.key == axis) return &p;
-    std::string keys;
-    for (const std::string& k : d->keys()) keys += (keys.empty() ? "" : ", ") + k;
-    throw SpecError("--grid", axis + " is not a parameter of " + d->name + " (its parameters: " + (keys.empty() ? "none" : keys) +
-                                  "; or lambda, C, median, bandwidth, rf2.median, rf2.sigma)",
-                    axis);
+    if (c.dist.empty()) return nullptr;
+    std::shared_ptr<const Distribution> dist;
+    try {
+        const GroupDescriptor* g = findGroup(trim(c.group.substr(0, c.group.find(':'))));
+        if (!g || g->kind == GroupKind::Orthogonal) return nullptr;  // (its random matrices need the data's shape)
+        dist = makeDistribution(c.dist, *makeGroup(c.group));
+    } catch (const SpecError&) {
+        return nullptr;
+    }
+    try {
+        return &dist->parameterDescriptor(axis);
+    } catch (const SpecError& e) {
+        throw SpecError("--grid", axis + " is not a parameter of " + dist->spec() + " (" + e.detail() +
+                                      "; or lambda, C, median, bandwidth, rf2.median, rf2.sigma)",
+                        axis);
+    }
 }
 
 } // namespace

@@ -325,6 +325,47 @@ private slots:
         QVERIFY(r.mean > 0.8);
     }
 
+    // Affine factors are grid axes by their factor.key names; the grid's curve over them uses the same
+    // templates and base noise at every point (common random numbers), so moving one factor's
+    // parameter and back gives the same evidence bit for bit.
+    void affineFactorsAreGridAxes()
+    {
+        // 4 x 4 images of three classes: a bright pixel in one of three places, plus noise.
+        Dataset ds;
+        ds.kind = DataKind::Images;
+        ds.shape = Shape{4, 4, 1};
+        ds.numClasses = 3;
+        ds.X = MatrixXfR::Zero(36, 16);
+        Rng rng = makeRng(8);
+        for (int i = 0; i < 36; ++i) {
+            for (int j = 0; j < 16; ++j) ds.X(i, j) = float(0.2 * uniform01(rng));
+            ds.X(i, 5 + 3 * (i % 3)) += 1.0f;
+            ds.labels.push_back(i % 3);
+        }
+        TrainConfig c;
+        c.features = "irf:s=40,r=4";
+        c.group = "affine";
+        c.dist = "rotation=uniform:a=1,translation=gaussian:sigma=0.5";
+        c.kernel = "gaussian:sigma=2";
+        c.learner = "blr";
+        c.eval = "holdout:0.25";
+        c.grid = {{"rotation.a", {0.5, 1.0, 0.5}}, {"translation.sigma", {0.2}}};
+        c.validate();
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.grid.size(), std::size_t(3));
+        QCOMPARE(r.grid[0].params.at("rotation.a"), 0.5);
+        QCOMPARE(r.grid[0].logEvidence, r.grid[2].logEvidence);
+        QVERIFY(r.grid[0].logEvidence != r.grid[1].logEvidence);
+        c.grid = {{"rotation.kappa", {1.0}}};
+        try {
+            c.validate();
+            QFAIL("accepted a parameter the distribution does not have");
+        } catch (const SpecError& e) {
+            QCOMPARE(e.field(), std::string("--grid"));
+            QVERIFY2(QString(e.what()).contains("rotation.a"), e.what());
+        }
+    }
+
     // svm and krr learn the easy problems; a learning curve has one point per fraction.
     void otherLearners()
     {
