@@ -104,6 +104,31 @@ const DistributionParams& OrbitSettings::factor(const std::string& name) const
     return const_cast<OrbitSettings*>(this)->factor(name);
 }
 
+namespace {
+
+/// ("rotation", "kappa") for "rotation.kappa" on affine; (group, "kappa") for "kappa" otherwise.
+std::pair<std::string, std::string> splitParameter(const OrbitSettings& s, const std::string& name)
+{
+    const auto dot = name.find('.');
+    if (dot == std::string::npos) return {s.group, name};
+    if (s.group != "affine") throw std::logic_error("factor parameter " + name + " of the group " + s.group);
+    return {name.substr(0, dot), name.substr(dot + 1)};
+}
+
+} // namespace
+
+double OrbitSettings::parameter(const std::string& name) const
+{
+    const auto [factorName, key] = splitParameter(*this, name);
+    return factor(factorName).value(key);
+}
+
+void OrbitSettings::setParameter(const std::string& name, double value)
+{
+    const auto [factorName, key] = splitParameter(*this, name);
+    factor(factorName).setValue(key, value);
+}
+
 BuiltOrbit buildOrbit(const OrbitSettings& s, orbit::DataKind kind, const orbit::Shape& shape)
 {
     if (s.r < 1)

@@ -48,6 +48,10 @@ struct OrbitSettings {
     std::vector<std::string> factors() const;
     DistributionParams& factor(const std::string& name);
     const DistributionParams& factor(const std::string& name) const;
+    /// A distribution parameter named as orbit::Distribution::parameters() names it: "kappa", or
+    /// "rotation.kappa" for a factor of affine. std::logic_error for a name of another form.
+    double parameter(const std::string& name) const;
+    void setParameter(const std::string& name, double value);
 
     bool operator==(const OrbitSettings&) const = default;
 };

@@ -99,16 +99,17 @@ std::string presetSpec(const std::string& preset, int s, int r)
 
 std::vector<std::string> localityAxes(const OrbitSettings& orbit)
 {
-    // The training engine cannot search the parameters of an affine product yet ("--grid: distribution
-    // parameters of an affine --dist cannot be searched yet"): offer none rather than a failing run.
-    if (orbit.group == "affine")
-        return {};
-    std::vector<std::string> keys;
-    if (const orbit::DistributionDescriptor* d = orbit::findDistribution(orbit.dist.name))
-        for (const orbit::ParamDescriptor& p : d->parameters)
-            if (p.sweepable)
-                keys.push_back(p.key);
-    return keys;
+    // Named as orbit::Distribution::parameters() names them: "kappa", or "rotation.kappa" for a
+    // factor of the affine product.
+    std::vector<std::string> names;
+    for (const std::string& factor : orbit.factors()) {
+        const std::string prefix = orbit.group == "affine" ? factor + "." : std::string();
+        if (const orbit::DistributionDescriptor* d = orbit::findDistribution(orbit.factor(factor).name))
+            for (const orbit::ParamDescriptor& p : d->parameters)
+                if (p.sweepable)
+                    names.push_back(prefix + p.key);
+    }
+    return names;
 }
 
 std::vector<double> parseNumberList(const std::string& text, const std::string& field)

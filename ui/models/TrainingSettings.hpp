@@ -52,8 +52,8 @@ bool usesGaussianKernel(const std::string& spec, const std::string& learner);
 /// m = max(1, s / 21) templates with 10 bins (m (2 bins + 1) features), kif k = s templates.
 std::string presetSpec(const std::string& preset, int s, int r);
 /// The distribution parameters a locality sweep can vary for these orbit settings (the registry's
-/// sweepable ones), e.g. {"kappa"} for von Mises, {"sigma"} for noisy sort; none for affine
-/// products (the engine cannot search them yet).
+/// sweepable ones), named as orbit::Distribution::parameters() names them: {"kappa"} for von Mises,
+/// {"sigma"} for noisy sort, {"rotation.kappa", "translation.sigma", ...} for the affine product.
 std::vector<std::string> localityAxes(const OrbitSettings& orbit);
 /// Parses "1e-4, 0.01; 1" into numbers. Throws SpecError(field, ..., offending text) on a bad entry
 /// or an empty list.

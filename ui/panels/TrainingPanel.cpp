@@ -1,6 +1,7 @@
 #include "panels/TrainingPanel.hpp"
 
 #include "models/LabState.hpp"
+#include "panels/LocalityPane.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
 #include "widgets/TrainingCharts.hpp"
@@ -22,6 +23,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -31,6 +33,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -93,11 +96,16 @@ orbit::EvaluationKind evaluationOf(const QString& name)
 } // namespace
 
 TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
-    : Panel("training", tr("Training"), parent), state_(state), runner_(new TaskRunner("trainer", this))
+    : Panel("training", tr("Training"), parent), state_(state), runner_(new TaskRunner("trainer", this)),
+      localityPane_(new LocalityPane(state, this))
 {
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(buildSettings());
-    splitter->addWidget(buildResults());
+    resultTabs_ = new QTabWidget;
+    resultTabs_->setDocumentMode(true);
+    resultTabs_->addTab(buildResults(), tr("Training results"));
+    resultTabs_->addTab(localityPane_->resultsWidget(), tr("Learned locality"));
+    splitter->addWidget(resultTabs_);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({350, 1010});
     content()->addWidget(splitter, 1);
@@ -110,6 +118,24 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     cancelShortcut_->setContext(Qt::WindowShortcut);
     cancelShortcut_->setEnabled(false);
     connect(cancelShortcut_, &QShortcut::activated, this, &TrainingPanel::cancel);
+    learnShortcut_ = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_L), this);
+    learnShortcut_->setContext(Qt::WindowShortcut);
+    learnShortcut_->setEnabled(false);
+    connect(learnShortcut_, &QShortcut::activated, this, [this] { learnLocality(); });
+
+    connect(localityPane_, &LocalityPane::learnRequested, this, [this] { learnLocality(); });
+    connect(localityPane_, &LocalityPane::progress, this, [this](double fraction, const QString& text) {
+        progress_->setValue(static_cast<int>(std::lround(1000 * std::clamp(fraction, 0.0, 1.0))));
+        status_->setText(tr("%1\n%2 % · %3 elapsed").arg(text, QString::number(int(100 * fraction)),
+                                                          formatSeconds(clock_.elapsed() / 1000.0)));
+    });
+    connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message) {
+        if (!message.isEmpty())
+            showError(tr("Learning the locality failed: %1").arg(message));
+        progress_->setValue(message.isEmpty() ? 1000 : 0);
+        status_->setText(tr("Learn locality stopped after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)));
+        updateEnabled();
+    });
 
     connect(state_, &LabState::datasetChanged, this, [this] {
         refreshOrbitInfo();  // a new kind of data may come with new orbit settings
@@ -292,6 +318,7 @@ QWidget* TrainingPanel::buildSettings()
     layout->addWidget(learning);
     layout->addWidget(grid);
     layout->addLayout(buttons);
+    layout->addWidget(localityPane_->settingsWidget());
     layout->addWidget(progress_);
     layout->addWidget(status_);
     layout->addStretch(1);
@@ -479,8 +506,10 @@ void TrainingPanel::updateEnabled()
     const bool invariant = isInvariantSpec(spec_->text().trimmed().toStdString());
     localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
     locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
-    runButton_->setEnabled(!runner_->busy());
-    cancelButton_->setEnabled(runner_->busy());
+    const bool busy = runner_->busy() || localityPane_->busy();
+    runButton_->setEnabled(!busy);
+    cancelButton_->setEnabled(busy);
+    localityPane_->learnButton()->setEnabled(!busy && localityPane_->parameterList()->count() > 0);
 }
 
 void TrainingPanel::showEvent(QShowEvent* event)
@@ -488,6 +517,7 @@ void TrainingPanel::showEvent(QShowEvent* event)
     Panel::showEvent(event);
     runShortcut_->setEnabled(true);
     cancelShortcut_->setEnabled(true);
+    learnShortcut_->setEnabled(true);
 }
 
 void TrainingPanel::hideEvent(QHideEvent* event)
@@ -495,9 +525,10 @@ void TrainingPanel::hideEvent(QHideEvent* event)
     Panel::hideEvent(event);
     runShortcut_->setEnabled(false);
     cancelShortcut_->setEnabled(false);
+    learnShortcut_->setEnabled(false);
 }
 
-bool TrainingPanel::isIdle() const { return !pendingRun_ && !runner_->busy(); }
+bool TrainingPanel::isIdle() const { return !pendingRun_ && !runner_->busy() && !localityPane_->busy(); }
 
 QString TrainingPanel::statusText() const { return status_->text(); }
 bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
@@ -540,8 +571,33 @@ bool TrainingPanel::run()
     return true;
 }
 
+bool TrainingPanel::learnLocality()
+{
+    if (runner_->busy() || localityPane_->busy())
+        return false;
+    try {
+        const TrainingSettings s = settingsFrom(true);
+        localityPane_->start(s);
+        lastGood_ = s;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot learn the locality: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    clearError();
+    clock_.start();
+    progress_->setValue(0);
+    status_->setText(tr("Learning the locality…"));
+    resultTabs_->setCurrentIndex(1);
+    updateEnabled();
+    return true;
+}
+
 void TrainingPanel::cancel()
 {
+    if (localityPane_->busy()) {
+        localityPane_->cancel();
+        return;
+    }
     if (!runner_->busy())
         return;
     runner_->cancel();  // the worker stops at the core's next progress report; its answer is dropped
@@ -562,10 +618,9 @@ void TrainingPanel::runWhenDataReady()
         pendingRun_ = true;
 }
 
-void TrainingPanel::setRunning(bool running)
+void TrainingPanel::setRunning(bool)
 {
-    runButton_->setEnabled(!running);
-    cancelButton_->setEnabled(running);
+    updateEnabled();
 }
 
 void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
@@ -612,6 +667,7 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     drawConfusion(*result);
     drawLearningCurve(curveChart_, result->result, unit);
     stack_->setCurrentIndex(1);
+    resultTabs_->setCurrentIndex(0);
     emit statusMessage(tr("Training finished: %1 %2%3").arg(metricName(r), formatScore(r, r.mean), unitSuffix));
 }
 

@@ -22,12 +22,14 @@ class QShortcut;
 class QSpinBox;
 class QStackedWidget;
 class QTableWidget;
+class QTabWidget;
 
 namespace orbitui {
 
 class ChartBox;
 class ConfusionMatrixView;
 class LabState;
+class LocalityPane;
 class TaskRunner;
 struct TrainingResult;
 
@@ -57,6 +59,11 @@ public:
     /// How many results were drawn (tests).
     int drawCount() const { return draws_; }
     TaskRunner* runner() const { return runner_; }
+    /// Learn locality (its settings under the grid, its picture in the results' second tab).
+    LocalityPane* locality() const { return localityPane_; }
+    /// Starts Learn locality with the current settings (what its button does); false with the
+    /// reason shown inline when it cannot start.
+    bool learnLocality();
     QTableWidget* metricsTable() const { return table_; }
     ChartBox* scoreChart() const { return scoreChart_; }
     ChartBox* learningCurveChart() const { return curveChart_; }
@@ -88,6 +95,9 @@ private:
 
     LabState* state_;
     TaskRunner* runner_;
+    LocalityPane* localityPane_;
+    QTabWidget* resultTabs_;
+    QShortcut* learnShortcut_;
     // Settings widgets.
     QComboBox* preset_;
     QSpinBox* s_;

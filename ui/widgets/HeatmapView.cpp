@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -99,6 +100,8 @@ void HeatmapView::clear()
     columnLabels_.clear();
     rowValues_.clear();
     columnValues_.clear();
+    overlay_.clear();
+    overlayHighlight_ = -1;
     rebuildTicks();
     rebuildImage();
 }
@@ -190,8 +193,12 @@ std::pair<double, double> HeatmapView::range() const
     if (fixedRange_) {
         std::tie(lo, hi) = *fixedRange_;
     } else if (matrix_.size() > 0) {
-        lo = matrix_.minCoeff();
-        hi = matrix_.maxCoeff();
+        // Over the finite cells (cells not computed yet hold NaN).
+        const auto finite = matrix_.array().isFinite();
+        if (finite.any()) {
+            lo = finite.select(matrix_.array(), std::numeric_limits<double>::infinity()).minCoeff();
+            hi = finite.select(matrix_.array(), -std::numeric_limits<double>::infinity()).maxCoeff();
+        }
     }
     if (map_ == ColorMap::Diverging) {
         const double m = std::max(std::abs(lo), std::abs(hi));
@@ -248,8 +255,9 @@ void HeatmapView::rebuildImage()
         image_ = QImage(static_cast<int>(matrix_.cols()), static_cast<int>(matrix_.rows()), QImage::Format_RGB32);
         for (Eigen::Index i = 0; i < matrix_.rows(); ++i) {
             auto* line = reinterpret_cast<QRgb*>(image_.scanLine(static_cast<int>(i)));
-            for (Eigen::Index j = 0; j < matrix_.cols(); ++j)
-                line[j] = colorAt(map_, (matrix_(i, j) - lo) / (hi - lo)).rgb();
+            for (Eigen::Index j = 0; j < matrix_.cols(); ++j)  // a cell without a value yet: grey
+                line[j] = std::isfinite(matrix_(i, j)) ? colorAt(map_, (matrix_(i, j) - lo) / (hi - lo)).rgb()
+                                                       : qRgb(0xdd, 0xdd, 0xdd);
         }
     }
     update();
@@ -402,6 +410,24 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         p.drawImage(g.cells, image_);
     }
 
+    if (!overlay_.empty()) {
+        auto at = [&g](const QPointF& c) { return QPointF(g.cells.left() + c.x() * g.cellW, g.cells.top() + c.y() * g.cellH); };
+        p.save();
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setClipRect(g.cells);
+        p.setPen(QPen(QColor(0, 170, 255), 2));
+        for (std::size_t k = 1; k < overlay_.size(); ++k) p.drawLine(at(overlay_[k - 1]), at(overlay_[k]));
+        p.setPen(QPen(Qt::white, 1));
+        p.setBrush(QColor(0, 170, 255));
+        for (const QPointF& c : overlay_) p.drawEllipse(at(c), 3.5, 3.5);
+        if (overlayHighlight_ >= 0 && overlayHighlight_ < static_cast<int>(overlay_.size())) {
+            p.setPen(QPen(Qt::white, 2));
+            p.setBrush(QColor(230, 30, 30));
+            p.drawEllipse(at(overlay_[std::size_t(overlayHighlight_)]), 7.0, 7.0);
+        }
+        p.restore();
+    }
+
     // Class blocks: thin lines between runs of equal labels, each label centred on its run.
     const QFontMetrics fm(font());
     const QColor text = palette().color(QPalette::WindowText);
@@ -505,6 +531,13 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         p.drawText(QRect(g.bar.right() + 6, ty, area.right() - g.bar.right() - 5, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    formatValue(ticks[k], tickPrecision(lo, hi)));
     }
+}
+
+void HeatmapView::setOverlay(std::vector<QPointF> path, int highlight)
+{
+    overlay_ = std::move(path);
+    overlayHighlight_ = highlight;
+    update();
 }
 
 void HeatmapView::paintTicks(QPainter& p, const Geometry& g, const QRect& area) const

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include <QImage>
+#include <QPointF>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -76,6 +77,11 @@ public:
     /// Replaces the default tooltip text of a cell (cellText) by `text(row, column)`; empty restores it.
     void setCellTextFunction(std::function<QString(int, int)> text);
     void setPlaceholder(const QString& text);
+    /// A path drawn over the cells (e.g. an optimiser's steps on an evidence surface): points in cell
+    /// coordinates (x = column, y = row; cell k spans [k, k + 1]), joined in order, each a small dot;
+    /// point `highlight` (if in range) is drawn as a larger ringed marker. Kept across setMatrix.
+    void setOverlay(std::vector<QPointF> path, int highlight = -1);
+    const std::vector<QPointF>& overlay() const { return overlay_; }
 
     /// The cell under a widget position, if any: (row, column).
     std::optional<std::pair<int, int>> cellAt(QPoint pos) const;
@@ -126,6 +132,8 @@ private:
     bool showValues_ = false;
     int decimals_ = 2;
     QImage image_;
+    std::vector<QPointF> overlay_;
+    int overlayHighlight_ = -1;
 };
 
 } // namespace orbitui

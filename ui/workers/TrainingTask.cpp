@@ -67,20 +67,24 @@ std::string chooseMainAxis(const orbit::TrainResult& result, const std::string& 
     return order.front();
 }
 
+const orbit::Dataset& seededSubset(const orbit::Dataset& all, std::size_t n, std::uint64_t seed, orbit::Dataset& kept)
+{
+    if (n == 0 || n >= all.count())
+        return all;
+    orbit::Indices idx = orbit::seededPermutation(all.count(), seed, 0x73756273);  // "subs"
+    idx.resize(n);
+    std::sort(idx.begin(), idx.end());
+    kept = all.subset(idx);
+    return kept;
+}
+
 Task makeTrainingTask(TrainingRequest request)
 {
     return [request](const TaskContext& ctx) -> QVariant {
         ctx.progress(0.0, QStringLiteral("Preparing the data…"));
         const orbit::Dataset& all = *request.dataset;
         orbit::Dataset chosen;
-        const orbit::Dataset* data = &all;
-        if (request.subset > 0 && request.subset < all.count()) {
-            orbit::Indices idx = orbit::seededPermutation(all.count(), request.config.seed, 0x73756273);  // "subs"
-            idx.resize(request.subset);
-            std::sort(idx.begin(), idx.end());
-            chosen = all.subset(idx);
-            data = &chosen;
-        }
+        const orbit::Dataset* data = &seededSubset(all, request.subset, request.config.seed, chosen);
         ctx.throwIfCancelled();
 
         auto result = std::make_shared<TrainingResult>();

@@ -47,6 +47,10 @@ struct TrainingResult {
     AxisCurve curve;
 };
 
+/// The n rows of `all` a run uses (n = 0 or n >= count: all of them, returned as they are): a
+/// permutation seeded with `seed`, kept in dataset order. `kept` receives the copy when one is made.
+const orbit::Dataset& seededSubset(const orbit::Dataset& all, std::size_t n, std::uint64_t seed, orbit::Dataset& kept);
+
 /// Runs orbit::train; progress fractions and step texts come from the core, a cancelled request
 /// throws orbit::Cancelled at the core's next progress report.
 Task makeTrainingTask(TrainingRequest request);

@@ -26,7 +26,7 @@ struct Mailbox {
         Task task;
         std::shared_ptr<std::atomic<bool>> cancel;
     };
-    enum class Kind { Progress, Finished, Failed };
+    enum class Kind { Progress, Partial, Finished, Failed };
     struct Answer {
         Kind kind;
         quint64 id;
@@ -99,6 +99,7 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
     ctx.id = id;
     ctx.cancelFlag = cancel.get();
     ctx.progress = [answer](double fraction, const QString& text) { answer(Kind::Progress, fraction, text, {}); };
+    ctx.partial = [answer](QVariant value) { answer(Kind::Partial, 0.0, {}, std::move(value)); };
     try {
         answer(Kind::Finished, 0.0, {}, task(ctx));
     } catch (const orbit::Cancelled&) {
@@ -161,6 +162,10 @@ void TaskRunner::deliver()
         if (answer->id == latest_ && busy_)
             emit progress(answer->id, answer->fraction, answer->text);
         break;
+    case Mailbox::Kind::Partial:
+        if (answer->id == latest_ && busy_)
+            emit partial(answer->id, answer->result);
+        break;
     case Mailbox::Kind::Finished:
         if (isCurrent(answer->id)) {
             setBusy(false);
@@ -200,7 +205,10 @@ void TaskRunner::cancel()
 {
     if (cancel_)
         cancel_->store(true);
+    const bool wasRunning = busy_;
     setBusy(false);
+    if (wasRunning)
+        emit cancelled(latest_);
 }
 
 void TaskRunner::setBusy(bool busy)

@@ -1,7 +1,8 @@
 #pragma once
 // The one worker pattern for all long work: a QObject on its own QThread runs tasks (a config
-// struct captured by value in a callable), reports progress(id, fraction, text) and answers
-// finished(id, result) or failed(id, message). TaskRunner, the GUI-side handle, gives every
+// struct captured by value in a callable), reports progress(id, fraction, text) and typed partial
+// results partial(id, value) while it runs, and answers finished(id, result) or failed(id, message);
+// a cancel is announced as cancelled(id). TaskRunner, the GUI-side handle, gives every
 // request an id, cancels the previous one through its std::atomic<bool>, and forwards only the
 // answer of the latest request: a stale result never overwrites a newer one.
 // Everything that crosses the two threads (requests one way, progress and answers the other)
@@ -19,11 +20,13 @@
 
 namespace orbitui {
 
-/// What a running task sees: its id, its cancel flag and a progress reporter.
+/// What a running task sees: its id, its cancel flag, a progress reporter and a way to hand over
+/// partial results (each reaches the GUI as partial(id, value), in order, before the final answer).
 struct TaskContext {
     quint64 id = 0;
     const std::atomic<bool>* cancelFlag = nullptr;
     std::function<void(double fraction, const QString& text)> progress;
+    std::function<void(QVariant value)> partial;
 
     bool cancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
     /// Throws orbit::Cancelled when the request was cancelled or superseded.
@@ -63,7 +66,8 @@ public:
 
     /// Queues `task`, cancels the previous request and returns the new request id.
     quint64 submit(Task task);
-    /// Cancels the latest request; its answer will be dropped.
+    /// Cancels the latest request (emits cancelled(id) when one was running); its answer will be
+    /// dropped, the partial results already delivered stay the receiver's.
     void cancel();
     /// True while the latest request has not been answered.
     bool busy() const { return busy_; }
@@ -74,6 +78,10 @@ public:
 signals:
     void started(quint64 id);
     void progress(quint64 id, double fraction, const QString& text);
+    /// A partial result of the latest request (only while it runs).
+    void partial(quint64 id, const QVariant& value);
+    /// The latest request was cancelled by cancel().
+    void cancelled(quint64 id);
     void finished(quint64 id, const QVariant& result);
     void failed(quint64 id, const QString& message);
     /// Emitted whenever the busy state changes.

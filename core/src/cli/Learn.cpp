@@ -145,26 +145,67 @@ int runLearn(const Args& args, Io& io)
 int runEvidence(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
-    const std::string param = trim(args.required("param"));
-    const std::vector<double> values = withFlags([&] { return parseValueList(args.required("values")); });
+    const std::vector<std::string> params = parameterList(args.required("param"));
+    if (params.size() > 2) throw SpecError("--param", "one parameter (a curve) or two (a surface)", args.text("param"));
+    const std::vector<std::string> lists = split(args.required("values"), ';');
+    if (lists.size() != params.size())
+        throw SpecError("--values", "needs one list per parameter, separated by ';'", args.text("values"));
+    std::vector<std::vector<double>> values;
+    for (const std::string& l : lists) values.push_back(withFlags([&] { return parseValueList(l); }));
     withFlags([&] {
         LocalityConfig check = c;
-        check.learn = {param};
+        check.learn = params;
         check.validate();
         return 0;
     });
     const Dataset data = dataOf(args);
-    const EvidenceCurve curve =
-        withFlags([&] { return evidenceCurve(data, c, param, values, terminalProgress(io.err, io.progress, "evidence")); });
-    if (io.progress) io.err << "\n";
+    const Progress progress = terminalProgress(io.err, io.progress, "evidence");
+    std::ofstream csv;
     if (args.has("csv")) {
-        const std::string path = args.text("csv");
-        std::ofstream f(path);
-        if (!f) throw SpecError("--csv", "cannot write the file", path);
-        f << std::setprecision(17) << "value,log_evidence\n";
-        for (std::size_t i = 0; i < curve.values.size(); ++i) f << curve.values[i] << "," << curve.logEvidence[i] << "\n";
-        if (!f) throw SpecError("--csv", "writing failed", path);
+        csv.open(args.text("csv"));
+        if (!csv) throw SpecError("--csv", "cannot write the file", args.text("csv"));
+        csv << std::setprecision(17);
     }
+    if (params.size() == 2) {
+        const EvidenceSurface surface = withFlags(
+            [&] { return evidenceSurface(data, c, params[0], values[0], params[1], values[1], progress); });
+        if (io.progress) io.err << "\n";
+        Json rows = Json::array();
+        for (Eigen::Index i = 0; i < surface.logEvidence.rows(); ++i) {
+            Json row = Json::array();
+            for (Eigen::Index j = 0; j < surface.logEvidence.cols(); ++j) row.push_back(surface.logEvidence(i, j));
+            rows.push_back(row);
+        }
+        if (csv.is_open()) {
+            csv << params[0] << "," << params[1] << ",log_evidence\n";
+            for (std::size_t i = 0; i < surface.xValues.size(); ++i)
+                for (std::size_t j = 0; j < surface.yValues.size(); ++j)
+                    csv << surface.xValues[i] << "," << surface.yValues[j] << "," << surface.logEvidence(Eigen::Index(i), Eigen::Index(j)) << "\n";
+        }
+        if (args.flag("json")) {
+            io.out << Json{{"param", params}, {"values", {surface.xValues, surface.yValues}}, {"log_evidence", rows},
+                           {"train_rows", surface.trainRows}, {"seconds", surface.seconds}}
+                          .dump()
+                   << "\n";
+            return 0;
+        }
+        io.out << std::setprecision(8) << params[0] << " \\ " << params[1];
+        for (double y : surface.yValues) io.out << "\t" << y;
+        io.out << "\n";
+        for (std::size_t i = 0; i < surface.xValues.size(); ++i) {
+            io.out << surface.xValues[i];
+            for (std::size_t j = 0; j < surface.yValues.size(); ++j) io.out << "\t" << surface.logEvidence(Eigen::Index(i), Eigen::Index(j));
+            io.out << "\n";
+        }
+        return 0;
+    }
+    const EvidenceCurve curve = withFlags([&] { return evidenceCurve(data, c, params[0], values[0], progress); });
+    if (io.progress) io.err << "\n";
+    if (csv.is_open()) {
+        csv << "value,log_evidence\n";
+        for (std::size_t i = 0; i < curve.values.size(); ++i) csv << curve.values[i] << "," << curve.logEvidence[i] << "\n";
+    }
+    if (csv.is_open() && !csv) throw SpecError("--csv", "writing failed", args.text("csv"));
     if (args.flag("json")) {
         io.out << Json{{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
                        {"train_rows", curve.trainRows}, {"seconds", curve.seconds}}
@@ -233,13 +274,13 @@ Command learnCommand()
 Command evidenceCommand()
 {
     std::vector<Option> options = sharedOptions();
-    options.push_back({"param", "", false, "P", "the parameter to vary (required)"});
-    options.push_back({"values", "", false, "V1,V2,..|LO:HI:N[:log]", "its values (required)"});
-    options.push_back({"csv", "", false, "FILE", "also write value,log_evidence rows"});
+    options.push_back({"param", "", false, "P[,P2]", "the parameter to vary, or two for a surface (required)"});
+    options.push_back({"values", "", false, "V1,V2,..|LO:HI:N[:log]", "its values; for two parameters two lists separated by ';' (required)"});
+    options.push_back({"csv", "", false, "FILE", "also write value,log_evidence rows (P,P2,log_evidence for a surface)"});
     return {"evidence",
-            "the common-random-number evidence curve over one distribution parameter",
-            "evidence --data FILE --features F --group G --dist D [--kernel K] --param P\n"
-            "       --values V1,V2,..|LO:HI:N[:log] [--csv FILE] [--eval holdout:FRAC] [--json]",
+            "the common-random-number evidence curve over one distribution parameter (or surface over two)",
+            "evidence --data FILE --features F --group G --dist D [--kernel K] --param P[,P2]\n"
+            "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--json]",
             std::string(kParameterHelp) + "\n" + groupSpecHelp(),
             options,
             runEvidence};

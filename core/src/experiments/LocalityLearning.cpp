@@ -247,6 +247,48 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
     return curve;
 }
 
+EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& config, const std::string& xParam,
+                                const std::vector<double>& xValues, const std::string& yParam,
+                                const std::vector<double>& yValues, const Progress& progress, const LearnStep& step)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    LocalityConfig c = config;
+    c.learn = {xParam, yParam};
+    c.bounds.clear();
+    c.validate();
+    if (xValues.empty() || yValues.empty()) throw SpecError("values", "is empty");
+    const Indices rows = learningRows(data, c);
+    const EvidenceObjective objective(data, rows, c);
+    EvidenceSurface surface;
+    surface.xParam = xParam;
+    surface.yParam = yParam;
+    surface.xValues = xValues;
+    surface.yValues = yValues;
+    surface.trainRows = rows.size();
+    surface.logEvidence.resize(Eigen::Index(xValues.size()), Eigen::Index(yValues.size()));
+    const double total = double(xValues.size() * yValues.size());
+    EvidencePoint best;
+    best.logEvidence = -std::numeric_limits<double>::infinity();
+    int n = 0;
+    for (std::size_t i = 0; i < xValues.size(); ++i)
+        for (std::size_t j = 0; j < yValues.size(); ++j) {
+            const std::string what = xParam + "=" + formatNumber(xValues[i]) + ", " + yParam + "=" + formatNumber(yValues[j]);
+            const Progress sub = [&](double f, const std::string& w) {
+                reportProgress(progress, (double(n) + f) / total, what + ": " + w);
+                return false;
+            };
+            EvidencePoint p = objective.evaluate({{xParam, xValues[i]}, {yParam, yValues[j]}}, false, sub);
+            p.stage = "curve";
+            surface.logEvidence(Eigen::Index(i), Eigen::Index(j)) = p.logEvidence;
+            if (p.logEvidence > best.logEvidence) best = p;
+            ++n;
+            if (step) step(p, best, n);
+        }
+    reportProgress(progress, 1.0, "done");
+    surface.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return surface;
+}
+
 namespace {
 
 /// The search: evaluations in transformed coordinates u (log v for logScale parameters), the

@@ -143,6 +143,22 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
                             const std::vector<double>& values, const Progress& progress = {},
                             const LearnStep& step = {});
 
+/// The evidence over a grid of two parameters: logEvidence(i, j) at x = xValues[i], y = yValues[j].
+struct EvidenceSurface {
+    std::string xParam, yParam;
+    std::vector<double> xValues, yValues;
+    Eigen::MatrixXd logEvidence;
+    std::size_t trainRows = 0;
+    double seconds = 0.0;
+};
+
+/// Evaluates the evidence on the grid (no gradient), row by row (x slowest). Throws SpecError for a
+/// bad parameter or value, or when both parameters are the same.
+EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& config, const std::string& xParam,
+                                const std::vector<double>& xValues, const std::string& yParam,
+                                const std::vector<double>& yValues, const Progress& progress = {},
+                                const LearnStep& step = {});
+
 /// `LO:HI:N[:log]` or `V1,V2,...` into values (N evenly spaced, or evenly in log for :log).
 /// Throws SpecError("values").
 std::vector<double> parseValueList(const std::string& text);

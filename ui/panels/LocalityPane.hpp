@@ -1,0 +1,99 @@
+#pragma once
+// Learn locality, in the Training panel: the evidence of Bayesian linear regression learns the
+// distribution's parameters (orbit::learnLocality) on the worker. Its settings (which parameters, how
+// many evaluations, the landscape's resolution) sit under the grid; its picture (the evidence
+// landscape with the optimiser's path) replaces the training results while it runs. Every evaluation
+// moves the distribution's parameters in the shared orbit settings, so the Group panel's sliders and
+// density and the Orbits gallery follow the optimiser; the end (or Cancel) leaves the best point in
+// the settings, and Undo puts back what they were before.
+#include "models/OrbitSettings.hpp"
+#include "models/TrainingSettings.hpp"
+
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+class QWidget;
+
+namespace orbitui {
+
+class LabState;
+class LocalityView;
+class TaskRunner;
+struct LocalityResult;
+struct LocalityStep;
+
+class LocalityPane : public QObject {
+    Q_OBJECT
+public:
+    LocalityPane(LabState* state, QObject* parent = nullptr);
+
+    QWidget* settingsWidget() const { return settings_; }
+    QWidget* resultsWidget() const { return results_; }
+    TaskRunner* runner() const { return runner_; }
+    LocalityView* view() const { return view_; }
+    QListWidget* parameterList() const { return params_; }
+    QSpinBox* evaluationsBox() const { return evaluations_; }
+    QSpinBox* landscapeBox() const { return landscape_; }
+    QPushButton* learnButton() const { return learnButton_; }
+    QPushButton* undoButton() const { return undoButton_; }
+
+    /// Starts learning the checked parameters with the Training panel's features, evaluation,
+    /// subset, seed and first bandwidth. Throws SpecError naming the field when it cannot start.
+    void start(const TrainingSettings& training);
+    void cancel();
+    bool busy() const;
+    /// Puts back the orbit settings from before the last learn (what Undo does).
+    void undo();
+    /// The names of the checked parameters.
+    std::vector<std::string> checkedParameters() const;
+    /// The result of the last finished learn (null before one).
+    std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
+    QString summaryText() const;
+
+signals:
+    /// Learn locality was pressed: the panel answers with start(its settings).
+    void learnRequested();
+    /// The run started (the panel shows resultsWidget()).
+    void started();
+    /// The run stopped: finished, failed (message non-empty) or cancelled.
+    void stopped(const QString& message);
+    void progress(double fraction, const QString& text);
+
+private:
+    void refreshParameters();
+    void onStep(const LocalityStep& step);
+    void onFinished(std::shared_ptr<const LocalityResult> result);
+    /// Writes `values` into the shared orbit settings (the sliders follow).
+    void applyValues(const std::map<std::string, double>& values);
+
+    LabState* state_;
+    TaskRunner* runner_;
+    QWidget* settings_;
+    QWidget* results_;
+    QListWidget* params_;
+    QSpinBox* evaluations_;
+    QSpinBox* landscape_;
+    QPushButton* learnButton_;
+    QPushButton* undoButton_;
+    QLabel* summary_;
+    LocalityView* view_;
+    std::optional<OrbitSettings> before_;        ///< the settings before the last learn (Undo)
+    std::vector<std::string> running_;           ///< the parameters of the run in progress
+    std::map<std::string, double> best_;          ///< the best point of the run so far
+    double bestEvidence_ = 0.0;
+    int steps_ = 0;
+    std::shared_ptr<const LocalityResult> last_;
+    bool applying_ = false;                       ///< true while this pane writes the orbit settings
+};
+
+} // namespace orbitui
