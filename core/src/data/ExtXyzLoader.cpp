@@ -4,6 +4,7 @@
 // states it (the same on every molecule), else what the README beside the file says of `energy`.
 #include "data/LoaderSupport.hpp"
 #include "orbit/data/Coulomb.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
@@ -175,7 +176,7 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
                  "two atoms at the same position (the Coulomb matrix would be infinite)");
         if (mol.unit != molecules.front().unit)
             fail(LoadErrorKind::BadValue, path, linePos(mol.commentLine),
-                 "energy_unit differs from the first molecule's ('" + molecules.front().unit + "')", mol.unit);
+                 "energy_unit differs from the first molecule's (" + quoteValue(molecules.front().unit) + ")", mol.unit);
         d.targets.push_back(mol.energy);
         d.charges.push_back(std::move(mol.charges));
         anyName = anyName || !mol.name.empty();

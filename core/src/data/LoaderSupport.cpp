@@ -1,5 +1,7 @@
 #include "data/LoaderSupport.hpp"
 
+#include "orbit/util/SafeText.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -66,6 +68,11 @@ Dataset finish(Dataset d, const std::string& path, Format format)
 {
     d.source = path;
     d.format = toString(format);
+    // Names and units come from the file (a folder's name, a comment line's name=): escaped and cut
+    // here once, so no view has to remember to.
+    d.targetUnit = safeText(d.targetUnit, kQuoteMaxChars);
+    for (auto* texts : {&d.classNames, &d.names})
+        for (std::string& t : *texts) t = safeText(t, kQuoteMaxChars);
     d.checkInvariants();
     return d;
 }

@@ -5,6 +5,7 @@
 #include "orbit/experiments/RotatedImages.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -124,7 +125,7 @@ std::vector<ParamAxis> parseGrid(const std::string& text)
         if (a.name.empty()) throw SpecError("--grid", "an axis has no name", part);
         for (const std::string& v : split(part.substr(eq + 1), ',')) {
             const auto x = parseDouble(trim(v));
-            if (!x) throw SpecError("--grid", "not a finite number in axis " + a.name, v);
+            if (!x) throw SpecError("--grid", "not a finite number in axis " + quoteValue(a.name), v);
             a.values.push_back(*x);
         }
         axes.push_back(std::move(a));

@@ -1,6 +1,9 @@
 #pragma once
 // Typed errors of the core. Every message names where the problem is (file and position, or the
 // option/field) and the offending value, so the CLI and the GUI can show it as one line.
+// what() is safe text (orbit/util/SafeText.hpp): every part taken from a file or an argument is
+// escaped, the value is cut to kQuoteMaxChars and the path to kPathMaxChars; the accessors keep the
+// raw parts.
 #include <stdexcept>
 #include <string>
 
