@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "SafeText.hpp"
 #include "models/LabState.hpp"
 #include "panels/ApproximationPanel.hpp"
 #include "panels/DataPanel.hpp"
@@ -56,10 +57,11 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     trainingPanel_ = new TrainingPanel(state_);  // the last tab
     addPanel(trainingPanel_);
 
+    datasetLabel_->setTextFormat(Qt::PlainText);
     statusBar()->addPermanentWidget(datasetLabel_);
     connect(state_, &LabState::datasetChanged, this, [this] {
         const auto ds = state_->dataset();
-        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(QFileInfo(state_->datasetPath()).fileName()).arg(ds->count())
+        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(safeText(QFileInfo(state_->datasetPath()).fileName())).arg(ds->count())
                                   : QString());
     });
     connect(dataPanel_, &DataPanel::openRequested, this, &MainWindow::openDataDialog);
@@ -172,7 +174,7 @@ void MainWindow::rebuildRecentMenu()
     recentMenu_->clear();
     const QStringList files = settings_->recentFiles();
     for (const QString& path : files)
-        recentMenu_->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
+        recentMenu_->addAction(safeText(QFileInfo(path).fileName()) + "  —  " + safePath(QFileInfo(path).absolutePath()), this,
                                [this, path] { openData(path); });
     if (!files.isEmpty()) {
         recentMenu_->addSeparator();
@@ -240,7 +242,7 @@ bool MainWindow::openSessionFile(const QString& path)
     }
     currentPanel()->clearError();
     applySession(*session);
-    statusBar()->showMessage(tr("Session %1 opened").arg(QFileInfo(path).fileName()), 8000);
+    statusBar()->showMessage(tr("Session %1 opened").arg(safeText(QFileInfo(path).fileName())), 8000);
     return true;
 }
 
@@ -251,7 +253,7 @@ bool MainWindow::saveSessionFile(const QString& path)
         currentPanel()->showError(tr("Could not save the session: %1").arg(error));
         return false;
     }
-    statusBar()->showMessage(tr("Session saved to %1").arg(path), 8000);
+    statusBar()->showMessage(tr("Session saved to %1").arg(safePath(path)), 8000);
     return true;
 }
 
