@@ -23,6 +23,8 @@ const char* toString(LoadErrorKind kind)
     case LoadErrorKind::BadShape: return "bad shape";
     case LoadErrorKind::BadValue: return "bad value";
     case LoadErrorKind::Empty: return "empty";
+    case LoadErrorKind::NotAFile: return "not a regular file";
+    case LoadErrorKind::Changed: return "changed while reading";
     }
     return "error";
 }

@@ -26,7 +26,9 @@ enum class LoadErrorKind {
     MissingVariable,  ///< a MAT file lacks a required variable (X, T)
     BadShape,         ///< a variable or record has the wrong dimensions
     BadValue,         ///< a value outside its allowed range (e.g. a label byte > 9)
-    Empty             ///< no records at all
+    Empty,            ///< no records at all
+    NotAFile,         ///< a directory, named pipe (FIFO), socket or device where a data file belongs
+    Changed           ///< the file changed (size or modification time) while it was read
 };
 
 const char* toString(LoadErrorKind kind);
