@@ -205,7 +205,7 @@ double numberOrThrow(std::string_view text, const std::string& file, std::size_t
 }
 
 LineReader::LineReader(const std::string& path, std::function<void(double)> progress)
-    : path_(path), in_(path, std::ios::binary), buffer_(std::size_t(1) << 20), progress_(std::move(progress))
+    : path_(path), in_(path, std::ios::binary), buffer_(std::size_t(1) << 16), progress_(std::move(progress))
 {
     if (!in_) fail(LoadErrorKind::FileNotFound, path, {}, "cannot be opened for reading");
     std::error_code ec;
