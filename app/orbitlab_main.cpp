@@ -2,6 +2,7 @@
 //   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
+#include "SafeText.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 
@@ -44,7 +45,7 @@ int main(int argc, char** argv)
 
     if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && shooting)
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
-                     qPrintable(parser.value(session)));
+                     qPrintable(orbitui::safePath(parser.value(session))));
     if (parser.isSet(data)) {
         window.openData(parser.value(data));
     } else if (!parser.isSet(session)) {
@@ -57,7 +58,8 @@ int main(int argc, char** argv)
                                               .arg(orbitui::sampleDataDirectories().join(", ")));
     }
     if (parser.isSet(panel) && !window.showPanel(parser.value(panel))) {
-        std::fprintf(stderr, "orbitlab: --panel: unknown panel (value '%s'); panels:", qPrintable(parser.value(panel)));
+        std::fprintf(stderr, "orbitlab: --panel: unknown panel (value %s); panels:",
+                     orbit::quoteValue(parser.value(panel).toStdString()).c_str());
         for (auto* p : window.panels())
             std::fprintf(stderr, " %s", qPrintable(p->name()));
         std::fprintf(stderr, "\n");

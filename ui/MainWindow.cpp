@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "SafeText.hpp"
 #include "models/LabState.hpp"
 #include "panels/ApproximationPanel.hpp"
 #include "panels/DataPanel.hpp"
@@ -11,6 +12,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -56,18 +58,27 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     trainingPanel_ = new TrainingPanel(state_);  // the last tab
     addPanel(trainingPanel_);
 
+    datasetLabel_->setTextFormat(Qt::PlainText);
     statusBar()->addPermanentWidget(datasetLabel_);
     connect(state_, &LabState::datasetChanged, this, [this] {
         const auto ds = state_->dataset();
-        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(QFileInfo(state_->datasetPath()).fileName()).arg(ds->count())
+        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(safeText(QFileInfo(state_->datasetPath()).fileName())).arg(ds->count())
                                   : QString());
     });
     connect(dataPanel_, &DataPanel::openRequested, this, &MainWindow::openDataDialog);
     connect(dataPanel_, &DataPanel::loaded, this, [this](const QString& path) {
         settings_->addRecentFile(path);
         rebuildRecentMenu();
+        if (missingData_) {  // located (or other data chosen): the session has data again
+            const QString panel = missingData_->panel;
+            missingData_.reset();
+            if (!panel.isEmpty())
+                showPanel(panel);
+        }
     });
-    connect(dataPanel_, &DataPanel::loadFailed, this, [this](const QString&, const QString&) {
+    connect(dataPanel_, &DataPanel::loadFailed, this, [this](const QString&, const QString& message) {
+        if (missingData_)
+            showMissingData(message);  // keep offering to locate the session's file
         if (currentPanel() != dataPanel_)
             showPanel("data");
     });
@@ -172,7 +183,7 @@ void MainWindow::rebuildRecentMenu()
     recentMenu_->clear();
     const QStringList files = settings_->recentFiles();
     for (const QString& path : files)
-        recentMenu_->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
+        recentMenu_->addAction(safeText(QFileInfo(path).fileName()) + "  —  " + safePath(QFileInfo(path).absolutePath()), this,
                                [this, path] { openData(path); });
     if (!files.isEmpty()) {
         recentMenu_->addSeparator();
@@ -204,6 +215,11 @@ SessionState MainWindow::captureSession() const
     s.dataPath = state_->datasetPath();
     s.selectedIndex = state_->selectedIndex();
     s.embeddingInputs = state_->embeddingInputs();
+    if (missingData_ && !state_->dataset()) {  // saved again before the file was located: keep it
+        s.dataPath = missingData_->path;
+        s.selectedIndex = missingData_->selectedIndex;
+        s.embeddingInputs = missingData_->embeddingInputs;
+    }
     s.orbit = state_->orbitSettings();
     s.training = trainingPanel_->settings();
     s.kernels = kernelsPanel_->settings();
@@ -215,10 +231,21 @@ SessionState MainWindow::captureSession() const
 
 void MainWindow::applySession(const SessionState& session)
 {
+    if (missingData_) {  // an earlier session's missing file is no longer the question
+        missingData_.reset();
+        dataPanel_->clearError();
+    }
     state_->setOrbitSettings(session.orbit);
     trainingPanel_->setSettings(session.training);
     kernelsPanel_->applySettings(session.kernels);
     approximationPanel_->applySettings(session.approximation);
+    if (!session.dataPath.isEmpty() && !QFileInfo::exists(session.dataPath)) {
+        // Moved or renamed: no data rather than the wrong data under the session's settings.
+        missingData_ = MissingData{session.dataPath, session.selectedIndex, session.embeddingInputs, session.panel};
+        state_->setDataset(nullptr, QString());
+        showMissingData();
+        return;
+    }
     if (!session.dataPath.isEmpty() && QFileInfo(session.dataPath) != QFileInfo(state_->datasetPath())) {
         state_->setPendingSelection(session.selectedIndex, session.embeddingInputs);
         openData(session.dataPath);
@@ -230,9 +257,53 @@ void MainWindow::applySession(const SessionState& session)
         showPanel(session.panel);
 }
 
+QString MainWindow::missingDataPath() const { return missingData_ ? missingData_->path : QString(); }
+
+void MainWindow::showMissingData(const QString& failure)
+{
+    if (!missingData_)
+        return;
+    QString text = tr("The session’s dataset %1 is not there any more (moved, renamed or on a disk that is not "
+                      "connected). The session’s settings are kept: locate the file to load it.")
+                       .arg(safePath(missingData_->path));
+    if (!failure.isEmpty())
+        text += " " + tr("The file chosen could not be loaded: %1").arg(failure);
+    dataPanel_->showError(text, tr("Locate…"), [this] { locateMissingData(); });
+    showPanel("data");
+}
+
+void MainWindow::locateMissingData()
+{
+    if (!missingData_)
+        return;
+    // Start in the nearest folder of the old path that still exists.
+    QDir dir = QFileInfo(missingData_->path).absoluteDir();
+    while (!dir.exists() && dir.cdUp()) {
+    }
+    const QString start = dir.exists() ? dir.path() : settings_->lastDirectory();
+    const QString name = QFileInfo(missingData_->path).fileName();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Locate %1").arg(safeText(name)), start,
+                                                      tr("The session’s file (%1);;All files (*)").arg(name));
+    if (!path.isEmpty())
+        openLocatedData(path);
+}
+
+void MainWindow::openLocatedData(const QString& path)
+{
+    if (missingData_)
+        state_->setPendingSelection(missingData_->selectedIndex, missingData_->embeddingInputs);
+    settings_->setLastDirectory(QFileInfo(path).absolutePath());
+    openData(path);
+}
+
 bool MainWindow::openSessionFile(const QString& path)
 {
     QString error;
+    // Opening a named pipe would block the GUI thread until something writes to it.
+    if (const QFileInfo info(path); info.exists() && !info.isFile()) {
+        currentPanel()->showError(tr("Could not open the session: %1: not a regular file").arg(path));
+        return false;
+    }
     const auto session = loadSession(path, &error);
     if (!session) {
         currentPanel()->showError(tr("Could not open the session: %1").arg(error));
@@ -240,7 +311,7 @@ bool MainWindow::openSessionFile(const QString& path)
     }
     currentPanel()->clearError();
     applySession(*session);
-    statusBar()->showMessage(tr("Session %1 opened").arg(QFileInfo(path).fileName()), 8000);
+    statusBar()->showMessage(tr("Session %1 opened").arg(safeText(QFileInfo(path).fileName())), 8000);
     return true;
 }
 
@@ -251,7 +322,7 @@ bool MainWindow::saveSessionFile(const QString& path)
         currentPanel()->showError(tr("Could not save the session: %1").arg(error));
         return false;
     }
-    statusBar()->showMessage(tr("Session saved to %1").arg(path), 8000);
+    statusBar()->showMessage(tr("Session saved to %1").arg(safePath(path)), 8000);
     return true;
 }
 

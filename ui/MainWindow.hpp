@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -47,8 +48,16 @@ public:
     void openData(const QString& path);
     /// Everything the user set, as a session.
     SessionState captureSession() const;
-    /// Applies a session: settings now, the dataset (and its selection) when it has loaded.
+    /// Applies a session: settings now, the dataset (and its selection) when it has loaded. A
+    /// dataset that is no longer where the session says (moved, renamed, on an unplugged disk) leaves
+    /// the data empty and the Data panel offering to locate it; the session's settings, dataset path
+    /// and selection are kept (captureSession returns them) until other data are loaded.
     void applySession(const SessionState& session);
+    /// The session's dataset path while it is missing, else empty.
+    QString missingDataPath() const;
+    /// Loads `path` in place of the session's missing dataset, with the session's selection and
+    /// panel (what "Locate…" does once a file is chosen).
+    void openLocatedData(const QString& path);
     /// Loads a session file; errors go to the current panel's message strip. Returns success.
     bool openSessionFile(const QString& path);
     bool saveSessionFile(const QString& path);
@@ -70,6 +79,8 @@ private:
     void rebuildRecentMenu();
     void openDataDialog();
     void saveScreenshotDialog();
+    void showMissingData(const QString& failure = {});
+    void locateMissingData();
 
     std::unique_ptr<Settings> ownedSettings_;
     Settings* settings_;
@@ -85,6 +96,14 @@ private:
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
     bool restoring_;
+    /// A session's dataset that was not found: what it needs once the file is located.
+    struct MissingData {
+        QString path;
+        int selectedIndex = 0;
+        std::vector<int> embeddingInputs;
+        QString panel;
+    };
+    std::optional<MissingData> missingData_;
 };
 
 } // namespace orbitui

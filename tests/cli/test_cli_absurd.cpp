@@ -12,8 +12,8 @@
 
 namespace {
 
-const std::string kDigits = orbittest::sharedData("digits/digits.png");
-const std::string kG2 = orbittest::sharedData("g2/g2.extxyz");
+const std::string kDigits = orbittest::bundledFile("digits.png");
+const std::string kG2 = orbittest::bundledFile("g2.extxyz");
 
 bool commandExists(const std::string& name) { return orbittest::runCli({name, "--help"}).status == 0; }
 

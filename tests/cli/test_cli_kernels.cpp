@@ -53,9 +53,9 @@ std::vector<std::vector<double>> readCsv(const std::string& path, bool header = 
     return rows;
 }
 
-const std::string kDigits = orbittest::sharedData("digits/digits.png");
-const std::string kG2 = orbittest::sharedData("g2/g2.extxyz");
-const std::string kQm7 = orbittest::sharedData("qm7/qm7.extxyz");
+const std::string kDigits = orbittest::bundledFile("digits.png");
+const std::string kG2 = orbittest::bundledFile("g2.extxyz");
+const std::string kQm7 = orbittest::qm7Location().path;
 
 } // namespace
 
@@ -81,6 +81,9 @@ private slots:
         QFETCH(QString, group);
         QFETCH(QString, dist);
         QFETCH(int, n);
+        if (data.toStdString() == kQm7) {
+            ORBIT_REQUIRE_QM7(qm7);
+        }
         const std::string out = path("k.csv");
         const Result r = cli({"kernel", "--data", data.toStdString(), "--n", std::to_string(n), "--group",
                               group.toStdString(), "--dist", dist.toStdString(), "-r", "6", "--out", out, "--seed", "2"});

@@ -25,8 +25,8 @@ QStringList lines(const std::string& text)
     return QString::fromStdString(text).split('\n', Qt::SkipEmptyParts);
 }
 
-const std::string kDigits = orbittest::sharedData("digits/digits.png");
-const std::string kG2 = orbittest::sharedData("g2/g2.extxyz");
+const std::string kDigits = orbittest::bundledFile("digits.png");
+const std::string kG2 = orbittest::bundledFile("g2.extxyz");
 
 } // namespace
 

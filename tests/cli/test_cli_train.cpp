@@ -7,7 +7,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -141,6 +143,91 @@ private slots:
         const auto bad = orbittest::runCli({"experiment", path("broken.json")});
         QCOMPARE(bad.status, 2);
         QVERIFY2(bad.err.find("settings[0]") != std::string::npos, bad.err.c_str());
+    }
+
+    // A run stopped half-way keeps its finished rows, and --resume continues from them: the rows
+    // are kept as each finishes (here the second row fails, as a crash would stop the run), a
+    // resumed row is reused as saved, and a row whose settings changed runs again.
+    void experimentResumesFinishedRows()
+    {
+        writeClasses(path("resume.csv"), 60);
+        const auto writeConfig = [&](const std::vector<double>& firstGrid, const std::string& secondFeatures) {
+            Json config;
+            config["title"] = "resume";
+            config["data"] = {{"file", "resume.csv"}, {"eval", "kfold:3"}, {"seed", 1}};
+            config["defaults"] = {{"learner", "ridge"}};
+            config["settings"] = Json::array();
+            config["settings"].push_back({{"name", "raw ridge"}, {"features", "raw"}, {"grid", {{"lambda", firstGrid}}}});
+            config["settings"].push_back(
+                {{"name", "nystrom ridge"}, {"features", secondFeatures}, {"grid", "median=1;lambda=0.1"}});
+            std::ofstream(path("resume.json")) << config.dump();
+        };
+        const std::string out = path("resume-out");
+        namespace fs = std::filesystem;
+        const auto rowFiles = [&] {
+            std::vector<fs::path> files;
+            for (const auto& e : fs::directory_iterator(out + "/rows")) files.push_back(e.path());
+            std::sort(files.begin(), files.end());
+            return files;
+        };
+
+        // Nystrom with more landmarks than a training fold has rows: the second row fails.
+        writeConfig({0.01, 1}, "nystrom:s=500");
+        const auto crashed = orbittest::runCli({"experiment", path("resume.json"), "--out", out});
+        QCOMPARE(crashed.status, 2);
+        QVERIFY2(crashed.out.find("raw ridge: accuracy") != std::string::npos, crashed.out.c_str());
+        QVERIFY(!fs::exists(out + "/results.json"));
+        auto files = rowFiles();
+        QCOMPARE(files.size(), std::size_t(1));  // the finished row, nothing half-written
+        const std::string firstRow = readAll(files[0].string());
+        const auto firstTime = fs::last_write_time(files[0]);
+
+        // Fixed and resumed: the first row is reused as it was saved, the second one runs.
+        writeConfig({0.01, 1}, "nystrom:s=8");
+        const auto resumed = orbittest::runCli({"experiment", path("resume.json"), "--out", out, "--resume"});
+        QVERIFY2(resumed.status == 0, resumed.err.c_str());
+        QVERIFY2(resumed.out.find("raw ridge: accuracy") != std::string::npos &&
+                     resumed.out.find("(resumed)") != std::string::npos,
+                 resumed.out.c_str());
+        QCOMPARE(std::count(resumed.out.begin(), resumed.out.end(), '\n'), 2L);
+        QVERIFY2(resumed.out.find("nystrom ridge: accuracy") != std::string::npos &&
+                     resumed.out.rfind("(resumed)") < resumed.out.find("nystrom ridge"),
+                 resumed.out.c_str());
+        files = rowFiles();
+        QCOMPARE(files.size(), std::size_t(2));
+        QCOMPARE(readAll(files[0].string() == firstRow ? files[0].string() : files[1].string()), firstRow);
+        QVERIFY(fs::last_write_time(files[0]) == firstTime || fs::last_write_time(files[1]) == firstTime);
+        const Json all = Json::parse(readAll(out + "/results.json"));
+        QCOMPARE(all["settings"].size(), std::size_t(2));
+        const Json savedFirst = Json::parse(firstRow)["row"];
+        QCOMPARE(all["settings"][0].dump(), savedFirst.dump());  // the resumed row, as computed before
+        QVERIFY(readAll(out + "/results.md").find("| nystrom ridge |") != std::string::npos);
+
+        // The same result as an uninterrupted run.
+        const auto fresh = orbittest::runCli({"experiment", path("resume.json"), "--json"});
+        QVERIFY2(fresh.status == 0, fresh.err.c_str());
+        const Json freshAll = Json::parse(fresh.out);
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(freshAll["settings"][i]["result"]["mean"].get<double>(), all["settings"][i]["result"]["mean"].get<double>());
+
+        // The first row's grid changed: it runs again (and says why); the second is resumed.
+        writeConfig({0.1, 10}, "nystrom:s=8");
+        const auto changed = orbittest::runCli({"experiment", path("resume.json"), "--out", out, "--resume"});
+        QVERIFY2(changed.status == 0, changed.err.c_str());
+        QVERIFY2(changed.err.find("raw ridge: its settings changed") != std::string::npos, changed.err.c_str());
+        const std::string firstLine = changed.out.substr(0, changed.out.find('\n'));
+        QVERIFY2(firstLine.find("(resumed)") == std::string::npos, changed.out.c_str());
+        QVERIFY2(changed.out.find("nystrom ridge") != std::string::npos &&
+                     changed.out.find("(resumed)", changed.out.find("nystrom ridge")) != std::string::npos,
+                 changed.out.c_str());
+        const Json rerun = Json::parse(readAll(out + "/results.json"));
+        QCOMPARE(rerun["settings"][0]["result"]["grid"].size(), std::size_t(2));
+        QCOMPARE(rerun["settings"][0]["result"]["grid"][0]["params"]["lambda"].get<double>(), 0.1);
+
+        // --resume needs the folder of the run it continues.
+        const auto noOut = orbittest::runCli({"experiment", path("resume.json"), "--resume"});
+        QCOMPARE(noOut.status, 2);
+        QVERIFY2(noOut.err.find("--resume") != std::string::npos, noOut.err.c_str());
     }
 
 private:

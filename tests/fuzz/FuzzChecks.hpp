@@ -4,7 +4,9 @@
 //   loaders: an input either loads into a Dataset whose invariants hold, or throws LoadError /
 //            SpecError (memory requests are bounded by LoadOptions::maxBytes);
 //   specs:   parseSpec, makeGroup, makeDistribution, makeKernel, makeFeatureContext and
-//            makeFeatureMap return an object or throw SpecError.
+//            makeFeatureMap return an object or throw SpecError;
+//   messages: every error message they provoke is safe text (orbit::isSafeText: valid UTF-8, no
+//            control or bidi character) of at most kMaxMessageBytes, whatever bytes the input held.
 // A violated property throws Finding (the fuzz targets abort on it, the tests fail on it).
 #include "orbit/data/Loaders.hpp"
 #include "orbit/distributions/Distribution.hpp"
@@ -12,6 +14,7 @@
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <stdexcept>
@@ -25,6 +28,20 @@ struct Finding : std::logic_error {
 };
 
 using Loader = orbit::Dataset (*)(const std::string&, const orbit::LoadOptions&);
+
+/// A message is one line: file path (<= kPathMaxChars), position, detail (<= 600 characters) and a
+/// value cut to kQuoteMaxChars; each character at most 6 bytes (an escape such as \u202e).
+inline constexpr std::size_t kMaxMessageBytes = 6 * (orbit::kPathMaxChars + 600 + 80 + orbit::kQuoteMaxChars) + 200;
+
+/// Throws Finding unless `message` is safe text of bounded length.
+inline void checkMessage(const std::string& message, const char* where)
+{
+    if (!orbit::isSafeText(message))
+        throw Finding(std::string(where) + ": message is not safe text: " + orbit::safeText(message, 400));
+    if (message.size() > kMaxMessageBytes)
+        throw Finding(std::string(where) + ": message of " + std::to_string(message.size()) +
+                      " bytes: " + orbit::safeText(message, 400));
+}
 
 /// The loader a fuzz target (and a fuzz-regressions/<target>/ folder) exercises; nullptr if none.
 inline Loader loaderFor(const std::string& target)
@@ -52,13 +69,15 @@ inline bool checkLoad(Loader load, const std::string& path, std::string* error =
         d.checkInvariants();
         return true;
     } catch (const orbit::LoadError& e) {
+        checkMessage(e.what(), "LoadError");
         if (error) *error = e.what();
         return false;
     } catch (const orbit::SpecError& e) {
+        checkMessage(e.what(), "SpecError");
         if (error) *error = e.what();
         return false;
     } catch (const std::exception& e) {
-        throw Finding(std::string("unexpected exception: ") + e.what());
+        throw Finding(std::string("unexpected exception: ") + orbit::safeText(e.what(), 400));
     }
 }
 
@@ -86,9 +105,10 @@ void specErrorOnly(const char* what, F&& f)
 {
     try {
         f();
-    } catch (const orbit::SpecError&) {
+    } catch (const orbit::SpecError& e) {
+        checkMessage(e.what(), what);
     } catch (const std::exception& e) {
-        throw Finding(std::string("unexpected exception from ") + what + ": " + e.what());
+        throw Finding(std::string("unexpected exception from ") + what + ": " + orbit::safeText(e.what(), 400));
     }
 }
 } // namespace detail

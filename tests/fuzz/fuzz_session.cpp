@@ -1,11 +1,13 @@
 // libFuzzer target for the session-file parser of the GUI (orbitui::loadSession, which reads the
 // file, parses the JSON and calls sessionFromJson). Properties: a malformed file yields nullopt and
-// a non-empty error message, never an exception or a crash; a session that loads survives
-// toJson -> sessionFromJson unchanged.
+// a non-empty error message that is safe text (no control or bidi character, whatever the file
+// held), never an exception or a crash; a session that loads survives toJson -> sessionFromJson
+// unchanged.
 #include "FuzzInput.hpp"
 
 #include "Session.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/SafeText.hpp"
 
 #include <QString>
 
@@ -22,6 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!s) {
             if (error.isEmpty()) {
                 std::cerr << "loadSession failed without an error message\n";
+                std::abort();
+            }
+            if (!orbit::isSafeText(error.toStdString())) {
+                std::cerr << "loadSession error is not safe text: " << orbit::safeText(error.toStdString(), 400) << "\n";
                 std::abort();
             }
             return 0;

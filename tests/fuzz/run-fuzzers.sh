@@ -50,6 +50,7 @@ fi
 # 1. the core library, a normal gcc Release build (ccache shares it with the other build trees);
 # 2. the fuzz project (tests/fuzz/CMakeLists.txt), clang, parsers instrumented, linking 1.
 echo "[$(stamp)] building fuzz targets in $build"
+mkdir -p "$build"
 core_lib="${ORBIT_FUZZ_CORE_LIB:-}"  # reuse the liborbitcore.a of an up-to-date Release tree
 if [ -z "$core_lib" ]; then
     mkdir -p "$build/core"
@@ -77,8 +78,8 @@ seed_dirs() {  # the read-only seed directories of a target
         image) echo "$fixtures/image $fixtures/folder/cat $fixtures/folder_mixed_channels/b" ;;
         digits) echo "$fixtures/digits $fixtures/image" ;;
         mat) echo "$seeds/mat" ;;
-        extxyz) echo "$fixtures/xyz $root/resources/data/g2.extxyz" ;;
-        csv) echo "$fixtures/csv" ;;
+        extxyz) echo "$fixtures/xyz $fixtures/unsafe $root/resources/data/g2.extxyz" ;;
+        csv) echo "$fixtures/csv $fixtures/unsafe" ;;
         autodetect) echo "$fixtures/idx $fixtures/cifar $fixtures/amat $fixtures/image $fixtures/xyz $fixtures/csv $seeds/mat" ;;
         spec) echo "$here/seeds/spec" ;;
         session) echo "$here/seeds/session" ;;

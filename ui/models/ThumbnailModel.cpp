@@ -2,6 +2,8 @@
 
 #include "widgets/SampleImage.hpp"
 
+#include <QTextDocument>
+
 #include <algorithm>
 
 namespace orbitui {
@@ -75,7 +77,8 @@ QVariant ThumbnailModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return caption(i);
     case Qt::ToolTipRole:
-        return QStringLiteral("#%1: %2").arg(i).arg(caption(i).replace(QChar::LineSeparator, QChar(' ')));
+        // Names come from the file: plain text, never markup.
+        return Qt::convertFromPlainText(QStringLiteral("#%1: %2").arg(i).arg(caption(i).replace(QChar::LineSeparator, QChar(' '))));
     case Qt::SizeHintRole:
         return itemSize_.isValid() ? QVariant(itemSize_) : QVariant();
     case Qt::DecorationRole: {

@@ -1,5 +1,6 @@
 #include "panels/DataPanel.hpp"
 
+#include "SafeText.hpp"
 #include "models/LabState.hpp"
 #include "models/ThumbnailModel.hpp"
 #include "workers/Tasks.hpp"
@@ -82,7 +83,7 @@ DataPanel::DataPanel(LabState* state, QWidget* parent)
         progress_->hide();
         clearError();
         state_->setDataset(r.dataset, r.path);
-        emit statusMessage(tr("Loaded %1 in %2 s").arg(QFileInfo(r.path).fileName()).arg(r.seconds, 0, 'f', 2));
+        emit statusMessage(tr("Loaded %1 in %2 s").arg(safeText(QFileInfo(r.path).fileName())).arg(r.seconds, 0, 'f', 2));
         emit loaded(r.path);
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
@@ -134,7 +135,7 @@ QString DataPanel::summarize(const orbit::Dataset& d)
         if (!d.classNames.empty()) {
             QStringList names;
             for (std::size_t i = 0; i < d.classNames.size() && i < 10; ++i)
-                names << QString::fromStdString(d.classNames[i]);
+                names << QString::fromStdString(d.classNames[i]).toHtmlEscaped();
             what += " (" + names.join(", ") + (d.classNames.size() > 10 ? ", …" : "") + ")";
         }
     } else if (d.isRegression()) {
@@ -153,10 +154,12 @@ QString DataPanel::summarize(const orbit::Dataset& d)
     } else {
         what = tr("unlabelled");
     }
+    // Rich text: every text from the data (names, unit, path) is escaped (safe text, then HTML).
+    const QString path = safePath(QString::fromStdString(d.source));
     return tr("<b>%1</b> — %2 %3, each %4; %5<br><span style='color:#555'>format %6 · %7</span>")
-        .arg(QFileInfo(QString::fromStdString(d.source)).fileName().toHtmlEscaped())
+        .arg(safeText(QFileInfo(QString::fromStdString(d.source)).fileName(), orbit::kQuoteMaxChars).toHtmlEscaped())
         .arg(d.count())
-        .arg(kind, shape, what, QString::fromStdString(d.format), QString::fromStdString(d.source).toHtmlEscaped());
+        .arg(kind, shape, what, QString::fromStdString(d.format), path.toHtmlEscaped());
 }
 
 void DataPanel::showDataset()

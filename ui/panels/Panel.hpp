@@ -1,10 +1,15 @@
 #pragma once
 // The base of every panel: a name for the switcher and the command line, and a red message strip
-// that shows load/compute errors inline (never a dialog, never a crash).
+// that shows load/compute errors inline (never a dialog, never a crash), with an optional button
+// that offers the way out (e.g. "Locate…" for a dataset that moved).
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
+class QFrame;
 class QLabel;
+class QPushButton;
 class QVBoxLayout;
 
 namespace orbitui {
@@ -18,10 +23,18 @@ public:
     QString name() const { return name_; }
     QString title() const { return title_; }
 
+    /// Shows `message` as plain text with control, bidi and invalid characters escaped
+    /// (orbitui::safeText): a message that quotes a file cannot reorder or restyle itself.
     void showError(const QString& message);
+    /// The same with a button labelled `actionText` beside the message that calls `action`.
+    void showError(const QString& message, const QString& actionText, std::function<void()> action);
     void clearError();
     bool hasError() const;
     QString errorText() const;
+    /// The label of the message's button, or empty when it has none.
+    QString errorActionText() const;
+    /// Clicks the message's button (as the user would).
+    void triggerErrorAction();
 
     /// False while the panel waits for a worker's result (a screenshot waits for true).
     virtual bool isIdle() const { return true; }
@@ -36,7 +49,10 @@ protected:
 
 private:
     QString name_, title_;
+    QFrame* strip_;
     QLabel* error_;
+    QPushButton* action_;
+    std::function<void()> actionHandler_;
     QVBoxLayout* content_;
 };
 

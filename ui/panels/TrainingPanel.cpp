@@ -1,5 +1,6 @@
 #include "panels/TrainingPanel.hpp"
 
+#include "SafeText.hpp"
 #include "models/LabState.hpp"
 #include "panels/LocalityPane.hpp"
 #include "widgets/ChartBox.hpp"
@@ -633,7 +634,7 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     progress_->setValue(1000);
     status_->setText(tr("Finished in %1.").arg(formatSeconds(r.seconds)));
     const TrainingRequest& q = result->request;
-    const QString data = QFileInfo(QString::fromStdString(q.dataset->source)).fileName();
+    const QString data = safeText(QFileInfo(QString::fromStdString(q.dataset->source)).fileName(), orbit::kQuoteMaxChars);
     const QString metric = isRmse(r) ? tr("test RMSE") : tr("test accuracy");
     // RMSE and MAE are in the targets' unit, when the data states one.
     const QString unit = QString::fromStdString(q.dataset->targetUnit);

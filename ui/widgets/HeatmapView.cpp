@@ -5,6 +5,7 @@
 
 #include <QHelpEvent>
 #include <QPainter>
+#include <QTextDocument>
 #include <QToolTip>
 
 #include <algorithm>
@@ -369,7 +370,8 @@ bool HeatmapView::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         if (const auto cell = cellAt(help->pos()))
-            QToolTip::showText(help->globalPos(), cellText(cell->first, cell->second), this);
+            // Labels are names from the data: shown as plain text, never as markup.
+            QToolTip::showText(help->globalPos(), Qt::convertFromPlainText(cellText(cell->first, cell->second)), this);
         else
             QToolTip::hideText();
         return true;

@@ -1,5 +1,6 @@
 #include "workers/Tasks.hpp"
 
+#include "SafeText.hpp"
 #include "widgets/SampleImage.hpp"
 
 #include "orbit/orbits/OrbitSampler.hpp"
@@ -19,9 +20,15 @@ Task makeLoadTask(LoadRequest request)
     return [request](const TaskContext& ctx) -> QVariant {
         QElapsedTimer timer;
         timer.start();
-        ctx.progress(0.0, QStringLiteral("Loading %1…").arg(QFileInfo(request.path).fileName()));
-        auto dataset = std::make_shared<orbit::Dataset>(
-            orbit::loadDataset(request.path.toStdString(), request.options));
+        const QString name = safeText(QFileInfo(request.path).fileName());
+        ctx.progress(0.0, QStringLiteral("Loading %1…").arg(name));
+        // A long load shows how far it got and stops when superseded (another file opened).
+        orbit::LoadOptions options = request.options;
+        options.progress = [&ctx, name](double fraction) {
+            ctx.throwIfCancelled();
+            ctx.progress(fraction, QStringLiteral("Loading %1… %2%").arg(name).arg(qRound(100 * fraction)));
+        };
+        auto dataset = std::make_shared<orbit::Dataset>(orbit::loadDataset(request.path.toStdString(), options));
         ctx.throwIfCancelled();
         if (dataset->count() == 0)
             throw orbit::LoadError(orbit::LoadErrorKind::Empty, request.path.toStdString(), "file",

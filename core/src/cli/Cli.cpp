@@ -1,6 +1,7 @@
 #include "orbit/cli/Cli.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <omp.h>
@@ -153,7 +154,7 @@ int run(const std::vector<std::string>& args, Io& io)
     const auto& all = commands();
     auto it = std::find_if(all.begin(), all.end(), [&](const Command& c) { return c.name == args[0]; });
     if (it == all.end()) {
-        io.err << "orbitlab-cli: unknown command '" << args[0] << "' (see orbitlab-cli --help)\n";
+        io.err << "orbitlab-cli: unknown command " << quoteValue(args[0]) << " (see orbitlab-cli --help)\n";
         return 2;
     }
     try {
@@ -180,7 +181,8 @@ int run(const std::vector<std::string>& args, Io& io)
         io.err << "orbitlab-cli " << it->name << ": out of memory\n";
         return 2;
     } catch (const std::exception& e) {
-        io.err << "orbitlab-cli " << it->name << ": internal error: " << e.what() << "\n";
+        // Not one of ours: its message may quote paths or bytes unescaped (std::filesystem does).
+        io.err << "orbitlab-cli " << it->name << ": internal error: " << safeText(e.what(), 600) << "\n";
         return 1;
     }
 }

@@ -2,6 +2,7 @@
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/SafeText.hpp"
 
 #include <algorithm>
 #include <ostream>
@@ -47,7 +48,7 @@ int runInfo(const Args& args, Io& io)
         io.out << j.dump() << "\n";
         return 0;
     }
-    io.out << "file      " << d.source << " (" << d.format << ")\n"
+    io.out << "file      " << safePath(d.source) << " (" << d.format << ")\n"
            << "kind      " << toString(d.kind) << "\n"
            << "count     " << d.count() << "\n"
            << "shape     " << j["shape"].dump() << " x " << d.shape.channels << " channel(s)\n";

@@ -5,6 +5,7 @@
 #include "orbit/orbits/OrbitGallery.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/SafeText.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -59,7 +60,7 @@ int runOrbit(const Args& args, Io& io)
         j["cols"] = layout.cols;
         io.out << j.dump() << "\n";
     } else {
-        io.out << "wrote " << out << ": " << r << " copies of sample " << index << " in a " << layout.rows << " x "
+        io.out << "wrote " << safePath(out) << ": " << r << " copies of sample " << index << " in a " << layout.rows << " x "
                << layout.cols << " grid (" << layout.width << " x " << layout.height << " px)\n";
     }
     return 0;

@@ -29,7 +29,7 @@ Dataset loadAmat(const std::string& path, const LoadOptions& options)
     d.X.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(kPixels));
     d.labels.resize(n);
 
-    LineReader reader(path);
+    LineReader reader(path, options.progress);
     std::string line;
     std::vector<std::string_view> fields;
     std::size_t row = 0;
@@ -57,7 +57,7 @@ Dataset loadAmat(const std::string& path, const LoadOptions& options)
         d.labels[row] = static_cast<int>(label);
         ++row;
     }
-    if (row != n) fail(LoadErrorKind::Truncated, path, linePos(reader.lineNumber()), "the file changed while reading");
+    if (row != n) fail(LoadErrorKind::Changed, path, linePos(reader.lineNumber()), "the file changed while it was read");
     d.numClasses = classCount(d.labels);
     return finish(std::move(d), path, Format::Amat);
 }

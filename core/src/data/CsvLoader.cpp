@@ -65,10 +65,10 @@ bool looksLikeLabels(const std::vector<double>& last)
 Dataset loadCsv(const std::string& path, const LoadOptions& options)
 {
     requireFile(path);
-    LineReader reader(path);
+    LineReader reader(path, options.progress);
     std::string line;
     std::vector<std::string_view> fields;
-    std::vector<float> values;     // features, row-major
+    MatrixXfR X;                   // features, one row per data line, sized once the first line is read
     std::vector<double> last;      // the output column
     std::size_t columns = 0;
     char sep = ',';
@@ -84,6 +84,13 @@ Dataset loadCsv(const std::string& path, const LoadOptions& options)
             if (columns < 2)
                 fail(LoadErrorKind::BadShape, path, linePos(at), "a CSV needs at least two columns (features and an output)",
                      std::to_string(columns));
+            // The data lines are at most the non-blank lines: the memory they need is known (and
+            // refused if too much) before any is parsed, and allocated once.
+            const std::size_t rows = applyLimit(countNonBlankLines(path), options.limit);
+            checkMemory(path, {}, checkedProduct({rows, columns + 1, sizeof(float)}), options.maxBytes,
+                        std::to_string(rows) + " rows of " + std::to_string(columns) + " values and their outputs");
+            X.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(columns - 1));
+            last.reserve(rows);
             if (!allNumeric(fields)) continue;  // header line
         } else {
             splitOn(line, sep, fields);
@@ -92,7 +99,10 @@ Dataset loadCsv(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::Ragged, path, linePos(at),
                  "expected " + std::to_string(columns) + " fields like the first line, found " + std::to_string(fields.size()),
                  std::to_string(fields.size()));
-        checkFloatMemory(path, linePos(at), last.size() + 1, columns - 1, options.maxBytes);
+        const std::size_t row = last.size();
+        if (row >= static_cast<std::size_t>(X.rows()))  // the file grew since it was counted
+            fail(LoadErrorKind::Changed, path, linePos(at), "more data lines than the file had when it was opened");
+        float* x = X.data() + row * (columns - 1);
         for (std::size_t f = 0; f < columns; ++f) {
             const double v = numberOrThrow(fields[f], path, at, f + 1, "field");
             if (f + 1 == columns) {
@@ -101,7 +111,7 @@ Dataset loadCsv(const std::string& path, const LoadOptions& options)
                 fail(LoadErrorKind::NonFinite, path, fieldPos(at, f + 1), "the value overflows single precision",
                      std::string(fields[f]));
             } else {
-                values.push_back(static_cast<float>(v));
+                x[f] = static_cast<float>(v);
             }
         }
     }
@@ -111,7 +121,9 @@ Dataset loadCsv(const std::string& path, const LoadOptions& options)
     d.kind = DataKind::Vectors;
     const std::size_t dims = columns - 1;
     d.shape = {1, static_cast<int>(dims), 1};
-    d.X = Eigen::Map<const MatrixXfR>(values.data(), static_cast<Eigen::Index>(last.size()), static_cast<Eigen::Index>(dims));
+    // Row-major with the same columns: shrinking the rows reallocates in place, no second copy.
+    X.conservativeResize(static_cast<Eigen::Index>(last.size()), static_cast<Eigen::Index>(dims));
+    d.X = std::move(X);
     if (looksLikeLabels(last)) {
         for (double v : last) d.labels.push_back(static_cast<int>(v));
         d.numClasses = classCount(d.labels);

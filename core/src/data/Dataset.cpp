@@ -1,5 +1,7 @@
 #include "orbit/data/Dataset.hpp"
 
+#include "orbit/util/SafeText.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -71,6 +73,10 @@ void Dataset::checkInvariants() const
         }
     }
     if (!names.empty() && names.size() != n) broken(std::to_string(names.size()) + " names for " + std::to_string(n) + " samples");
+    if (!isSafeText(targetUnit)) broken("the target unit is not safe text");
+    for (const auto* texts : {&classNames, &names})
+        for (const std::string& t : *texts)
+            if (!isSafeText(t)) broken("a class or sample name is not safe text");
     if (!folds.empty()) {
         if (folds.size() != n) broken(std::to_string(folds.size()) + " folds for " + std::to_string(n) + " samples");
         for (int f : folds)

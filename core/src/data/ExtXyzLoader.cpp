@@ -4,6 +4,7 @@
 // states it (the same on every molecule), else what the README beside the file says of `energy`.
 #include "data/LoaderSupport.hpp"
 #include "orbit/data/Coulomb.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
@@ -144,14 +145,26 @@ bool readMolecule(LineReader& reader, const std::string& path, Molecule& m)
 Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
 {
     requireFile(path);
-    LineReader reader(path);
+    LineReader reader(path, options.progress);
     std::vector<Molecule> molecules;
-    std::size_t largest = 0;
+    std::size_t largest = 0, atoms = 0;
     Molecule m;
     while ((options.limit == 0 || molecules.size() < options.limit) && readMolecule(reader, path, m)) {
         largest = std::max(largest, m.charges.size());
+        atoms += m.charges.size();
         molecules.push_back(std::move(m));
         m = Molecule{};
+        // What the molecules read so far hold (per atom: charge, position, line) plus the Coulomb
+        // matrices they will become: refused as soon as it exceeds the limit, not when memory runs out.
+        const std::size_t pad = options.padTo > 0 ? std::max(largest, static_cast<std::size_t>(options.padTo)) : largest;
+        std::size_t held = 0;
+        for (std::size_t part : {checkedProduct({molecules.size(), pad, pad, sizeof(float)}),
+                                 checkedProduct({atoms, sizeof(int) + 3 * sizeof(double) + sizeof(std::size_t)}),
+                                 checkedProduct({molecules.size(), sizeof(Molecule)})})
+            if (__builtin_add_overflow(held, part, &held)) held = SIZE_MAX;
+        checkMemory(path, linePos(reader.lineNumber()), held, options.maxBytes,
+                    std::to_string(molecules.size()) + " molecules (" + std::to_string(atoms) +
+                        " atoms) and their Coulomb matrices");
     }
     if (molecules.empty()) fail(LoadErrorKind::Empty, path, {}, "the file holds no molecules");
 
@@ -175,7 +188,7 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
                  "two atoms at the same position (the Coulomb matrix would be infinite)");
         if (mol.unit != molecules.front().unit)
             fail(LoadErrorKind::BadValue, path, linePos(mol.commentLine),
-                 "energy_unit differs from the first molecule's ('" + molecules.front().unit + "')", mol.unit);
+                 "energy_unit differs from the first molecule's (" + quoteValue(molecules.front().unit) + ")", mol.unit);
         d.targets.push_back(mol.energy);
         d.charges.push_back(std::move(mol.charges));
         anyName = anyName || !mol.name.empty();

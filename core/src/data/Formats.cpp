@@ -177,9 +177,9 @@ Format detectFormat(const std::string& path)
          "mat, extxyz, csv); force one with --format");
 }
 
-Dataset loadDataset(const std::string& path, const LoadOptions& options)
+namespace {
+Dataset dispatch(const std::string& path, Format format, const LoadOptions& options)
 {
-    const Format format = options.format == Format::Auto ? detectFormat(path) : options.format;
     switch (format) {
     case Format::Idx: return loadIdx(path, options);
     case Format::Cifar: return loadCifar(path, options);
@@ -193,6 +193,25 @@ Dataset loadDataset(const std::string& path, const LoadOptions& options)
     case Format::Auto: break;
     }
     fail(LoadErrorKind::UnknownFormat, path, {}, "no loader for this format");
+}
+} // namespace
+
+Dataset loadDataset(const std::string& path, const LoadOptions& options)
+{
+    const FileStamp before = stampOf(path);
+    const Format format = options.format == Format::Auto ? detectFormat(path) : options.format;
+    LoadOptions o = options;
+    o.maxBytes = loadMemoryLimit(options.maxBytes);
+    try {
+        Dataset d = dispatch(path, format, o);
+        requireUnchanged(path, before);
+        return d;
+    } catch (const LoadError& e) {
+        // A file still being written fails in odd places (a truncated record, a ragged last line):
+        // say what happened rather than what it looked like.
+        if (e.kind() != LoadErrorKind::Changed) requireUnchanged(path, before);
+        throw;
+    }
 }
 
 } // namespace orbit

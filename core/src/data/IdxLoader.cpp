@@ -3,6 +3,7 @@
 #include "data/ByteSource.hpp"
 #include "data/LoaderSupport.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -43,10 +44,8 @@ std::vector<std::size_t> readHeader(ByteSource& src, std::uint32_t expectedMagic
     return dims;
 }
 
-/// Reads `keep` of the `promised` records of `recordBytes` each that follow a header of
-/// `headerBytes`, checking the promise against the file size (raw) or the bytes delivered (gzip).
-std::vector<std::uint8_t> readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t keep,
-                                      std::size_t recordBytes, const char* what)
+/// For a raw file: throws unless its size is exactly the header plus the promised records.
+void checkRawSize(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t recordBytes, const char* what)
 {
     const std::size_t promisedBytes = checkedProduct({promised, recordBytes});
     if (!src.compressed()) {
@@ -62,14 +61,33 @@ std::vector<std::uint8_t> readRecords(ByteSource& src, std::size_t headerBytes, 
                      "s the header promises",
                  std::to_string(promised));
     }
+}
+
+/// Reads `keep` of the `promised` records of `recordBytes` each that follow a header of
+/// `headerBytes`, checking the promise against the file size (raw) or the bytes delivered (gzip),
+/// and hands them to `sink(bytes, first record, records)` in chunks of about 16 MiB of whole records
+/// (so memory holds one chunk, not a copy of the file). `progress` (may be empty) after each chunk.
+void readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t keep,
+                 std::size_t recordBytes, const char* what, const std::function<void(double)>& progress,
+                 const std::function<void(const std::uint8_t*, std::size_t, std::size_t)>& sink)
+{
+    checkRawSize(src, headerBytes, promised, recordBytes, what);
+    const std::size_t promisedBytes = checkedProduct({promised, recordBytes});
+    const std::size_t perChunk = std::max<std::size_t>(1, (std::size_t(16) << 20) / recordBytes);
     std::vector<std::uint8_t> bytes;
-    const std::size_t keepBytes = keep * recordBytes;
-    const std::size_t got = src.readInto(bytes, keepBytes);
-    if (got < keepBytes)
-        fail(LoadErrorKind::Truncated, src.path(), std::string(what) + " " + std::to_string(got / recordBytes),
-             "the header promises " + std::to_string(promised) + " " + what + "s but the data ends after " +
-                 std::to_string(got) + " bytes",
-             std::to_string(promised));
+    std::size_t got = 0;
+    for (std::size_t first = 0; first < keep; first += perChunk) {
+        const std::size_t records = std::min(perChunk, keep - first);
+        const std::size_t delivered = src.readInto(bytes, records * recordBytes);
+        got += delivered;
+        if (delivered < records * recordBytes)
+            fail(LoadErrorKind::Truncated, src.path(), std::string(what) + " " + std::to_string(got / recordBytes),
+                 "the header promises " + std::to_string(promised) + " " + what + "s but the data ends after " +
+                     std::to_string(got) + " bytes",
+                 std::to_string(promised));
+        sink(bytes.data(), first, records);
+        if (progress) progress(double(first + records) / double(keep));
+    }
     if (src.compressed() && keep == promised) {
         std::uint8_t extra = 0;
         if (src.read(&extra, 1) == 1)
@@ -77,7 +95,6 @@ std::vector<std::uint8_t> readRecords(ByteSource& src, std::size_t headerBytes, 
                  "data follows the " + std::to_string(promised) + " " + what + "s the header promises",
                  std::to_string(promised));
     }
-    return bytes;
 }
 
 bool endsWith(const std::string& s, const std::string& suffix)
@@ -156,18 +173,37 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::CountMismatch, labelsPath, "header",
                  std::to_string(ldims[0]) + " labels for the " + std::to_string(n) + " images of " + path,
                  std::to_string(ldims[0]));
-        const auto bytes = readRecords(lsrc, 8, n, keep, 1, "label");
-        labels.assign(bytes.begin(), bytes.end());
+        labels.resize(keep);
+        readRecords(lsrc, 8, n, keep, 1, "label", {}, [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
+            std::copy(bytes, bytes + count, labels.begin() + static_cast<std::ptrdiff_t>(first));
+        });
     }
 
-    const auto pixelsBytes = readRecords(images, 16, n, keep, pixels, "image");
     Dataset d;
     d.kind = DataKind::Images;
     d.shape = {static_cast<int>(rows), static_cast<int>(cols), 1};
-    d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
-    float* x = d.X.data();
-    const std::size_t total = keep * pixels;
-    for (std::size_t i = 0; i < total; ++i) x[i] = static_cast<float>(pixelsBytes[i]) / 255.0f;
+    const auto toFloats = [](const std::uint8_t* bytes, std::size_t count, float* out) {
+        for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(bytes[i]) / 255.0f;
+    };
+    if (images.compressed()) {
+        // The header's promise is unverified until the data arrives: memory follows the bytes
+        // actually delivered, and the floats are allocated once they all have.
+        std::vector<std::uint8_t> raw;
+        readRecords(images, 16, n, keep, pixels, "image", options.progress,
+                    [&](const std::uint8_t* bytes, std::size_t, std::size_t count) {
+                        raw.insert(raw.end(), bytes, bytes + count * pixels);
+                    });
+        d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
+        toFloats(raw.data(), raw.size(), d.X.data());
+    } else {
+        // The file size matches the header: the floats are allocated once and filled chunk by chunk.
+        checkRawSize(images, 16, n, pixels, "image");
+        d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
+        readRecords(images, 16, n, keep, pixels, "image", options.progress,
+                    [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
+                        toFloats(bytes, count * pixels, d.X.data() + first * pixels);
+                    });
+    }
     if (!labels.empty()) {
         d.numClasses = classCount(labels);
         d.labels = std::move(labels);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,18 +19,37 @@ namespace orbit::data {
 [[noreturn]] void fail(LoadErrorKind kind, const std::string& file, const std::string& position,
                        const std::string& detail, const std::string& value = {});
 
-/// Throws FileNotFound unless `path` is an existing regular file.
+/// Throws FileNotFound unless `path` exists, and NotAFile unless it is a regular file (checked
+/// before opening it: opening a named pipe would block until something writes to it).
 void requireFile(const std::string& path);
 /// Throws FileNotFound unless `path` is an existing directory.
 void requireDirectory(const std::string& path);
 std::uintmax_t fileSize(const std::string& path);
 
+/// Size and modification time of a path, to notice a file that changes while it is read.
+struct FileStamp {
+    bool regular = false;  ///< false: not a regular file (a folder); nothing to compare
+    std::uintmax_t size = 0;
+    long long mtimeNs = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+FileStamp stampOf(const std::string& path);
+/// Throws Changed if `path` no longer has the stamp `before`.
+void requireUnchanged(const std::string& path, const FileStamp& before);
+
+/// "2.0 GiB" / "512 MiB" / "812 bytes".
+std::string bytesText(std::uintmax_t bytes);
+
 /// a * b * ... without overflow; returns SIZE_MAX if the product does not fit.
 std::size_t checkedProduct(std::initializer_list<std::size_t> factors);
 
-/// Throws TooLarge if rows x cols float32 values exceed `maxBytes` (or overflow).
+/// Throws TooLarge if rows x cols float32 values exceed `maxBytes` (or overflow); the message names
+/// the sizes, the memory they need, the limit and the size of the file.
 void checkFloatMemory(const std::string& file, const std::string& position, std::size_t rows, std::size_t cols,
                       std::size_t maxBytes);
+/// Throws TooLarge if `bytes` (what `what` needs) exceed `maxBytes`, naming both and the file size.
+void checkMemory(const std::string& file, const std::string& position, std::size_t bytes, std::size_t maxBytes,
+                 const std::string& what);
 
 /// The number of samples to keep: min(n, limit) when limit > 0.
 std::size_t applyLimit(std::size_t n, std::size_t limit);
@@ -53,17 +73,28 @@ std::string fieldPos(std::size_t line, std::size_t field);
 double numberOrThrow(std::string_view text, const std::string& file, std::size_t line, std::size_t field,
                      const std::string& what);
 
-/// Reads a text file line by line, counting lines from 1.
+/// The longest line a text loader reads (a longer one is refused: a file without line breaks).
+inline constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;
+
+/// Reads a text file line by line, counting lines from 1. A line longer than kMaxLineBytes throws
+/// TooLarge (memory follows the longest line, not the file). `progress` (may be empty) gets the
+/// fraction of the file read after the first line and then about every MiB.
 class LineReader {
 public:
-    explicit LineReader(const std::string& path);
+    explicit LineReader(const std::string& path, std::function<void(double)> progress = {});
     /// The next line without its '\n' / "\r\n"; false at end of file.
     bool next(std::string& line);
     std::size_t lineNumber() const { return line_; }
 
 private:
+    bool fill();
+    std::string path_;
     std::ifstream in_;
+    std::vector<char> buffer_;
+    std::size_t pos_ = 0, end_ = 0;
     std::size_t line_ = 0;
+    std::uintmax_t consumed_ = 0, size_ = 0, nextReport_ = 0;
+    std::function<void(double)> progress_;
 };
 
 /// Counts the non-blank lines of a text file (a cheap first pass to size the allocation).

@@ -5,6 +5,7 @@
 #include "orbit/experiments/RotatedImages.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace orbit {
 namespace {
@@ -124,7 +126,7 @@ std::vector<ParamAxis> parseGrid(const std::string& text)
         if (a.name.empty()) throw SpecError("--grid", "an axis has no name", part);
         for (const std::string& v : split(part.substr(eq + 1), ',')) {
             const auto x = parseDouble(trim(v));
-            if (!x) throw SpecError("--grid", "not a finite number in axis " + a.name, v);
+            if (!x) throw SpecError("--grid", "not a finite number in axis " + quoteValue(a.name), v);
             a.values.push_back(*x);
         }
         axes.push_back(std::move(a));
@@ -157,8 +159,24 @@ Dataset prepareDataset(const DataRecipe& recipe)
                           recipe.rotateMaxDegrees);
 }
 
+std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config)
+{
+    Json grid = Json::array();
+    for (const ParamAxis& a : config.grid) grid.push_back({{"name", a.name}, {"values", a.values}});
+    const Json j = {{"data", {{"file", data.file}, {"format", data.format}, {"n", data.n}, {"rotate", data.rotate},
+                              {"pad", data.pad}, {"seed", data.seed}}},
+                    {"features", config.features}, {"group", config.group}, {"dist", config.dist},
+                    {"kernel", config.kernel}, {"learner", config.learner}, {"eval", config.eval}, {"grid", grid},
+                    {"validation", config.validationFraction}, {"inner_folds", config.innerFolds},
+                    {"learning_curve", config.learningCurve}, {"seed", config.seed}};
+    return j.dump();  // nlohmann::json sorts object keys: the same settings give the same text
+}
+
 ExperimentConfig loadExperimentConfig(const std::string& path)
 {
+    std::error_code ec;
+    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open below
+        throw LoadError(LoadErrorKind::NotAFile, path, "file", "the experiment config is not a regular file");
     std::ifstream in(path);
     if (!in) throw LoadError(LoadErrorKind::FileNotFound, path, "file", "cannot open the experiment config", path);
     Json j;
@@ -196,6 +214,7 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
     if (!j.contains("settings") || !j.at("settings").is_array() || j.at("settings").empty())
         bad(path, "settings", "must be a non-empty list");
     std::size_t i = 0;
+    std::set<std::string> names;
     for (const Json& s : j.at("settings")) {
         const std::string where = "settings[" + std::to_string(i++) + "]";
         if (!s.is_object()) bad(path, where, "must be an object");
@@ -203,6 +222,8 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
         e.name = get<std::string>(s, "name", where, path, where);
         if (e.name.find(',') != std::string::npos)  // --only takes a comma-separated list of names
             bad(path, where + ".name", "must not contain ',' (--only NAME,NAME could not select it)", e.name);
+        if (!names.insert(e.name).second)  // --only and --resume find a setting by its name
+            bad(path, where + ".name", "is the name of an earlier setting too", e.name);
         e.config = trainConfigOf(s, defaults, path, where);
         if (s.contains("paper")) {
             if (!s.at("paper").is_number()) bad(path, where + ".paper", "must be a number", s.at("paper").dump());

@@ -8,6 +8,7 @@
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
@@ -505,9 +506,9 @@ void TrainConfig::validate() const
     for (const ParamAxis& a : grid) {
         if (a.name.empty()) throw SpecError("--grid", "an axis has no name");
         if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
-        if (a.values.empty()) throw SpecError("--grid", "no values for " + a.name, a.name);
+        if (a.values.empty()) throw SpecError("--grid", "no values for the axis", a.name);
         for (double v : a.values)
-            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + a.name, formatNumber(v));
+            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + quoteValue(a.name), formatNumber(v));
         if (isLearnerAxis(a.name) && a.name != own)
             throw SpecError("--grid", a.name + " is not a parameter of the " + learner + " learner", a.name);
         // The valid values of the axis: the learner's, the Gaussian kernel's, or the distribution's.

@@ -1,5 +1,7 @@
 #include "orbit/util/Error.hpp"
 
+#include "orbit/util/SafeText.hpp"
+
 namespace orbit {
 
 const char* toString(LoadErrorKind kind)
@@ -21,20 +23,38 @@ const char* toString(LoadErrorKind kind)
     case LoadErrorKind::BadShape: return "bad shape";
     case LoadErrorKind::BadValue: return "bad value";
     case LoadErrorKind::Empty: return "empty";
+    case LoadErrorKind::NotAFile: return "not a regular file";
+    case LoadErrorKind::Changed: return "changed while reading";
     }
     return "error";
 }
 
 namespace {
+
+/// Longest detail and field text a message carries (they are written by the core but may embed
+/// names or paths; a longer one is cut rather than flooding a terminal).
+constexpr std::size_t kDetailMaxChars = 600;
+constexpr std::size_t kFieldMaxChars = 80;
+
+/// " (value 'v')" with the value escaped, or " (value 'v…', N bytes)" when it had to be cut;
+/// empty for an empty value.
+std::string valueSuffix(const std::string& value)
+{
+    if (value.empty()) return {};
+    bool cut = false;
+    const std::string text = safeText(value, kQuoteMaxChars, cut);
+    return " (value '" + text + "'" + (cut ? ", " + std::to_string(value.size()) + " bytes)" : std::string(")"));
+}
+
 std::string loadMessage(const std::string& file, const std::string& position, const std::string& detail,
                         const std::string& value)
 {
-    std::string m = file.empty() ? std::string("<input>") : file;
-    if (!position.empty()) m += ": " + position;
-    m += ": " + detail;
-    if (!value.empty()) m += " (value '" + value + "')";
-    return m;
+    std::string m = file.empty() ? std::string("<input>") : safePath(file);
+    if (!position.empty()) m += ": " + safeText(position, kFieldMaxChars);
+    m += ": " + safeText(detail, kDetailMaxChars);
+    return m + valueSuffix(value);
 }
+
 } // namespace
 
 LoadError::LoadError(LoadErrorKind kind, std::string file, std::string position, std::string detail,
@@ -49,7 +69,7 @@ LoadError::LoadError(LoadErrorKind kind, std::string file, std::string position,
 }
 
 SpecError::SpecError(std::string field, std::string detail, std::string value)
-    : std::runtime_error(field + ": " + detail + (value.empty() ? std::string() : " (value '" + value + "')"))
+    : std::runtime_error(safeText(field, kFieldMaxChars) + ": " + safeText(detail, kDetailMaxChars) + valueSuffix(value))
     , field_(std::move(field))
     , detail_(std::move(detail))
     , value_(std::move(value))

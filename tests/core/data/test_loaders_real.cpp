@@ -1,6 +1,7 @@
 // The loaders on the real data the project ships with or finds on the machine: OpenCV's digits
-// sheet, the G2 and QM7 molecules (../shared/data) and Fashion-MNIST (Debian package). These files
-// are always present in CI: a missing file is a failure, not a skip.
+// sheet and the G2 molecules (bundled in resources/data/), QM7 (beside the repository or named by
+// ORBIT_QM7; skipped on a bare clone) and Fashion-MNIST (Debian package). A missing bundled or
+// Fashion-MNIST file is a failure, not a skip.
 #include "orbit/data/Coulomb.hpp"
 #include "orbit/data/Loaders.hpp"
 
@@ -17,7 +18,7 @@
 
 using namespace orbit;
 using orbittest::fashion;
-using orbittest::sharedData;
+using orbittest::bundledFile;
 
 namespace {
 void requirePresent(const std::string& path)
@@ -54,7 +55,7 @@ class TestLoadersReal : public QObject {
 private slots:
     void digitsSheet()
     {
-        const std::string path = sharedData("digits/digits.png");
+        const std::string path = bundledFile("digits.png");
         requirePresent(path);
         QCOMPARE(detectFormat(path), Format::DigitsSheet);
         const Dataset d = loadDataset(path);
@@ -79,7 +80,7 @@ private slots:
         // under another name, a 2000 x 1000 grey PNG is still recognised as the digits sheet
         QTemporaryDir dir;
         const std::string copy = dir.filePath("sheet.png").toStdString();
-        std::filesystem::copy_file(sharedData("digits/digits.png"), copy);
+        std::filesystem::copy_file(bundledFile("digits.png"), copy);
         QCOMPARE(detectFormat(copy), Format::DigitsSheet);
         LoadOptions o;
         o.format = Format::Image;  // forcing a format wins over detection
@@ -87,7 +88,7 @@ private slots:
     }
     void g2Molecules()
     {
-        const std::string path = sharedData("g2/g2.extxyz");
+        const std::string path = bundledFile("g2.extxyz");
         requirePresent(path);
         const Dataset d = loadDataset(path);
         QCOMPARE(d.format, std::string("extxyz"));
@@ -106,8 +107,7 @@ private slots:
     }
     void qm7Molecules()
     {
-        const std::string path = sharedData("qm7/qm7.extxyz");
-        requirePresent(path);
+        ORBIT_REQUIRE_QM7(path);
         const auto t0 = std::chrono::steady_clock::now();
         const Dataset d = loadDataset(path);
         qInfo("QM7 loaded in %.3f s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

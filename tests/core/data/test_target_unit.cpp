@@ -93,15 +93,18 @@ private slots:
         const Dataset d = loadDataset(dir.filePath("m.extxyz").toStdString());
         QCOMPARE(d.subset({1}).targetUnit, std::string("Hartree"));
     }
-    void sharedDatasetsAreInKcalPerMol()
+    void bundledG2IsInKcalPerMol()
     {
-        // Both READMEs state kcal/mol for `energy`; the files' headers say nothing.
-        for (const char* f : {"g2/g2.extxyz", "qm7/qm7.extxyz"}) {
-            LoadOptions o;
-            o.limit = 3;
-            QCOMPARE(loadDataset(orbittest::sharedData(f), o).targetUnit, std::string("kcal/mol"));
-        }
-        QCOMPARE(loadDataset(orbittest::source("resources/data/g2.extxyz")).targetUnit, std::string("kcal/mol"));
+        // resources/data/README.md states kcal/mol for `energy`; the file's header says nothing.
+        QCOMPARE(loadDataset(orbittest::bundledFile("g2.extxyz")).targetUnit, std::string("kcal/mol"));
+    }
+    void qm7IsInKcalPerMol()
+    {
+        // The README beside QM7 states kcal/mol for `energy`; the file's header says nothing.
+        ORBIT_REQUIRE_QM7(qm7);
+        LoadOptions o;
+        o.limit = 3;
+        QCOMPARE(loadDataset(qm7, o).targetUnit, std::string("kcal/mol"));
     }
 };
 

@@ -73,7 +73,7 @@ void expectBitIdentical(const char* what, const std::function<std::string(std::u
 const Dataset& digits()
 {
     static const Dataset d = [] {
-        const Dataset all = loadDigitsSheet(orbittest::sharedData("digits/digits.png"));
+        const Dataset all = loadDigitsSheet(orbittest::bundledFile("digits.png"));
         std::vector<std::size_t> idx;
         for (std::size_t i = 0; i < all.count(); i += 25) idx.push_back(i);
         return all.subset(idx);
@@ -81,25 +81,16 @@ const Dataset& digits()
     return d;
 }
 
-/// The first 40 QM7 molecules followed by the first 20 of G2, as Coulomb matrices padded to the
-/// larger of the two sizes.
+/// The first 60 of the bundled G2 molecules as Coulomb matrices padded to 23 x 23 (QM7's size), so
+/// that the zero padding beyond each molecule's atoms takes part (molecules of 2 to 14 atoms).
 const Dataset& molecules()
 {
     static const Dataset d = [] {
-        const std::string g2Path = orbittest::sharedData("g2/g2.extxyz");
         LoadOptions o;
-        o.limit = 20;
-        o.padTo = std::max(23, loadExtXyz(g2Path, o).shape.height);
-        const Dataset g2 = loadExtXyz(g2Path, o);
-        o.limit = 40;
-        Dataset out = loadExtXyz(orbittest::sharedData("qm7/qm7.extxyz"), o);
-        const Eigen::Index n = out.X.rows();
-        out.X.conservativeResize(n + g2.X.rows(), Eigen::NoChange);
-        out.X.bottomRows(g2.X.rows()) = g2.X;
-        out.targets.insert(out.targets.end(), g2.targets.begin(), g2.targets.end());
-        out.charges.insert(out.charges.end(), g2.charges.begin(), g2.charges.end());
+        o.limit = 60;
+        o.padTo = 23;
+        Dataset out = loadExtXyz(orbittest::bundledFile("g2.extxyz"), o);
         out.names.clear();
-        out.folds.clear();
         out.checkInvariants();
         return out;
     }();
@@ -156,17 +147,17 @@ private slots:
     // The data path: noisy sort depends on x, so every molecule gets its own r permutations.
     void irfNoisySortOnMolecules()
     {
-        expectBitIdentical("irf noisysort data path, QM7 + G2", [](std::uint64_t seed) {
+        expectBitIdentical("irf noisysort data path, G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "irf:s=96,r=5,mode=data", seed);
         }, 12);
     }
 
     void gicdfOnMolecules()
     {
-        expectBitIdentical("gicdf, QM7 + G2", [](std::uint64_t seed) {
+        expectBitIdentical("gicdf, G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "gicdf:m=16,bins=5,r=6", seed);
         }, 13);
-        expectBitIdentical("gicdf with measured thresholds, QM7 + G2", [](std::uint64_t seed) {
+        expectBitIdentical("gicdf with measured thresholds, G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "gicdf:m=16,bins=5,r=6,span=auto", seed);
         }, 19);
     }
@@ -187,7 +178,7 @@ private slots:
         }, 17);
         // 300 landmarks from the orbits of 60 molecules: two 256-wide tiles in the landmark kernel
         // and its Cholesky factor, five 64-column tiles in the inverse.
-        expectBitIdentical("invariant nystrom, landmarks from the orbits, QM7 + G2", [](std::uint64_t seed) {
+        expectBitIdentical("invariant nystrom, landmarks from the orbits, G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "inystrom:s=300,r=4", seed);
         }, 18);
     }
@@ -297,13 +288,13 @@ private slots:
         QTest::addColumn<QString>("args");
         QTest::addColumn<QString>("ext");
         QTest::newRow("digits irf rotation npy")
-            << QString::fromStdString(orbittest::sharedData("digits/digits.png"))
+            << QString::fromStdString(orbittest::bundledFile("digits.png"))
             << "--features irf:s=32,r=2 --group rotation --dist vonmises:kappa=1 --kernel gaussian:sigma=8" << ".npy";
         QTest::newRow("g2 irf noisysort csv")
-            << QString::fromStdString(orbittest::sharedData("g2/g2.extxyz"))
+            << QString::fromStdString(orbittest::bundledFile("g2.extxyz"))
             << "--features irf:s=40,r=3 --group permutation --dist noisysort:sigma=1" << ".csv";
         QTest::newRow("g2 gicdf npy")
-            << QString::fromStdString(orbittest::sharedData("g2/g2.extxyz"))
+            << QString::fromStdString(orbittest::bundledFile("g2.extxyz"))
             << "--features gicdf:m=8,bins=4,r=4 --group permutation --dist noisysort:sigma=1" << ".npy";
     }
 

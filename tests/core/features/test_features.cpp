@@ -51,7 +51,7 @@ const Dataset& digits()
     static const Dataset d = [] {
         LoadOptions o;
         o.limit = 600;
-        return loadDataset(orbittest::sharedData("digits/digits.png"), o);
+        return loadDataset(orbittest::bundledFile("digits.png"), o);
     }();
     return d;
 }

@@ -49,7 +49,7 @@ Vec centredBlob(const Shape& s, double width) { return blob(s, 0.5 * (s.width - 
 /// Digit `cell` of OpenCV's digits.png (20 x 20), padded to 28 x 28 and centred, values in [0, 1].
 Vec digit(int cell)
 {
-    static const cv::Mat sheet = cv::imread(orbittest::sharedData("digits/digits.png"), cv::IMREAD_GRAYSCALE);
+    static const cv::Mat sheet = cv::imread(orbittest::bundledFile("digits.png"), cv::IMREAD_GRAYSCALE);
     if (sheet.empty()) qFatal("cannot read digits.png");
     const int r0 = (cell / 100) * 20, c0 = (cell % 100) * 20;
     Vec v(28 * 28, 0.0f);

@@ -18,7 +18,7 @@ const Dataset& digits()
     static const Dataset d = [] {
         LoadOptions o;
         o.limit = 1000;
-        const Dataset all = loadDataset(orbittest::sharedData("digits/digits.png"), o);
+        const Dataset all = loadDataset(orbittest::bundledFile("digits.png"), o);
         return all.subset(kernelPlotIndices(all, 60, 3));
     }();
     return d;

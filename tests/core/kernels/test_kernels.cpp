@@ -117,7 +117,7 @@ private slots:
     {
         LoadOptions o;
         o.limit = 600;
-        const Dataset d = loadDataset(orbittest::sharedData("digits/digits.png"), o);
+        const Dataset d = loadDataset(orbittest::bundledFile("digits.png"), o);
         auto c4 = makeGroup("cyclic:n=4", d.shape);
         MatrixXfR X(6, d.shape.dim());
         for (int i = 0; i < 5; ++i) X.row(i) = d.X.row(i * 101);

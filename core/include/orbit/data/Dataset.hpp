@@ -31,6 +31,8 @@ struct Shape {
 /// Guarantees after a successful load: X.rows() == count(); X.cols() == shape.dim(); every value is
 /// finite; images lie in [0, 1]; exactly one of `labels` (classification, values in
 /// [0, numClasses)) or `targets` (regression) is non-empty, or both are empty (unlabelled images).
+/// The texts taken from the file (classNames, targetUnit, names) are safe text (isSafeText) of at
+/// most kQuoteMaxChars characters: the loaders escape and cut them, so every view can print them.
 struct Dataset {
     DataKind kind = DataKind::Vectors;
     Shape shape;

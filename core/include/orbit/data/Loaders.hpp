@@ -5,6 +5,7 @@
 #include "orbit/data/Dataset.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace orbit {
@@ -29,15 +30,29 @@ Format parseFormat(const std::string& name);
 struct LoadOptions {
     Format format = Format::Auto;
     std::string labels;                        ///< explicit labels file for IDX
-    std::size_t maxBytes = std::size_t(8) << 30;  ///< refuse datasets needing more float memory than this
+    /// Refuse datasets needing more memory than this. loadDataset lowers it to loadMemoryLimit():
+    /// a file too large for the machine is refused, naming its size and the limit, before it is read
+    /// (or, for text whose size says little, as soon as what it holds is known to exceed the limit).
+    std::size_t maxBytes = std::size_t(8) << 30;
     int padTo = 0;                             ///< Coulomb size; 0 = largest molecule in the file
     std::size_t limit = 0;                     ///< read at most this many samples (0 = all)
+    /// Called while the text and IDX loaders read (after the first line or chunk, then about every
+    /// MiB) with the fraction of the file read so far; it may throw (e.g. orbit::Cancelled) to stop.
+    std::function<void(double)> progress;
 };
+
+/// The memory a load may use: the smaller of `maxBytes` and half of the memory available now
+/// (Linux: MemAvailable of /proc/meminfo, and memory.max - memory.current of the process's cgroup
+/// when it sets one). The other half is left for what the application does with the data.
+std::size_t loadMemoryLimit(std::size_t maxBytes);
 
 /// Chooses the format from the content (magic bytes) and the extension.
 Format detectFormat(const std::string& path);
 
-/// Loads any supported dataset. Throws LoadError (or SpecError for bad options).
+/// Loads any supported dataset. Throws LoadError (or SpecError for bad options). Never blocks on
+/// what is not a regular file (a named pipe, a device: LoadError NotAFile), works within
+/// loadMemoryLimit(options.maxBytes), and refuses a file whose size or modification time changed
+/// while it was read (LoadError Changed: it is probably still being written).
 Dataset loadDataset(const std::string& path, const LoadOptions& options = {});
 
 Dataset loadIdx(const std::string& path, const LoadOptions& options = {});

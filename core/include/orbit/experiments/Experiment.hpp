@@ -47,11 +47,18 @@ struct ExperimentConfig {
     std::vector<ExperimentSetting> settings;
 };
 
+/// Everything a setting's result depends on, as canonical JSON text: the data recipe (file, format,
+/// n, rotate, pad, seed) and every field of the setting's TrainConfig. Runs are seeded, so the same
+/// fingerprint gives the same result: `experiment --resume` reuses a finished row only when its
+/// saved fingerprint equals this one, and runs a row whose config changed again.
+std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config);
+
 /// Parses a config file (JSON, docs/experiments.md). Relative data paths resolve against the config
 /// file's folder; `${shared}` expands to the `shared` folder beside the repository (the first
 /// ancestor A of the config folder with A/shared/data, or $ORBIT_SHARED_DIR when set);
 /// `${fashion}` to $ORBIT_FASHION_DIR or /usr/share/datasets/fashion-mnist. Settings inherit the
-/// top-level `defaults` object. Throws LoadError(BadValue) naming the file and the JSON field.
+/// top-level `defaults` object; their names are distinct. Throws LoadError(BadValue) naming the file
+/// and the JSON field.
 ExperimentConfig loadExperimentConfig(const std::string& path);
 
 /// Parses `name=v1,v2;name=v3` (the --grid syntax) into axes. Throws SpecError("--grid").

@@ -1,6 +1,9 @@
 #pragma once
 // Typed errors of the core. Every message names where the problem is (file and position, or the
 // option/field) and the offending value, so the CLI and the GUI can show it as one line.
+// what() is safe text (orbit/util/SafeText.hpp): every part taken from a file or an argument is
+// escaped, the value is cut to kQuoteMaxChars and the path to kPathMaxChars; the accessors keep the
+// raw parts.
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +26,9 @@ enum class LoadErrorKind {
     MissingVariable,  ///< a MAT file lacks a required variable (X, T)
     BadShape,         ///< a variable or record has the wrong dimensions
     BadValue,         ///< a value outside its allowed range (e.g. a label byte > 9)
-    Empty             ///< no records at all
+    Empty,            ///< no records at all
+    NotAFile,         ///< a directory, named pipe (FIFO), socket or device where a data file belongs
+    Changed           ///< the file changed (size or modification time) while it was read
 };
 
 const char* toString(LoadErrorKind kind);
