@@ -1,5 +1,7 @@
 #include "cli/GroupOptions.hpp"
 
+#include "orbit/experiments/Experiment.hpp"
+
 #include "orbit/data/Loaders.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -140,6 +142,37 @@ std::optional<Dataset> loadDataOption(const Args& args)
     LoadOptions options;
     if (args.has("format")) options.format = parseFormat(args.text("format"));
     return loadDataset(args.text("data"), options);
+}
+
+std::vector<Option> recipeOptions()
+{
+    return {
+        {"n", "", false, "N", "use a seeded random subset of N samples"},
+        {"rotate", "", true, "", "rotate every image by a uniform random angle (seeded), after padding"},
+        {"rotate-max", "", false, "DEG", "with --rotate: angles uniform in [-DEG, DEG] instead of the whole circle"},
+        {"transform-group", "", false, "G", "move every image by one element of G (seeded), after padding"},
+        {"transform-dist", "", false, "D", "with --transform-group: the distribution of those elements"},
+        {"pad", "", false, "P", "with --rotate or --transform-group: zero-pad images to P x P first (default 28)"},
+    };
+}
+
+Dataset preparedData(const Args& args)
+{
+    DataRecipe recipe;
+    recipe.n = static_cast<std::size_t>(args.integer("n", 0, 4, 100000000));
+    recipe.rotate = args.flag("rotate");
+    recipe.pad = static_cast<int>(args.integer("pad", 28, 1, 4096));
+    recipe.seed = seedOption(args);
+    recipe.rotateMaxDegrees = args.number("rotate-max", 0.0);
+    recipe.transformGroup = args.text("transform-group");
+    recipe.transformDist = args.text("transform-dist");
+    if (args.has("pad") && !recipe.rotate && recipe.transformGroup.empty())
+        throw SpecError("--pad", "only used with --rotate or --transform-group", args.text("pad"));
+    if (args.has("rotate-max") && !recipe.rotate)
+        throw SpecError("--rotate-max", "only used with --rotate", args.text("rotate-max"));
+    auto data = loadDataOption(args);
+    if (!data) throw SpecError("--data", "is required");
+    return prepareDataset(std::move(*data), recipe);
 }
 
 std::size_t indexOption(const Args& args, const Dataset& data)

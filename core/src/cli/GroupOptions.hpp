@@ -34,6 +34,12 @@ std::uint64_t seedOption(const Args& args);
 /// The dataset of --data (with --format), or nullopt when --data is absent.
 std::optional<Dataset> loadDataOption(const Args& args);
 
+/// --n, --rotate, --rotate-max, --transform-group, --transform-dist, --pad: how the loaded data are
+/// prepared (a seeded subset, rotated or transformed images), as `train`, `learn` and `evidence` read them.
+std::vector<Option> recipeOptions();
+/// The dataset of --data prepared by those options with --seed; SpecError("--data") when absent.
+Dataset preparedData(const Args& args);
+
 /// --index I checked against the dataset (default 0); SpecError("--index") when out of range.
 std::size_t indexOption(const Args& args, const Dataset& data);
 

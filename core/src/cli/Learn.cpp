@@ -86,19 +86,6 @@ LocalityConfig configOf(const Args& args)
     return c;
 }
 
-Dataset dataOf(const Args& args)
-{
-    const auto n = static_cast<std::size_t>(args.integer("n", 0, 4, 100000000));
-    const int pad = static_cast<int>(args.integer("pad", 28, 1, 4096));
-    if (args.has("pad") && !args.flag("rotate")) throw SpecError("--pad", "only used with --rotate", args.text("pad"));
-    if (args.has("rotate-max") && !args.flag("rotate"))
-        throw SpecError("--rotate-max", "only used with --rotate", args.text("rotate-max"));
-    const double rotateMax = args.number("rotate-max", 0.0);
-    auto data = loadDataOption(args);
-    if (!data) throw SpecError("--data", "is required");
-    return prepareDataset(std::move(*data), n, args.flag("rotate"), pad, seedOption(args), rotateMax);
-}
-
 Json pointJson(const EvidencePoint& p)
 {
     Json params = Json::object();
@@ -114,7 +101,7 @@ int runLearn(const Args& args, Io& io)
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
     withFlags([&] { c.validate(); return 0; });
-    const Dataset data = dataOf(args);
+    const Dataset data = preparedData(args);
     const LearnResult r = withFlags([&] { return learnLocality(data, c, terminalProgress(io.err, io.progress, "learn")); });
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
@@ -158,7 +145,7 @@ int runEvidence(const Args& args, Io& io)
         check.validate();
         return 0;
     });
-    const Dataset data = dataOf(args);
+    const Dataset data = preparedData(args);
     const Progress progress = terminalProgress(io.err, io.progress, "evidence");
     std::ofstream csv;
     if (args.has("csv")) {
@@ -227,10 +214,7 @@ std::vector<Option> sharedOptions()
     options.push_back({"features", "", false, "SPEC", "feature map (default irf:s=1000,r=16); irf has gradients"});
     options.push_back({"kernel", "", false, "SPEC", "base kernel, kept fixed (default gaussian:median=1)"});
     options.push_back({"eval", "", false, "holdout:FRAC|kfold:K", "learn on the training part of the first split only"});
-    options.push_back({"n", "", false, "N", "use a seeded random subset of N samples"});
-    options.push_back({"rotate", "", true, "", "rotate every image by a random angle (seeded), after padding"});
-    options.push_back({"rotate-max", "", false, "DEG", "with --rotate: angles uniform in [-DEG, DEG] instead of the whole circle"});
-    options.push_back({"pad", "", false, "P", "with --rotate: zero-pad images to P x P first (default 28)"});
+    for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"precision", "", false, "float|double", "features and evidence in float (default) or double (2x slower)"});
     return options;
 }

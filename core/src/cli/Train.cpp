@@ -40,12 +40,7 @@ int runTrain(const Args& args, Io& io)
     if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
     c.seed = seed;
     c.validate();  // bad options fail before the data is loaded
-    const auto n = static_cast<std::size_t>(args.integer("n", 0, 4, 100000000));
-    const int pad = static_cast<int>(args.integer("pad", 28, 1, 4096));
-    if (args.has("pad") && !args.flag("rotate")) throw SpecError("--pad", "only used with --rotate", args.text("pad"));
-    auto data = loadDataOption(args);
-    if (!data) throw SpecError("--data", "is required");
-    const Dataset ds = prepareDataset(std::move(*data), n, args.flag("rotate"), pad, seed);
+    const Dataset ds = preparedData(args);
     const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"));
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
@@ -73,9 +68,7 @@ Command trainCommand()
     options.push_back({"grid", "", false, "AXES", "search grid, e.g. \"lambda=1e-4,1e-3;median=0.5,1,2\""});
     options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
     options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
-    options.push_back({"n", "", false, "N", "use a seeded random subset of N samples"});
-    options.push_back({"rotate", "", true, "", "rotate every image by a uniform random angle (seeded), after padding"});
-    options.push_back({"pad", "", false, "P", "with --rotate: zero-pad images to P x P first (default 28)"});
+    for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
     return {"train",
             "fit and evaluate a learner with a grid search on inner validation splits",

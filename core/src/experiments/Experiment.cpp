@@ -136,6 +136,23 @@ std::vector<ParamAxis> parseGrid(const std::string& text)
 
 Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed, double rotateMaxDegrees)
 {
+    DataRecipe r;
+    r.n = n;
+    r.rotate = rotate;
+    r.pad = pad;
+    r.seed = seed;
+    r.rotateMaxDegrees = rotateMaxDegrees;
+    return prepareDataset(std::move(data), r);
+}
+
+Dataset prepareDataset(Dataset data, const DataRecipe& recipe)
+{
+    const std::size_t n = recipe.n;
+    const std::uint64_t seed = recipe.seed;
+    if (recipe.rotate && !recipe.transformGroup.empty())
+        throw SpecError("--transform-group", "rotate or transform, not both", recipe.transformGroup);
+    if (recipe.transformGroup.empty() != recipe.transformDist.empty())
+        throw SpecError(recipe.transformGroup.empty() ? "--transform-group" : "--transform-dist", "the two go together");
     if (n > 0) {
         if (n > data.count() || n < 4)
             throw SpecError("--n", "must be in [4, " + std::to_string(data.count()) + "] (the dataset size)",
@@ -147,7 +164,9 @@ Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::u
             data = data.subset(keep);
         }
     }
-    if (rotate) data = rotatedImages(data, pad, deriveSeed(seed, 8), rotateMaxDegrees * M_PI / 180.0);
+    if (recipe.rotate) data = rotatedImages(data, recipe.pad, deriveSeed(seed, 8), recipe.rotateMaxDegrees * M_PI / 180.0);
+    if (!recipe.transformGroup.empty())
+        data = transformedImages(data, recipe.pad, recipe.transformGroup, recipe.transformDist, deriveSeed(seed, 9));
     return data;
 }
 
@@ -155,8 +174,7 @@ Dataset prepareDataset(const DataRecipe& recipe)
 {
     LoadOptions options;
     if (!recipe.format.empty()) options.format = parseFormat(recipe.format);
-    return prepareDataset(loadDataset(recipe.file, options), recipe.n, recipe.rotate, recipe.pad, recipe.seed,
-                          recipe.rotateMaxDegrees);
+    return prepareDataset(loadDataset(recipe.file, options), recipe);
 }
 
 std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config)
@@ -202,6 +220,8 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
     c.data.rotate = get<bool>(d, "rotate", false, path, "data");
     c.data.pad = get<int>(d, "pad", 28, path, "data");
     c.data.rotateMaxDegrees = get<double>(d, "rotate_max_degrees", 0.0, path, "data");
+    c.data.transformGroup = get<std::string>(d, "transform_group", "", path, "data");
+    c.data.transformDist = get<std::string>(d, "transform_dist", "", path, "data");
     c.data.seed = get<std::uint64_t>(d, "seed", 0, path, "data");
 
     TrainConfig defaults;

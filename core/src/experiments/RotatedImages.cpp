@@ -1,5 +1,7 @@
 #include "orbit/experiments/RotatedImages.hpp"
 
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace orbit {
 
@@ -51,6 +54,53 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double
     }
     out.X = out.X.cwiseMax(0.0f).cwiseMin(1.0f);
     return out;
+}
+
+Dataset transformedImages(const Dataset& images, int pad, const std::string& groupSpec, const std::string& distSpec,
+                          std::uint64_t seed)
+{
+    if (images.kind != DataKind::Images)
+        throw SpecError("--transform-group", "needs an image dataset", toString(images.kind));
+    const Shape in = images.shape;
+    if (pad < std::max(in.height, in.width) || pad > 4096)
+        throw SpecError("--pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
+                                     std::to_string(in.width) + ") and at most 4096",
+                        std::to_string(pad));
+    const Shape out{pad, pad, in.channels};
+    std::shared_ptr<const Group> group;
+    std::shared_ptr<const Distribution> dist;
+    try {
+        group = makeGroup(groupSpec, out);
+        group->checkShape(DataKind::Images, out);
+    } catch (const SpecError& e) {
+        throw SpecError("--transform-group", e.detail(), e.value());
+    }
+    if (!group->isDifferentiable())
+        throw SpecError("--transform-group", "must be rotation, translation, scale or affine", groupSpec);
+    try {
+        dist = makeDistribution(distSpec, *group);
+    } catch (const SpecError& e) {
+        throw SpecError("--transform-dist", e.detail(), e.value());
+    }
+    if (dist->dependsOnInput()) throw SpecError("--transform-dist", "must not depend on the input", distSpec);
+    Dataset result = images;
+    result.shape = out;
+    result.X = MatrixXfR::Zero(images.X.rows(), out.dim());
+    const int top = (pad - in.height) / 2, left = (pad - in.width) / 2, ch = in.channels;
+    const long long n = static_cast<long long>(images.count());
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; ++i) {
+        std::vector<float> padded(std::size_t(out.dim()), 0.0f);
+        const float* x = images.sample(std::size_t(i));
+        for (int y = 0; y < in.height; ++y)
+            for (int c = 0; c < in.width * ch; ++c)
+                padded[std::size_t((y + top) * pad * ch + left * ch + c)] = x[y * in.width * ch + c];
+        Rng rng = makeRng(seed, std::uint64_t(i));
+        const GroupElement g = dist->sample(rng, *group, out, nullptr);
+        group->apply(g, padded.data(), result.X.data() + i * result.X.cols(), out);
+    }
+    result.X = result.X.cwiseMax(0.0f).cwiseMin(1.0f);
+    return result;
 }
 
 } // namespace orbit

@@ -20,6 +20,8 @@ struct DataRecipe {
     bool rotate = false;
     int pad = 28;
     double rotateMaxDegrees = 0.0;  ///< 0: angles uniform over the circle; else in [-this, this] degrees
+    std::string transformGroup;     ///< non-empty: pad, then move each image by one element of this group
+    std::string transformDist;      ///< ... drawn from this distribution (transformedImages)
     std::uint64_t seed = 0;
 };
 
@@ -28,7 +30,10 @@ struct DataRecipe {
 /// rotatedImages(subset, pad, deriveSeed(seed, 8), rotateMaxDegrees in radians). Throws LoadError /
 /// SpecError ("--n" when n exceeds the count or is below 4).
 Dataset prepareDataset(const DataRecipe& recipe);
-/// The same on an already loaded dataset.
+/// The same on an already loaded dataset (recipe.file and recipe.format are not used). With
+/// transformGroup set, the subset is padded and moved by transformedImages(subset, pad, group,
+/// dist, deriveSeed(seed, 9)) instead of rotated.
+Dataset prepareDataset(Dataset data, const DataRecipe& recipe);
 Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed,
                        double rotateMaxDegrees = 0.0);
 

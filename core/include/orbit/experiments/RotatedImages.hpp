@@ -3,6 +3,7 @@
 #include "orbit/data/Dataset.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace orbit {
 
@@ -16,6 +17,15 @@ namespace orbit {
 /// labels, targets, class names, folds; shape pad x pad x channels; values in [0, 1]; the same seed
 /// gives the same bits. Throws SpecError("--pad" / "--rotate" / "--rotate-max") otherwise.
 Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double maxAngle = 0.0);
+
+/// Every image zero-padded (centred) to pad x pad pixels and moved by its own element g_i of `group`
+/// drawn from `dist` (its own stream: makeRng(seed, i)), with the group's bilinear warp, values
+/// clamped to [0, 1]: data with a known distribution of transformations (e.g. affine, to check that
+/// learning the locality recovers it). Requires images; group a similarity group (rotation,
+/// translation, scale, affine) and dist one of its distributions independent of the input. Throws
+/// SpecError("--transform-group" / "--transform-dist" / "--pad").
+Dataset transformedImages(const Dataset& images, int pad, const std::string& group, const std::string& dist,
+                          std::uint64_t seed);
 
 /// The angle (radians) rotatedImages gives to sample i.
 double rotationAngle(std::uint64_t seed, std::size_t i, double maxAngle = 0.0);
