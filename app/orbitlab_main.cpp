@@ -1,5 +1,5 @@
 // orbitlab: the Orbit Lab desktop application.
-//   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME]
+//   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
@@ -34,7 +34,11 @@ int main(int argc, char** argv)
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
     const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
-    parser.addOptions({data, session, screenshot, panel});
+    const QCommandLineOption run("run", "With --screenshot on the training panel: what runs first, train (default) or learn "
+                                        "(Learn locality).", "ACTION");
+    const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
+                                                 "progress), instead of when the panels settle.", "MS");
+    parser.addOptions({data, session, screenshot, panel, run, at});
     parser.process(arguments);
 
     const bool shooting = parser.isSet(screenshot);
@@ -65,13 +69,30 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "\n");
         return 2;
     }
+    const QString action = parser.value(run).isEmpty() ? QStringLiteral("train") : parser.value(run);
+    if (action != "train" && action != "learn") {
+        std::fprintf(stderr, "orbitlab: --run: expected train or learn (value %s)\n",
+                     orbit::quoteValue(action.toStdString()).c_str());
+        return 2;
+    }
+    bool delayOk = true;
+    const int delayMs = parser.isSet(at) ? parser.value(at).toInt(&delayOk) : -1;
+    if (!delayOk || (parser.isSet(at) && delayMs < 0)) {
+        std::fprintf(stderr, "orbitlab: --screenshot-at: expected milliseconds >= 0 (value %s)\n",
+                     orbit::quoteValue(parser.value(at).toStdString()).c_str());
+        return 2;
+    }
     window.show();
     if (shooting && window.currentPanel() == window.trainingPanel()) {
-        window.trainingPanel()->runWhenDataReady();  // a Training screenshot shows results, not settings
+        // A Training screenshot shows results (or the evidence climbing), not settings.
+        window.trainingPanel()->runWhenDataReady(action == "learn" ? orbitui::TrainingPanel::Action::Learn
+                                                                   : orbitui::TrainingPanel::Action::Train);
         QObject::connect(window.dataPanel(), &orbitui::DataPanel::loadFailed, window.trainingPanel(),
                          &orbitui::TrainingPanel::dropPendingRun);
     }
-    if (shooting)
-        window.screenshotWhenIdle(parser.value(screenshot));
+    if (shooting && delayMs >= 0)
+        window.screenshotAfter(parser.value(screenshot), delayMs);
+    else if (shooting)
+        window.screenshotWhenIdle(parser.value(screenshot), action == "learn" ? 600000 : 60000);
     return QApplication::exec();
 }

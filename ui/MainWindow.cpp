@@ -356,6 +356,16 @@ void MainWindow::screenshotWhenIdle(const QString& path, int timeoutMs)
     timer->start(100);
 }
 
+void MainWindow::screenshotAfter(const QString& path, int delayMs)
+{
+    QTimer::singleShot(delayMs, this, [this, path] {
+        const bool ok = grab().save(path);
+        if (!ok)
+            qWarning("orbitlab: could not write the screenshot %s", qPrintable(path));
+        QApplication::exit(ok ? 0 : 1);
+    });
+}
+
 void MainWindow::saveScreenshotDialog()
 {
     const QString name = currentPanel() ? currentPanel()->name() : QStringLiteral("window");

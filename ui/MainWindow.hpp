@@ -67,6 +67,8 @@ public:
     /// Waits until idle (and the panels drew), grabs the window into `path` and calls
     /// QApplication::exit(0), or exit(1) if saving fails or nothing settles within `timeoutMs`.
     void screenshotWhenIdle(const QString& path, int timeoutMs = 60000);
+    /// Renders the window into `path` after `delayMs`, busy or not (work in progress), and exits.
+    void screenshotAfter(const QString& path, int delayMs);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -117,6 +117,14 @@ std::uint64_t readSeed(const QJsonObject& o, const QString& key, const QString& 
     return seed;
 }
 
+QStringList toQStringList(const std::vector<std::string>& names)
+{
+    QStringList out;
+    for (const std::string& n : names)
+        out << QString::fromStdString(n);
+    return out;
+}
+
 QJsonArray numbersToJson(const std::vector<double>& values)
 {
     QJsonArray a;
@@ -167,6 +175,9 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"median", numbersToJson(t.medians)},
             {"sweep_axis", QString::fromStdString(t.localityAxis)},
             {"sweep_values", numbersToJson(t.locality)},
+            {"learn", QJsonArray::fromStringList(toQStringList(t.learn))},
+            {"learn_evaluations", t.learnEvaluations},
+            {"learn_landscape", t.learnLandscape},
             {"subset", t.subset},
             {"learning_curve", t.learningCurve},
             {"seed", QString::number(t.seed)}};
@@ -206,6 +217,20 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.medians = readNumbers(o, "median", path, t.medians);
     t.localityAxis = readString(o, "sweep_axis", path, {}).toStdString();
     t.locality = readNumbers(o, "sweep_values", path, t.locality);
+    if (o.contains("learn")) {
+        // Names are checked against the distribution when the pane offers them; unknown ones are not checked.
+        const QJsonValue v = o.value("learn");
+        if (!v.isArray())
+            bad(path + ".learn", "expected a list of parameter names", v);
+        const QJsonArray a = v.toArray();
+        for (int i = 0; i < a.size(); ++i) {
+            if (!a.at(i).isString())
+                bad(QString("%1.learn[%2]").arg(path).arg(i), "expected a parameter name", a.at(i));
+            t.learn.push_back(a.at(i).toString().toStdString());
+        }
+    }
+    t.learnEvaluations = readInt(o, "learn_evaluations", path, t.learnEvaluations, 3, 500);
+    t.learnLandscape = readInt(o, "learn_landscape", path, t.learnLandscape, 0, 64);
     t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
     if (o.contains("learning_curve")) {
         if (!o.value("learning_curve").isBool())

@@ -28,6 +28,11 @@ struct TrainingSettings {
     /// blr, shows the log evidence next to the validation accuracy as the invariance gets more local.
     std::string localityAxis = "kappa";
     std::vector<double> locality{0.03, 0.3, 3.0, 30.0};  ///< its values
+    /// Learn locality: the distribution parameters to learn (empty: the first one offered), the
+    /// evaluation budget and the landscape points per parameter (0: none).
+    std::vector<std::string> learn;
+    int learnEvaluations = 30;
+    int learnLandscape = 16;
     int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
     bool learningCurve = true;
     std::uint64_t seed = 0;

@@ -153,10 +153,36 @@ std::vector<std::string> LocalityPane::checkedParameters() const
 
 QString LocalityPane::summaryText() const { return summary_->text(); }
 
+std::vector<std::string> LocalityPane::chosenParameters() const
+{
+    return params_->count() == 0 ? wanted_ : checkedParameters();
+}
+
+void LocalityPane::setChoices(const std::vector<std::string>& learn, int evaluations, int landscape)
+{
+    wanted_ = learn;
+    {
+        const QSignalBlocker block(params_);  // the chosen landscape stays, not the two-parameter default
+        const bool any = std::any_of(learn.begin(), learn.end(), [&](const std::string& name) {
+            for (int i = 0; i < params_->count(); ++i)
+                if (params_->item(i)->data(Qt::UserRole).toString().toStdString() == name)
+                    return true;
+            return false;
+        });
+        for (int i = 0; i < params_->count(); ++i) {
+            const std::string name = params_->item(i)->data(Qt::UserRole).toString().toStdString();
+            const bool wanted = any ? std::find(learn.begin(), learn.end(), name) != learn.end() : i == 0;
+            params_->item(i)->setCheckState(wanted ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    evaluations_->setValue(evaluations);
+    landscape_->setValue(landscape);
+}
+
 void LocalityPane::refreshParameters()
 {
     const auto ds = state_->dataset();
-    std::vector<std::string> names, checked = checkedParameters();
+    std::vector<std::string> names, checked = params_->count() == 0 ? wanted_ : checkedParameters();
     std::shared_ptr<const orbit::Distribution> dist;
     if (ds)
         try {

@@ -56,6 +56,12 @@ public:
     void undo();
     /// The names of the checked parameters.
     std::vector<std::string> checkedParameters() const;
+    /// The parameters to keep in the session: the checked ones, or the session's choice while no
+    /// dataset offers any.
+    std::vector<std::string> chosenParameters() const;
+    /// Puts the session's choices in the form: the parameters to check (empty: the first offered;
+    /// names the distribution does not have are ignored), the budget and the landscape points.
+    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape);
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
     QString summaryText() const;
@@ -88,6 +94,7 @@ private:
     QLabel* summary_;
     LocalityView* view_;
     std::optional<OrbitSettings> before_;        ///< the settings before the last learn (Undo)
+    std::vector<std::string> wanted_;            ///< the session's choice, applied whenever the list is rebuilt
     std::vector<std::string> running_;           ///< the parameters of the run in progress
     std::map<std::string, double> best_;          ///< the best point of the run so far
     double bestEvidence_ = 0.0;

@@ -23,6 +23,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
@@ -140,9 +141,10 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
 
     connect(state_, &LabState::datasetChanged, this, [this] {
         refreshOrbitInfo();  // a new kind of data may come with new orbit settings
-        if (pendingRun_ && state_->dataset()) {
-            pendingRun_ = false;
-            run();
+        if (pending_ && state_->dataset()) {
+            const Action action = *pending_;
+            pending_.reset();
+            action == Action::Learn ? learnLocality() : run();
         }
     });
     connect(state_, &LabState::orbitSettingsChanged, this, &TrainingPanel::refreshOrbitInfo);
@@ -426,6 +428,9 @@ TrainingSettings TrainingPanel::settingsFrom(bool strict) const
     const std::string shown = localityAxis_->currentData().toString().toStdString();
     s.localityAxis = shown.empty() ? wantedLocalityAxis_ : shown;  // none: the kept wish (or none)
     s.locality = listOf(locality_, "sweep values", strict && !s.localityAxis.empty(), lastGood_.locality);
+    s.learn = localityPane_->chosenParameters();
+    s.learnEvaluations = localityPane_->evaluationsBox()->value();
+    s.learnLandscape = localityPane_->landscapeBox()->value();
     s.subset = subset_->value();
     s.learningCurve = learningCurve_->isChecked();
     s.seed = static_cast<std::uint64_t>(seed_->value());
@@ -453,6 +458,7 @@ void TrainingPanel::setSettings(const TrainingSettings& s)
     medians_->setText(QString::fromStdString(formatNumberList(s.medians)));
     locality_->setText(QString::fromStdString(formatNumberList(s.locality)));
     wantedLocalityAxis_ = s.localityAxis;
+    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape);
     subset_->setValue(s.subset);
     learningCurve_->setChecked(s.learningCurve);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, std::numeric_limits<int>::max())));
@@ -471,8 +477,16 @@ void TrainingPanel::refreshOrbitInfo()
 {
     const OrbitSettings& o = state_->orbitSettings();
     // Spaces after the commas let a long affine spec wrap.
+    // Learned values carry all their digits in the session; four significant ones are read here.
+    QString dist = QString::fromStdString(o.distSpec());
+    static const QRegularExpression number(QStringLiteral("=(-?[0-9.]+(?:e[-+]?[0-9]+)?)"));
+    for (auto m = number.globalMatch(dist); m.hasNext();) {
+        const auto match = m.next();
+        if (match.captured(1).size() > 6)
+            dist.replace(match.captured(0), "=" + QString::number(match.captured(1).toDouble(), 'g', 4));
+    }
     orbitInfo_->setText(tr("Orbit: %1, %2 (set in the Group panel)")
-                            .arg(QString::fromStdString(o.groupSpec()), QString::fromStdString(o.distSpec()).replace(",", ", ")));
+                            .arg(QString::fromStdString(o.groupSpec()), dist.replace(",", ", ")));
     const QSignalBlocker block(localityAxis_);
     localityAxis_->clear();
     localityAxis_->addItem(tr("none"), QString());
@@ -529,7 +543,7 @@ void TrainingPanel::hideEvent(QHideEvent* event)
     learnShortcut_->setEnabled(false);
 }
 
-bool TrainingPanel::isIdle() const { return !pendingRun_ && !runner_->busy() && !localityPane_->busy(); }
+bool TrainingPanel::isIdle() const { return !pending_ && !runner_->busy() && !localityPane_->busy(); }
 
 QString TrainingPanel::statusText() const { return status_->text(); }
 bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
@@ -611,12 +625,14 @@ QString TrainingPanel::keptNote() const
     return last_ ? tr(" The results of the previous run are still shown.") : QString();
 }
 
-void TrainingPanel::runWhenDataReady()
+void TrainingPanel::runWhenDataReady(Action action)
 {
-    if (state_->dataset())
-        run();
+    if (!state_->dataset())
+        pending_ = action;
+    else if (action == Action::Learn)
+        learnLocality();
     else
-        pendingRun_ = true;
+        run();
 }
 
 void TrainingPanel::setRunning(bool)

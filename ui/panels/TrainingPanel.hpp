@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -49,10 +50,13 @@ public:
     bool run();
     /// Stops the running request; the results shown stay.
     void cancel();
-    /// Runs as soon as a dataset is present (now, or when the next one arrives): the screenshot mode.
-    void runWhenDataReady();
-    /// Forgets a run waiting for data (the data did not load).
-    void dropPendingRun() { pendingRun_ = false; }
+    /// What runWhenDataReady starts: a training run or Learn locality.
+    enum class Action { Train, Learn };
+    /// Starts `action` as soon as a dataset is present (now, or when the next one arrives): the
+    /// screenshot mode.
+    void runWhenDataReady(Action action = Action::Train);
+    /// Forgets an action waiting for data (the data did not load).
+    void dropPendingRun() { pending_.reset(); }
 
     /// The last result drawn (null before the first).
     std::shared_ptr<const TrainingResult> lastResult() const { return last_; }
@@ -134,7 +138,7 @@ private:
     TrainingSettings lastGood_;       ///< list fields fall back to these when they do not parse
     std::shared_ptr<const TrainingResult> last_;
     QElapsedTimer clock_;
-    bool pendingRun_ = false;
+    std::optional<Action> pending_;  ///< waiting for data (runWhenDataReady)
     int draws_ = 0;
 };
 

@@ -135,6 +135,26 @@ std::vector<HeatmapView::AxisTick> HeatmapView::numericTicks(const std::vector<d
         ticks.push_back({n / 2, lo, QString::number(lo, 'g', 4)});
         return ticks;
     }
+    // Geometric values (a log-spaced grid over decades): ticks at 1, 2 and 5 times powers of ten,
+    // placed in log space; only the powers of ten when there are enough of them.
+    bool geometric = lo > 0 && hi / lo >= 20 && v.size() >= 3;
+    for (std::size_t k = 2; geometric && k < v.size(); ++k)
+        geometric = std::abs(std::log(v[k] / v[k - 1]) - std::log(v[1] / v[0])) < 0.02 * std::abs(std::log(v[1] / v[0]));
+    if (geometric) {
+        const double step = std::log(v[1] / v[0]);
+        const int first = static_cast<int>(std::floor(std::log10(lo))), last = static_cast<int>(std::ceil(std::log10(hi)));
+        const bool decadesOnly = last - first >= count - 1;
+        for (int e = first; e <= last; ++e)
+            for (double m : {1.0, 2.0, 5.0}) {
+                if (decadesOnly && m != 1.0)
+                    continue;
+                const double u = m * std::pow(10.0, e);
+                if (u < lo * (1 - 1e-9) || u > hi * (1 + 1e-9))
+                    continue;
+                ticks.push_back({0.5 + std::log(u / lo) / step, u, QString::number(u, 'g', 3)});
+            }
+        return ticks;
+    }
     // Round to a power of ten below the spacing of `count` even steps: 1–2 significant digits.
     const double step = std::pow(10.0, std::floor(std::log10((hi - lo) / std::max(1, count - 1))));
     const int decimals = std::max(0, -static_cast<int>(std::floor(std::log10(step))));
@@ -418,7 +438,8 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         p.setRenderHint(QPainter::Antialiasing, true);
         p.setClipRect(g.cells);
         p.setPen(QPen(QColor(0, 170, 255), 2));
-        for (std::size_t k = 1; k < overlay_.size(); ++k) p.drawLine(at(overlay_[k - 1]), at(overlay_[k]));
+        for (std::size_t k = std::size_t(overlayJoinFrom_) + 1; k < overlay_.size(); ++k)
+            p.drawLine(at(overlay_[k - 1]), at(overlay_[k]));
         p.setPen(QPen(Qt::white, 1));
         p.setBrush(QColor(0, 170, 255));
         for (const QPointF& c : overlay_) p.drawEllipse(at(c), 3.5, 3.5);
@@ -535,10 +556,11 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
     }
 }
 
-void HeatmapView::setOverlay(std::vector<QPointF> path, int highlight)
+void HeatmapView::setOverlay(std::vector<QPointF> path, int highlight, int joinFrom)
 {
     overlay_ = std::move(path);
     overlayHighlight_ = highlight;
+    overlayJoinFrom_ = std::max(0, joinFrom);
     update();
 }
 

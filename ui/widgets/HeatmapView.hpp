@@ -78,9 +78,10 @@ public:
     void setCellTextFunction(std::function<QString(int, int)> text);
     void setPlaceholder(const QString& text);
     /// A path drawn over the cells (e.g. an optimiser's steps on an evidence surface): points in cell
-    /// coordinates (x = column, y = row; cell k spans [k, k + 1]), joined in order, each a small dot;
-    /// point `highlight` (if in range) is drawn as a larger ringed marker. Kept across setMatrix.
-    void setOverlay(std::vector<QPointF> path, int highlight = -1);
+    /// coordinates (x = column, y = row; cell k spans [k, k + 1]), each a small dot, joined in order
+    /// from point `joinFrom` on (the points before it, e.g. a scan, stand alone); point `highlight`
+    /// (if in range) is drawn as a larger ringed marker. Kept across setMatrix.
+    void setOverlay(std::vector<QPointF> path, int highlight = -1, int joinFrom = 0);
     const std::vector<QPointF>& overlay() const { return overlay_; }
 
     /// The cell under a widget position, if any: (row, column).
@@ -134,6 +135,7 @@ private:
     QImage image_;
     std::vector<QPointF> overlay_;
     int overlayHighlight_ = -1;
+    int overlayJoinFrom_ = 0;
 };
 
 } // namespace orbitui

@@ -111,6 +111,7 @@ void LocalityView::begin(std::vector<Parameter> params, std::vector<std::vector<
         Eigen::MatrixXd m = Eigen::MatrixXd::Constant(Eigen::Index(landscape_[0].size()), Eigen::Index(landscape_[1].size()),
                                                       std::numeric_limits<double>::quiet_NaN());
         surface_->clear();
+        surface_->setAutoRange();
         surface_->setMatrix(m);
         surface_->setAxisValues(landscape_[0], landscape_[1]);
         surface_->setAxisCaptions(parameterLabel(params_[0].name, params_[0].descriptor),
@@ -138,6 +139,16 @@ void LocalityView::addLandscapePoint(const orbit::EvidencePoint& point)
         Eigen::MatrixXd m = surface_->matrix();
         m(index(landscape_[0], point.params.at(params_[0].name)), index(landscape_[1], point.params.at(params_[1].name))) =
             point.logEvidence;
+        // Colours over the upper three quarters of the values: the peak matters, and far-off cells
+        // (e.g. huge shifts) would otherwise squeeze it into one colour. Lower cells take the darkest.
+        std::vector<double> finite;
+        for (Eigen::Index k = 0; k < m.size(); ++k)
+            if (std::isfinite(m.data()[k])) finite.push_back(m.data()[k]);
+        if (finite.size() >= 4) {
+            std::sort(finite.begin(), finite.end());
+            const double lo = finite[finite.size() / 4], hi = finite.back();
+            if (hi > lo) surface_->setRange(lo, hi);
+        }
         surface_->setMatrix(m);
         return;
     }
@@ -181,7 +192,9 @@ void LocalityView::drawSurface()
     std::vector<QPointF> cells;
     for (const orbit::EvidencePoint& p : path_)
         cells.emplace_back(cellPosition(1, p.params.at(params_[1].name)), cellPosition(0, p.params.at(params_[0].name)));
-    surface_->setOverlay(std::move(cells), best_);
+    // The scan's points stand alone; the optimiser's steps are joined.
+    const auto firstStep = std::find_if(path_.begin(), path_.end(), [](const orbit::EvidencePoint& p) { return p.stage != "scan"; });
+    surface_->setOverlay(std::move(cells), best_, int(firstStep - path_.begin()));
 }
 
 void LocalityView::setUpChart()

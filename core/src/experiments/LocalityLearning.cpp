@@ -377,6 +377,8 @@ void localSearch(Search& search, std::vector<double> u0, const std::vector<doubl
     opt.set_max_objective(
         [](unsigned n, const double* u, double* grad, void* p) -> double {
             auto* d = static_cast<Data*>(p);
+            if (d->search->remaining() <= 0)  // NLopt's own count restarts with every local search
+                throw nlopt::forced_stop();
             try {
                 std::vector<double> g;
                 const double f = d->search->evaluate(std::vector<double>(u, u + n), &g, "lbfgs");

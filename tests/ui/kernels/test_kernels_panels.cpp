@@ -194,6 +194,22 @@ private slots:
             if (t > 0)
                 QVERIFY(ticks[t].value > ticks[t - 1].value);
         }
+        // A log-spaced grid (0.01 .. 100, 10 points): ticks at the powers of ten, placed in log space.
+        std::vector<double> g(10);
+        for (int k = 0; k < 10; ++k)
+            g[std::size_t(k)] = 0.01 * std::pow(1e4, k / 9.0);
+        const auto logTicks = HeatmapView::numericTicks(g);
+        QCOMPARE(int(logTicks.size()), 5);
+        for (std::size_t t = 0; t < logTicks.size(); ++t) {
+            QCOMPARE(logTicks[t].value, std::pow(10.0, double(t) - 2.0));
+            QCOMPARE(logTicks[t].position, 0.5 + 9.0 * double(t) / 4.0);
+        }
+        // Over less than a decade and a half: 1, 2 and 5 times powers of ten.
+        const auto fine = HeatmapView::numericTicks({0.1, 0.3, 0.9, 2.7});
+        QCOMPARE(int(fine.size()), 5);  // 0.1, 0.2, 0.5, 1, 2
+        QCOMPARE(fine[1].value, 0.2);
+        QCOMPARE(fine[3].value, 1.0);
+        QCOMPARE(fine[3].position, 0.5 + std::log(10.0) / std::log(3.0));
         // Unsorted or empty values: no ticks (the axis keeps its labels).
         QVERIFY(HeatmapView::numericTicks({3.0, 1.0, 2.0}).empty());
         QVERIFY(HeatmapView::numericTicks({}).empty());

@@ -29,6 +29,9 @@ SessionState unusualSession()
     s.orbit.scale = {"lognormal", 1.0, 0.5, 0.4375, -0.3125};
     s.orbit.r = 77;
     s.orbit.seed = 18446744073709551557ull;  // needs all 64 bits: not representable as a double
+    s.training.learn = {"rotation.a", "translation.sigma"};
+    s.training.learnEvaluations = 57;
+    s.training.learnLandscape = 0;
     s.panel = "orbits";
     return s;
 }
@@ -88,6 +91,10 @@ private slots:
         QTest::newRow("kappa as text")
             << QByteArray(R"({"format":"orbitlab-session","orbit":{"distribution":{"kappa":"big"}}})")
             << "orbit.distribution.kappa";
+        QTest::newRow("learn as text")
+            << QByteArray(R"({"format":"orbitlab-session","training":{"learn":"kappa"}})") << "training.learn";
+        QTest::newRow("learn budget too small")
+            << QByteArray(R"({"format":"orbitlab-session","training":{"learn_evaluations":1}})") << "training.learn_evaluations";
         QTest::newRow("seed as number") << QByteArray(R"({"format":"orbitlab-session","orbit":{"seed":12}})") << "orbit.seed";
         QTest::newRow("bad index")
             << QByteArray(R"({"format":"orbitlab-session","data":{"embedding":[1,-2]}})") << "data.embedding[1]";

@@ -67,8 +67,11 @@ struct Fixture {
             state.setOrbitSettings(orbit);
     }
     /// Presses Learn locality and waits for the run to stop.
-    bool learn(const TrainingSettings& s)
+    bool learn(TrainingSettings s)
     {
+        s.learn = pane().checkedParameters();  // what the test ticked in the pane stays
+        s.learnEvaluations = pane().evaluationsBox()->value();
+        s.learnLandscape = pane().landscapeBox()->value();
         panel.setSettings(s);
         QSignalSpy stopped(&pane(), &LocalityPane::stopped);
         QTest::mouseClick(pane().learnButton(), Qt::LeftButton);
@@ -136,8 +139,8 @@ private slots:
         slow.subset = 2000;
         slow.s = 1500;
         slow.r = 24;
-        fx.pane().evaluationsBox()->setValue(200);
-        fx.pane().landscapeBox()->setValue(0);
+        slow.learnEvaluations = 200;
+        slow.learnLandscape = 0;
         const QByteArray before = fx.sessionBytes();
         fx.panel.setSettings(slow);
         QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
@@ -167,7 +170,7 @@ private slots:
         slow.subset = 3000;
         slow.s = 2000;
         slow.r = 32;
-        fx.pane().landscapeBox()->setValue(40);
+        slow.learnLandscape = 40;
         const QByteArray before = fx.sessionBytes();
         fx.panel.setSettings(slow);
         QVERIFY(fx.panel.learnLocality());
@@ -201,6 +204,40 @@ private slots:
         QCOMPARE(int(fx.pane().view()->surface()->overlay().size()), int(result->learn.trajectory.size()));
         QCOMPARE(fx.state.orbitSettings().rotation.a, result->learn.learned.at("rotation.a"));
         QCOMPARE(fx.state.orbitSettings().translation.sigma, result->learn.learned.at("translation.sigma"));
+    }
+    void theChoicesTravelWithTheSettings()
+    {
+        OrbitSettings affine;
+        affine.group = "affine";
+        affine.rotation = DistributionParams{"uniform", 1.0, 0.8};
+        affine.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.8};
+        affine.scale = DistributionParams{"delta"};
+        Fixture fx("digits.png", affine);
+        QCOMPARE(fx.pane().checkedParameters(), (std::vector<std::string>{"rotation.a"}));  // the first by default
+        TrainingSettings s = quick();
+        s.learn = {"translation.sigma", "scale.sigma"};  // scale is the delta here: not offered, ignored
+        s.learnEvaluations = 12;
+        s.learnLandscape = 5;
+        fx.panel.setSettings(s);
+        QCOMPARE(fx.pane().checkedParameters(), (std::vector<std::string>{"translation.sigma"}));
+        QCOMPARE(fx.pane().evaluationsBox()->value(), 12);
+        QCOMPARE(fx.pane().landscapeBox()->value(), 5);
+        const TrainingSettings back = fx.panel.settings();
+        QCOMPARE(back.learn, (std::vector<std::string>{"translation.sigma"}));
+        QCOMPARE(back.learnEvaluations, 12);
+        QCOMPARE(back.learnLandscape, 5);
+        // Through a session file and into a fresh panel.
+        SessionState session;
+        session.orbit = fx.state.orbitSettings();
+        session.training = back;
+        const SessionState read = sessionFromJson(toJson(session));
+        Fixture other("digits.png", read.orbit);
+        other.panel.setSettings(read.training);
+        QCOMPARE(other.pane().checkedParameters(), (std::vector<std::string>{"translation.sigma"}));
+        // Names this distribution does not have check the first offered.
+        s.learn = {"kappa"};
+        fx.panel.setSettings(s);
+        QCOMPARE(fx.pane().checkedParameters(), (std::vector<std::string>{"rotation.a"}));
     }
     void noisySortIsSearchedOnMolecules()
     {
