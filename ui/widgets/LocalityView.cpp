@@ -305,6 +305,7 @@ void LocalityView::drawCurve()
     series_[4]->replace(best);
     const auto [lo, hi] = paddedRange(ys);
     yAxis_->setRange(lo, hi);
+    yAxis_->applyNiceNumbers();  // ticks at round values
     chart_->setNote(ys.empty() ? tr("The landscape and the optimiser's steps appear here.") : QString());
 }
 

@@ -307,9 +307,25 @@ public:
     double toV(std::size_t i, double u) const { return descriptors_[i]->logScale ? std::exp(u) : u; }
     int remaining() const { return budget_ - int(trajectory_.size()); }
 
-    /// The evidence at u (and its gradient in u when the search has one); records the point.
+    /// The evidence at u (and its gradient in u when the search has one); records the point. A point
+    /// evaluated before (L-BFGS probes its end point again, restarts may land on a scanned point)
+    /// is answered from the record without spending the budget.
     double evaluate(const std::vector<double>& u, std::vector<double>* gradU, const std::string& stage)
     {
+        auto same = [&u](const std::vector<double>& p) {  // to 1e-8 in u: NLopt's line search re-probes in the last digits
+            for (std::size_t i = 0; i < u.size(); ++i)
+                if (std::abs(p[i] - u[i]) > 1e-8) return false;
+            return true;
+        };
+        for (std::size_t k = 0; k < points_.size(); ++k)
+            if (same(points_[k]) && (!gradU || !trajectory_[k].gradient.empty())) {
+                if (gradU) {
+                    gradU->assign(u.size(), 0.0);
+                    for (std::size_t i = 0; i < u.size(); ++i)
+                        (*gradU)[i] = trajectory_[k].gradient[i] * (descriptors_[i]->logScale ? toV(i, u[i]) : 1.0);
+                }
+                return trajectory_[k].logEvidence;
+            }
         std::map<std::string, double> values;
         for (std::size_t i = 0; i < u.size(); ++i) values[names_[i]] = toV(i, u[i]);
         const int n = int(trajectory_.size());
@@ -367,8 +383,12 @@ void localSearch(Search& search, std::vector<double> u0, const std::vector<doubl
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);
     opt.set_maxeval(evals);
-    opt.set_xtol_abs(1e-4);
-    opt.set_ftol_abs(1e-4);
+    // Steps below a thousandth of the range, or gains below a thousandth of a nat, are not worth an
+    // evaluation: the evidence is flat at that scale and L-BFGS's line search would keep re-probing.
+    std::vector<double> xtol(u0.size());
+    for (std::size_t i = 0; i < xtol.size(); ++i) xtol[i] = 1e-3 * (hi[i] - lo[i]);
+    opt.set_xtol_abs(xtol);
+    opt.set_ftol_abs(1e-3);
     std::exception_ptr error;
     struct Data {
         Search* search;
@@ -468,8 +488,9 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
 
     // The start, then a scan spread over the box (1-D: evenly, ends included; else Halton points).
     search.evaluate(u0, nullptr, "scan");
-    const int scan = std::clamp(config.maxEvaluations / 4, std::min(3, config.maxEvaluations - 1),
-                                m == 1 ? 7 : int(4 * m + 2));
+    // 1-D: two fifths of the budget (12 of 30), so that peaks a factor of two apart are told apart.
+    const int scan = std::clamp(m == 1 ? 2 * config.maxEvaluations / 5 : config.maxEvaluations / 4,
+                                std::min(3, config.maxEvaluations - 1), m == 1 ? 15 : int(4 * m + 2));
     for (int k = 0; k < scan && search.remaining() > 0; ++k) {
         std::vector<double> u(m);
         for (std::size_t i = 0; i < m; ++i) {
@@ -497,6 +518,30 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
         for (std::size_t c : candidates) {
             if (search.remaining() < 2) break;
             localSearch(search, search.points_[c], lo, hi, search.remaining());
+        }
+        // 1-D, budget left after every peak converged: look into the widest gap next to a good
+        // point (its upper end in the better half), and climb from the midpoint when it is a new peak.
+        while (m == 1 && search.remaining() >= 3) {
+            std::vector<std::pair<double, double>> seen;  // (u, evidence), sorted by u
+            for (std::size_t k = 0; k < search.points_.size(); ++k)
+                seen.emplace_back(search.points_[k][0], search.trajectory_[k].logEvidence);
+            std::sort(seen.begin(), seen.end());
+            std::vector<double> values;
+            for (const auto& s : seen) values.push_back(s.second);
+            std::nth_element(values.begin(), values.begin() + long(values.size() / 2), values.end());
+            const double median = values[values.size() / 2];
+            std::size_t widest = 0;
+            double width = 0.0;
+            for (std::size_t k = 1; k < seen.size(); ++k)
+                if (std::max(seen[k - 1].second, seen[k].second) >= median && seen[k].first - seen[k - 1].first > width) {
+                    width = seen[k].first - seen[k - 1].first;
+                    widest = k;
+                }
+            if (width < 1e-3 * (hi[0] - lo[0])) break;  // explored finely enough
+            const double mid = 0.5 * (seen[widest - 1].first + seen[widest].first);
+            const double f = search.evaluate({mid}, nullptr, "scan");
+            if (f > seen[widest - 1].second && f > seen[widest].second && search.remaining() >= 2)
+                localSearch(search, {mid}, lo, hi, search.remaining());
         }
     } else {
         // Golden-section search inside the best scan bracket (the curve is piecewise constant).

@@ -95,7 +95,8 @@ const std::vector<ParamDescriptor>& distributionParameters(const std::string& na
               "How concentrated the rotation angles are around 0: κ = 0 is the uniform (Haar) measure over all "
               "angles, large κ keeps the copies close to the input.")};
     static const std::vector<ParamDescriptor> uniformAngle = {
-        param("a", "a (half-width, rad)", "rad", 0.0, true, pi, 0.5, 0.01, pi, true, true,
+        // Searched and scanned on a linear scale: windows of interest span 5° to 180°, evenly.
+        param("a", "a (half-width, rad)", "rad", 0.0, true, pi, 0.5, 0.01, pi, false, true,
               "The half-width of the window: angles are drawn uniformly from [-a, a] radians (π = all rotations).")};
     static const std::vector<ParamDescriptor> uniformShift = [] {
         ParamDescriptor a = param("a", "a (half-width, px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
