@@ -247,6 +247,19 @@ int main(int argc, char** argv)
         w.trainingPanel()->cancel();
     }, idle);
     measure(hb, "training: run to the end", [&] { w.trainingPanel()->run(); }, idle, 300000);
+    // Every learning step moves the distribution in the shared settings: the sliders, the density and
+    // (when shown) the orbit gallery redraw on the GUI thread while the worker evaluates.
+    measure(hb, "training: learn locality to the end", [&] { w.trainingPanel()->learnLocality(); }, idle, 300000);
+    measure(hb, "learn locality watched on the group panel", [&] {
+        w.trainingPanel()->learnLocality();
+        w.showPanel("group");
+    }, idle, 300000);
+    measure(hb, "learn locality watched on the orbits panel", [&] {
+        w.showPanel("training");
+        w.trainingPanel()->learnLocality();
+        w.showPanel("orbits");
+    }, idle, 300000);
+    w.showPanel("training");
     measure(hb, "switch through every panel (150 ms each)", [&] {
         for (Panel* p : w.panels()) {
             w.showPanel(p->objectName());
@@ -261,6 +274,11 @@ int main(int argc, char** argv)
     measure(hb, "training (QM7): run, cancel after 3 s", [&] {
         w.trainingPanel()->run();
         spin(3000);
+        w.trainingPanel()->cancel();
+    }, idle);
+    measure(hb, "training (QM7): learn σ, cancel after 5 s", [&] {
+        w.trainingPanel()->learnLocality();
+        spin(5000);
         w.trainingPanel()->cancel();
     }, idle);
 
