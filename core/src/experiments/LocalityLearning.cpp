@@ -334,7 +334,9 @@ public:
                            "evaluation " + std::to_string(n + 1) + "/" + std::to_string(budget_) + ": " + w);
             return false;
         };
-        EvidencePoint p = objective_.evaluate(values, gradient_, sub);
+        // The gradient only where L-BFGS asks for it (it costs about two more evaluations); a scanned
+        // point it starts from is evaluated again with its gradient.
+        EvidencePoint p = objective_.evaluate(values, gradient_ && gradU, sub);
         p.stage = stage;
         if (gradU) {
             gradU->assign(u.size(), 0.0);
