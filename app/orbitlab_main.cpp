@@ -34,8 +34,8 @@ int main(int argc, char** argv)
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
     const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
-    const QCommandLineOption run("run", "With --screenshot on the training panel: what runs first, train (default) or learn "
-                                        "(Learn locality).", "ACTION");
+    const QCommandLineOption run("run", "With --screenshot: what the Training panel runs first, train (the default on the training "
+                                        "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
     parser.addOptions({data, session, screenshot, panel, run, at});
@@ -83,8 +83,10 @@ int main(int argc, char** argv)
         return 2;
     }
     window.show();
-    if (shooting && window.currentPanel() == window.trainingPanel()) {
-        // A Training screenshot shows results (or the evidence climbing), not settings.
+    if (shooting && (window.currentPanel() == window.trainingPanel() || parser.isSet(run))) {
+        // A Training screenshot shows results (or the evidence climbing), not settings; with --run
+        // on another panel, that panel follows the Training panel's work (e.g. the Group panel's
+        // sliders and density during a learn).
         window.trainingPanel()->runWhenDataReady(action == "learn" ? orbitui::TrainingPanel::Action::Learn
                                                                    : orbitui::TrainingPanel::Action::Train);
         QObject::connect(window.dataPanel(), &orbitui::DataPanel::loadFailed, window.trainingPanel(),

@@ -5,6 +5,8 @@
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace orbitui {
@@ -177,6 +179,35 @@ OrbitSettings defaultSettingsFor(orbit::DataKind kind)
         break;
     }
     return s;
+}
+
+std::string readableSpec(const std::string& spec)
+{
+    std::string out;
+    std::size_t i = 0;
+    while (i < spec.size()) {
+        const std::size_t eq = spec.find('=', i);
+        if (eq == std::string::npos) {
+            out += spec.substr(i);
+            break;
+        }
+        out += spec.substr(i, eq + 1 - i);
+        const std::size_t end = spec.find_first_of(",;:", eq + 1);
+        const std::string value = spec.substr(eq + 1, end == std::string::npos ? std::string::npos : end - eq - 1);
+        char* stop = nullptr;
+        const double v = std::strtod(value.c_str(), &stop);
+        if (value.size() > 6 && stop && *stop == '\0' && !value.empty()) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.4g", v);
+            out += buf;
+        } else {
+            out += value;
+        }
+        if (end == std::string::npos) break;
+        i = end;
+        out += spec[i++];
+    }
+    return out;
 }
 
 } // namespace orbitui

@@ -76,4 +76,9 @@ std::vector<std::string> validDistributions(const std::string& factorGroupSpec);
 /// Coulomb matrices, a random orthogonal set/Haar for vectors.
 OrbitSettings defaultSettingsFor(orbit::DataKind kind);
 
+/// `spec` with every number of more than six characters written to four significant digits
+/// ("vonmises:kappa=8.610594855191643" reads "vonmises:kappa=8.611"), for titles and labels; the
+/// settings and sessions keep every digit.
+std::string readableSpec(const std::string& spec);
+
 } // namespace orbitui

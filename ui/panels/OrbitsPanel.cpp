@@ -36,7 +36,7 @@ QString describeSettings(const OrbitSettings& s)
 {
     QStringList parts;
     for (const auto& f : s.factors())
-        parts << QString::fromStdString(s.factor(f).spec());
+        parts << QString::fromStdString(readableSpec(s.factor(f).spec()));
     return parts.join(" × ");
 }
 

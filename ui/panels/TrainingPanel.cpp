@@ -23,7 +23,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
@@ -130,6 +129,8 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         progress_->setValue(static_cast<int>(std::lround(1000 * std::clamp(fraction, 0.0, 1.0))));
         status_->setText(tr("%1\n%2 % · %3 elapsed").arg(text, QString::number(int(100 * fraction)),
                                                           formatSeconds(clock_.elapsed() / 1000.0)));
+        // Seen from the other panels too (the Group and Orbits panels follow the steps).
+        emit statusMessage(tr("Learning the locality (%1 %): %2").arg(int(100 * fraction)).arg(text));
     });
     connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message) {
         if (!message.isEmpty())
@@ -478,13 +479,7 @@ void TrainingPanel::refreshOrbitInfo()
     const OrbitSettings& o = state_->orbitSettings();
     // Spaces after the commas let a long affine spec wrap.
     // Learned values carry all their digits in the session; four significant ones are read here.
-    QString dist = QString::fromStdString(o.distSpec());
-    static const QRegularExpression number(QStringLiteral("=(-?[0-9.]+(?:e[-+]?[0-9]+)?)"));
-    for (auto m = number.globalMatch(dist); m.hasNext();) {
-        const auto match = m.next();
-        if (match.captured(1).size() > 6)
-            dist.replace(match.captured(0), "=" + QString::number(match.captured(1).toDouble(), 'g', 4));
-    }
+    QString dist = QString::fromStdString(readableSpec(o.distSpec()));
     orbitInfo_->setText(tr("Orbit: %1, %2 (set in the Group panel)")
                             .arg(QString::fromStdString(o.groupSpec()), dist.replace(",", ", ")));
     const QSignalBlocker block(localityAxis_);

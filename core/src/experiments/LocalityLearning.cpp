@@ -327,7 +327,15 @@ public:
                 return trajectory_[k].logEvidence;
             }
         std::map<std::string, double> values;
-        for (std::size_t i = 0; i < u.size(); ++i) values[names_[i]] = toV(i, u[i]);
+        for (std::size_t i = 0; i < u.size(); ++i) {
+            double v = toV(i, u[i]);
+            if (i < loV_.size()) {  // exp(log(1000)) is 999.9999999999989: a bound is the bound
+                v = std::clamp(v, loV_[i], hiV_[i]);
+                for (double b : {loV_[i], hiV_[i]})
+                    if (std::abs(v - b) <= 1e-12 * std::abs(b)) v = b;
+            }
+            values[names_[i]] = v;
+        }
         const int n = int(trajectory_.size());
         const Progress sub = [&](double f, const std::string& w) {
             reportProgress(progress_, (double(n) + f) / double(budget_),
@@ -354,6 +362,7 @@ public:
     }
 
     std::vector<std::string> names_;
+    std::vector<double> loV_, hiV_;  ///< the bounds in the parameters' units
     const EvidenceObjective& objective_;
     std::vector<const ParamDescriptor*> descriptors_;
     int budget_;
@@ -483,6 +492,8 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
             v = std::clamp(v, l, h);  // the default range: start from its nearest end
         }
         result.bounds[name] = {l, h};
+        search.loV_.push_back(l);
+        search.hiV_.push_back(h);
         lo[i] = search.toU(i, l);
         hi[i] = search.toU(i, h);
         u0[i] = search.toU(i, v);

@@ -1,6 +1,7 @@
 // The settings facade: every key defined once, values round-trip, the recent-files list is
 // bounded, newest first and free of duplicates.
 #include "Settings.hpp"
+#include "models/OrbitSettings.hpp"
 
 #include <QSet>
 #include <QTemporaryDir>
@@ -11,6 +12,17 @@ using namespace orbitui;
 class TestSettings : public QObject {
     Q_OBJECT
 private slots:
+    void learnedValuesReadWithFourDigits()
+    {
+        using orbitui::readableSpec;
+        QCOMPARE(readableSpec("vonmises:kappa=8.610594855191643"), std::string("vonmises:kappa=8.611"));
+        QCOMPARE(readableSpec("vonmises:kappa=999.9999999999989"), std::string("vonmises:kappa=1000"));
+        QCOMPARE(readableSpec("rotation=uniform:a=0.3216001,translation=gaussian:sigma=0.5,scale=delta"),
+                 std::string("rotation=uniform:a=0.3216,translation=gaussian:sigma=0.5,scale=delta"));
+        QCOMPARE(readableSpec("lognormal:sigma=0.3,mu=-0.000012345678"), std::string("lognormal:sigma=0.3,mu=-1.235e-05"));
+        QCOMPARE(readableSpec("haar"), std::string("haar"));
+        QCOMPARE(readableSpec("uniform:a=12345678"), std::string("uniform:a=1.235e+07"));
+    }
     void keysAreDefinedOnceAndDistinct()
     {
         const QStringList keys = Settings::allKeys();
