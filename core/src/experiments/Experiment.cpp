@@ -140,15 +140,18 @@ Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::u
         if (n > data.count() || n < 4)
             throw SpecError("--n", "must be in [4, " + std::to_string(data.count()) + "] (the dataset size)",
                             std::to_string(n));
-        if (n < data.count()) {
-            Indices keep = seededPermutation(data.count(), seed, 7);
-            keep.resize(n);
-            std::sort(keep.begin(), keep.end());
-            data = data.subset(keep);
-        }
+        if (n < data.count()) data = data.subset(subsetRows(data.count(), n, seed));
     }
     if (rotate) data = rotatedImages(data, pad, deriveSeed(seed, 8), rotateMaxDegrees * M_PI / 180.0);
     return data;
+}
+
+Indices subsetRows(std::size_t count, std::size_t n, std::uint64_t seed)
+{
+    Indices keep = seededPermutation(count, seed, 7);
+    if (n < count) keep.resize(n);
+    std::sort(keep.begin(), keep.end());
+    return keep;
 }
 
 Dataset prepareDataset(const DataRecipe& recipe)
