@@ -731,6 +731,21 @@ void TrainingPanel::drawTable(const TrainingResult& result)
     table_->setFixedHeight(height);
 }
 
+QStringList TrainingPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    if (!last_)
+        return written;
+    if (last_->curve.x.size() >= 2 &&
+        !writeChartCsv(dir, scoreChart_->baseName() + ".csv", scoreChart_->csv(), &written, error))
+        return written;
+    if (!writeChartCsv(dir, curveChart_->baseName() + ".csv", curveChart_->csv(), &written, error))
+        return written;
+    if (!isRmse(last_->result) && last_->result.confusion.rows() > 0)
+        writeChartCsv(dir, confusion_->baseName() + ".csv", confusion_->csv(), &written, error);
+    return written;
+}
+
 void TrainingPanel::drawConfusion(const TrainingResult& result)
 {
     const orbit::TrainResult& r = result.result;
