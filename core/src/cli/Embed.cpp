@@ -17,6 +17,8 @@ namespace {
 
 constexpr long long kMaxCopies = 100000;
 constexpr std::size_t kMaxInputs = 1000;
+/// The stacked orbits are analysed in double precision (two copies): 20 million values take 320 MB.
+constexpr long long kMaxValues = 20'000'000;
 
 /// --indices I,J,...: dataset rows, each checked against the data.
 std::vector<std::size_t> indicesOption(const Args& args, const Dataset& data)
@@ -49,9 +51,9 @@ int runEmbed(const Args& args, Io& io)
         throw SpecError("-r", "the embedding needs at least two orbit samples: raise -r or give more --indices",
                         std::to_string(r));
     const long long values = static_cast<long long>(inputs.size()) * r * data.shape.dim();
-    if (values > 400'000'000LL)
-        throw SpecError("-r", "the stacked orbits would hold " + std::to_string(values) +
-                                  " values (more than 400 million): lower -r or give fewer --indices",
+    if (values > kMaxValues)
+        throw SpecError("-r", "the stacked orbits would hold " + std::to_string(values) + " values (more than " +
+                                  std::to_string(kMaxValues) + "): lower -r or give fewer --indices",
                         std::to_string(r));
     const GroupChoice choice = groupOption(args, data.kind, data.shape, seed);
     const OrbitSampler sampler(choice.group, choice.dist, data.shape, r, seed);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <optional>
 #include <ostream>
 
@@ -81,17 +82,21 @@ int runKernel(const Args& args, Io& io)
         throw SpecError("--method", "must be auto, mc, haar or pal", method);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    writeCsv(out, K);
-    if (comparison) {
-        const std::pair<const char*, const Eigen::MatrixXd*> extra[] = {
-            {"approx-out", &comparison->approx}, {"base-out", &comparison->base}, {"difference-out", &comparison->difference}};
-        for (const auto& [option, M] : extra) {
-            if (!args.has(option)) continue;
-            try {
-                writeCsv(args.text(option), *M);
-            } catch (const SpecError& e) {
-                throw SpecError(std::string("--") + option, e.detail(), e.value());
-            }
+    // All files or none: a file that cannot be written removes those written before it.
+    std::vector<std::pair<std::string, const Eigen::MatrixXd*>> files = {{"out", &K}};
+    if (comparison)
+        for (const auto& [option, M] : {std::pair<std::string, const Eigen::MatrixXd*>{"approx-out", &comparison->approx},
+                                        {"base-out", &comparison->base}, {"difference-out", &comparison->difference}})
+            if (args.has(option)) files.emplace_back(option, M);
+    std::vector<std::string> written;
+    for (const auto& [option, M] : files) {
+        const std::string path = args.text(option);
+        try {
+            writeCsv(path, *M);
+            written.push_back(path);
+        } catch (const SpecError& e) {
+            for (const std::string& w : written) std::remove(w.c_str());
+            throw SpecError("--" + option, e.detail(), e.value());
         }
     }
     if (args.flag("json")) {
