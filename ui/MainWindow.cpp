@@ -359,9 +359,8 @@ void MainWindow::screenshotWhenIdle(const QString& path, int timeoutMs)
     timer->start(100);
 }
 
-QStringList MainWindow::exportCurrentPanel(const QString& dir, QString* error) const
+QStringList MainWindow::exportPanelCharts(const Panel* p, const QString& dir, QString* error) const
 {
-    Panel* p = currentPanel();
     QString failure;
     QStringList written;
     if (!p || !p->hasCharts())
@@ -405,7 +404,7 @@ void MainWindow::exportWhenIdle(const QString& dir, const QString& screenshot, i
     auto clock = std::make_shared<QElapsedTimer>();
     clock->start();
     auto calm = std::make_shared<int>(0);
-    connect(timer, &QTimer::timeout, this, [this, timer, clock, calm, dir, screenshot, timeoutMs] {
+    connect(timer, &QTimer::timeout, this, [this, p, timer, clock, calm, dir, screenshot, timeoutMs] {
         *calm = isIdle() ? *calm + 1 : 0;
         const bool timedOut = clock->elapsed() > timeoutMs;
         if (*calm < 4 && !timedOut)  // idle for four ticks in a row: results are drawn
@@ -422,7 +421,7 @@ void MainWindow::exportWhenIdle(const QString& dir, const QString& screenshot, i
             return;
         }
         QString error;
-        const QStringList written = exportCurrentPanel(dir, &error);
+        const QStringList written = exportPanelCharts(p, dir, &error);
         if (written.isEmpty()) {
             std::fprintf(stderr, "orbitlab: --export: %s\n", qPrintable(error));
             QApplication::exit(1);

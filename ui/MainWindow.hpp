@@ -67,15 +67,17 @@ public:
     /// Waits until idle (and the panels drew), grabs the window into `path` and calls
     /// QApplication::exit(0), or exit(1) if saving fails or nothing settles within `timeoutMs`.
     void screenshotWhenIdle(const QString& path, int timeoutMs = 60000);
-    /// The export mode of `orbitlab --export DIR --panel NAME` for the current panel: starts what it
+    /// The export mode of `orbitlab --export DIR --panel NAME` for the current panel (the one shown
+    /// when it is called, even if a failed load later shows another): starts what it
     /// needs to draw (a Training run; Kernels and Approximation compute with auto-apply off too),
     /// waits until idle, saves the screenshot when `screenshot` is given, writes the panel's charts
     /// into `dir` (Panel::exportCharts), prints each path on stdout and calls QApplication::exit(0).
     /// With no data, an error shown in the panel, nothing drawn, a file that cannot be written or
     /// nothing settled within `timeoutMs`, it prints one line on stderr and exits with 1.
     void exportWhenIdle(const QString& dir, const QString& screenshot = {}, int timeoutMs = 600000);
-    /// What exportWhenIdle writes once idle: the written paths, or an empty list and `error` set.
-    QStringList exportCurrentPanel(const QString& dir, QString* error) const;
+    /// What exportWhenIdle writes once idle for `panel`: the written paths, or an empty list and
+    /// `error` set (one line).
+    QStringList exportPanelCharts(const Panel* panel, const QString& dir, QString* error) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
