@@ -101,7 +101,7 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
                         std::to_string(index));
     const float* x = nullptr;
     if (dist.dependsOnInput()) {
-        if (!data) throw SpecError("data", "this distribution depends on the input: give data", dist.spec());
+        if (!data) throw SpecError("data", "this distribution depends on the input: it needs data", dist.spec());
         x = data->sample(index);
     }
     Rng rng = makeRng(config.seed, 0x64656e73);  // "dens": a stream of its own
@@ -110,7 +110,7 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
     std::vector<int> reference;
     if (kind == GroupKind::Permutation) {
         if (!x) x = data ? data->sample(index) : nullptr;
-        if (!x) throw SpecError("data", "permutations are counted on a molecule: give data", group.spec());
+        if (!x) throw SpecError("data", "permutations are counted on a molecule: it needs data", group.spec());
         Rng fixed = makeRng(0);
         reference = dist.dependsOnInput()
                         ? makeDistribution("noisysort:sigma=0", group)->sample(fixed, group, shape, x).perm
