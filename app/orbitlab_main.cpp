@@ -1,5 +1,6 @@
 // orbitlab: the Orbit Lab desktop application.
 //   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
+//            [--export DIR --panel NAME]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
@@ -8,6 +9,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QIcon>
 
 #include <cstdio>
@@ -34,20 +37,38 @@ int main(int argc, char** argv)
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
     const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
+    const QCommandLineOption exportDir("export",
+                                       "Compute the panel's charts, write each as the CSV its \"Data CSV…\" button writes "
+                                       "into DIR (created if missing), print the paths and exit.",
+                                       "DIR");
     const QCommandLineOption run("run", "With --screenshot: what the Training panel runs first, train (the default on the training "
                                         "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
-    parser.addOptions({data, session, screenshot, panel, run, at});
+    parser.addOptions({data, session, screenshot, panel, exportDir, run, at});
     parser.process(arguments);
 
     const bool shooting = parser.isSet(screenshot);
-    // A screenshot is reproducible: it ignores and keeps the saved window geometry.
-    orbitui::MainWindow window(nullptr, !shooting);
-    if (shooting)
+    const bool exporting = parser.isSet(exportDir);
+    if (exporting) {
+        // Refused before anything loads: a missing panel, or a folder that cannot be written.
+        if (!parser.isSet(panel)) {
+            std::fprintf(stderr, "orbitlab: --export: needs --panel NAME (group, orbits, kernels, approximation, training)\n");
+            return 2;
+        }
+        const QString dir = parser.value(exportDir);
+        if (dir.isEmpty() || !QDir().mkpath(dir) || !QFileInfo(dir).isDir() || !QFileInfo(dir).isWritable()) {
+            std::fprintf(stderr, "orbitlab: --export: cannot write into the folder (value %s)\n",
+                         orbit::quoteValue(dir.toStdString()).c_str());
+            return 2;
+        }
+    }
+    // A screenshot or an export is reproducible: it ignores and keeps the saved window geometry.
+    orbitui::MainWindow window(nullptr, !shooting && !exporting);
+    if (shooting || exporting)
         window.resize(1400, 900);
 
-    if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && shooting)
+    if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && (shooting || exporting))
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
                      qPrintable(orbitui::safePath(parser.value(session))));
     if (parser.isSet(data)) {
@@ -69,6 +90,15 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "\n");
         return 2;
     }
+    if (exporting && !window.currentPanel()->hasCharts()) {
+        std::fprintf(stderr, "orbitlab: --export: the %s panel has no charts; panels with charts:",
+                     qPrintable(window.currentPanel()->name()));
+        for (auto* p : window.panels())
+            if (p->hasCharts())
+                std::fprintf(stderr, " %s", qPrintable(p->name()));
+        std::fprintf(stderr, "\n");
+        return 2;
+    }
     const QString action = parser.value(run).isEmpty() ? QStringLiteral("train") : parser.value(run);
     if (action != "train" && action != "learn") {
         std::fprintf(stderr, "orbitlab: --run: expected train or learn (value %s)\n",
@@ -83,6 +113,10 @@ int main(int argc, char** argv)
         return 2;
     }
     window.show();
+    if (exporting) {
+        window.exportWhenIdle(parser.value(exportDir), shooting ? parser.value(screenshot) : QString());
+        return QApplication::exec();
+    }
     if (shooting && (window.currentPanel() == window.trainingPanel() || parser.isSet(run))) {
         // A Training screenshot shows results (or the evidence climbing), not settings; with --run
         // on another panel, that panel follows the Training panel's work (e.g. the Group panel's

@@ -27,6 +27,9 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <cstdio>
+#include <memory>
+
 namespace orbitui {
 
 MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
@@ -364,6 +367,87 @@ void MainWindow::screenshotAfter(const QString& path, int delayMs)
             qWarning("orbitlab: could not write the screenshot %s", qPrintable(path));
         QApplication::exit(ok ? 0 : 1);
     });
+}
+
+QStringList MainWindow::exportPanelCharts(const Panel* p, const QString& dir, QString* error) const
+{
+    QString failure;
+    QStringList written;
+    if (!p || !p->hasCharts())
+        failure = tr("the %1 panel has no charts").arg(p ? p->name() : QStringLiteral("current"));
+    else if (!state_->dataset())
+        failure = dataPanel_->hasError() ? tr("no data: %1").arg(dataPanel_->errorText()) : tr("no data loaded");
+    else if (p->hasError())
+        failure = tr("the %1 panel shows an error: %2").arg(p->name(), p->errorText());
+    else {
+        written = p->exportCharts(dir, &failure);
+        if (written.isEmpty() && failure.isEmpty())
+            failure = tr("the %1 panel drew no chart").arg(p->name());
+    }
+    if (!failure.isEmpty()) {
+        if (error)
+            *error = failure.simplified();  // one line
+        return {};
+    }
+    return written;
+}
+
+void MainWindow::exportWhenIdle(const QString& dir, const QString& screenshot, int timeoutMs)
+{
+    Panel* p = currentPanel();
+    // What a user would press: Run on Training; Compute where auto-apply is off.
+    auto whenData = [this](auto compute) {
+        if (state_->dataset())
+            compute();
+        else
+            connect(state_, &LabState::datasetChanged, this, compute, Qt::SingleShotConnection);
+    };
+    if (p == trainingPanel_) {
+        trainingPanel_->runWhenDataReady();
+        connect(dataPanel_, &DataPanel::loadFailed, trainingPanel_, &TrainingPanel::dropPendingRun);
+    } else if (p == kernelsPanel_ && !kernelsPanel_->settings().autoApply) {
+        whenData([this] { kernelsPanel_->compute(); });
+    } else if (p == approximationPanel_ && !approximationPanel_->settings().autoApply) {
+        whenData([this] { approximationPanel_->compute(); });
+    }
+    auto* timer = new QTimer(this);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    auto calm = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [this, p, timer, clock, calm, dir, screenshot, timeoutMs] {
+        *calm = isIdle() ? *calm + 1 : 0;
+        const bool timedOut = clock->elapsed() > timeoutMs;
+        if (*calm < 4 && !timedOut)  // idle for four ticks in a row: results are drawn
+            return;
+        timer->stop();
+        if (timedOut) {
+            std::fprintf(stderr, "orbitlab: --export: the panels did not settle within %d s\n", timeoutMs / 1000);
+            QApplication::exit(1);
+            return;
+        }
+        if (!screenshot.isEmpty() && !grab().save(screenshot)) {
+            std::fprintf(stderr, "orbitlab: --screenshot: cannot write %s\n", qPrintable(safePath(screenshot)));
+            QApplication::exit(1);
+            return;
+        }
+        QString error;
+        const QStringList written = exportPanelCharts(p, dir, &error);
+        if (written.isEmpty()) {
+            std::fprintf(stderr, "orbitlab: --export: %s\n", qPrintable(error));
+            QApplication::exit(1);
+            return;
+        }
+        for (const QString& path : written)
+            std::fprintf(stdout, "%s\n", qPrintable(path));
+        std::fflush(stdout);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "orbitlab: --export: %s\n", qPrintable(error));
+            QApplication::exit(1);
+            return;
+        }
+        QApplication::exit(0);
+    });
+    timer->start(100);
 }
 
 void MainWindow::saveScreenshotDialog()

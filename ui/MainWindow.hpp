@@ -69,6 +69,17 @@ public:
     void screenshotWhenIdle(const QString& path, int timeoutMs = 60000);
     /// Renders the window into `path` after `delayMs`, busy or not (work in progress), and exits.
     void screenshotAfter(const QString& path, int delayMs);
+    /// The export mode of `orbitlab --export DIR --panel NAME` for the current panel (the one shown
+    /// when it is called, even if a failed load later shows another): starts what it
+    /// needs to draw (a Training run; Kernels and Approximation compute with auto-apply off too),
+    /// waits until idle, saves the screenshot when `screenshot` is given, writes the panel's charts
+    /// into `dir` (Panel::exportCharts), prints each path on stdout and calls QApplication::exit(0).
+    /// With no data, an error shown in the panel, nothing drawn, a file that cannot be written or
+    /// nothing settled within `timeoutMs`, it prints one line on stderr and exits with 1.
+    void exportWhenIdle(const QString& dir, const QString& screenshot = {}, int timeoutMs = 600000);
+    /// What exportWhenIdle writes once idle for `panel`: the written paths, or an empty list and
+    /// `error` set (one line).
+    QStringList exportPanelCharts(const Panel* panel, const QString& dir, QString* error) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;

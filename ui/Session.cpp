@@ -178,10 +178,13 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"learn", QJsonArray::fromStringList(toQStringList(t.learn))},
             {"learn_evaluations", t.learnEvaluations},
             {"learn_landscape", t.learnLandscape},
+            {"learn_per_input", t.learnPerInput},
             {"subset", t.subset},
             {"learning_curve", t.learningCurve},
             {"seed", QString::number(t.seed)}};
 }
+
+bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback);
 
 TrainingSettings trainingFromJson(const QJsonObject& parent)
 {
@@ -231,6 +234,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     }
     t.learnEvaluations = readInt(o, "learn_evaluations", path, t.learnEvaluations, 3, 500);
     t.learnLandscape = readInt(o, "learn_landscape", path, t.learnLandscape, 0, 64);
+    t.learnPerInput = readBool(o, "learn_per_input", path, t.learnPerInput);
     t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
     if (o.contains("learning_curve")) {
         if (!o.value("learning_curve").isBool())

@@ -102,6 +102,17 @@ private slots:
         row("approx r-list 1e9", {"approx-error", "--data", digits, "--n", "10", "--group", "rotation", "--dist", "haar",
                                   "--s-list", "10", "--r-list", "1000000000", "--ref-r", "4", "--csv", "@/a.csv"},
             "--r-list", "1000000000");
+        // the figures' commands
+        row("density n = 1e9", {"density", "--group", "rotation", "--dist", "haar", "-n", "1000000000", "--out", "@/d.csv"},
+            "-n", "1000000000");
+        row("embed r = 1e9", {"embed", "--data", digits, "--indices", "1,2", "--group", "rotation", "--dist", "haar", "-r",
+                              "1000000000", "--out", "@/e.csv"}, "-r", "1000000000");
+        row("embed stack too large", {"embed", "--data", digits, "--indices", "1,2,3", "--group", "rotation", "--dist", "haar",
+                                      "-r", "100000", "--out", "@/e.csv"}, "-r", "100000", "values");
+        row("probe points = 1e9", {"probe", "--data", digits, "--group", "rotation", "--dist", "haar", "--points",
+                                   "1000000000", "--out", "@/p.csv"}, "--points", "1000000000");
+        row("probe s = 1e9", {"probe", "--data", digits, "--group", "rotation", "--dist", "haar", "--features",
+                              "irf:s=1000000000", "--out", "@/p.csv"}, "s", "1000000000");
         // training (when the train command is present)
         row("train kfold:1", {"train", "--data", g2, "--features", "raw", "--learner", "ridge", "--eval", "kfold:1"}, "--eval", "kfold:1");
         row("train holdout NaN", {"train", "--data", g2, "--features", "raw", "--learner", "ridge", "--eval", "holdout:nan"},

@@ -33,6 +33,7 @@ struct TrainingSettings {
     std::vector<std::string> learn;
     int learnEvaluations = 30;
     int learnLandscape = 16;
+    bool learnPerInput = true;       ///< irf: own orbit samples per input while learning (mode=data)
     int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
     bool learningCurve = true;
     std::uint64_t seed = 0;

@@ -301,6 +301,15 @@ bool ApproximationPanel::isIdle() const { return !runner_->busy() && !auto_->isS
 
 QString ApproximationPanel::statusText() const { return status_->text(); }
 
+QStringList ApproximationPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    for (const ChartBox* box : charts_)
+        if (!writeChartCsv(dir, box->baseName() + ".csv", box->csv(), &written, error))
+            break;
+    return written;
+}
+
 void ApproximationPanel::resetCharts()
 {
     for (int c = 0; c < 2; ++c) {

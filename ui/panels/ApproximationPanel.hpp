@@ -36,6 +36,9 @@ public:
     explicit ApproximationPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// approximation-spectral.csv and approximation-frobenius.csv.
+    QStringList exportCharts(const QString& dir, QString* error) const override;
     ApproximationSettings settings() const;
     void applySettings(const ApproximationSettings& s);
 

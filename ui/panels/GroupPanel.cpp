@@ -163,4 +163,11 @@ void GroupPanel::request()
 
 bool GroupPanel::isIdle() const { return !runner_->busy(); }
 
+QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    writeChartCsv(dir, chartBox_->baseName() + ".csv", chartBox_->csv(), &written, error);
+    return written;
+}
+
 } // namespace orbitui

@@ -21,6 +21,9 @@ public:
     explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// density.csv: the density chart's series (histogram outline, density q).
+    QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
     ChartBox* densityChart() const { return chartBox_; }
     /// How many density results were drawn (tests).

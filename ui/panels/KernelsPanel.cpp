@@ -8,6 +8,7 @@
 #include "orbit/features/MatrixIo.hpp"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QGridLayout>
@@ -338,6 +339,24 @@ QString KernelsPanel::exportMatrix(Matrix which, const QString& path) const
         return tr("Could not export the matrix: %1").arg(QString::fromUtf8(e.what()));
     }
     return {};
+}
+
+QStringList KernelsPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    if (!last_)
+        return written;
+    for (int m = 0; m < 4; ++m) {
+        const QString path = QDir(dir).filePath(QString(kFileNames[m]) + ".csv");
+        const QString failure = exportMatrix(static_cast<Matrix>(m), path);
+        if (!failure.isEmpty()) {
+            if (error)
+                *error = failure;
+            break;
+        }
+        written << path;
+    }
+    return written;
 }
 
 QString KernelsPanel::exportFeatures(const QString& path) const

@@ -33,6 +33,10 @@ public:
     explicit KernelsPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// kernel-base.csv, kernel-invariant.csv, kernel-approximation.csv and kernel-difference.csv
+    /// (what each heatmap's "Matrix CSV…" writes); nothing before the first result.
+    QStringList exportCharts(const QString& dir, QString* error) const override;
     KernelsSettings settings() const;
     void applySettings(const KernelsSettings& s);
 

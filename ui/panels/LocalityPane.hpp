@@ -21,6 +21,7 @@
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QCheckBox;
 class QSpinBox;
 class QWidget;
 
@@ -44,6 +45,7 @@ public:
     QListWidget* parameterList() const { return params_; }
     QSpinBox* evaluationsBox() const { return evaluations_; }
     QSpinBox* landscapeBox() const { return landscape_; }
+    QCheckBox* perInputBox() const { return perInput_; }
     QPushButton* learnButton() const { return learnButton_; }
     QPushButton* undoButton() const { return undoButton_; }
 
@@ -61,7 +63,7 @@ public:
     std::vector<std::string> chosenParameters() const;
     /// Puts the session's choices in the form: the parameters to check (empty: the first offered;
     /// names the distribution does not have are ignored), the budget and the landscape points.
-    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape);
+    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput = true);
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
     QString summaryText() const;
@@ -89,6 +91,7 @@ private:
     QListWidget* params_;
     QSpinBox* evaluations_;
     QSpinBox* landscape_;
+    QCheckBox* perInput_;  ///< irf: independent orbit samples per input (mode=data)
     QPushButton* learnButton_;
     QPushButton* undoButton_;
     QLabel* summary_;

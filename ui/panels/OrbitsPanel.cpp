@@ -338,6 +338,15 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
 
 bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy(); }
 
+QStringList OrbitsPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    for (const ChartBox* box : {embedding_, probe_})
+        if (!writeChartCsv(dir, box->baseName() + ".csv", box->csv(), &written, error))
+            break;
+    return written;
+}
+
 void OrbitsPanel::requestProbe()
 {
     const auto ds = state_->dataset();

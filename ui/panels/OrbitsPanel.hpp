@@ -29,6 +29,9 @@ public:
     explicit OrbitsPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// orbit-embedding.csv and invariance-probe.csv (the gallery is a picture, not a chart).
+    QStringList exportCharts(const QString& dir, QString* error) const override;
     ImageGrid* gallery() const { return gallery_; }
     ChartBox* embeddingChart() const { return embedding_; }
     ChartBox* probeChart() const { return probe_; }

@@ -1,7 +1,9 @@
 #include "panels/Panel.hpp"
 
 #include "SafeText.hpp"
+#include "widgets/ExportActions.hpp"
 
+#include <QDir>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -68,6 +70,25 @@ void Panel::triggerErrorAction()
 {
     if (hasError() && !action_->isHidden())
         action_->click();
+}
+
+QStringList Panel::exportCharts(const QString&, QString*) const { return {}; }
+
+bool Panel::writeChartCsv(const QString& dir, const QString& name, const QString& csv, QStringList* written,
+                          QString* error)
+{
+    const qsizetype header = csv.indexOf('\n');
+    if (header < 0 || header + 1 >= csv.size())  // no data rows: nothing drawn
+        return true;
+    const QString path = QDir(dir).filePath(name);
+    if (!writeTextFile(path, csv)) {
+        if (error)
+            *error = tr("cannot write %1").arg(safePath(path));
+        return false;
+    }
+    if (written)
+        written->append(path);
+    return true;
 }
 
 } // namespace orbitui

@@ -3,6 +3,7 @@
 // that shows load/compute errors inline (never a dialog, never a crash), with an optional button
 // that offers the way out (e.g. "Locate…" for a dataset that moved).
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include <functional>
@@ -39,6 +40,14 @@ public:
     /// False while the panel waits for a worker's result (a screenshot waits for true).
     virtual bool isIdle() const { return true; }
 
+    /// Whether the panel draws charts that `orbitlab --export DIR --panel NAME` writes.
+    virtual bool hasCharts() const { return false; }
+    /// Writes every chart that holds data into `dir` as the CSV its "Data CSV…" (kernel matrices:
+    /// "Matrix CSV…") button writes, under the button's default file name (e.g. density.csv).
+    /// Returns the paths written; stops at the first file that cannot be written and sets `error`
+    /// to a one-line message naming it. Charts without data are left out.
+    virtual QStringList exportCharts(const QString& dir, QString* error) const;
+
 signals:
     /// A short message for the status bar.
     void statusMessage(const QString& text);
@@ -46,6 +55,10 @@ signals:
 protected:
     /// Where subclasses put their content (below the message strip).
     QVBoxLayout* content() const { return content_; }
+    /// For exportCharts: writes `csv` to dir/name unless it is a header line only; appends the path
+    /// to `written`. False (with `error` set) when the file cannot be written.
+    static bool writeChartCsv(const QString& dir, const QString& name, const QString& csv, QStringList* written,
+                              QString* error);
 
 private:
     QString name_, title_;

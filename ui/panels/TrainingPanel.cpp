@@ -432,6 +432,7 @@ TrainingSettings TrainingPanel::settingsFrom(bool strict) const
     s.learn = localityPane_->chosenParameters();
     s.learnEvaluations = localityPane_->evaluationsBox()->value();
     s.learnLandscape = localityPane_->landscapeBox()->value();
+    s.learnPerInput = localityPane_->perInputBox()->isChecked();
     s.subset = subset_->value();
     s.learningCurve = learningCurve_->isChecked();
     s.seed = static_cast<std::uint64_t>(seed_->value());
@@ -459,7 +460,7 @@ void TrainingPanel::setSettings(const TrainingSettings& s)
     medians_->setText(QString::fromStdString(formatNumberList(s.medians)));
     locality_->setText(QString::fromStdString(formatNumberList(s.locality)));
     wantedLocalityAxis_ = s.localityAxis;
-    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape);
+    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape, s.learnPerInput);
     subset_->setValue(s.subset);
     learningCurve_->setChecked(s.learningCurve);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, std::numeric_limits<int>::max())));
@@ -710,7 +711,6 @@ void TrainingPanel::drawTable(const TrainingResult& result)
         }
         table_->setItem(row, col, item);
     };
-    double seconds = 0.0, maeSq = 0.0, evSq = 0.0;
     for (int f = 0; f < folds; ++f) {
         const orbit::FoldResult& fold = r.folds[static_cast<std::size_t>(f)];
         int col = 0;
@@ -722,21 +722,18 @@ void TrainingPanel::drawTable(const TrainingResult& result)
             put(f, col++, QString::number(fold.logEvidence, 'g', 6));
         put(f, col++, QString::number(fold.seconds, 'f', 2));
         put(f, col++, pointText(fold.chosen));
-        seconds += fold.seconds;
-        maeSq += (fold.mae - r.mae) * (fold.mae - r.mae);
-        if (evidence)
-            evSq += (fold.logEvidence - *r.logEvidence) * (fold.logEvidence - *r.logEvidence);
     }
-    const double spread = folds > 1 ? 1.0 / (folds - 1) : 0.0;
+    // The summary row: the core's fold statistics (orbit::summarizeFolds, as `train --json` reports).
+    const orbit::FoldSummary sum = orbit::summarizeFolds(r);
     int col = 0;
     put(folds, col++, folds > 1 ? tr("mean ± std") : tr("mean"), true);
-    put(folds, col++, folds > 1 ? formatScore(r, r.mean) + " ± " + formatScore(r, r.stddev) : formatScore(r, r.mean), true);
+    put(folds, col++, folds > 1 ? formatScore(r, sum.score.mean) + " ± " + formatScore(r, sum.score.sd) : formatScore(r, sum.score.mean), true);
     auto withSpread = [folds](const QString& mean, const QString& sd) { return folds > 1 ? mean + " ± " + sd : mean; };
     if (regression)
-        put(folds, col++, withSpread(QString::number(r.mae, 'f', 2), QString::number(std::sqrt(maeSq * spread), 'f', 2)), true);
+        put(folds, col++, withSpread(QString::number(sum.mae.mean, 'f', 2), QString::number(sum.mae.sd, 'f', 2)), true);
     if (evidence)
-        put(folds, col++, withSpread(QString::number(*r.logEvidence, 'g', 6), QString::number(std::sqrt(evSq * spread), 'g', 3)), true);
-    put(folds, col++, QString::number(seconds / std::max(1, folds), 'f', 2), true);
+        put(folds, col++, withSpread(QString::number(sum.logEvidence.mean, 'g', 6), QString::number(sum.logEvidence.sd, 'g', 3)), true);
+    put(folds, col++, QString::number(sum.seconds, 'f', 2), true);
     put(folds, col++, tr("%1 features").arg(r.featureDim), true);
     table_->resizeColumnsToContents();
     table_->resizeRowsToContents();
@@ -744,6 +741,21 @@ void TrainingPanel::drawTable(const TrainingResult& result)
     for (int row = 0; row < std::min(table_->rowCount(), 7); ++row)
         height += table_->rowHeight(row);
     table_->setFixedHeight(height);
+}
+
+QStringList TrainingPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    if (!last_)
+        return written;
+    if (last_->curve.x.size() >= 2 &&
+        !writeChartCsv(dir, scoreChart_->baseName() + ".csv", scoreChart_->csv(), &written, error))
+        return written;
+    if (!writeChartCsv(dir, curveChart_->baseName() + ".csv", curveChart_->csv(), &written, error))
+        return written;
+    if (!isRmse(last_->result) && last_->result.confusion.rows() > 0)
+        writeChartCsv(dir, confusion_->baseName() + ".csv", confusion_->csv(), &written, error);
+    return written;
 }
 
 void TrainingPanel::drawConfusion(const TrainingResult& result)

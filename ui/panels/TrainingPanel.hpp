@@ -40,6 +40,10 @@ public:
     explicit TrainingPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// training-score.csv, learning-curve.csv and (classes) the confusion matrix's CSV, of the
+    /// last result; charts it did not draw are left out.
+    QStringList exportCharts(const QString& dir, QString* error) const override;
 
     /// The settings shown (list fields that do not parse keep their last good value).
     TrainingSettings settings() const;

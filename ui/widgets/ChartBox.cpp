@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPainter>
 #include <QTextStream>
 #include <QVBoxLayout>
@@ -84,7 +85,8 @@ QString ChartBox::csv() const
         QString name = series->name();
         name.replace('"', "\"\"");
         for (const QPointF& p : xy->points())
-            s << '"' << name << "\"," << QString::number(p.x(), 'g', 10) << ',' << QString::number(p.y(), 'g', 10) << '\n';
+            s << '"' << name << "\"," << QString::number(p.x(), 'g', QLocale::FloatingPointShortest) << ','
+              << QString::number(p.y(), 'g', QLocale::FloatingPointShortest) << '\n';
     }
     return out;
 }

@@ -21,9 +21,12 @@ public:
     /// Shows `text` over an empty chart (e.g. why nothing can be plotted); empty hides it.
     void setNote(const QString& text);
 
+    /// The default file name of exports, without extension (e.g. "density").
+    QString baseName() const { return baseName_; }
     bool exportPng(const QString& path) const;
     bool exportSvg(const QString& path) const;
-    /// One row per point of every XY series: series,x,y (area series: their upper line).
+    /// One row per point of every XY series: series,x,y (area series: their upper line), the
+    /// numbers in the shortest text that reads back as the same double.
     bool exportCsv(const QString& path) const;
     /// The CSV text exportCsv writes.
     QString csv() const;

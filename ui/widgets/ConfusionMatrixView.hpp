@@ -25,6 +25,8 @@ public:
     QString cellText(int i, int j) const;
     HeatmapView* heatmap() const { return heatmap_; }
 
+    /// The default file name of exports, without extension.
+    QString baseName() const { return baseName_; }
     bool exportPng(const QString& path) const;
     bool exportSvg(const QString& path) const;
     /// "true,predicted,count" rows, one per cell.

@@ -3,6 +3,7 @@
 // on a second axis for blr, so a locality such as kappa can be chosen by the evidence next to the
 // validation accuracy) and the learning curve. Both are redrawn from a finished TrainResult.
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainingSummary.hpp"
 
 #include <QString>
 
@@ -11,7 +12,7 @@
 namespace orbitui {
 
 class ChartBox;
-struct AxisCurve;
+using orbit::AxisCurve;
 
 /// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
 QString axisLabel(const std::string& axis);

@@ -3,10 +3,8 @@
 #include "widgets/SampleImage.hpp"
 
 #include "orbit/experiments/InvarianceProbe.hpp"
+#include "orbit/experiments/KernelComparison.hpp"
 #include "orbit/features/FeatureMap.hpp"
-#include "orbit/kernels/InvariantKernel.hpp"
-#include "orbit/kernels/MatrixNorms.hpp"
-#include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QElapsedTimer>
@@ -31,10 +29,7 @@ struct PlotPoints {
 PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& settings, double bandwidth)
 {
     PlotPoints p;
-    p.indices = orbit::kernelPlotIndices(ds, static_cast<std::size_t>(n), settings.seed);
-    if (ds.isRegression())  // no classes: order by target so similar energies sit together
-        std::stable_sort(p.indices.begin(), p.indices.end(),
-                         [&ds](std::size_t a, std::size_t b) { return ds.targets[a] < ds.targets[b]; });
+    p.indices = orbit::kernelPlotIndices(ds, static_cast<std::size_t>(n), settings.seed);  // by label, or by target
     p.subset = ds.subset(p.indices);
     p.context = orbit::makeFeatureContext(p.subset, settings.groupSpec(), settings.distSpec(), kernelSpecOf(bandwidth),
                                           settings.seed);
@@ -86,39 +81,24 @@ Task makeKernelTask(KernelRequest request)
         PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth);
         result->indices = p.indices;
         result->labels = p.labels;
-        const orbit::BaseKernel& kernel = *p.context.kernel;
-        result->kernelSpec = kernel.spec();
-        const orbit::MatrixXfR& X = p.subset.X;
-
-        ctx.progress(0.05, QStringLiteral("base kernel"));
-        result->base = kernel.matrix(X, X).cast<double>();
-        ctx.throwIfCancelled();
-
-        ctx.progress(0.1, QStringLiteral("Monte Carlo invariant kernel (r = %1)").arg(request.r));
-        const orbit::OrbitSampler sampler(p.context.group, p.context.dist, p.context.shape, request.r,
-                                          request.settings.seed);
-        result->invariant = orbit::invariantKernelMatrix(X, sampler, kernel);
-        ctx.throwIfCancelled();
-
-        ctx.progress(0.6, QStringLiteral("fitting %1").arg(QString::fromStdString(request.featureSpec())));
-        const auto map = orbit::makeFeatureMap(request.featureSpec(), p.context);
-        // The map's randomness is independent of the Monte Carlo kernel's group samples. Its fit
-        // (moving r s templates) reports every few tens of milliseconds and stops on a cancel.
-        const QString fitting = QStringLiteral("fitting %1: ").arg(QString::fromStdString(request.featureSpec()));
-        map->fit(X, request.settings.seed ^ 0x6b65726e656c73ULL, [&](double f, const std::string& what) {
-            ctx.progress(0.6 + 0.2 * f, fitting + QString::fromStdString(what));
+        orbit::KernelComparisonConfig config;
+        config.r = request.r;
+        config.features = request.featureSpec();
+        config.seed = request.settings.seed;
+        const orbit::Progress progress = [&ctx](double fraction, const std::string& what) {
+            ctx.progress(fraction, QString::fromStdString(what));
             return ctx.cancelled();
-        });
-        result->mapKernel = map->kernel();
-        ctx.throwIfCancelled();
-        ctx.progress(0.8, QStringLiteral("features"));
-        result->features = map->transform(X);
-        const Eigen::MatrixXd F = result->features.cast<double>();
-        result->approx = F * F.transpose();
-        result->difference = result->approx - result->invariant;
-        result->frobenius = result->difference.norm() / std::max(result->invariant.norm(), 1e-300);
-        result->spectral = orbit::spectralNorm(result->difference) /
-                           std::max(orbit::spectralNorm(result->invariant), 1e-300);
+        };
+        orbit::KernelComparison k = orbit::compareKernels(p.subset.X, p.context, config, progress);
+        result->kernelSpec = k.kernelSpec;
+        result->mapKernel = k.mapKernel;
+        result->base = std::move(k.base);
+        result->invariant = std::move(k.invariant);
+        result->approx = std::move(k.approx);
+        result->difference = std::move(k.difference);
+        result->features = std::move(k.features);
+        result->frobenius = k.error.frobenius;
+        result->spectral = k.error.spectral;
         result->seconds = timer.nsecsElapsed() * 1e-9;
         ctx.progress(1.0, QStringLiteral("done"));
         return QVariant::fromValue(std::shared_ptr<const KernelResult>(std::move(result)));
@@ -182,32 +162,28 @@ Task makeProbeTask(ProbeRequest request)
         const orbit::Dataset& ds = *request.dataset;
         if (request.index < 0 || static_cast<std::size_t>(request.index) >= ds.count())
             throw orbit::SpecError("input", "no such sample", std::to_string(request.index));
-        const int fit = static_cast<int>(std::min<std::size_t>(ds.count(), static_cast<std::size_t>(request.fitCount)));
-        if (fit < 2)
-            throw orbit::SpecError("data", "the probe needs at least two samples", std::to_string(ds.count()));
-        PlotPoints p = plotPoints(ds, fit, request.settings, 1.0);
-        ctx.throwIfCancelled();
         auto result = std::make_shared<ProbeResult>();
         result->request = request;
-        result->invariantSpec = "irf:s=" + std::to_string(request.s) + ",r=" + std::to_string(request.settings.r);
-        result->plainSpec = "rf:s=" + std::to_string(request.s);
-        const auto invariant = orbit::makeFeatureMap(result->invariantSpec, p.context);
-        const auto plain = orbit::makeFeatureMap(result->plainSpec, p.context);
-        const orbit::Progress fitProgress = [&](double, const std::string&) { return ctx.cancelled(); };
-        invariant->fit(p.subset.X, request.settings.seed, fitProgress);
-        plain->fit(p.subset.X, request.settings.seed, fitProgress);
-        ctx.throwIfCancelled();
-        const float* x = ds.sample(static_cast<std::size_t>(request.index));
-        const orbit::InvarianceCurve a =
-            orbit::invarianceProbe(*invariant, *p.context.group, p.context.shape, x, request.points, request.settings.seed);
-        ctx.progress(0.6, QStringLiteral("invariant map probed"));
-        ctx.throwIfCancelled();
-        const orbit::InvarianceCurve b =
-            orbit::invarianceProbe(*plain, *p.context.group, p.context.shape, x, request.points, request.settings.seed);
-        result->parameter = QString::fromStdString(a.parameter);
-        result->values = a.values;
-        result->invariantSimilarity = a.similarity;
-        result->plainSimilarity = b.similarity;
+        orbit::ProbeConfig config;
+        config.group = request.settings.groupSpec();
+        config.dist = request.settings.distSpec();
+        config.kernel = kernelSpecOf(1.0);
+        config.features = "irf:s=" + std::to_string(request.s) + ",r=" + std::to_string(request.settings.r);
+        config.fitCount = static_cast<std::size_t>(std::max(0, request.fitCount));
+        config.points = request.points;
+        config.seed = request.settings.seed;
+        const orbit::ProbeResult probe =
+            orbit::probeInvariance(ds, static_cast<std::size_t>(request.index), config,
+                                   [&ctx](double fraction, const std::string& what) {
+                                       ctx.progress(fraction, QString::fromStdString(what));
+                                       return ctx.cancelled();
+                                   });
+        result->invariantSpec = probe.invariantSpec;
+        result->plainSpec = probe.plainSpec;
+        result->parameter = QString::fromStdString(probe.parameter);
+        result->values = probe.values;
+        result->invariantSimilarity = probe.invariant;
+        result->plainSimilarity = probe.plain;
         result->seconds = timer.nsecsElapsed() * 1e-9;
         return QVariant::fromValue(std::shared_ptr<const ProbeResult>(std::move(result)));
     };

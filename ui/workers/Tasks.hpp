@@ -4,9 +4,9 @@
 #include "models/OrbitSettings.hpp"
 #include "workers/Worker.hpp"
 
-#include "orbit/analysis/Pca.hpp"
 #include "orbit/data/Dataset.hpp"
 #include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/DensitySummary.hpp"
 
 #include <QImage>
 #include <QMetaType>
@@ -56,10 +56,10 @@ struct OrbitResult {
     double seconds = 0.0;
 };
 
-/// Samples the orbit (OrbitSampler with settings.seed) and its 2-D PCA embedding.
+/// Samples the orbit (OrbitSampler with settings.seed) and its 2-D PCA embedding (orbit::orbitEmbedding).
 Task makeOrbitTask(OrbitRequest request);
 
-/// A density curve and a histogram of samples of one factor of the distribution.
+/// A density curve and a histogram of samples of one factor of the distribution (orbit::densitySummary).
 struct DensityRequest {
     OrbitSettings settings;
     std::string factor;       ///< the group factor to plot (for affine: rotation, translation, scale)
@@ -72,6 +72,7 @@ struct DensityRequest {
 struct DensityResult {
     DensityRequest request;
     QString parameter;             ///< x-axis name, e.g. "θ (rad)"
+    orbit::DensitySummary summary; ///< the core's numbers behind the chart
     bool hasDensity = false;
     QVector<QPointF> curve;        ///< (t, q(t))
     QVector<QPointF> histogram;    ///< step outline of the normalised histogram of the samples

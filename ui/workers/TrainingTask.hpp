@@ -5,6 +5,7 @@
 
 #include "orbit/data/Dataset.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainingSummary.hpp"
 
 #include <QMetaType>
 
@@ -25,19 +26,10 @@ struct TrainingRequest {
     std::string mainAxis;
 };
 
-/// The validation score along one grid axis: at every value of `axis`, the best validation score
-/// over the other axes (max for accuracy, min for RMSE) and the largest log evidence (blr; NaN otherwise).
-struct AxisCurve {
-    std::string axis;
-    std::vector<double> x, validation, logEvidence;
-    bool hasEvidence() const;
-};
-
-/// Builds the curve along `axis` from the result's grid rows (x ascending). Empty when no row has it.
-AxisCurve curveAlong(const orbit::TrainResult& result, const std::string& axis);
-/// The axis to plot: `preferred` when the grid has it, else the first of lambda, C, median, any other
-/// with at least two values, else the first axis; empty for an empty grid.
-std::string chooseMainAxis(const orbit::TrainResult& result, const std::string& preferred);
+/// The score curve and the axis choice are the core's (orbit/experiments/TrainingSummary.hpp).
+using orbit::AxisCurve;
+using orbit::chooseMainAxis;
+using orbit::curveAlong;
 
 struct TrainingResult {
     TrainingRequest request;
@@ -47,8 +39,9 @@ struct TrainingResult {
     AxisCurve curve;
 };
 
-/// The n rows of `all` a run uses (n = 0 or n >= count: all of them, returned as they are): a
-/// permutation seeded with `seed`, kept in dataset order. `kept` receives the copy when one is made.
+/// The n rows of `all` a run uses (n = 0 or n >= count: all of them, returned as they are): the
+/// rows of orbit::subsetRows (the subset `orbitlab-cli train --n N --seed S` takes), in dataset
+/// order. `kept` receives the copy when one is made.
 const orbit::Dataset& seededSubset(const orbit::Dataset& all, std::size_t n, std::uint64_t seed, orbit::Dataset& kept);
 
 /// Runs orbit::train; progress fractions and step texts come from the core, a cancelled request

@@ -132,6 +132,9 @@ const std::vector<Command>& commands()
         c.push_back(infoCommand());
         c.push_back(sampleCommand());
         c.push_back(orbitCommand());
+        c.push_back(densityCommand());
+        c.push_back(embedCommand());
+        c.push_back(probeCommand());
         c.push_back(kernelCommand());
         c.push_back(featuresCommand());
         c.push_back(approxErrorCommand());

@@ -7,6 +7,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
+#include <iomanip>
 #include <limits>
 
 namespace orbit::cli {
@@ -188,6 +189,20 @@ GroupChoice groupOption(const Args& args, DataKind kind, const Shape& shape, std
     c.group->checkShape(kind, shape);
     c.dist = makeDistribution(args.required("dist"), *c.group);
     return c;
+}
+
+std::ofstream openOutput(const std::string& option, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out) throw SpecError(option, "cannot open for writing", path);
+    out << std::setprecision(17);
+    return out;
+}
+
+void closeOutput(std::ofstream& out, const std::string& option, const std::string& path)
+{
+    out.close();
+    if (!out) throw SpecError(option, "write failed", path);
 }
 
 } // namespace orbit::cli

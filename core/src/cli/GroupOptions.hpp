@@ -6,6 +6,7 @@
 #include "orbit/groups/Group.hpp"
 
 #include <cstdint>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -50,5 +51,11 @@ struct GroupChoice {
     std::shared_ptr<const Distribution> dist;
 };
 GroupChoice groupOption(const Args& args, DataKind kind, const Shape& shape, std::uint64_t seed);
+
+/// The file of an output option (e.g. --out), opened for writing with round-trip precision for
+/// doubles; SpecError(option, "cannot open for writing", path) when it cannot be opened.
+std::ofstream openOutput(const std::string& option, const std::string& path);
+/// Flushes and closes it; SpecError(option, "write failed", path) when anything failed.
+void closeOutput(std::ofstream& out, const std::string& option, const std::string& path);
 
 } // namespace orbit::cli

@@ -4,9 +4,11 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainingSummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <cmath>
 #include <ostream>
 
 namespace orbit::cli {
@@ -46,6 +48,24 @@ int runTrain(const Args& args, Io& io)
     if (args.flag("json")) {
         Json j = trainResultJson(r);
         j["n"] = ds.count();
+        // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
+        const FoldSummary f = summarizeFolds(r);
+        Json summary;
+        summary["folds"] = f.folds;
+        summary["score"] = {{"mean", f.score.mean}, {"std", f.score.sd}};
+        if (f.hasMae) summary["mae"] = {{"mean", f.mae.mean}, {"std", f.mae.sd}};
+        if (f.hasEvidence) summary["log_evidence"] = {{"mean", f.logEvidence.mean}, {"std", f.logEvidence.sd}};
+        summary["seconds"] = f.seconds;
+        j["fold_summary"] = std::move(summary);
+        const AxisCurve curve = curveAlong(r, chooseMainAxis(r, args.text("curve-axis")));
+        Json cj;
+        cj["axis"] = curve.axis;
+        cj["x"] = curve.x;
+        cj["validation"] = curve.validation;
+        Json evidence = Json::array();
+        for (double v : curve.logEvidence) evidence.push_back(std::isfinite(v) ? Json(v) : Json(nullptr));
+        cj["log_evidence"] = std::move(evidence);
+        j["curve"] = std::move(cj);
         io.out << j.dump() << "\n";
     } else {
         printTrainResult(io.out, r);
@@ -70,6 +90,9 @@ Command trainCommand()
     options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
     for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
+    options.push_back({"curve-axis", "", false, "AXIS",
+                       "--json `curve`: the grid axis of the score curve (default: lambda, C or median when it has "
+                       "several values, else the first axis with several)"});
     return {"train",
             "fit and evaluate a learner with a grid search on inner validation splits",
             "train --data FILE --features F [--group G --dist D] [--kernel K] --learner " + learnerNames() + " --eval " +
@@ -85,7 +108,11 @@ Command trainCommand()
             "  KEY         any --dist parameter, e.g. kappa (vonmises) or sigma (noisysort); features are\n"
             "              recomputed for every value\n"
             "Missing axes get the learner's defaults (below) and median=0.5,1,2 when no --kernel is given\n"
-            "and the features use one; blr maximises its evidence instead.\n" +
+            "and the features use one; blr maximises its evidence instead.\n"
+            "--json adds the Training panel's numbers: `fold_summary` {folds, score, mae, log_evidence: {mean,\n"
+            "std} (population std over the folds), seconds (mean per fold)} and `curve` {axis, x, validation,\n"
+            "log_evidence}: along one grid axis, the best validation score over the other axes and the\n"
+            "largest log evidence (null without blr).\n" +
                 learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

@@ -28,6 +28,16 @@ void ApproxErrorConfig::validate() const
     if (repeats < 1) throw SpecError("--repeats", "must be >= 1", std::to_string(repeats));
 }
 
+ReferenceNorms::ReferenceNorms(const Eigen::MatrixXd& K) : spectral(spectralNorm(K)), frobenius(K.norm())
+{
+    if (!(spectral > 0)) throw SpecError("kernel", "the reference kernel matrix is zero");
+}
+
+RelativeError relativeError(const Eigen::MatrixXd& E, const ReferenceNorms& reference)
+{
+    return {spectralNorm(E) / reference.spectral, E.norm() / reference.frobenius};
+}
+
 std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const FeatureContext& context,
                                                const ApproxErrorConfig& config,
                                                const std::function<void(int, int)>& progress)
@@ -52,8 +62,7 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
     reportProgress(progress, 0.0, "reference kernel");
     const OrbitSampler reference(context.group, context.dist, context.shape, config.refR, deriveSeed(config.seed, 0xfe));
     const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel);
-    const double kSpectral = spectralNorm(K), kFrobenius = K.norm();
-    if (!(kSpectral > 0)) throw SpecError("--data", "the reference kernel is zero");
+    const ReferenceNorms norms(K);
     std::vector<ApproxErrorRow> rows;
     const int total = int(config.rList.size() * config.sList.size());
     // The reference kernel counts as one unit of work, each (r, s) as one more.
@@ -81,8 +90,9 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
                     const detail::SerialEigen serial;
                     E = K - F * F.transpose();
                 }
-                row.spectral += spectralNorm(E) / kSpectral;
-                row.frobenius += E.norm() / kFrobenius;
+                const RelativeError e = relativeError(E, norms);
+                row.spectral += e.spectral;
+                row.frobenius += e.frobenius;
             }
             row.spectral /= config.repeats;
             row.frobenius /= config.repeats;
@@ -107,6 +117,7 @@ std::vector<std::size_t> kernelPlotIndices(const Dataset& data, std::size_t n, s
         idx.resize(n);
     }
     std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+        if (data.isRegression() && data.targets[a] != data.targets[b]) return data.targets[a] < data.targets[b];
         const int la = data.isClassification() ? data.labels[a] : 0, lb = data.isClassification() ? data.labels[b] : 0;
         return la != lb ? la < lb : a < b;
     });

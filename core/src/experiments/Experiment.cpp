@@ -157,17 +157,20 @@ Dataset prepareDataset(Dataset data, const DataRecipe& recipe)
         if (n > data.count() || n < 4)
             throw SpecError("--n", "must be in [4, " + std::to_string(data.count()) + "] (the dataset size)",
                             std::to_string(n));
-        if (n < data.count()) {
-            Indices keep = seededPermutation(data.count(), seed, 7);
-            keep.resize(n);
-            std::sort(keep.begin(), keep.end());
-            data = data.subset(keep);
-        }
+        if (n < data.count()) data = data.subset(subsetRows(data.count(), n, seed));
     }
     if (recipe.rotate) data = rotatedImages(data, recipe.pad, deriveSeed(seed, 8), recipe.rotateMaxDegrees * M_PI / 180.0);
     if (!recipe.transformGroup.empty())
         data = transformedImages(data, recipe.pad, recipe.transformGroup, recipe.transformDist, deriveSeed(seed, 9));
     return data;
+}
+
+Indices subsetRows(std::size_t count, std::size_t n, std::uint64_t seed)
+{
+    Indices keep = seededPermutation(count, seed, 7);
+    if (n < count) keep.resize(n);
+    std::sort(keep.begin(), keep.end());
+    return keep;
 }
 
 Dataset prepareDataset(const DataRecipe& recipe)

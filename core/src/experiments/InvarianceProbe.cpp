@@ -1,7 +1,11 @@
 #include "orbit/experiments/InvarianceProbe.hpp"
 
+#include "orbit/experiments/ApproxError.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include "features/FitProgress.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -77,6 +81,54 @@ InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const
         curve.similarity.push_back(n0 > 0 && n1 > 0 ? double(psi0.row(0).dot(psi.row(0))) / (n0 * n1) : 0.0);
     }
     return curve;
+}
+
+std::string plainFeatureSpec(const std::string& invariantSpec)
+{
+    const std::size_t plus = invariantSpec.find('+');
+    const std::string first = invariantSpec.substr(0, plus);
+    const std::string rest = plus == std::string::npos ? std::string() : invariantSpec.substr(plus);
+    Spec s = parseSpec(first, "features");
+    if (s.name == "irf")
+        s.name = "rf";
+    else if (s.name == "inystrom")
+        s.name = "nystrom";
+    else
+        throw SpecError("features", "the probe compares irf or inystrom with its plain map (rf, nystrom)", s.name);
+    s.params.erase("r");
+    s.params.erase("mode");
+    return formatSpec(s) + rest;
+}
+
+ProbeResult probeInvariance(const Dataset& data, std::size_t index, const ProbeConfig& config, const Progress& progress)
+{
+    if (index >= data.count())
+        throw SpecError("index", "no such sample (the data hold " + std::to_string(data.count()) + ")",
+                        std::to_string(index));
+    const std::size_t fit = std::min(data.count(), config.fitCount);
+    if (fit < 2) throw SpecError("data", "the probe needs at least two samples to fit the maps", std::to_string(fit));
+    const std::string plainSpec = plainFeatureSpec(config.features);
+    reportProgress(progress, 0.0, "choosing " + std::to_string(fit) + " points");
+    const Dataset points = data.subset(kernelPlotIndices(data, fit, config.seed));
+    const FeatureContext context = makeFeatureContext(points, config.group, config.dist, config.kernel, config.seed);
+    const auto invariant = makeFeatureMap(config.features, context);
+    const auto plain = makeFeatureMap(plainSpec, context);
+    invariant->fit(points.X, config.seed, detail::subProgress(progress, 0.0, 0.4, "fitting " + config.features + ": "));
+    plain->fit(points.X, config.seed, detail::subProgress(progress, 0.4, 0.5, "fitting " + plainSpec + ": "));
+    ProbeResult result;
+    result.invariantSpec = invariant->spec();
+    result.plainSpec = plain->spec();
+    const float* x = data.sample(index);
+    reportProgress(progress, 0.5, "probing the invariant map");
+    const InvarianceCurve a = invarianceProbe(*invariant, *context.group, context.shape, x, config.points, config.seed);
+    reportProgress(progress, 0.75, "probing the plain map");
+    const InvarianceCurve b = invarianceProbe(*plain, *context.group, context.shape, x, config.points, config.seed);
+    result.parameter = a.parameter;
+    result.values = a.values;
+    result.invariant = a.similarity;
+    result.plain = b.similarity;
+    reportProgress(progress, 1.0, "done");
+    return result;
 }
 
 } // namespace orbit

@@ -12,16 +12,40 @@
 
 namespace orbit::detail {
 
-/// Eigen runs single-threaded while this guard lives.
+/// Eigen runs single-threaded while any of these guards lives, in any thread. Eigen's thread count
+/// is one global: guards living in several threads at once (the GUI's workers) count themselves, the
+/// first saves the count and the last puts it back. (Each saving and restoring its own would let one
+/// thread's restore switch another's products back to several threads mid-way, and could leave
+/// Eigen pinned at one thread.)
 class SerialEigen {
 public:
-    SerialEigen() : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(1); }
-    ~SerialEigen() { Eigen::setNbThreads(saved_); }
+    SerialEigen()
+    {
+        const std::lock_guard<std::mutex> lock(state().m);
+        if (state().guards++ == 0) {
+            state().saved = Eigen::nbThreads();
+            Eigen::setNbThreads(1);
+        }
+    }
+    ~SerialEigen()
+    {
+        const std::lock_guard<std::mutex> lock(state().m);
+        if (--state().guards == 0) Eigen::setNbThreads(state().saved);
+    }
     SerialEigen(const SerialEigen&) = delete;
     SerialEigen& operator=(const SerialEigen&) = delete;
 
 private:
-    int saved_;
+    struct State {
+        std::mutex m;
+        int guards = 0;
+        int saved = 0;
+    };
+    static State& state()
+    {
+        static State s;
+        return s;
+    }
 };
 
 /// Runs body(begin, end) over the fixed partition of [0, count) into blocks of `block`, in an

@@ -32,6 +32,7 @@ SessionState unusualSession()
     s.training.learn = {"rotation.a", "translation.sigma"};
     s.training.learnEvaluations = 57;
     s.training.learnLandscape = 0;
+    s.training.learnPerInput = false;
     s.panel = "orbits";
     return s;
 }

@@ -18,6 +18,7 @@
 
 #include "TestPaths.hpp"
 
+#include <QCheckBox>
 #include <QJsonDocument>
 #include <QListWidget>
 #include <QPushButton>
@@ -72,6 +73,7 @@ struct Fixture {
         s.learn = pane().checkedParameters();  // what the test ticked in the pane stays
         s.learnEvaluations = pane().evaluationsBox()->value();
         s.learnLandscape = pane().landscapeBox()->value();
+        s.learnPerInput = pane().perInputBox()->isChecked();
         panel.setSettings(s);
         QSignalSpy stopped(&pane(), &LocalityPane::stopped);
         QTest::mouseClick(pane().learnButton(), Qt::LeftButton);
@@ -119,6 +121,11 @@ private slots:
         const orbit::LearnResult core = orbit::learnLocality(rows, result->request.config);
         QCOMPARE(core.learned.at("kappa"), learned);
         QCOMPARE(core.logEvidence, result->learn.logEvidence);
+        // Own orbit samples per input by default (shared ones over-estimate windows).
+        QCOMPARE(result->request.config.features, std::string("irf:s=150,r=6,mode=data"));
+        fx.pane().perInputBox()->setChecked(false);
+        QVERIFY(fx.learn(quick()));
+        QCOMPARE(fx.pane().lastResult()->request.config.features, std::string("irf:s=150,r=6"));
     }
     void undoPutsTheSessionBack()
     {

@@ -76,5 +76,8 @@ Command trainCommand();
 Command experimentCommand();
 Command learnCommand();
 Command evidenceCommand();
+Command densityCommand();
+Command embedCommand();
+Command probeCommand();
 
 } // namespace orbit::cli

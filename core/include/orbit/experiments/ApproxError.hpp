@@ -21,6 +21,22 @@ struct ApproxErrorConfig {
     void validate() const;
 };
 
+/// Normalised errors of an approximation K_hat of a kernel matrix K, E = K - K_hat (or K_hat - K):
+/// ||E||_2 / ||K||_2 (spectralNorm: Spectra Lanczos) and ||E||_F / ||K||_F.
+struct RelativeError {
+    double spectral = 0, frobenius = 0;
+};
+
+/// The norms of the reference K, computed once for many approximations.
+struct ReferenceNorms {
+    double spectral = 0, frobenius = 0;
+    /// Throws SpecError("kernel") when K is zero (no relative error exists).
+    explicit ReferenceNorms(const Eigen::MatrixXd& K);
+};
+
+/// The relative errors of the difference E against the reference's norms (E symmetric).
+RelativeError relativeError(const Eigen::MatrixXd& E, const ReferenceNorms& reference);
+
 struct ApproxErrorRow {
     std::string method;
     int r = 0, s = 0;
@@ -45,7 +61,8 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
                                                const Progress& progress);
 
 /// n points of a dataset for kernel plots: a random subset (drawn with `seed`; all points when
-/// n >= count), ordered by label (then index) so heatmaps show class blocks. Requires n >= 1.
+/// n >= count), ordered by label (then index) so heatmaps show class blocks, or for regression
+/// targets by target (then index) so similar targets sit together. Requires n >= 1.
 std::vector<std::size_t> kernelPlotIndices(const Dataset& data, std::size_t n, std::uint64_t seed);
 
 } // namespace orbit

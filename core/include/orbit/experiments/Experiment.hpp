@@ -36,6 +36,9 @@ Dataset prepareDataset(const DataRecipe& recipe);
 Dataset prepareDataset(Dataset data, const DataRecipe& recipe);
 Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed,
                        double rotateMaxDegrees = 0.0);
+/// The rows of the seeded subset of n of count samples that prepareDataset keeps: the first n of
+/// seededPermutation(count, seed, 7) in ascending order; all rows when n >= count.
+Indices subsetRows(std::size_t count, std::size_t n, std::uint64_t seed);
 
 /// One row of the table: a name, the training configuration, and optionally the paper's number.
 struct ExperimentSetting {

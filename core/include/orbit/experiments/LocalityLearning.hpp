@@ -24,7 +24,7 @@ class InvariantFourierTangents;
 
 /// What `learn` and `evidence` need besides the data.
 struct LocalityConfig {
-    std::string features = "irf:s=1000,r=16";  ///< a feature map spec (makeFeatureMap); irf for gradients
+    std::string features = "irf:s=1000,r=32,mode=data";  ///< a feature map spec (makeFeatureMap); irf for gradients; own samples per input by default
     std::string group;                         ///< group spec
     std::string dist;                          ///< distribution spec: the start values
     std::string kernel = "gaussian:median=1";  ///< base kernel (its bandwidth stays fixed)
