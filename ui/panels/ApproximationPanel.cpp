@@ -170,8 +170,7 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
         emit statusMessage(tr("Approximation errors computed in %1 s").arg(result->seconds, 0, 'f', 1));
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        if (message != QLatin1String("cancelled"))
-            showError(tr("Cannot compute the approximation errors: %1").arg(message));
+        showError(tr("Cannot compute the approximation errors: %1").arg(message));
     });
 }
 

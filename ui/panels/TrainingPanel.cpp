@@ -164,11 +164,11 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         clearError();
         draw(v.value<std::shared_ptr<const TrainingResult>>());
     });
+    connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
+        progress_->setValue(0);
+        status_->setText(tr("Cancelled after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
+    });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        if (message == QLatin1String("cancelled")) {
-            status_->setText(tr("Cancelled.") + keptNote());
-            return;
-        }
         progress_->setValue(0);
         showError(tr("Training failed: %1.%2").arg(message, keptNote()));
         status_->setText(tr("Failed after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
@@ -611,9 +611,7 @@ void TrainingPanel::cancel()
     }
     if (!runner_->busy())
         return;
-    runner_->cancel();  // the worker stops at the core's next progress report; its answer is dropped
-    progress_->setValue(0);
-    status_->setText(tr("Cancelled after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
+    runner_->cancel();  // announces cancelled(id); the worker stops at the core's next progress report
 }
 
 QString TrainingPanel::keptNote() const

@@ -26,7 +26,7 @@ struct Mailbox {
         Task task;
         std::shared_ptr<std::atomic<bool>> cancel;
     };
-    enum class Kind { Progress, Partial, Finished, Failed };
+    enum class Kind { Progress, Partial, Finished, Failed, Cancelled };
     struct Answer {
         Kind kind;
         quint64 id;
@@ -92,7 +92,7 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
                 "deliver");
     };
     if (cancel->load()) {
-        answer(Kind::Failed, 0.0, QStringLiteral("cancelled"), {});
+        answer(Kind::Cancelled, 0.0, {}, {});
         return;
     }
     TaskContext ctx;
@@ -103,7 +103,7 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
     try {
         answer(Kind::Finished, 0.0, {}, task(ctx));
     } catch (const orbit::Cancelled&) {
-        answer(Kind::Failed, 0.0, QStringLiteral("cancelled"), {});
+        answer(Kind::Cancelled, 0.0, {}, {});
     } catch (const std::exception& e) {
         answer(Kind::Failed, 0.0, QString::fromUtf8(e.what()), {});
     } catch (...) {
@@ -176,6 +176,12 @@ void TaskRunner::deliver()
         if (isCurrent(answer->id)) {
             setBusy(false);
             emit failed(answer->id, answer->text);
+        }
+        break;
+    case Mailbox::Kind::Cancelled:  // stopped by its own flag (cancel() has already announced it) or by the task
+        if (isCurrent(answer->id)) {
+            setBusy(false);
+            emit cancelled(answer->id);
         }
         break;
     }

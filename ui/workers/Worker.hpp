@@ -45,7 +45,7 @@ class Worker : public QObject {
     Q_OBJECT
 public:
     Worker(std::shared_ptr<Mailbox> mailbox, QObject* runner);
-    /// Runs `task` unless `cancel` is already set (then it answers failed(id, "cancelled")).
+    /// Runs `task` unless `cancel` is already set; a cancelled task answers as cancelled, never as failed.
     void run(quint64 id, const Task& task, const std::shared_ptr<std::atomic<bool>>& cancel);
 
 private slots:

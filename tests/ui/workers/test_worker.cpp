@@ -144,6 +144,32 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(failed.count(), 0);  // the cancelled request's answer is dropped too
     }
+    void aTaskThatStopsItselfIsCancelledNotFailed()
+    {
+        // Cancellation is a signal of its own, never a "cancelled" message for panels to compare.
+        TaskRunner runner("test");
+        QSignalSpy failed(&runner, &TaskRunner::failed);
+        QSignalSpy cancelled(&runner, &TaskRunner::cancelled);
+        const quint64 id = runner.submit([](const TaskContext&) -> QVariant { throw orbit::Cancelled(); });
+        QTRY_COMPARE(cancelled.count(), 1);
+        QCOMPARE(cancelled[0][0].toULongLong(), id);
+        QVERIFY(!runner.busy());
+        QTest::qWait(50);
+        QCOMPARE(failed.count(), 0);
+        // cancel() announces it once; the worker's own answer that follows is dropped.
+        QSemaphore started;
+        runner.submit([&](const TaskContext& ctx) {
+            started.release();
+            while (!ctx.cancelled()) QThread::msleep(1);
+            ctx.throwIfCancelled();
+            return QVariant();
+        });
+        QVERIFY(started.tryAcquire(1, 5000));
+        runner.cancel();
+        QTest::qWait(100);
+        QCOMPARE(cancelled.count(), 2);
+        QCOMPARE(failed.count(), 0);
+    }
     void failuresCarryTheMessage()
     {
         TaskRunner runner("test");
