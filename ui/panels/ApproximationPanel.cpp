@@ -150,8 +150,11 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
         progress_->setValue(static_cast<int>(f * 1000));
         progress_->setFormat(text + "  %p%");
-        if (inbox_)
-            drawRows(inbox_->rows());
+    });
+    connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
+        std::vector<orbit::ApproxErrorRow> rows = rows_;  // the curves grow as points arrive
+        rows.push_back(v.value<orbit::ApproxErrorRow>());
+        drawRows(rows);
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         clearError();
@@ -273,8 +276,6 @@ void ApproximationPanel::compute()
         req.config.sList = kept;
     }
     clearError();
-    inbox_ = std::make_shared<ApproxInbox>();
-    req.inbox = inbox_;
     runS_ = req.config.sList;
     runR_ = req.config.rList;
     rows_.clear();
@@ -288,10 +289,7 @@ void ApproximationPanel::cancel()
 {
     if (!runner_->busy())
         return;
-    runner_->cancel();
-    if (inbox_)
-        drawRows(inbox_->rows());
-    inbox_.reset();  // nothing more arrives for this run
+    runner_->cancel();  // the points delivered so far stay drawn; nothing more arrives for this run
     progress_->setFormat(tr("cancelled  %p%"));
     status_->setText(tr("Cancelled: %1 of %2 points kept.").arg(rows_.size()).arg(runS_.size() * runR_.size()));
 }

@@ -24,7 +24,6 @@ class QSpinBox;
 
 namespace orbitui {
 
-class ApproxInbox;
 class AutoApplyControl;
 class ChartBox;
 class LabState;
@@ -79,7 +78,6 @@ private:
     QLogValueAxis* axisX_[2];
     QLogValueAxis* axisY_[2];
     std::vector<QLineSeries*> curves_[2];  ///< one per r of the latest run, in runR_ order
-    std::shared_ptr<ApproxInbox> inbox_;
     std::vector<int> runS_, runR_;  ///< the lists of the latest run (axis ranges, colours)
     std::vector<orbit::ApproxErrorRow> rows_;
     QString note_;

@@ -113,18 +113,6 @@ QString describeKernel(const std::string& spec)
     return text;
 }
 
-void ApproxInbox::append(const orbit::ApproxErrorRow& row)
-{
-    const std::lock_guard lock(mutex_);
-    rows_.push_back(row);
-}
-
-std::vector<orbit::ApproxErrorRow> ApproxInbox::rows() const
-{
-    const std::lock_guard lock(mutex_);
-    return rows_;
-}
-
 Task makeApproxTask(ApproxRequest request)
 {
     return [request](const TaskContext& ctx) -> QVariant {
@@ -140,10 +128,7 @@ Task makeApproxTask(ApproxRequest request)
         ctx.progress(0.0, QStringLiteral("reference kernel (ref-r = %1)").arg(request.config.refR));
         PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth);
         result->kernelSpec = p.context.kernel->spec();
-        const auto onRow = [&](const orbit::ApproxErrorRow& row) {
-            if (request.inbox)
-                request.inbox->append(row);
-        };
+        const auto onRow = [&](const orbit::ApproxErrorRow& row) { ctx.partial(QVariant::fromValue(row)); };
         const orbit::Progress progress = [&](double fraction, const std::string& what) {
             ctx.progress(fraction, QString::fromStdString(what));
             return ctx.cancelled();

@@ -13,7 +13,6 @@
 #include <QStringList>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,18 +54,6 @@ Task makeKernelTask(KernelRequest request);
 /// A base-kernel spec for people: "gaussian:sigma=6.757..." -> "Gaussian σ = 6.76".
 QString describeKernel(const std::string& spec);
 
-/// Rows of a running approximation-error experiment, shared between the worker (which appends) and
-/// the GUI (which reads on each progress signal), so curves grow as results arrive.
-class ApproxInbox {
-public:
-    void append(const orbit::ApproxErrorRow& row);
-    std::vector<orbit::ApproxErrorRow> rows() const;
-
-private:
-    mutable std::mutex mutex_;
-    std::vector<orbit::ApproxErrorRow> rows_;
-};
-
 /// LGIKA Figure 1 on n points of the dataset.
 struct ApproxRequest {
     std::shared_ptr<const orbit::Dataset> dataset;
@@ -74,7 +61,6 @@ struct ApproxRequest {
     int n = 100;
     orbit::ApproxErrorConfig config;  ///< method, sList, rList, refR, repeats, seed
     double bandwidth = 1.0;
-    std::shared_ptr<ApproxInbox> inbox;  ///< receives each row as it is finished (may be null)
 };
 
 struct ApproxResult {
@@ -112,4 +98,6 @@ Task makeProbeTask(ProbeRequest request);
 
 Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::KernelResult>)
 Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::ApproxResult>)
+/// A finished (s, r) point of a running approximation experiment, handed over as partial(id, row).
+Q_DECLARE_METATYPE(orbit::ApproxErrorRow)
 Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::ProbeResult>)
