@@ -60,8 +60,12 @@ if [ -z "$core_lib" ]; then
         || { grep -m30 -E "error" "$build/core-build.log"; echo "core build failed: $build/core-build.log"; exit 1; }
     core_lib="$build/core/core/liborbitcore.a"
 fi
+# The instrumented parsers must see the vector ISA the core library was built for (Eigen's alignment).
+native=OFF
+core_cache="$(dirname "$core_lib")/../CMakeCache.txt"
+grep -q "^ORBIT_NATIVE:BOOL=ON" "$core_cache" 2>/dev/null && native=ON
 cmake -S "$here" -B "$build/targets" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=None \
-    -DORBIT_CORE_LIB="$core_lib" \
+    -DORBIT_CORE_LIB="$core_lib" -DORBIT_NATIVE="$native" \
     >"$build/fuzz-configure.log" 2>&1 || { tail -30 "$build/fuzz-configure.log"; exit 1; }
 cmake --build "$build/targets" -j"$jobs" --target orbit_fuzzers >"$build/fuzz-build.log" 2>&1 \
     || { grep -m30 -E "error" "$build/fuzz-build.log"; echo "build failed: $build/fuzz-build.log"; exit 1; }
