@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Orbit Lab set-up: installs what is missing (Debian 12, as root), builds, then runs the app or the tests.
-#   bash scripts/setup.sh app     install, build, start the GUI on the bundled sample data
-#   bash scripts/setup.sh test    install, build, run the whole test suite with ctest
-#   bash scripts/setup.sh build   install and build only
+#   bash scripts/setup.sh app     install, build the two programs only (not the tests), start the GUI
+#                                 on the bundled sample data
+#   bash scripts/setup.sh test    install, build everything, run the whole test suite with ctest
+#   bash scripts/setup.sh build   install and build everything only
 #   bash scripts/setup.sh deps    install only (used by tests/sanitize.sh and tests/fuzz/run-fuzzers.sh)
 set -euo pipefail
 
 mode=${1:-app}
+case "$mode" in app|test|build|deps) ;; *) echo "usage: setup.sh app|test|build|deps" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ORBIT_BUILD_DIR:-$root/build}
 jobs=${ORBIT_JOBS:-$(nproc)}
@@ -35,7 +37,11 @@ fi
 [ "$mode" = deps ] && exit 0
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$jobs"
+# The app needs orbitlab (and what it links: orbitcore, orbitui, the sample data) and orbitlab-cli;
+# the test suites are most of the build, so they wait for `test` or `build`.
+targets=()
+[ "$mode" = app ] && targets=(--target orbitlab orbitlab-cli)
+cmake --build "$build" -j "$jobs" "${targets[@]}"
 
 case "$mode" in
   app)
@@ -50,5 +56,4 @@ case "$mode" in
     exec ctest --output-on-failure -j "$jobs" --timeout 900
     ;;
   build) ;;
-  *) echo "usage: setup.sh app|test|build|deps" >&2; exit 2 ;;
 esac

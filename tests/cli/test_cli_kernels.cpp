@@ -6,6 +6,7 @@
 #include "TestPaths.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
+#include "orbit/util/Simd.hpp"
 
 #include <QTemporaryDir>
 #include "CliRunner.hpp"
@@ -234,6 +235,9 @@ private slots:
         QCOMPARE(c["shape"].size(), std::size_t(4));
         QVERIFY(c["seconds"].get<double>() > 0 && c["gflops"].get<double>() > 0 && c["gemm_gflops"].get<double>() > 0);
         QVERIFY(std::abs(c["ratio"].get<double>() - c["gflops"].get<double>() / c["gemm_gflops"].get<double>()) < 1e-9);
+        // Which build and which kernels were timed, so ratios of two builds can be told apart.
+        QCOMPARE(j["build"].get<std::string>(), orbit::buildArch());
+        QCOMPARE(j["simd"].get<std::string>(), orbit::simdName(orbit::simdLevel()));
     }
     void badInputExitsTwoWithOneLine_data()
     {

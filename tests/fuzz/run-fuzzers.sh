@@ -3,12 +3,16 @@
 #   tests/fuzz/run-fuzzers.sh SECONDS [TARGET ...]
 # Installs clang + compiler-rt from Debian when missing, builds the targets in build-fuzz (the
 # parsers instrumented with clang -fsanitize=fuzzer-no-link,address,undefined, see
-# tests/fuzz/CMakeLists.txt; not part of the normal build), replays the regression reproducers, then runs each target for SECONDS seeded with
-# the test fixtures. Reproducers (crash-*, leak-*, oom-*, timeout-*, slow-unit-*) are kept in
+# tests/fuzz/CMakeLists.txt; not part of the normal build). Then, per target:
+#   1. replays the saved regression reproducers (tests/fixtures/data/fuzz-regressions/<target>/);
+#   2. replays the seed corpus (the test fixtures, tests/fuzz/seeds, generated MAT files) once;
+#   3. fuzzes for SECONDS, starting from the seeds (SECONDS=0: no fuzzing, the two replays only).
+# Reproducers (crash-*, leak-*, oom-*, timeout-*, slow-unit-*) are kept in
 # build-fuzz/findings/<target>/. Exits non-zero on any finding.
 # Builds run at the caller's priority (start it with `nice -n 10` on a shared machine).
 # env: ORBIT_FUZZ_DIR (build dir), ORBIT_FUZZ_CORE_LIB (a built liborbitcore.a, Release, same
-#      sources and ORBIT_NATIVE; default: build one in build-fuzz/core), JOBS (build jobs, default 2), ORBIT_FUZZ_RSS_MB (default 2048).
+#      sources; default: build one in build-fuzz/core), JOBS (build jobs, default 2),
+#      ORBIT_FUZZ_RSS_MB (default 2048), ORBIT_FUZZ_SEED (libFuzzer -seed; default random).
 set -u -o pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -17,6 +21,7 @@ shift || true
 build="${ORBIT_FUZZ_DIR:-$root/build-fuzz}"
 jobs="${JOBS:-2}"
 rss="${ORBIT_FUZZ_RSS_MB:-2048}"
+fuzz_seed="${ORBIT_FUZZ_SEED:-0}"  # libFuzzer: 0 picks a random seed
 fixtures="$root/tests/fixtures/data"
 regressions="$fixtures/fuzz-regressions"
 all_targets=(idx cifar amat image digits mat extxyz csv autodetect spec session)
@@ -60,8 +65,12 @@ if [ -z "$core_lib" ]; then
         || { grep -m30 -E "error" "$build/core-build.log"; echo "core build failed: $build/core-build.log"; exit 1; }
     core_lib="$build/core/core/liborbitcore.a"
 fi
+# The instrumented parsers must see the vector ISA the core library was built for (Eigen's alignment).
+native=OFF
+core_cache="$(dirname "$core_lib")/../CMakeCache.txt"
+grep -q "^ORBIT_NATIVE:BOOL=ON" "$core_cache" 2>/dev/null && native=ON
 cmake -S "$here" -B "$build/targets" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=None \
-    -DORBIT_CORE_LIB="$core_lib" \
+    -DORBIT_CORE_LIB="$core_lib" -DORBIT_NATIVE="$native" \
     >"$build/fuzz-configure.log" 2>&1 || { tail -30 "$build/fuzz-configure.log"; exit 1; }
 cmake --build "$build/targets" -j"$jobs" --target orbit_fuzzers >"$build/fuzz-build.log" 2>&1 \
     || { grep -m30 -E "error" "$build/fuzz-build.log"; echo "build failed: $build/fuzz-build.log"; exit 1; }
@@ -115,35 +124,51 @@ export OMP_NUM_THREADS=1
 status=0
 summary="$build/fuzz-summary.txt"
 : >"$summary"
-printf "%-11s %12s %8s %10s %s\n" target execs exec/s seconds result | tee -a "$summary"
+printf "%-11s %6s %6s %12s %8s %10s %s\n" target repros seeds execs exec/s seconds result | tee -a "$summary"
 for t in "${targets[@]}"; do
     bin="$build/targets/fuzz_$t"
     [ -x "$bin" ] || { echo "no fuzz target $t"; status=1; continue; }
     findings="$build/findings/$t"; corpus="$build/corpus/$t"
     mkdir -p "$findings" "$corpus"
-    # 1. the regression reproducers must all pass
+    t0=$SECONDS
+    result=ok
+    # 1. the regression reproducers must all pass (each file run once)
     mapfile -t repro < <(find "$regressions/$t" -maxdepth 1 -type f ! -name '*.expect' ! -name '*.md' 2>/dev/null | sort)
     if [ ${#repro[@]} -gt 0 ]; then
-        if ! "$bin" -rss_limit_mb="$rss" -timeout=30 -artifact_prefix="$findings/" "${repro[@]}" \
+        if ! timeout -k 10 600 "$bin" -rss_limit_mb="$rss" -timeout=30 -artifact_prefix="$findings/" "${repro[@]}" \
                 >"$findings/regressions.log" 2>&1; then
-            echo "$t: a regression reproducer fails again (see $findings/regressions.log)"; status=1
+            echo "$t: a regression reproducer fails again (see $findings/regressions.log)"; result="REGRESSION"; status=1
         fi
     fi
-    # 2. fuzz
-    t0=$SECONDS
-    timeout -k 10 $((seconds + 120)) "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
-        -rss_limit_mb="$rss" -timeout=20 -print_final_stats=1 -artifact_prefix="$findings/" \
-        "$corpus" "$(gather_seeds "$t")" >"$findings/fuzz.log" 2>&1
-    rc=$?
-    execs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$findings/fuzz.log" | grep -o "[0-9]*$" | tail -1)
-    speed=$(grep -o "stat::average_exec_per_sec: *[0-9]*" "$findings/fuzz.log" | grep -o "[0-9]*$" | tail -1)
-    found=$(ls "$findings" | grep -E "^(crash|leak|oom|timeout|slow-unit)-" || true)
-    result=ok
-    if [ $rc -ne 0 ] || [ -n "$found" ]; then
-        result="FINDING (rc=$rc) $(echo $found | tr '\n' ' ')"; status=1
-        grep -m1 -A12 -E "ERROR: |runtime error|unexpected exception|out-of-memory|timeout after" "$findings/fuzz.log" | head -20
+    # 2. the seed corpus, each input once (-runs=0: execute the corpus, no mutations; no -max_len,
+    #    which would cut longer seeds)
+    seed_dir="$(gather_seeds "$t")"
+    nseeds=$(find "$seed_dir" -type f | wc -l)
+    if ! timeout -k 10 600 "$bin" -runs=0 -rss_limit_mb="$rss" -timeout=30 -artifact_prefix="$findings/" \
+            "$seed_dir" >"$findings/seeds.log" 2>&1; then
+        echo "$t: a seed input fails (see $findings/seeds.log)"; result="SEED FAILS"; status=1
+        grep -m1 -A12 -E "ERROR: |runtime error|unexpected exception|out-of-memory|timeout after" "$findings/seeds.log" | head -20
     fi
-    printf "%-11s %12s %8s %10s %s\n" "$t" "${execs:-?}" "${speed:-?}" "$((SECONDS - t0))" "$result" | tee -a "$summary"
+    # 3. fuzz
+    execs=-; speed=-
+    if [ "$seconds" -gt 0 ]; then
+        timeout -k 10 $((seconds + 120)) "$bin" -max_total_time="$seconds" -max_len="$(max_len "$t")" \
+            -seed="$fuzz_seed" -rss_limit_mb="$rss" -timeout=20 -print_final_stats=1 -artifact_prefix="$findings/" \
+            "$corpus" "$seed_dir" >"$findings/fuzz.log" 2>&1
+        rc=$?
+        execs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$findings/fuzz.log" | grep -o "[0-9]*$" | tail -1)
+        speed=$(grep -o "stat::average_exec_per_sec: *[0-9]*" "$findings/fuzz.log" | grep -o "[0-9]*$" | tail -1)
+        if [ $rc -ne 0 ]; then
+            result="FINDING (rc=$rc)"; status=1
+            grep -m1 -A12 -E "ERROR: |runtime error|unexpected exception|out-of-memory|timeout after" "$findings/fuzz.log" | head -20
+        fi
+    fi
+    found=$(ls "$findings" | grep -E "^(crash|leak|oom|timeout|slow-unit)-" || true)
+    if [ -n "$found" ]; then
+        result="$result; findings: $(echo $found | tr '\n' ' ')"; status=1
+    fi
+    printf "%-11s %6s %6s %12s %8s %10s %s\n" "$t" "${#repro[@]}" "$nseeds" "${execs:-?}" "${speed:-?}" \
+        "$((SECONDS - t0))" "$result" | tee -a "$summary"
 done
 echo "[$(stamp)] run-fuzzers.sh: $((SECONDS - t_start)) s in total; $([ $status -eq 0 ] && echo no findings || echo FINDINGS in $build/findings)"
 exit $status

@@ -3,6 +3,7 @@
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/Bench.hpp"
+#include "orbit/util/Simd.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <iomanip>
@@ -30,9 +31,11 @@ int runBenchCommand(const Args& args, Io& io)
             if (!c.note.empty()) j["note"] = c.note;
             list.push_back(j);
         }
-        io.out << Json{{"cases", list}}.dump() << "\n";
+        // build: portable or native (-march=native); simd: the level of the hand-vectorised kernels.
+        io.out << Json{{"cases", list}, {"build", buildArch()}, {"simd", simdName(simdLevel())}}.dump() << "\n";
         return 0;
     }
+    io.out << "build " << buildArch() << ", kernels " << simdName(simdLevel()) << "\n";
     io.out << std::left << std::setw(28) << "case" << std::setw(26) << "shape N,d,s,r" << std::setw(10) << "seconds"
            << std::setw(10) << "GFLOP/s" << std::setw(10) << "GEMM" << "ratio\n";
     for (const auto& c : cases) {

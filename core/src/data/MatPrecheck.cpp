@@ -209,8 +209,8 @@ void precheckMat4(const std::string& path)
         const std::uintmax_t left = size - offset - 20;
         if (nameLength < 1 || nameLength > kMaxName || nameLength > left)
             r.bad(offset + 16, "the variable name length does not fit in the file", std::to_string(nameLength));
-        const unsigned __int128 data =
-            static_cast<unsigned __int128>(rows) * cols * element * (imag != 0 ? 2u : 1u);
+        __extension__ typedef unsigned __int128 Wide;  // a GCC/Clang extension, and -Wpedantic knows it
+        const Wide data = static_cast<Wide>(rows) * cols * element * (imag != 0 ? 2u : 1u);
         if (data > left - nameLength)
             r.bad(offset + 4, "the variable's data (rows x columns) runs past the end of the file",
                   std::to_string(rows) + " x " + std::to_string(cols));

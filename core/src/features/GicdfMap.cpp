@@ -7,6 +7,7 @@
 #include "features/Pooling.hpp"
 #include "groups/GroupSupport.hpp"
 #include "util/Deterministic.hpp"
+#include "util/SimdDispatch.hpp"
 #include "util/StreamStore.hpp"
 
 #include <algorithm>
@@ -14,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__AVX512F__)
+#if ORBIT_SIMD_DISPATCH
 #include <immintrin.h>
 #endif
 
@@ -119,13 +120,66 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progr
 
 namespace {
 
+#if ORBIT_SIMD_DISPATCH
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), a self-initialised variable that
+// -Wmaybe-uninitialized reports once inlined here (a GCC 12 false positive, GCC bug 105593).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+/// CdfPool::indices on 16 lanes at a time: idx[i] = clamp(ceil(p[i] to), lo, hi) + shift for i in
+/// [0, n rounded down to 16); returns where the scalar tail starts. The same float operations in
+/// the same order as the scalar loop, so the same indices.
+ORBIT_TARGET_AVX512 Eigen::Index indicesAvx512(const float* p, Eigen::Index n, float to, float lo, float hi,
+                                               float shift, int* idx)
+{
+    const __m512 vTo = _mm512_set1_ps(to), vLo = _mm512_set1_ps(lo), vHi = _mm512_set1_ps(hi),
+                 vShift = _mm512_set1_ps(shift);
+    Eigen::Index i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 y = _mm512_roundscale_ps(_mm512_mul_ps(_mm512_loadu_ps(p + i), vTo),
+                                        _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        y = _mm512_add_ps(_mm512_max_ps(_mm512_min_ps(y, vHi), vLo), vShift);
+        _mm512_storeu_si512(idx + i, _mm512_cvttps_epi32(y));
+    }
+    return i;
+}
+
+/// CdfPool's byte steps for nj templates: out[j width + k] = scale sum_{i < r} table[idx_ji][k], with
+/// idx_ji = idx[j jStride + i iStride] and table rows of 64 bytes. A whole row is one register, so
+/// the r steps are r byte adds (counts <= r <= 255 fit), then one widening to float per 16 lanes.
+ORBIT_TARGET_AVX512 void byteStepsAvx512(const std::uint8_t* table, const int* idx, Eigen::Index nj,
+                                         Eigen::Index jStride, Eigen::Index iStride, int r, int width, float scale,
+                                         float* out)
+{
+    const __m512 vScale = _mm512_set1_ps(scale);
+    for (Eigen::Index j = 0; j < nj; ++j) {
+        const int* ij = idx + j * jStride;
+        __m512i f = _mm512_loadu_si512(table + std::ptrdiff_t(ij[0]) * 64);
+        for (int i = 1; i < r; ++i) f = _mm512_add_epi8(f, _mm512_loadu_si512(table + std::ptrdiff_t(ij[i * iStride]) * 64));
+        float* o = out + j * width;
+        for (int k0 = 0; k0 < width; k0 += 16) {
+            const __m128i bytes = _mm512_castsi512_si128(f);
+            const __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(bytes)), vScale);
+            const int n = std::min(16, width - k0);
+            _mm512_mask_storeu_ps(o + k0, __mmask16((1u << n) - 1u), v);
+            f = _mm512_alignr_epi32(f, f, 4);  // next 16 bytes to the bottom lane
+        }
+    }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
 /// Pooling of projections into CDF features. A projection v falls at threshold index
 /// idx(v) = clamp(ceil(v n / s), -n, n + 1) + n: the first tau_k = s k / n with v <= tau_k (values
 /// below tau_-n count from k = -n, values above tau_n at none, index 2n + 1). Then
 /// F_k = #{i : idx(v_i) <= k}, the empirical CDF at tau_k, a sum of r step functions
 /// [k >= idx_i]. The steps are rows of a small table (L1-resident) added side by side:
-///  - bytes: width <= 64 and r <= 255 (counts fit a byte) with AVX-512BW: a whole row is one
-///    64-byte register, so the r steps are r adds, then one widening to float;
+///  - bytes: width <= 64 and r <= 255 (counts fit a byte) on a CPU with AVX-512 BW (chosen at run
+///    time, simdLevel()): a whole row is one 64-byte register, so the r steps are r adds, then one
+///    widening to float;
 ///  - floats: narrow rows with few samples per row (r ceil(width / 16) <= 4 width), 16 lanes at a time;
 ///  - otherwise a histogram over the indices and its prefix sum.
 /// Counts are small integers, exact in float, so all three give the same bits.
@@ -135,8 +189,9 @@ public:
         : bins_(bins), width_(2 * bins + 1), padded_((width_ + kLanes - 1) / kLanes * kLanes), r_(r),
           toBin_(float(bins) / s), scale_(scale), counts_(std::size_t(width_) + 1)
     {
-#if defined(__AVX512BW__)
-        if (width_ <= 64 && r <= 255) {
+#if ORBIT_SIMD_DISPATCH
+        avx512_ = simdLevel() == SimdLevel::Avx512;
+        if (avx512_ && width_ <= 64 && r <= 255) {
             mode_ = Mode::ByteSteps;
             byteSteps_.assign(std::size_t(width_ + 1) * 64, 0);
             for (int j = 0; j <= width_; ++j)
@@ -152,33 +207,36 @@ public:
         }
     }
 
-    /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise), vectorised where the
-    /// target allows (the same float operations in the same order, so the same indices).
+    /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise), 16 lanes at a time on
+    /// AVX-512 CPUs (the same float operations in the same order, so the same indices).
     void indices(const float* p, Eigen::Index n, std::vector<int>& idx) const
     {
         // Projections are finite (transform refuses non-finite inputs), so min/max clamp exactly.
         idx.resize(std::size_t(n));
         const float lo = -float(bins_), hi = float(bins_ + 1), shift = float(bins_);
         Eigen::Index i = 0;
-#if defined(__AVX512F__)
-        const __m512 vTo = _mm512_set1_ps(toBin_), vLo = _mm512_set1_ps(lo), vHi = _mm512_set1_ps(hi),
-                     vShift = _mm512_set1_ps(shift);
-        for (; i + 16 <= n; i += 16) {
-            __m512 y = _mm512_roundscale_ps(_mm512_mul_ps(_mm512_loadu_ps(p + i), vTo),
-                                            _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
-            y = _mm512_add_ps(_mm512_max_ps(_mm512_min_ps(y, vHi), vLo), vShift);
-            _mm512_storeu_si512(idx.data() + i, _mm512_cvttps_epi32(y));
-        }
+#if ORBIT_SIMD_DISPATCH
+        if (avx512_) i = indicesAvx512(p, n, toBin_, lo, hi, shift, idx.data());
 #endif
         for (; i < n; ++i) idx[std::size_t(i)] = int(std::max(std::min(std::ceil(p[i] * toBin_), hi), lo) + shift);
     }
 
-    /// out[0..width) = scale F, from the indices idx[i * stride], i < r.
-    void operator()(const int* idx, Eigen::Index stride, float* out)
+    /// out[j width .. (j + 1) width) = scale F of template j, from the indices idx[j jStride + i iStride],
+    /// i < r, for each j < nj.
+    void operator()(const int* idx, Eigen::Index nj, Eigen::Index jStride, Eigen::Index iStride, float* out)
     {
-        switch (mode_) {
-        case Mode::ByteSteps: return addByteSteps(idx, stride, out);
-        case Mode::FloatSteps:
+#if ORBIT_SIMD_DISPATCH
+        if (mode_ == Mode::ByteSteps)
+            return byteStepsAvx512(byteSteps_.data(), idx, nj, jStride, iStride, r_, width_, scale_, out);
+#endif
+        for (Eigen::Index j = 0; j < nj; ++j) pool(idx + j * jStride, iStride, out + j * width_);
+    }
+
+private:
+    /// out[0..width) = scale F, from the indices idx[i * stride], i < r (float steps or histogram).
+    void pool(const int* idx, Eigen::Index stride, float* out)
+    {
+        if (mode_ == Mode::FloatSteps) {
             switch (padded_ / kLanes) {
             case 1: return addSteps<1>(idx, stride, out);
             case 2: return addSteps<2>(idx, stride, out);
@@ -189,7 +247,6 @@ public:
             case 7: return addSteps<7>(idx, stride, out);
             default: return addSteps<8>(idx, stride, out);
             }
-        case Mode::Histogram: break;
         }
         const int w = width_;
         float* f = counts_.data();
@@ -197,30 +254,6 @@ public:
         for (int i = 0; i < r_; ++i) f[idx[i * stride]] += 1.0f;
         for (int k = 1; k < w; ++k) f[k] += f[k - 1];
         for (int k = 0; k < w; ++k) out[k] = f[k] * scale_;
-    }
-
-private:
-    /// The byte step rows of the r indices in one register, widened to float in 16-lane chunks.
-    void addByteSteps(const int* idx, Eigen::Index stride, float* out) const
-    {
-#if defined(__AVX512BW__)
-        const std::uint8_t* table = byteSteps_.data();
-        __m512i f = _mm512_loadu_si512(table + std::ptrdiff_t(idx[0]) * 64);
-        for (int i = 1; i < r_; ++i)
-            f = _mm512_add_epi8(f, _mm512_loadu_si512(table + std::ptrdiff_t(idx[i * stride]) * 64));
-        const __m512 vScale = _mm512_set1_ps(scale_);
-        for (int k0 = 0; k0 < width_; k0 += 16) {
-            const __m128i bytes = _mm512_castsi512_si128(f);
-            const __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(bytes)), vScale);
-            const int n = std::min(16, width_ - k0);
-            _mm512_mask_storeu_ps(out + k0, __mmask16((1u << n) - 1u), v);
-            f = _mm512_alignr_epi32(f, f, 4);  // next 16 bytes to the bottom lane
-        }
-#else
-        (void)idx;
-        (void)stride;
-        (void)out;
-#endif
     }
 
     /// The float step rows of the r indices summed with all Chunks lanes of a row side by side
@@ -254,6 +287,7 @@ private:
     std::vector<float> steps_;             ///< row j: [k >= j] for k < width, zero padding to `padded_`
     std::vector<std::uint8_t> byteSteps_;  ///< the same rows as bytes, 64 per row
     Mode mode_ = Mode::Histogram;
+    bool avx512_ = false;  ///< simdLevel() when the pool was made: one choice per transform block
 };
 
 /// The feature matrix (m (2n + 1) floats per input, 5x the product's output at the bench sizes) is
@@ -332,12 +366,10 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
                 const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
                 for (Eigen::Index x = 0; x < inputs; ++x) {
                     pool.indices(P.data() + x * perInput, perInput, idx);
-                    for (Eigen::Index j = 0; j < nj; ++j) {
-                        if (dataPath)
-                            pool(idx.data() + j, nc, row.data() + j * width);
-                        else
-                            pool(idx.data() + j * r, 1, row.data() + j * width);
-                    }
+                    if (dataPath)
+                        pool(idx.data(), nj, 1, nc, row.data());
+                    else
+                        pool(idx.data(), nj, r, 1, row.data());
                     detail::streamCopy(row.data(), out.data() + (Eigen::Index(b0) + x) * D + j0 * width, row.size());
                 }
             }

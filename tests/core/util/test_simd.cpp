@@ -1,0 +1,134 @@
+// Run-time SIMD dispatch (orbit/util/Simd.hpp): the level follows the CPU, and every kernel gives
+// the same bits at every level, so a portable binary computes the same features on any x86-64.
+#include "orbit/data/Loaders.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/util/Simd.hpp"
+
+#include "TestPaths.hpp"
+
+#include <QtTest>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+using namespace orbit;
+
+namespace {
+
+/// The flags line of /proc/cpuinfo (empty where there is none), read independently of the library.
+std::string cpuFlags()
+{
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("flags", 0) == 0) return line + " ";
+    return {};
+}
+
+bool hasFlag(const std::string& flags, const std::string& name) { return flags.find(" " + name + " ") != std::string::npos; }
+
+/// Restores the level a test changed.
+struct LevelGuard {
+    SimdLevel saved = simdLevel();
+    ~LevelGuard() { setSimdLevel(saved); }
+};
+
+const Dataset& digits()
+{
+    static const Dataset d = [] {
+        LoadOptions o;
+        o.limit = 200;
+        return loadDataset(orbittest::source("resources/data/digits.png"), o);
+    }();
+    return d;
+}
+
+MatrixXfR features(const std::string& spec, const std::string& group, const std::string& dist, SimdLevel level)
+{
+    setSimdLevel(level);
+    const Dataset& d = digits();
+    const FeatureContext c = makeFeatureContext(d, group, dist, "gaussian:median=1", 5);
+    auto map = makeFeatureMap(spec, c);
+    map->fit(d.X.topRows(60), 5);
+    MatrixXfR F;
+    map->transform(d.X, 60, std::size_t(d.X.rows()), F);
+    return F;
+}
+
+} // namespace
+
+class TestSimd : public QObject {
+    Q_OBJECT
+
+private slots:
+    // AVX-512 kernels are used exactly when the CPU reports AVX-512 F and BW (as /proc/cpuinfo says).
+    void levelFollowsTheCpu()
+    {
+        const std::string flags = cpuFlags();
+#if !defined(__x86_64__)
+        QCOMPARE(simdSupported(), SimdLevel::Baseline);
+#else
+        if (flags.empty()) QSKIP("no /proc/cpuinfo to compare with");
+        const bool avx512 = hasFlag(flags, "avx512f") && hasFlag(flags, "avx512bw");
+        QCOMPARE(simdSupported() == SimdLevel::Avx512, avx512);
+#endif
+        if (!qEnvironmentVariableIsSet("ORBIT_SIMD")) QCOMPARE(simdLevel(), simdSupported());
+        QCOMPARE(simdName(SimdLevel::Baseline), std::string("baseline"));
+        QCOMPARE(simdName(SimdLevel::Avx512), std::string("avx512"));
+        QVERIFY(buildArch() == "portable" || buildArch() == "native");
+    }
+
+    // The baseline can always be chosen; a level above the CPU's is refused with both names.
+    void levelCanBeLoweredNotRaised()
+    {
+        LevelGuard guard;
+        setSimdLevel(SimdLevel::Baseline);
+        QCOMPARE(simdLevel(), SimdLevel::Baseline);
+        if (simdSupported() == SimdLevel::Avx512) {
+            setSimdLevel(SimdLevel::Avx512);
+            QCOMPARE(simdLevel(), SimdLevel::Avx512);
+        } else {
+            try {
+                setSimdLevel(SimdLevel::Avx512);
+                QFAIL("setSimdLevel(Avx512) accepted on a CPU without AVX-512");
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find("avx512") != std::string::npos, e.what());
+            }
+            QCOMPARE(simdLevel(), SimdLevel::Baseline);
+        }
+    }
+
+    // GICDF pooling: the AVX-512 byte-step rows and vector threshold indices give the same bits as
+    // the portable float steps, histogram and scalar indices, on both product paths (templates moved
+    // by the group, inputs moved) and for widths 2n + 1 on both sides of the byte limit (64).
+    void gicdfGivesTheSameBitsAtEveryLevel_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("bins=6 templates") << "gicdf:m=40,bins=6,r=8,mode=templates";
+        QTest::newRow("bins=31 templates") << "gicdf:m=40,bins=31,r=8,mode=templates";
+        QTest::newRow("bins=31 r=1") << "gicdf:m=33,bins=31,r=1,mode=templates";
+        QTest::newRow("bins=6 data") << "gicdf:m=40,bins=6,r=8,mode=data";
+        QTest::newRow("bins=25 data") << "gicdf:m=17,bins=25,r=12,mode=data";
+        QTest::newRow("bins=40 templates") << "gicdf:m=40,bins=40,r=8,mode=templates";
+        QTest::newRow("bins=70 templates") << "gicdf:m=20,bins=70,r=8,mode=templates";
+    }
+    void gicdfGivesTheSameBitsAtEveryLevel()
+    {
+        if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
+        QFETCH(QString, spec);
+        LevelGuard guard;
+        const MatrixXfR fast = features(spec.toStdString(), "rotation", "vonmises:kappa=0.5", SimdLevel::Avx512);
+        const MatrixXfR base = features(spec.toStdString(), "rotation", "vonmises:kappa=0.5", SimdLevel::Baseline);
+        QCOMPARE(fast.rows(), base.rows());
+        QCOMPARE(fast.cols(), base.cols());
+        QVERIFY(fast.cwiseAbs().maxCoeff() > 0);
+        QVERIFY2(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0,
+                 qPrintable(QString("max |difference| %1").arg(double((fast - base).cwiseAbs().maxCoeff()))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimd)
+#include "test_simd.moc"
