@@ -189,18 +189,21 @@ std::vector<double> parseValueList(const std::string& text)
     const std::string t = trim(text);
     if (t.find(':') != std::string::npos) {
         const auto parts = split(t, ':');
-        const auto lo = parts.size() >= 3 ? parseDouble(parts[0]) : std::nullopt;
-        const auto hi = parts.size() >= 3 ? parseDouble(parts[1]) : std::nullopt;
-        const auto n = parts.size() >= 3 ? parseInteger(parts[2]) : std::nullopt;
         const bool log = parts.size() == 4 && trim(parts[3]) == "log";
-        if (!lo || !hi || !n || parts.size() > 4 || (parts.size() == 4 && !log))
+        if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && !log))
             throw SpecError("values", "expected LO:HI:N or LO:HI:N:log", text);
-        if (*n < 2 || *n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
-        if (!(*lo < *hi)) throw SpecError("values", "needs LO < HI", text);
-        if (log && !(*lo > 0)) throw SpecError("values", "a log range needs LO > 0", text);
-        for (long long i = 0; i < *n; ++i) {
-            const double f = double(i) / double(*n - 1);
-            values.push_back(log ? std::exp(std::log(*lo) + f * (std::log(*hi) - std::log(*lo))) : *lo + f * (*hi - *lo));
+        const std::optional<double> loText = parseDouble(parts[0]), hiText = parseDouble(parts[1]);
+        const std::optional<long long> nText = parseInteger(parts[2]);
+        if (!loText || !hiText || !nText) throw SpecError("values", "expected LO:HI:N or LO:HI:N:log", text);
+        // Plain copies: GCC 12 reports the optionals' payloads as maybe-uninitialized in the loop.
+        const double lo = *loText, hi = *hiText;
+        const long long n = *nText;
+        if (n < 2 || n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
+        if (!(lo < hi)) throw SpecError("values", "needs LO < HI", text);
+        if (log && !(lo > 0)) throw SpecError("values", "a log range needs LO > 0", text);
+        for (long long i = 0; i < n; ++i) {
+            const double f = double(i) / double(n - 1);
+            values.push_back(log ? std::exp(std::log(lo) + f * (std::log(hi) - std::log(lo))) : lo + f * (hi - lo));
         }
         return values;
     }
