@@ -189,11 +189,13 @@ std::vector<double> parseValueList(const std::string& text)
     const std::string t = trim(text);
     if (t.find(':') != std::string::npos) {
         const auto parts = split(t, ':');
-        const auto lo = parts.size() >= 3 ? parseDouble(parts[0]) : std::nullopt;
-        const auto hi = parts.size() >= 3 ? parseDouble(parts[1]) : std::nullopt;
-        const auto n = parts.size() >= 3 ? parseInteger(parts[2]) : std::nullopt;
+        if (parts.size() < 3 || parts.size() > 4)
+            throw SpecError("values", "expected LO:HI:N or LO:HI:N:log", text);
+        // Parsed unconditionally: GCC 12 takes `cond ? parse(..) : nullopt` for maybe uninitialised.
+        const std::optional<double> lo = parseDouble(parts[0]), hi = parseDouble(parts[1]);
+        const std::optional<long long> n = parseInteger(parts[2]);
         const bool log = parts.size() == 4 && trim(parts[3]) == "log";
-        if (!lo || !hi || !n || parts.size() > 4 || (parts.size() == 4 && !log))
+        if (!lo || !hi || !n || (parts.size() == 4 && !log))
             throw SpecError("values", "expected LO:HI:N or LO:HI:N:log", text);
         if (*n < 2 || *n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
         if (!(*lo < *hi)) throw SpecError("values", "needs LO < HI", text);
