@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "Presets.hpp"
 #include "SafeText.hpp"
 #include "models/LabState.hpp"
 #include "panels/ApproximationPanel.hpp"

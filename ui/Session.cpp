@@ -1,7 +1,5 @@
 #include "Session.hpp"
 
-#include "models/DistributionCatalog.hpp"
-
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -11,7 +9,6 @@
 #include <QSaveFile>
 
 #include <cmath>
-#include <stdexcept>
 
 namespace orbitui {
 
@@ -453,68 +450,6 @@ std::optional<SessionState> loadSession(const QString& path, QString* error)
             *error = QString("%1: %2").arg(path, QString::fromUtf8(e.what()));
         return std::nullopt;
     }
-}
-
-namespace {
-
-/// A distribution of the registry with its parameters set: the name and every key must be
-/// registered (a preset cannot name what the core does not have).
-DistributionParams registered(const std::string& name, const std::vector<std::pair<std::string, double>>& values)
-{
-    if (!orbit::findDistribution(name))
-        throw std::logic_error("preset: no distribution " + name + " in the registry");
-    DistributionParams p;
-    p.name = name;
-    for (const auto& [key, value] : values) {
-        if (!orbit::findDistribution(name)->parameter(key))
-            throw std::logic_error("preset: " + name + " has no parameter " + key);
-        p.setValue(key, value);
-    }
-    return p;
-}
-
-/// "von Mises κ = 0.2": the registry's display name and the symbol of each parameter's label.
-QString describe(const DistributionParams& p)
-{
-    QStringList parts;
-    for (const orbit::ParamDescriptor& d : orbit::findDistribution(p.name)->parameters)
-        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(d.label.substr(0, d.label.find(' '))),
-                                              QString::fromStdString(orbit::formatNumber(p.value(d.key))));
-    return displayName(p.name) + " " + parts.join(", ");
-}
-
-} // namespace
-
-std::vector<Preset> presets()
-{
-    std::vector<Preset> out;
-    {
-        OrbitSettings s;
-        s.group = orbit::toString(orbit::GroupKind::Rotation);
-        s.dist = registered("vonmises", {{"kappa", 0.2}});
-        s.r = 100;
-        out.push_back({QStringLiteral("Rotated MNIST — LGIKA: %1, r = %2").arg(describe(s.dist)).arg(s.r), s});
-    }
-    {
-        OrbitSettings s;
-        s.group = orbit::toString(orbit::GroupKind::Permutation);
-        s.dist = registered("noisysort", {{"sigma", 1.0}});
-        s.r = 70;
-        out.push_back({QStringLiteral("QM7 — LGIKA: %1, r = %2").arg(describe(s.dist)).arg(s.r), s});
-    }
-    {
-        OrbitSettings s;
-        s.group = orbit::toString(orbit::GroupKind::Affine);
-        s.rotation = registered("vonmises", {{"kappa", 9.0}});
-        s.translation = registered("gaussian", {{"sigma", 0.3}});
-        s.scale = registered("lognormal", {{"mu", 0.0}, {"sigma", 0.3}});
-        s.r = 50;
-        out.push_back({QStringLiteral("CIFAR-10 — LGIKA: %1 × %2 × %3, r = %4")
-                           .arg(describe(s.scale), describe(s.translation), describe(s.rotation))
-                           .arg(s.r),
-                       s});
-    }
-    return out;
 }
 
 } // namespace orbitui

@@ -1,6 +1,6 @@
 #pragma once
 // Sessions: every user setting (dataset path, selection, group, distributions, r, seeds, panel)
-// as one JSON document, written atomically; and the papers' presets.
+// as one JSON document, written atomically. (The papers' presets are in Presets.hpp.)
 #include "models/AnalysisSettings.hpp"
 #include "models/OrbitSettings.hpp"
 #include "models/TrainingSettings.hpp"
@@ -37,14 +37,5 @@ SessionState sessionFromJson(const QJsonObject& json);
 QString saveSession(const QString& path, const SessionState& s);
 /// Reads a session file; on failure returns nullopt and sets `error` (file, field, value).
 std::optional<SessionState> loadSession(const QString& path, QString* error);
-
-/// A named setting from the papers.
-struct Preset {
-    QString name;
-    OrbitSettings settings;
-};
-/// Rotated MNIST (LGIKA: von Mises κ = 0.2, r = 100), QM7 (noisy sort σ = 1, r = 70), CIFAR-10
-/// (log-normal (0, 0.3) × Gaussian translation σ = 0.3 × von Mises κ = 9, r = 50).
-std::vector<Preset> presets();
 
 } // namespace orbitui

@@ -2,7 +2,9 @@
 
 #include "models/LabState.hpp"
 #include "widgets/AutoApplyControl.hpp"
+#include "widgets/AxisTicks.hpp"
 #include "widgets/ChartBox.hpp"
+#include "widgets/FractionBar.hpp"
 #include "widgets/SampleImage.hpp"
 #include "workers/KernelTasks.hpp"
 
@@ -16,7 +18,6 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -38,25 +39,13 @@ QString joinList(const std::vector<int>& v)
     return parts.join(", ");
 }
 
-/// The decade boundaries around [lo, hi] (log axes read best on whole decades).
-std::pair<double, double> decades(double lo, double hi)
-{
-    lo = std::max(lo, 1e-12);
-    hi = std::max(hi, lo);
-    double a = std::pow(10.0, std::floor(std::log10(lo)));
-    double b = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (b <= a * 1.0001)
-        b = a * 10.0;
-    return {a * 0.999, b * 1.001};  // a hair wider: the end decades keep their tick labels
-}
-
 } // namespace
 
 ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     : Panel("approximation", tr("Approximation"), parent), state_(state), runner_(new TaskRunner("approximation", this)),
       n_(new QSpinBox), method_(new QComboBox), sList_(new QLineEdit), rList_(new QLineEdit), refR_(new QSpinBox),
       repeats_(new QSpinBox), bandwidth_(new QDoubleSpinBox), auto_(new AutoApplyControl(this)),
-      cancel_(new QPushButton(tr("Cancel"))), progress_(new QProgressBar), status_(new QLabel)
+      cancel_(new QPushButton(tr("Cancel"))), progress_(new FractionBar), status_(new QLabel)
 {
     n_->setRange(2, 2000);
     n_->setToolTip(tr("n, the number of data points whose kernel matrix K is approximated."));
@@ -77,8 +66,6 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     cancel_->setToolTip(tr("Stop the computation; the points already drawn stay."));
     cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));
     cancel_->setEnabled(false);
-    progress_->setRange(0, 1000);
-    progress_->setValue(0);
     status_->setWordWrap(true);
     status_->setTextFormat(Qt::RichText);
 
@@ -148,7 +135,7 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
 
     connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) { cancel_->setEnabled(busy); });
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
-        progress_->setValue(static_cast<int>(f * 1000));
+        progress_->setFraction(f);
         progress_->setFormat(text + "  %p%");
     });
     connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
@@ -160,7 +147,7 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
         clearError();
         const auto result = v.value<std::shared_ptr<const ApproxResult>>();
         drawRows(result->rows);
-        progress_->setValue(1000);
+        progress_->setFraction(1);
         progress_->setFormat(tr("done  %p%"));
         status_->setText(tr("%1 points of %2 × %3 in %4 s; K: Monte Carlo k_qG with ref-r = %5, %6.%7")
                              .arg(result->rows.size())
@@ -280,7 +267,7 @@ void ApproximationPanel::compute()
     runR_ = req.config.rList;
     rows_.clear();
     resetCharts();
-    progress_->setValue(0);
+    progress_->setFraction(0);
     status_->setText(tr("Computing %1 × %2 points…%3").arg(runR_.size()).arg(runS_.size()).arg(note_));
     runner_->submit(makeApproxTask(std::move(req)));
 }
@@ -328,7 +315,7 @@ void ApproximationPanel::resetCharts()
             curves_[c].push_back(series);
         }
         const auto [sLo, sHi] = runS_.empty() ? std::make_pair(1.0, 1000.0)
-                                              : decades(runS_.front(), runS_.back());
+                                              : decadeRange(runS_.front(), runS_.back());
         axisX_[c]->setRange(sLo, sHi);
         axisY_[c]->setRange(0.01, 1.0);
         charts_[c]->setNote(state_->dataset() ? QString() : tr("Load data to compute approximation errors."));
@@ -356,7 +343,7 @@ void ApproximationPanel::drawRows(const std::vector<orbit::ApproxErrorRow>& rows
             curves_[c][k]->replace(it != data[c]->end() ? it->second : QList<QPointF>());
         }
         if (!rows.empty()) {
-            const auto [yLo, yHi] = decades(lo, hi);
+            const auto [yLo, yHi] = decadeRange(lo, hi);
             axisY_[c]->setRange(yLo, yHi);
         }
     }

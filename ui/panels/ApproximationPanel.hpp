@@ -18,13 +18,13 @@ class QLabel;
 class QLineEdit;
 class QLineSeries;
 class QLogValueAxis;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 
 namespace orbitui {
 
 class AutoApplyControl;
+class FractionBar;
 class ChartBox;
 class LabState;
 class TaskRunner;
@@ -72,7 +72,7 @@ private:
     QDoubleSpinBox* bandwidth_;
     AutoApplyControl* auto_;
     QPushButton* cancel_;
-    QProgressBar* progress_;
+    FractionBar* progress_;
     QLabel* status_;
     ChartBox* charts_[2];
     QLogValueAxis* axisX_[2];

@@ -2,6 +2,7 @@
 
 #include "models/LabState.hpp"
 #include "widgets/AutoApplyControl.hpp"
+#include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "workers/KernelTasks.hpp"
 
@@ -14,7 +15,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -48,7 +48,7 @@ QLabel* caption(const QString& text, const QString& tip)
 KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     : Panel("kernels", tr("Kernels"), parent), state_(state), runner_(new TaskRunner("kernels", this)),
       n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), bandwidth_(new QDoubleSpinBox),
-      auto_(new AutoApplyControl(this)), progress_(new QProgressBar), summary_(new QLabel)
+      auto_(new AutoApplyControl(this)), progress_(new FractionBar), summary_(new QLabel)
 {
     const QString nTip = tr("N, the number of points: a random subset of the data, ordered by label so classes form blocks.");
     const QString rTip = tr("r, the number of group samples g ~ q averaged per point: larger r gives a smoother, more "
@@ -72,7 +72,6 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     bandwidth_->setDecimals(2);
     bandwidth_->setSingleStep(0.1);
     bandwidth_->setToolTip(bwTip);
-    progress_->setRange(0, 1000);
     progress_->setMaximumWidth(220);
     progress_->setTextVisible(false);
     progress_->hide();
@@ -182,10 +181,10 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
 
     connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) {
         progress_->setVisible(busy);
-        progress_->setValue(0);
+        progress_->setFraction(0);
     });
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
-        progress_->setValue(static_cast<int>(f * 1000));
+        progress_->setFraction(f);
         progress_->setToolTip(text);
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {

@@ -13,12 +13,12 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QProgressBar;
 class QSpinBox;
 
 namespace orbitui {
 
 class AutoApplyControl;
+class FractionBar;
 class HeatmapView;
 class LabState;
 class TaskRunner;
@@ -66,7 +66,7 @@ private:
     QSpinBox* s_;
     QDoubleSpinBox* bandwidth_;
     AutoApplyControl* auto_;
-    QProgressBar* progress_;
+    FractionBar* progress_;
     QLabel* summary_;
     std::array<HeatmapView*, 4> heatmaps_{};
     std::shared_ptr<const KernelResult> last_;

@@ -3,35 +3,31 @@
 // the worker with a progress bar, ETA and Cancel (Esc). Results: a per-fold metrics table, the
 // validation score along the main grid axis (with the log evidence on a second axis for blr), a
 // confusion matrix for classes and a learning curve. A failed or cancelled run keeps the last
-// results on screen.
+// results on screen. The settings are a TrainingForm, Run / Cancel / progress a TrainingRunControl,
+// the per-fold table a FoldTableModel.
 #include "models/TrainingSettings.hpp"
 #include "panels/Panel.hpp"
-
-#include <QElapsedTimer>
 
 #include <memory>
 #include <optional>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QShortcut;
-class QSpinBox;
 class QStackedWidget;
-class QTableWidget;
+class QTableView;
 class QTabWidget;
 
 namespace orbitui {
 
 class ChartBox;
 class ConfusionMatrixView;
+class FoldTableModel;
 class LabState;
 class LocalityPane;
 class TaskRunner;
+class TrainingForm;
+class TrainingRunControl;
 struct TrainingResult;
 
 class TrainingPanel : public Panel {
@@ -72,14 +68,17 @@ public:
     /// Starts Learn locality with the current settings (what its button does); false with the
     /// reason shown inline when it cannot start.
     bool learnLocality();
-    QTableWidget* metricsTable() const { return table_; }
+    /// The per-fold table and its model.
+    QTableView* metricsTable() const { return table_; }
+    FoldTableModel* foldModel() const { return folds_; }
     ChartBox* scoreChart() const { return scoreChart_; }
     ChartBox* learningCurveChart() const { return curveChart_; }
     ConfusionMatrixView* confusionView() const { return confusion_; }
     QString statusText() const;
     /// False while the "what this does" hint is shown (before the first result).
     bool showsResults() const;
-    QLineEdit* specEdit() const { return spec_; }
+    QLineEdit* specEdit() const;
+    TrainingForm* form() const { return form_; }
 
 protected:
     /// Ctrl+R and Esc work anywhere in the window while this panel is shown, and only then.
@@ -89,12 +88,11 @@ protected:
 private:
     QWidget* buildSettings();
     QWidget* buildResults();
-    /// The widgets' settings; strict: a list that does not parse throws SpecError naming it.
-    TrainingSettings settingsFrom(bool strict) const;
+    /// The form's and the run controls' enabled states.
     void updateEnabled();
     void refreshOrbitInfo();
-    void applyPreset();
     void draw(std::shared_ptr<const TrainingResult> result);
+    /// Fills the fold table and sizes it to its rows (at most 7 before it scrolls).
     void drawTable(const TrainingResult& result);
     void drawConfusion(const TrainingResult& result);
     void setRunning(bool running);
@@ -106,42 +104,20 @@ private:
     LocalityPane* localityPane_;
     QTabWidget* resultTabs_;
     QShortcut* learnShortcut_;
-    // Settings widgets.
-    QComboBox* preset_;
-    QSpinBox* s_;
-    QSpinBox* r_;
-    QLineEdit* spec_;
-    QLabel* orbitInfo_;
-    QComboBox* learner_;
-    QComboBox* eval_;
-    QDoubleSpinBox* holdout_;
-    QSpinBox* k_;
-    QSpinBox* subset_;
-    QSpinBox* seed_;
-    QCheckBox* learningCurve_;
-    QLineEdit* lambdas_;
-    QLineEdit* costs_;
-    QLineEdit* medians_;
-    QComboBox* localityAxis_;
-    QLineEdit* locality_;
-    QPushButton* runButton_;
-    QPushButton* cancelButton_;
-    QProgressBar* progress_;
-    QLabel* status_;
+    TrainingForm* form_;
+    TrainingRunControl* control_;
     QShortcut* runShortcut_;
     QShortcut* cancelShortcut_;
     // Results.
     QStackedWidget* stack_;
     QLabel* summary_;
-    QTableWidget* table_;
+    QTableView* table_;
+    FoldTableModel* folds_;
     ChartBox* scoreChart_;
     ChartBox* curveChart_;
     ConfusionMatrixView* confusion_;
 
-    std::string wantedLocalityAxis_;  ///< kept while the orbit settings offer no such axis
-    TrainingSettings lastGood_;       ///< list fields fall back to these when they do not parse
     std::shared_ptr<const TrainingResult> last_;
-    QElapsedTimer clock_;
     std::optional<Action> pending_;  ///< waiting for data (runWhenDataReady)
     int draws_ = 0;
 };

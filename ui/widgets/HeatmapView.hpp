@@ -4,6 +4,12 @@
 // points ordered by class, are drawn once per block), optional values written in the cells, and a
 // tooltip naming row, column, their labels and the value. Rows and columns that stand for a continuous
 // quantity (points ordered by target) get numeric ticks instead of labels.
+// The colour map, the ticks and the layout are their own files (ColorMap, AxisTicks, HeatmapLayout);
+// this widget keeps the state and paints.
+#include "widgets/AxisTicks.hpp"
+#include "widgets/ColorMap.hpp"
+#include "widgets/HeatmapLayout.hpp"
+
 #include <Eigen/Core>
 
 #include <QImage>
@@ -23,9 +29,10 @@ namespace orbitui {
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
-    /// Sequential: magma from the minimum (dark) to the maximum (light). Diverging: blue, white,
-    /// red around zero with a range symmetric about it (differences).
-    enum class ColorMap { Sequential, Diverging };
+    /// Sequential or Diverging (ColorMap.hpp).
+    using ColorMap = orbitui::ColorMap;
+    /// A numeric axis's tick (AxisTicks.hpp).
+    using AxisTick = orbitui::AxisTick;
 
     explicit HeatmapView(QWidget* parent = nullptr);
 
@@ -37,26 +44,16 @@ public:
     QStringList rowLabels() const { return rowLabels_; }
     QStringList columnLabels() const { return columnLabels_; }
 
-    /// A tick on a numeric axis: `value` falls at `position`, in cells from the top / left edge
-    /// (cell k spans [k, k + 1]; its centre is k + 0.5), and is written as `text`.
-    struct AxisTick {
-        double position = 0;
-        double value = 0;
-        QString text;
-    };
     /// Continuous coordinates of the rows and columns (e.g. the targets of points ordered by target),
     /// one non-decreasing value per row / column: the axes then show a few rounded values (ticks) at
     /// the rows / columns where they fall instead of the labels, which stay in the tooltip. A vector
     /// that is empty, unsorted or of another length than the matrix's side leaves that axis to its
-    /// labels. Kept across setMatrix; clear() removes them. The unit belongs in setAxisCaptions.
+    /// labels. The ticks are numericTicks(values). Kept across setMatrix; clear() removes them. The
+    /// unit belongs in setAxisCaptions.
     void setAxisValues(const std::vector<double>& rowValues, const std::vector<double>& columnValues);
     /// The ticks of the numeric axes (empty when the axis has labels instead).
     const std::vector<AxisTick>& rowTicks() const { return rowTicks_; }
     const std::vector<AxisTick>& columnTicks() const { return columnTicks_; }
-    /// Ticks for sorted `values`: at most `count` rounded values (1–2 significant digits of the
-    /// range's step) inside [front, back], each placed by linear interpolation between the cells whose
-    /// values enclose it. Empty when `values` is empty or not sorted.
-    static std::vector<AxisTick> numericTicks(const std::vector<double>& values, int count = 5);
 
     void setTitle(const QString& title);
     QString title() const { return title_; }
@@ -94,9 +91,6 @@ public:
     /// The same picture as vector graphics (cells as rectangles when there are at most 128 x 128).
     bool exportSvg(const QString& path) const;
 
-    /// The colour of value t in [0, 1] of the colour map.
-    static QColor colorAt(ColorMap map, double t);
-
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
@@ -104,21 +98,16 @@ protected:
     QSize minimumSizeHint() const override { return {160, 160}; }
 
 private:
-    struct Geometry {
-        QRect title, cells, bar;
-        double cellW = 1, cellH = 1;
-        bool rowLabels = false, columnLabels = false;
-        bool rotatedColumns = false;  ///< column labels written upwards (names wider than a cell)
-        int columnLabelHeight = 0;    ///< height reserved under the cells for the column labels
-        int rowLabelWidth = 0;        ///< width reserved left of the cells for the row labels
-    };
-    Geometry geometry(const QRect& area) const;
+    HeatmapLayout geometry(const QRect& area) const;
     /// Draws the whole picture into `area`; `vectorCells` draws cells as rectangles (SVG).
     void paint(QPainter& p, const QRect& area, bool vectorCells) const;
+    void paintOverlay(QPainter& p, const HeatmapLayout& g) const;
+    /// Lines between blocks of equal labels, the labels or ticks of both axes and the captions.
+    void paintAxes(QPainter& p, const HeatmapLayout& g, const QRect& area) const;
+    void paintValues(QPainter& p, const HeatmapLayout& g) const;
+    void paintColorBar(QPainter& p, const HeatmapLayout& g, const QRect& area) const;
     void rebuildImage();
     void rebuildTicks();
-    /// Draws the ticks of the numeric axes (called by paint when there are any).
-    void paintTicks(QPainter& p, const Geometry& g, const QRect& area) const;
 
     Eigen::MatrixXd matrix_;
     QStringList rowLabels_, columnLabels_;

@@ -178,43 +178,6 @@ private slots:
         QVERIFY(!panel->exportFeatures(fx.dir.filePath("psi.txt")).isEmpty());
     }
 
-    void numericTicksSitWhereTheirValuesFall()
-    {
-        // Values 10 k (k = 0..99): value u lies at cell u / 10, whose centre is u / 10 + 0.5.
-        std::vector<double> v(100);
-        for (int k = 0; k < 100; ++k)
-            v[std::size_t(k)] = 10.0 * k;
-        const auto ticks = HeatmapView::numericTicks(v);
-        QVERIFY(ticks.size() >= 4 && ticks.size() <= 6);
-        for (std::size_t t = 0; t < ticks.size(); ++t) {
-            QVERIFY(ticks[t].value >= v.front() && ticks[t].value <= v.back());
-            QCOMPARE(ticks[t].position, ticks[t].value / 10.0 + 0.5);
-            QCOMPARE(ticks[t].text.toDouble(), ticks[t].value);
-            QCOMPARE(std::fmod(ticks[t].value, 100.0), 0.0);  // rounded to the range's power of ten
-            if (t > 0)
-                QVERIFY(ticks[t].value > ticks[t - 1].value);
-        }
-        // A log-spaced grid (0.01 .. 100, 10 points): ticks at the powers of ten, placed in log space.
-        std::vector<double> g(10);
-        for (int k = 0; k < 10; ++k)
-            g[std::size_t(k)] = 0.01 * std::pow(1e4, k / 9.0);
-        const auto logTicks = HeatmapView::numericTicks(g);
-        QCOMPARE(int(logTicks.size()), 5);
-        for (std::size_t t = 0; t < logTicks.size(); ++t) {
-            QCOMPARE(logTicks[t].value, std::pow(10.0, double(t) - 2.0));
-            QCOMPARE(logTicks[t].position, 0.5 + 9.0 * double(t) / 4.0);
-        }
-        // Over less than a decade and a half: 1, 2 and 5 times powers of ten.
-        const auto fine = HeatmapView::numericTicks({0.1, 0.3, 0.9, 2.7});
-        QCOMPARE(int(fine.size()), 5);  // 0.1, 0.2, 0.5, 1, 2
-        QCOMPARE(fine[1].value, 0.2);
-        QCOMPARE(fine[3].value, 1.0);
-        QCOMPARE(fine[3].position, 0.5 + std::log(10.0) / std::log(3.0));
-        // Unsorted or empty values: no ticks (the axis keeps its labels).
-        QVERIFY(HeatmapView::numericTicks({3.0, 1.0, 2.0}).empty());
-        QVERIFY(HeatmapView::numericTicks({}).empty());
-    }
-
     void regressionHeatmapsGetTargetTicksWithTheUnit()
     {
         WindowFixture fx;

@@ -2,6 +2,7 @@
 // groups offered for a kind of data, the distributions offered per group, the feature maps,
 // learners and evaluations in the combo boxes, and the names sessions accept are the registry's.
 // Regression: the GUI capped von Mises κ at 1000 while the core accepts 1e6.
+#include "Presets.hpp"
 #include "Session.hpp"
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"

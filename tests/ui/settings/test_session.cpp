@@ -1,6 +1,7 @@
 // Sessions: every setting (dataset path, selection, embedding inputs, group, each distribution's
 // parameters, r, a 64-bit seed, panel) survives save -> load; malformed files are refused with
 // the field and the value; presets carry the papers' settings.
+#include "Presets.hpp"
 #include "Session.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -128,6 +129,11 @@ private slots:
         QCOMPARE(list[2].settings.distSpec(),
                  std::string("rotation=vonmises:kappa=9,translation=gaussian:sigma=0.3,scale=lognormal:mu=0,sigma=0.3"));
         QCOMPARE(list[2].settings.r, 50);
+        // The menu names each preset by its data, paper, distributions (the registry's names and
+        // symbols; the affine factors in the order they act) and r.
+        QCOMPARE(list[0].name, QString("Rotated MNIST — LGIKA: von Mises κ = 0.2, r = 100"));
+        QCOMPARE(list[1].name, QString("QM7 — LGIKA: noisy sort σ = 1, r = 70"));
+        QCOMPARE(list[2].name, QString("CIFAR-10 — LGIKA: log-normal μ = 0, σ = 0.3 × Gaussian σ = 0.3 × von Mises κ = 9, r = 50"));
     }
     void presetSpecsAreAcceptedByTheCore()
     {

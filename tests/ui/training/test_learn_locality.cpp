@@ -16,6 +16,7 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 
+#include "PanelFixture.hpp"
 #include "TestPaths.hpp"
 
 #include <QCheckBox>
@@ -33,11 +34,6 @@ using namespace orbitui;
 
 namespace {
 
-std::shared_ptr<const orbit::Dataset> bundled(const char* name)
-{
-    return std::make_shared<const orbit::Dataset>(orbit::loadDataset(orbittest::source(std::string("resources/data/") + name), {}));
-}
-
 /// 300 digits, irf s = 150, r = 6, one hold-out split: a learn takes a second or two.
 TrainingSettings quick()
 {
@@ -54,14 +50,12 @@ TrainingSettings quick()
     return s;
 }
 
-struct Fixture {
-    LabState state;
-    TrainingPanel panel{&state};
+/// The panel on a bundled file (orbittest::TrainingPanelFixture) with, on the digits, `orbit` in force.
+struct Fixture : orbittest::TrainingPanelFixture {
     LocalityPane& pane() { return *panel.locality(); }
 
-    explicit Fixture(const char* file = "digits.png", OrbitSettings orbit = {})
+    explicit Fixture(const char* file = "digits.png", OrbitSettings orbit = {}) : TrainingPanelFixture(file)
     {
-        state.setDataset(bundled(file), QString::fromStdString(orbittest::source(std::string("resources/data/") + file)));
         if (orbit.group == "rotation")
             orbit.dist = DistributionParams{"vonmises", 1.0};
         if (std::string(file) == "digits.png")

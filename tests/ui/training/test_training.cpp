@@ -15,6 +15,7 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "PanelFixture.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -25,7 +26,7 @@
 #include <QJsonArray>
 #include <QLineEdit>
 #include <QLineSeries>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -35,13 +36,6 @@
 using namespace orbitui;
 
 namespace {
-
-std::shared_ptr<const orbit::Dataset> digits()
-{
-    static const auto ds = std::make_shared<const orbit::Dataset>(
-        orbit::loadDataset(orbittest::source("resources/data/digits.png"), {}));
-    return ds;
-}
 
 /// Fast settings: 300 digits, 200 random Fourier features, one hold-out split, two ridge strengths.
 TrainingSettings fast()
@@ -74,18 +68,7 @@ TrainingSettings slow()
     return s;
 }
 
-struct Fixture {
-    LabState state;
-    TrainingPanel panel{&state};
-    Fixture() { state.setDataset(digits(), QString::fromStdString(orbittest::source("resources/data/digits.png"))); }
-
-    bool runAndSettle(const TrainingSettings& s)
-    {
-        panel.setSettings(s);
-        const int before = panel.drawCount();
-        return panel.run() && QTest::qWaitFor([&] { return panel.drawCount() > before && panel.isIdle(); }, 120000);
-    }
-};
+using Fixture = orbittest::TrainingPanelFixture;  // the panel on the bundled digits
 
 std::vector<QPointF> pointsOf(ChartBox* box, int series = 0)
 {
@@ -125,9 +108,9 @@ private slots:
             QVERIFY(QTest::qWaitFor([&] { return panel.drawCount() > before && panel.isIdle(); }, 120000));
             QVERIFY2(!panel.hasError(), qPrintable(panel.errorText()));
             QCOMPARE(panel.lastResult()->result.metric, std::string("rmse"));
-            QTableWidget* table = panel.metricsTable();
-            QCOMPARE(table->horizontalHeaderItem(1)->text(), unit ? QString("RMSE (kcal/mol)") : QString("RMSE"));
-            QCOMPARE(table->horizontalHeaderItem(2)->text(), unit ? QString("MAE (kcal/mol)") : QString("MAE"));
+            const QAbstractItemModel* table = panel.metricsTable()->model();
+            QCOMPARE(table->headerData(1, Qt::Horizontal).toString(), unit ? QString("RMSE (kcal/mol)") : QString("RMSE"));
+            QCOMPARE(table->headerData(2, Qt::Horizontal).toString(), unit ? QString("MAE (kcal/mol)") : QString("MAE"));
             const auto axes = panel.scoreChart()->chart()->axes(Qt::Vertical);
             QVERIFY(!axes.isEmpty());
             QCOMPARE(axes.front()->titleText().contains("kcal/mol"), unit);
@@ -151,11 +134,11 @@ private slots:
         QVERIFY2(r.mean > 0.5, qPrintable(QString::number(r.mean)));
 
         // Table: one row per fold and the mean row; the score column shows the fold's score.
-        QTableWidget* table = fx.panel.metricsTable();
+        const QAbstractItemModel* table = fx.panel.metricsTable()->model();
         QCOMPARE(table->rowCount(), 2);
-        QCOMPARE(table->item(0, 1)->text(), QString::number(r.folds[0].score, 'f', 3));
-        QVERIFY(table->item(1, 0)->text().contains("mean"));
-        QVERIFY(table->item(0, table->columnCount() - 1)->text().contains("λ"));
+        QCOMPARE(table->index(0, 1).data().toString(), QString::number(r.folds[0].score, 'f', 3));
+        QVERIFY(table->index(1, 0).data().toString().contains("mean"));
+        QVERIFY(table->index(0, table->columnCount() - 1).data().toString().contains("λ"));
 
         // Score chart: one point per λ of the grid, at the λ values.
         const auto score = pointsOf(fx.panel.scoreChart());
@@ -219,7 +202,7 @@ private slots:
         QCOMPARE(evidence.size(), std::size_t(2));
         QCOMPARE(evidence[0].x(), 0.1);
         QCOMPARE(evidence[1].x(), 10.0);
-        QVERIFY(fx.panel.metricsTable()->horizontalHeaderItem(2)->text().contains("evidence"));
+        QVERIFY(fx.panel.metricsTable()->model()->headerData(2, Qt::Horizontal).toString().contains("evidence"));
         // Without a learning curve the chart says why it is empty.
         QVERIFY(pointsOf(fx.panel.learningCurveChart()).empty());
     }
@@ -252,8 +235,8 @@ private slots:
         Fixture fx;
         QVERIFY(fx.runAndSettle(fast()));
         const auto first = fx.panel.lastResult();
-        const int rows = fx.panel.metricsTable()->rowCount();
-        const QString score = fx.panel.metricsTable()->item(0, 1)->text();
+        const int rows = fx.panel.metricsTable()->model()->rowCount();
+        const QString score = fx.panel.metricsTable()->model()->index(0, 1).data().toString();
 
         fx.panel.setSettings(slow());
         QSignalSpy progress(fx.panel.runner(), &TaskRunner::progress);
@@ -273,8 +256,8 @@ private slots:
         qInfo("the worker left the cancelled run %lld ms after Cancel", static_cast<long long>(clock.elapsed()));
         QCOMPARE(fx.panel.lastResult(), first);
         QCOMPARE(fx.panel.drawCount(), 1);
-        QCOMPARE(fx.panel.metricsTable()->rowCount(), rows);
-        QCOMPARE(fx.panel.metricsTable()->item(0, 1)->text(), score);
+        QCOMPARE(fx.panel.metricsTable()->model()->rowCount(), rows);
+        QCOMPARE(fx.panel.metricsTable()->model()->index(0, 1).data().toString(), score);
         QVERIFY(fx.panel.showsResults());
         QVERIFY(!fx.panel.hasError());
     }
@@ -328,7 +311,7 @@ private slots:
         QVERIFY2(fx.panel.errorText().contains("oops"), qPrintable(fx.panel.errorText()));
         QVERIFY(fx.panel.errorText().contains("previous run"));
         QCOMPARE(fx.panel.lastResult(), first);
-        QCOMPARE(fx.panel.metricsTable()->rowCount(), 2);
+        QCOMPARE(fx.panel.metricsTable()->model()->rowCount(), 2);
         QVERIFY(fx.panel.showsResults());
 
         // A list that does not parse is refused before any work, naming the list and the entry.
