@@ -5,6 +5,7 @@
 #include "panels/LocalityPane.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/TrainingCharts.hpp"
 #include "workers/TrainingTask.hpp"
 
@@ -132,9 +133,9 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         // Seen from the other panels too (the Group and Orbits panels follow the steps).
         emit statusMessage(tr("Learning the locality (%1 %): %2").arg(int(100 * fraction)).arg(text));
     });
-    connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message) {
+    connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message, const QString& field) {
         if (!message.isEmpty())
-            showError(tr("Learning the locality failed: %1").arg(message));
+            showFieldError(tr("Learning the locality failed: %1").arg(message), field, message);
         progress_->setValue(message.isEmpty() ? 1000 : 0);
         status_->setText(tr("Learn locality stopped after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)));
         updateEnabled();
@@ -168,9 +169,9 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         progress_->setValue(0);
         status_->setText(tr("Cancelled after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         progress_->setValue(0);
-        showError(tr("Training failed: %1.%2").arg(message, keptNote()));
+        showFieldError(tr("Training failed: %1.%2").arg(message, keptNote()), field, message);
         status_->setText(tr("Failed after %1.").arg(formatSeconds(clock_.elapsed() / 1000.0)) + keptNote());
     });
 
@@ -345,6 +346,26 @@ QWidget* TrainingPanel::buildSettings()
     });
     connect(runButton_, &QPushButton::clicked, this, [this] { run(); });
     connect(cancelButton_, &QPushButton::clicked, this, &TrainingPanel::cancel);
+
+    // The controls of the core's fields (orbit/util/Error.hpp), and of this form's own lists.
+    fields()->add("features", spec_);
+    fields()->add("kernel", medians_);  // the panel's kernel is the Gaussian of the bandwidth list
+    for (const char* f : {"group", "distribution"})
+        fields()->add(f, orbitInfo_);  // set in the Group panel: the line that shows them
+    fields()->add("learner", learner_);
+    fields()->add("eval", eval_);
+    fields()->add("grid", locality_);  // the swept distribution parameter, and the grid as a whole
+    for (const char* f : {"grid lambda", "λ list"})
+        fields()->add(f, lambdas_);
+    for (const char* f : {"grid C", "C list"})
+        fields()->add(f, costs_);
+    for (const char* f : {"grid median", "grid bandwidth", "bandwidths"})
+        fields()->add(f, medians_);
+    fields()->add("sweep values", locality_);
+    fields()->add("subset", subset_);
+    fields()->add("learning-curve", learningCurve_);
+    fields()->add("learn", localityPane_->parameterList());
+    fields()->add("max-evals", localityPane_->evaluationsBox());
     return scroll;
 }
 
@@ -562,7 +583,7 @@ bool TrainingPanel::run()
     try {
         const TrainingSettings s = settingsFrom(true);
         if (evaluationOf(QString::fromStdString(s.eval)) == orbit::EvaluationKind::Folds && ds->folds.empty())
-            throw orbit::SpecError("evaluation", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
+            throw orbit::SpecError("eval", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
         lastGood_ = s;
         request.config = makeTrainConfig(s, state_->orbitSettings());
         request.config.validate();
@@ -570,6 +591,10 @@ bool TrainingPanel::run()
         const bool sweeps = std::any_of(request.config.grid.begin(), request.config.grid.end(),
                                         [&](const orbit::ParamAxis& a) { return a.name == s.localityAxis; });
         request.mainAxis = sweeps ? s.localityAxis : std::string();
+    } catch (const orbit::SpecError& e) {
+        showFieldError(tr("Cannot run: %1").arg(QString::fromUtf8(e.what())), QString::fromStdString(e.field()),
+                       QString::fromUtf8(e.what()), true);
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot run: %1").arg(QString::fromUtf8(e.what())));
         return false;
@@ -590,6 +615,10 @@ bool TrainingPanel::learnLocality()
         const TrainingSettings s = settingsFrom(true);
         localityPane_->start(s);
         lastGood_ = s;
+    } catch (const orbit::SpecError& e) {
+        showFieldError(tr("Cannot learn the locality: %1").arg(QString::fromUtf8(e.what())),
+                       QString::fromStdString(e.field()), QString::fromUtf8(e.what()), true);
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot learn the locality: %1").arg(QString::fromUtf8(e.what())));
         return false;

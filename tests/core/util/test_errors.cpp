@@ -247,10 +247,10 @@ private slots:
     // reaches.)
     void noThrowInTheCoreNamesAFlag()
     {
-        const QRegularExpression throwStatement(R"(\bthrow\b[^;]*;)");
-        const QRegularExpression literal(R"("((?:[^"\\]|\\.)*)")");
-        const QRegularExpression flag(R"((^|[\s(',])--?[a-z])");
-        const QRegularExpression specField(R"(\bSpecError\(\s*"([^"]*)")");
+        const QRegularExpression throwStatement("\\bthrow\\b[^;]*;");
+        const QRegularExpression literal("\"((?:[^\"\\\\]|\\\\.)*)\"");
+        const QRegularExpression flag("(^|[\\s(',])--?[a-z]");
+        const QRegularExpression specField("\\bSpecError\\(\\s*\"([^\"]*)\"");
         int throws = 0, fields = 0;
         for (const char* root : {"/core/src", "/core/include"}) {
             QDirIterator it(QString(ORBIT_SOURCE_DIR) + root, {"*.cpp", "*.hpp"}, QDir::Files,
@@ -262,7 +262,7 @@ private slots:
                 QFile file(path);
                 QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
                 QString text = QString::fromUtf8(file.readAll());
-                text.remove(QRegularExpression(R"(//[^\n]*)"));  // comments may mention flags
+                text.remove(QRegularExpression("//[^\\n]*"));  // comments may mention flags
                 for (auto m = throwStatement.globalMatch(text); m.hasNext();) {
                     const QString statement = m.next().captured(0);
                     ++throws;
