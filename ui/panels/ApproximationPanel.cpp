@@ -4,6 +4,7 @@
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/AxisTicks.hpp"
 #include "widgets/ChartBox.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/SampleImage.hpp"
 #include "workers/KernelTasks.hpp"
@@ -159,9 +160,17 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
                              .arg(note_));
         emit statusMessage(tr("Approximation errors computed in %1 s").arg(result->seconds, 0, 'f', 1));
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        showError(tr("Cannot compute the approximation errors: %1").arg(message));
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Cannot compute the approximation errors: %1").arg(message), field, message);
     });
+    // The controls of the core's fields (orbit/util/Error.hpp).
+    fields()->add("points", n_);
+    fields()->add("features", method_);
+    fields()->add("s-list", sList_);
+    fields()->add("r-list", rList_);
+    fields()->add("ref-r", refR_);
+    fields()->add("repeats", repeats_);
+    fields()->add("kernel", bandwidth_);
 }
 
 std::optional<std::vector<int>> ApproximationPanel::parseList(const QString& text, const QString& field, QString* error)
@@ -233,7 +242,7 @@ void ApproximationPanel::compute()
     const auto sList = parseList(sList_->text(), tr("s values"), &error);
     const auto rList = sList ? parseList(rList_->text(), tr("r values"), &error) : std::nullopt;
     if (!sList || !rList) {
-        showError(error);
+        showFieldError(error, sList ? "r-list" : "s-list", error);
         return;
     }
     const int n = std::min(n_->value(), static_cast<int>(ds->count()));
@@ -257,7 +266,8 @@ void ApproximationPanel::compute()
         if (kept.size() < req.config.sList.size())
             note_ = tr(" Nyström takes at most n = %1 landmarks: larger s were left out.").arg(n);
         if (kept.empty()) {
-            showError(tr("Nyström needs s ≤ n = %1: give smaller s values or a larger n.").arg(n));
+            const QString error = tr("Nyström needs s ≤ n = %1: give smaller s values or a larger n.").arg(n);
+            showFieldError(error, "s-list", error);
             return;
         }
         req.config.sList = kept;

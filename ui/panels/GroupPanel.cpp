@@ -4,6 +4,7 @@
 #include "models/LabState.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/DistributionEditor.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "workers/Tasks.hpp"
 
 #include "orbit/registry/Registry.hpp"
@@ -127,8 +128,9 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
             axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
         ++draws_;
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        showError(tr("Cannot draw this distribution: %1").arg(message));
+    editor_->registerFields(fields());
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Cannot draw this distribution: %1").arg(message), field, message);
         histogramLine_->clear();
         density_->clear();
     });

@@ -2,6 +2,7 @@
 
 #include "models/LabState.hpp"
 #include "widgets/AutoApplyControl.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "workers/KernelTasks.hpp"
@@ -191,9 +192,14 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
         clearError();
         draw(v.value<std::shared_ptr<const KernelResult>>());
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        showError(tr("Cannot compute the kernel matrices: %1").arg(message));
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Cannot compute the kernel matrices: %1").arg(message), field, message);
     });
+    // The controls of the core's fields (orbit/util/Error.hpp).
+    fields()->add("points", n_);
+    fields()->add("r", r_);
+    fields()->add("features", s_);  // the size of the map; its other keys are fixed by the method
+    fields()->add("kernel", bandwidth_);
     updateRText();
 }
 

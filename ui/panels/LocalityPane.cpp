@@ -119,14 +119,14 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         onFinished(v.value<std::shared_ptr<const LocalityResult>>());
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         if (before_)
             state_->setOrbitSettings(*before_);  // a failed run leaves the settings as they were
         before_.reset();
         undoButton_->setEnabled(false);
         summary_->setText(tr("Learning failed: %1").arg(message));
         learnButton_->setEnabled(true);
-        emit stopped(message);
+        emit stopped(message, field);
     });
     connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
         if (!best_.empty()) {

@@ -73,8 +73,9 @@ signals:
     void learnRequested();
     /// The run started (the panel shows resultsWidget()).
     void started();
-    /// The run stopped: finished, failed (message non-empty) or cancelled.
-    void stopped(const QString& message);
+    /// The run stopped: finished, failed (message non-empty; `field` names the setting at fault
+    /// when the core did, see orbit::SpecError) or cancelled.
+    void stopped(const QString& message, const QString& field = QString());
     void progress(double fraction, const QString& text);
 
 private:

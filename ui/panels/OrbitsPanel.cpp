@@ -4,6 +4,7 @@
 #include "models/LabState.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/DistributionEditor.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/ImageGrid.hpp"
 #include "widgets/SampleImage.hpp"
 #include "workers/KernelTasks.hpp"
@@ -176,8 +177,11 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
         clearError();
         draw(v.value<std::shared_ptr<const OrbitResult>>());
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        showError(tr("Cannot sample this orbit: %1").arg(message));
+    editor_->registerFields(fields());
+    fields()->add("index", index_);
+    fields()->add("inputs", inputs_);
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Cannot sample this orbit: %1").arg(message), field, message);
     });
     connect(probeRunner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         drawProbe(v.value<std::shared_ptr<const ProbeResult>>());

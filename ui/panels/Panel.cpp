@@ -2,6 +2,7 @@
 
 #include "SafeText.hpp"
 #include "widgets/ExportActions.hpp"
+#include "widgets/FieldHighlight.hpp"
 
 #include <QDir>
 #include <QFrame>
@@ -14,7 +15,7 @@ namespace orbitui {
 
 Panel::Panel(const QString& name, const QString& title, QWidget* parent)
     : QWidget(parent), name_(name), title_(title), strip_(new QFrame), error_(new QLabel), action_(new QPushButton),
-      content_(new QVBoxLayout)
+      content_(new QVBoxLayout), fields_(new FieldHighlight(this))
 {
     setObjectName(name);
     strip_->setObjectName("errorStrip");
@@ -55,8 +56,17 @@ void Panel::showError(const QString& message, const QString& actionText, std::fu
     strip_->show();
 }
 
+void Panel::showFieldError(const QString& message, const QString& field, const QString& detail, bool focus)
+{
+    showError(message);
+    fields_->clear();
+    if (!field.isEmpty())
+        fields_->mark(field, detail, focus);
+}
+
 void Panel::clearError()
 {
+    fields_->clear();
     error_->clear();
     actionHandler_ = {};
     action_->hide();

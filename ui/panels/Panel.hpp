@@ -15,6 +15,8 @@ class QVBoxLayout;
 
 namespace orbitui {
 
+class FieldHighlight;
+
 class Panel : public QWidget {
     Q_OBJECT
 public:
@@ -29,9 +31,16 @@ public:
     void showError(const QString& message);
     /// The same with a button labelled `actionText` beside the message that calls `action`.
     void showError(const QString& message, const QString& actionText, std::function<void()> action);
+    /// showError(message), and when the core named the setting at fault (`field`, see
+    /// orbit::SpecError) and a control of this panel sets it (fields()), marks that control with
+    /// `detail` as its tooltip; `focus` also gives it the keyboard focus (after a user's action).
+    void showFieldError(const QString& message, const QString& field, const QString& detail, bool focus = false);
+    /// Hides the message and removes the marks of showFieldError.
     void clearError();
     bool hasError() const;
     QString errorText() const;
+    /// The controls of this panel by the core's field names, and their marks.
+    FieldHighlight* fields() const { return fields_; }
     /// The label of the message's button, or empty when it has none.
     QString errorActionText() const;
     /// Clicks the message's button (as the user would).
@@ -67,6 +76,7 @@ private:
     QPushButton* action_;
     std::function<void()> actionHandler_;
     QVBoxLayout* content_;
+    FieldHighlight* fields_;
 };
 
 } // namespace orbitui

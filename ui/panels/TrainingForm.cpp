@@ -3,6 +3,7 @@
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"
 #include "panels/LocalityPane.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/TrainingCharts.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -294,6 +296,28 @@ void TrainingForm::updateEnabled()
     const bool invariant = isInvariantSpec(spec_->text().trimmed().toStdString());
     localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
     locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
+}
+
+void TrainingForm::markFields(FieldHighlight* fields) const
+{
+    fields->add("features", spec_);
+    fields->add("kernel", medians_);  // the panel's kernel is the Gaussian of the bandwidth list
+    for (const char* f : {"group", "distribution"})
+        fields->add(f, orbitInfo_);  // set in the Group panel: the line that shows them
+    fields->add("learner", learner_);
+    fields->add("eval", eval_);
+    fields->add("grid", locality_);  // the swept distribution parameter, and the grid as a whole
+    for (const char* f : {"grid lambda", "λ list"})
+        fields->add(f, lambdas_);
+    for (const char* f : {"grid C", "C list"})
+        fields->add(f, costs_);
+    for (const char* f : {"grid median", "grid bandwidth", "bandwidths"})
+        fields->add(f, medians_);
+    fields->add("sweep values", locality_);
+    fields->add("subset", subset_);
+    fields->add("learning-curve", learningCurve_);
+    fields->add("learn", localityPane_->parameterList());
+    fields->add("max-evals", localityPane_->evaluationsBox());
 }
 
 } // namespace orbitui

@@ -21,6 +21,7 @@ class QSpinBox;
 
 namespace orbitui {
 
+class FieldHighlight;
 class LabState;
 class LocalityPane;
 
@@ -45,6 +46,9 @@ public:
     void updateEnabled();
 
     QLineEdit* specEdit() const { return spec_; }
+    /// Tells `fields` which control shows each of the core's fields (orbit/util/Error.hpp) and this
+    /// form's own lists, so a refused setting marks its control.
+    void markFields(FieldHighlight* fields) const;
 
 private:
     void applyPreset();

@@ -8,6 +8,7 @@
 #include "panels/TrainingRunControl.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/TrainingCharts.hpp"
 #include "workers/TrainingTask.hpp"
@@ -74,9 +75,9 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         // Seen from the other panels too (the Group and Orbits panels follow the steps).
         emit statusMessage(tr("Learning the locality (%1 %): %2").arg(int(100 * fraction)).arg(text));
     });
-    connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message) {
+    connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message, const QString& field) {
         if (!message.isEmpty())
-            showError(tr("Learning the locality failed: %1").arg(message));
+            showFieldError(tr("Learning the locality failed: %1").arg(message), field, message);
         control_->stop(message.isEmpty() ? 1.0 : 0.0, tr("Learn locality stopped after %1.").arg(control_->elapsedText()));
         updateEnabled();
     });
@@ -102,8 +103,8 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
         control_->stop(0, tr("Cancelled after %1.").arg(control_->elapsedText()) + keptNote());
     });
-    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
-        showError(tr("Training failed: %1.%2").arg(message, keptNote()));
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Training failed: %1.%2").arg(message, keptNote()), field, message);
         control_->stop(0, tr("Failed after %1.").arg(control_->elapsedText()) + keptNote());
     });
 
@@ -136,6 +137,7 @@ QWidget* TrainingPanel::buildSettings()
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumWidth(330);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    form_->markFields(fields());
     return scroll;
 }
 
@@ -266,7 +268,7 @@ bool TrainingPanel::run()
     try {
         const TrainingSettings s = form_->settingsFrom(true);
         if (evaluationOf(QString::fromStdString(s.eval)) == orbit::EvaluationKind::Folds && ds->folds.empty())
-            throw orbit::SpecError("evaluation", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
+            throw orbit::SpecError("eval", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
         form_->remember(s);
         request.config = makeTrainConfig(s, state_->orbitSettings());
         request.config.validate();
@@ -274,6 +276,10 @@ bool TrainingPanel::run()
         const bool sweeps = std::any_of(request.config.grid.begin(), request.config.grid.end(),
                                         [&](const orbit::ParamAxis& a) { return a.name == s.localityAxis; });
         request.mainAxis = sweeps ? s.localityAxis : std::string();
+    } catch (const orbit::SpecError& e) {
+        showFieldError(tr("Cannot run: %1").arg(QString::fromUtf8(e.what())), QString::fromStdString(e.field()),
+                       QString::fromUtf8(e.what()), true);
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot run: %1").arg(QString::fromUtf8(e.what())));
         return false;
@@ -292,6 +298,10 @@ bool TrainingPanel::learnLocality()
         const TrainingSettings s = form_->settingsFrom(true);
         localityPane_->start(s);
         form_->remember(s);
+    } catch (const orbit::SpecError& e) {
+        showFieldError(tr("Cannot learn the locality: %1").arg(QString::fromUtf8(e.what())),
+                       QString::fromStdString(e.field()), QString::fromUtf8(e.what()), true);
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot learn the locality: %1").arg(QString::fromUtf8(e.what())));
         return false;

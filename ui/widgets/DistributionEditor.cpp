@@ -2,6 +2,7 @@
 
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/ParameterControl.hpp"
 
 #include "orbit/registry/Registry.hpp"
@@ -228,6 +229,23 @@ void DistributionEditor::refreshValues()
                 c->setValue(parameterValue(p, key));
         }
     }
+}
+
+void DistributionEditor::registerFields(FieldHighlight* fields) const
+{
+    fields->add("group", group_);
+    fields->add("group cyclic.n", cyclicN_);
+    fields->add("group orthogonal.k", orthogonalK_);
+    fields->add("r", r_);
+    // The factor controls are rebuilt with the group: looked up when an error names them.
+    fields->add("distribution", [this](const QString& field) -> QWidget* {
+        const qsizetype dot = field.lastIndexOf('.');
+        if (dot > 0)
+            for (const FactorControls& f : factors_)
+                if (ParameterControl* c = parameterControl(f.factor, field.mid(dot + 1)))
+                    return c;
+        return factors_.empty() ? nullptr : factors_.front().dist;
+    });
 }
 
 ParameterControl* DistributionEditor::parameterControl(const QString& factor, const QString& key) const

@@ -16,6 +16,7 @@ class QVBoxLayout;
 
 namespace orbitui {
 
+class FieldHighlight;
 class LabState;
 class ParameterControl;
 
@@ -29,6 +30,10 @@ public:
     ParameterControl* parameterControl(const QString& factor, const QString& key) const;
     ParameterControl* rControl() const { return r_; }
     QComboBox* groupCombo() const { return group_; }
+    /// Registers the controls of the core's fields group (with cyclic.n, orthogonal.k),
+    /// distribution (a parameter's control for "distribution NAME.KEY", else the first factor's
+    /// choice) and r with `fields`.
+    void registerFields(FieldHighlight* fields) const;
 
 private:
     struct FactorControls {

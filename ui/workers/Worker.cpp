@@ -33,6 +33,7 @@ struct Mailbox {
         double fraction = 0.0;
         QString text;
         QVariant result;
+        QString field;  ///< Failed: the SpecError's field, if any
     };
 
     std::mutex mutex;
@@ -87,9 +88,10 @@ void Worker::runNext()
 void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic<bool>>& cancel)
 {
     using Kind = Mailbox::Kind;
-    const auto answer = [this, id](Kind kind, double fraction, const QString& text, QVariant result) {
-        putBack(*mailbox_, mailbox_->answers, Mailbox::Answer{kind, id, fraction, text, std::move(result)}, runner_,
-                "deliver");
+    const auto answer = [this, id](Kind kind, double fraction, const QString& text, QVariant result,
+                                   const QString& field = {}) {
+        putBack(*mailbox_, mailbox_->answers, Mailbox::Answer{kind, id, fraction, text, std::move(result), field},
+                runner_, "deliver");
     };
     if (cancel->load()) {
         answer(Kind::Cancelled, 0.0, {}, {});
@@ -104,6 +106,8 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
         answer(Kind::Finished, 0.0, {}, task(ctx));
     } catch (const orbit::Cancelled&) {
         answer(Kind::Cancelled, 0.0, {}, {});
+    } catch (const orbit::SpecError& e) {
+        answer(Kind::Failed, 0.0, QString::fromUtf8(e.what()), {}, QString::fromStdString(e.field()));
     } catch (const std::exception& e) {
         answer(Kind::Failed, 0.0, QString::fromUtf8(e.what()), {});
     } catch (...) {
@@ -175,7 +179,7 @@ void TaskRunner::deliver()
     case Mailbox::Kind::Failed:
         if (isCurrent(answer->id)) {
             setBusy(false);
-            emit failed(answer->id, answer->text);
+            emit failed(answer->id, answer->text, answer->field);
         }
         break;
     case Mailbox::Kind::Cancelled:  // stopped by its own flag (cancel() has already announced it) or by the task

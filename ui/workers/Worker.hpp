@@ -1,7 +1,8 @@
 #pragma once
 // The one worker pattern for all long work: a QObject on its own QThread runs tasks (a config
 // struct captured by value in a callable), reports progress(id, fraction, text) and typed partial
-// results partial(id, value) while it runs, and answers finished(id, result) or failed(id, message);
+// results partial(id, value) while it runs, and answers finished(id, result) or failed(id, message,
+// field) (field: the core's name of the setting at fault, orbit::SpecError::field(), else empty);
 // a cancel is announced as cancelled(id). TaskRunner, the GUI-side handle, gives every
 // request an id, cancels the previous one through its std::atomic<bool>, and forwards only the
 // answer of the latest request: a stale result never overwrites a newer one.
@@ -83,7 +84,9 @@ signals:
     /// The latest request was cancelled by cancel().
     void cancelled(quint64 id);
     void finished(quint64 id, const QVariant& result);
-    void failed(quint64 id, const QString& message);
+    /// `field` names the setting at fault in the core's words (orbit::SpecError::field(), e.g.
+    /// "features.s"), so that the panel can point at its control; empty for other failures.
+    void failed(quint64 id, const QString& message, const QString& field);
     /// Emitted whenever the busy state changes.
     void busyChanged(bool busy);
 

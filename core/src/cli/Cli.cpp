@@ -1,5 +1,6 @@
 #include "orbit/cli/Cli.hpp"
 
+#include "cli/Flags.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
@@ -160,9 +161,9 @@ int run(const std::vector<std::string>& args, Io& io)
         io.err << "orbitlab-cli: unknown command " << quoteValue(args[0]) << " (see orbitlab-cli --help)\n";
         return 2;
     }
+    std::vector<Option> options = it->options;
+    options.insert(options.end(), commonOptions().begin(), commonOptions().end());
     try {
-        std::vector<Option> options = it->options;
-        options.insert(options.end(), commonOptions().begin(), commonOptions().end());
         const Args parsed(std::vector<std::string>(args.begin() + 1, args.end()), options);
         if (parsed.flag("help")) {
             io.out << helpText(*it);
@@ -175,7 +176,8 @@ int run(const std::vector<std::string>& args, Io& io)
         io.err << "orbitlab-cli " << it->name << ": " << e.what() << "\n";
         return 2;
     } catch (const SpecError& e) {
-        io.err << "orbitlab-cli " << it->name << ": " << e.what() << "\n";
+        // The core names fields in neutral words; the user typed flags.
+        io.err << "orbitlab-cli " << it->name << ": " << withFlag(e, options).what() << "\n";
         return 2;
     } catch (const Cancelled&) {
         io.err << "orbitlab-cli " << it->name << ": cancelled\n";

@@ -17,32 +17,6 @@ namespace orbit::cli {
 
 namespace {
 
-/// Maps the core's field names to this command's options.
-std::string flagOf(const std::string& field)
-{
-    static const std::map<std::string, std::string> flags = {
-        {"learn", "--learn"}, {"bounds", "--bounds"}, {"max-evals", "--max-evals"}, {"values", "--values"},
-        {"features", "--features"}, {"group", "--group"}, {"distribution", "--dist"}, {"kernel", "--kernel"},
-        {"eval", "--eval"}, {"precision", "--precision"}, {"data", "--data"}};
-    const auto space = field.find(' ');
-    const std::string head = field.substr(0, space);
-    const auto it = flags.find(head);
-    return it == flags.end() ? field : it->second + field.substr(head.size());
-}
-
-/// Rethrows a core SpecError with the field named by its option.
-template <class F>
-auto withFlags(F&& f) -> decltype(f())
-{
-    try {
-        return f();
-    } catch (const SpecError& e) {
-        const std::string mapped = flagOf(e.field());
-        if (mapped == e.field()) throw;
-        throw SpecError(mapped, e.detail(), e.value());
-    }
-}
-
 std::vector<std::string> parameterList(const std::string& text)
 {
     std::vector<std::string> names;
@@ -100,9 +74,9 @@ int runLearn(const Args& args, Io& io)
     LocalityConfig c = configOf(args);
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
-    withFlags([&] { c.validate(); return 0; });
+    c.validate();
     const Dataset data = preparedData(args);
-    const LearnResult r = withFlags([&] { return learnLocality(data, c, terminalProgress(io.err, io.progress, "learn")); });
+    const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"));
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
         Json params = Json::object(), bounds = Json::object(), trajectory = Json::array();
@@ -138,13 +112,12 @@ int runEvidence(const Args& args, Io& io)
     if (lists.size() != params.size())
         throw SpecError("--values", "needs one list per parameter, separated by ';'", args.text("values"));
     std::vector<std::vector<double>> values;
-    for (const std::string& l : lists) values.push_back(withFlags([&] { return parseValueList(l); }));
-    withFlags([&] {
+    for (const std::string& l : lists) values.push_back(parseValueList(l));
+    {
         LocalityConfig check = c;
         check.learn = params;
         check.validate();
-        return 0;
-    });
+    }
     const Dataset data = preparedData(args);
     const Progress progress = terminalProgress(io.err, io.progress, "evidence");
     std::ofstream csv;
@@ -154,8 +127,7 @@ int runEvidence(const Args& args, Io& io)
         csv << std::setprecision(17);
     }
     if (params.size() == 2) {
-        const EvidenceSurface surface = withFlags(
-            [&] { return evidenceSurface(data, c, params[0], values[0], params[1], values[1], progress); });
+        const EvidenceSurface surface = evidenceSurface(data, c, params[0], values[0], params[1], values[1], progress);
         if (io.progress) io.err << "\n";
         Json rows = Json::array();
         for (Eigen::Index i = 0; i < surface.logEvidence.rows(); ++i) {
@@ -186,7 +158,7 @@ int runEvidence(const Args& args, Io& io)
         }
         return 0;
     }
-    const EvidenceCurve curve = withFlags([&] { return evidenceCurve(data, c, params[0], values[0], progress); });
+    const EvidenceCurve curve = evidenceCurve(data, c, params[0], values[0], progress);
     if (io.progress) io.err << "\n";
     if (csv.is_open()) {
         csv << "value,log_evidence\n";

@@ -1,5 +1,6 @@
 #include "orbit/data/Dataset.hpp"
 
+#include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 
 #include <cmath>
@@ -21,7 +22,7 @@ const char* toString(DataKind kind)
 namespace {
 [[noreturn]] void broken(const std::string& what)
 {
-    throw std::logic_error("Dataset invariant violated: " + what);
+    throw ContractError("Dataset::checkInvariants", what);
 }
 } // namespace
 

@@ -138,7 +138,7 @@ Format parseFormat(const std::string& name)
     const std::string key = lower(trim(name));
     for (const auto& n : kNames)
         if (key == n.name) return n.format;
-    throw SpecError("--format", "unknown format; expected one of auto, idx, cifar, amat, image, folder, digits, mat, extxyz, csv",
+    throw SpecError("format", "unknown format; expected one of auto, idx, cifar, amat, image, folder, digits, mat, extxyz, csv",
                     name);
 }
 
@@ -174,7 +174,7 @@ Format detectFormat(const std::string& path)
     if (byText != Format::Auto) return byText;
     fail(LoadErrorKind::UnknownFormat, path, {},
          "neither the content nor the extension identifies a supported format (idx, cifar, amat, image, folder, digits, "
-         "mat, extxyz, csv); force one with --format");
+         "mat, extxyz, csv); choose the format explicitly");
 }
 
 namespace {

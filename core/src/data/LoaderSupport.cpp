@@ -287,7 +287,7 @@ int classCount(const std::vector<int>& labels)
 {
     int maxLabel = -1;
     for (int l : labels) {
-        if (l < 0) throw std::logic_error("classCount: negative label");
+        if (l < 0) throw ContractError("classCount", "negative label " + std::to_string(l));
         maxLabel = std::max(maxLabel, l);
     }
     return maxLabel + 1;

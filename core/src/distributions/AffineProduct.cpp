@@ -49,7 +49,7 @@ AffineProduct::AffineProduct(std::shared_ptr<const Distribution> rotation,
     translation_->checkGroup(kTranslation);
     scale_->checkGroup(kScale);
     if (rotation_->dependsOnInput() || translation_->dependsOnInput() || scale_->dependsOnInput())
-        throw SpecError("--dist", "affine factors cannot depend on the input", spec());
+        throw SpecError("distribution", "affine factors cannot depend on the input", spec());
 }
 
 std::shared_ptr<const AffineProduct> AffineProduct::parse(const std::string& text)
@@ -64,14 +64,14 @@ std::shared_ptr<const AffineProduct> AffineProduct::parse(const std::string& tex
             const int f = factorOf(part);
             if (f >= 0) {
                 if (given[static_cast<std::size_t>(f)])
-                    throw SpecError("--dist", std::string("the factor ") + kFactors[static_cast<std::size_t>(f)] +
+                    throw SpecError("distribution", std::string("the factor ") + kFactors[static_cast<std::size_t>(f)] +
                                                   "= is given twice",
                                     text);
                 given[static_cast<std::size_t>(f)] = true;
                 current = f;
                 specs[static_cast<std::size_t>(f)] = part.substr(std::string(kFactors[static_cast<std::size_t>(f)]).size() + 1);
             } else if (current < 0) {
-                throw SpecError("--dist", kSyntax, text);
+                throw SpecError("distribution", kSyntax, text);
             } else {
                 specs[static_cast<std::size_t>(current)] += "," + part;
             }
@@ -80,7 +80,7 @@ std::shared_ptr<const AffineProduct> AffineProduct::parse(const std::string& tex
     const std::array<GroupKind, 3> kinds = {GroupKind::Rotation, GroupKind::Translation, GroupKind::Scale};
     std::array<std::shared_ptr<const Distribution>, 3> dists;
     for (std::size_t f = 0; f < 3; ++f)
-        if (given[f]) dists[f] = detail::makeSingleDistribution(specs[f], "--dist", kinds[f]);
+        if (given[f]) dists[f] = detail::makeSingleDistribution(specs[f], "distribution", kinds[f]);
     return std::make_shared<AffineProduct>(dists[0], dists[1], dists[2]);
 }
 

@@ -27,15 +27,15 @@ void requireParameter(const std::string& name, GroupKind kind, const std::string
     for (const ParamDescriptor& p : distributionParameters(name, kind)) {
         if (p.key != key) continue;
         const std::string why = p.violation(v);
-        if (!why.empty()) throw SpecError("--dist " + name + "." + key, why, formatNumber(v));
+        if (!why.empty()) throw SpecError("distribution " + name + "." + key, why, formatNumber(v));
         return;
     }
-    throw std::logic_error("no descriptor for the parameter " + name + "." + key);
+    throw ContractError("requireParameter", "no descriptor for the parameter " + name + "." + key);
 }
 
 void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs)
 {
-    throw SpecError("--dist", dist.spec() + " cannot be used with the group " + group.spec() + "; it needs " + needs,
+    throw SpecError("distribution", dist.spec() + " cannot be used with the group " + group.spec() + "; it needs " + needs,
                     dist.spec());
 }
 
@@ -59,13 +59,13 @@ std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& te
     if (name == "noisysort") return std::make_shared<NoisySort>(value("sigma"));
     if (name == "haar") return std::make_shared<Haar>(kind);
     if (name == "delta") return std::make_shared<Delta>();
-    throw std::logic_error("makeDistribution: no factory for the registered distribution " + name);
+    throw ContractError("makeDistribution", "no factory for the registered distribution " + name);
 }
 
 void requireGroupOf(const Distribution& dist, const std::string& name, const Group& group, const std::string& note)
 {
     const DistributionDescriptor* d = findDistribution(name);
-    if (!d) throw std::logic_error("no descriptor for the distribution " + name);
+    if (!d) throw ContractError("requireGroupOf", "no descriptor for the distribution " + name);
     if (d->appliesTo(group.kind())) return;
     std::vector<std::string> groups, factors;
     const std::vector<GroupKind>& affine = groupDescriptor(GroupKind::Affine).factors;
@@ -88,7 +88,7 @@ void requireGroupOf(const Distribution& dist, const std::string& name, const Gro
 
 double Distribution::density(double) const
 {
-    throw std::logic_error("the distribution " + spec() + " has no density (check hasDensity() first)");
+    throw ContractError("Distribution::density", "the distribution " + spec() + " has no density (check hasDensity() first)");
 }
 
 std::vector<std::pair<std::string, double>> Distribution::parameters() const
@@ -146,7 +146,7 @@ std::shared_ptr<const Distribution> makeDistribution(const std::string& text, co
     if (group.kind() == GroupKind::Affine)
         dist = AffineProduct::parse(text);
     else
-        dist = detail::makeSingleDistribution(text, "--dist", group.kind());
+        dist = detail::makeSingleDistribution(text, "distribution", group.kind());
     dist->checkGroup(group);
     return dist;
 }

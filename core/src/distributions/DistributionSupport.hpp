@@ -8,14 +8,14 @@
 
 namespace orbit::detail {
 
-/// Throws SpecError("--dist NAME.KEY", ...) naming the value unless the parameter's descriptor
+/// Throws SpecError("distribution NAME.KEY", ...) naming the value unless the parameter's descriptor
 /// (distributionParameters(name, kind)) accepts v.
 void requireParameter(const std::string& name, GroupKind kind, const std::string& key, double v);
 
-/// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <needs>").
+/// Throws SpecError("distribution", "<dist> cannot be used with <group>; it needs <needs>").
 [[noreturn]] void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs);
 
-/// Throws SpecError("--dist", "<dist> cannot be used with <group>; it needs <groups>") unless the
+/// Throws SpecError("distribution", "<dist> cannot be used with <group>; it needs <groups>") unless the
 /// registry's descriptor of `name` applies to the group's kind; `note` follows the list of groups.
 void requireGroupOf(const Distribution& dist, const std::string& name, const Group& group, const std::string& note = {});
 

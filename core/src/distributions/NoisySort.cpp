@@ -44,7 +44,7 @@ std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) con
 
 GroupElement NoisySort::sample(Rng& rng, const Group&, const Shape& shape, const float* x) const
 {
-    if (!x) throw SpecError("--dist", "noisysort depends on the input: give the sample (--data FILE --index I)", spec());
+    if (!x) throw SpecError("distribution", "noisysort depends on the input: it needs a sample of the data", spec());
     GroupElement g;
     g.perm = sortPermutation(rng, x, shape.height);
     return g;

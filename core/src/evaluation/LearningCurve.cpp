@@ -14,9 +14,9 @@ std::vector<LearningCurvePoint> learningCurve(const Split& split, const std::vec
                                               const Progress& progress)
 {
     if (!score)
-        throw SpecError("learning-curve", "no score function");
+        throw ContractError("learningCurve", "no score function");
     if (sizes.empty())
-        throw SpecError("learning-curve", "no training-set sizes");
+        throw ContractError("learningCurve", "no training-set sizes");
     for (std::size_t n : sizes)
         if (n < 1 || n > split.train.size())
             throw SpecError("learning-curve", "training-set size must lie in [1, " + std::to_string(split.train.size()) + "]",

@@ -11,7 +11,7 @@ namespace {
 void requireSameLength(const char* metric, std::size_t a, std::size_t b)
 {
     if (a != b || a == 0)
-        throw SpecError(metric, "predictions and truth must have the same non-zero length (" + std::to_string(a)
+        throw ContractError(metric, "predictions and truth must have the same non-zero length (" + std::to_string(a)
                                     + " vs " + std::to_string(b) + ")");
 }
 
@@ -30,12 +30,12 @@ Eigen::MatrixXi confusionMatrix(const std::vector<int>& predicted, const std::ve
 {
     requireSameLength("confusion", predicted.size(), truth.size());
     if (numClasses < 1)
-        throw SpecError("confusion", "number of classes must be >= 1", std::to_string(numClasses));
+        throw ContractError("confusionMatrix", "number of classes must be >= 1, got " + std::to_string(numClasses));
     Eigen::MatrixXi C = Eigen::MatrixXi::Zero(numClasses, numClasses);
     for (std::size_t i = 0; i < truth.size(); ++i) {
         for (int y : {truth[i], predicted[i]})
             if (y < 0 || y >= numClasses)
-                throw SpecError("confusion", "label outside [0, " + std::to_string(numClasses) + ")", std::to_string(y));
+                throw ContractError("confusionMatrix", "label " + std::to_string(y) + " outside [0, " + std::to_string(numClasses) + ")");
         ++C(truth[i], predicted[i]);
     }
     return C;
@@ -62,7 +62,7 @@ double mae(const std::vector<double>& predicted, const std::vector<double>& trut
 double mean(const std::vector<double>& v)
 {
     if (v.empty())
-        throw SpecError("mean", "no values");
+        throw ContractError("mean", "no values");
     double s = 0.0;
     for (double x : v)
         s += x;

@@ -119,7 +119,7 @@ std::vector<Split> predefinedFolds(const std::vector<int>& folds)
 std::vector<Split> kFoldFor(const Dataset& ds, int k, std::uint64_t seed)
 {
     if (!ds.folds.empty()) {
-        requireSize("folds", "number of fold ids", static_cast<long long>(ds.folds.size()), static_cast<long long>(ds.count()));
+        requireSize("kFoldFor", "number of fold ids", static_cast<long long>(ds.folds.size()), static_cast<long long>(ds.count()));
         std::vector<Split> splits = predefinedFolds(ds.folds);
         if (k != 0 && static_cast<std::size_t>(k) != splits.size())
             throw SpecError("kfold", "the dataset has " + std::to_string(splits.size()) + " predefined folds",
@@ -155,8 +155,8 @@ MatrixXfR selectRows(const MatrixXfR& X, const Indices& idx)
     MatrixXfR out(static_cast<Eigen::Index>(idx.size()), X.cols());
     for (std::size_t r = 0; r < idx.size(); ++r) {
         if (idx[r] >= static_cast<std::size_t>(X.rows()))
-            throw SpecError("indices", "row index out of range (" + std::to_string(X.rows()) + " rows)",
-                            std::to_string(idx[r]));
+            throw ContractError("selectRows", "row index " + std::to_string(idx[r]) + " out of range (" +
+                                                  std::to_string(X.rows()) + " rows)");
         out.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
     }
     return out;

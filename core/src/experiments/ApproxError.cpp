@@ -17,15 +17,15 @@ namespace orbit {
 
 void ApproxErrorConfig::validate() const
 {
-    if (method != "rf" && method != "nystrom") throw SpecError("--features", "must be rf or nystrom", method);
-    if (sList.empty()) throw SpecError("--s-list", "needs at least one value");
-    if (rList.empty()) throw SpecError("--r-list", "needs at least one value");
+    if (method != "rf" && method != "nystrom") throw SpecError("features", "must be rf or nystrom", method);
+    if (sList.empty()) throw SpecError("s-list", "needs at least one value");
+    if (rList.empty()) throw SpecError("r-list", "needs at least one value");
     for (int s : sList)
-        if (s < 1) throw SpecError("--s-list", "values must be >= 1", std::to_string(s));
+        if (s < 1) throw SpecError("s-list", "values must be >= 1", std::to_string(s));
     for (int r : rList)
-        if (r < 1) throw SpecError("--r-list", "values must be >= 1", std::to_string(r));
-    if (refR < 1) throw SpecError("--ref-r", "must be >= 1", std::to_string(refR));
-    if (repeats < 1) throw SpecError("--repeats", "must be >= 1", std::to_string(repeats));
+        if (r < 1) throw SpecError("r-list", "values must be >= 1", std::to_string(r));
+    if (refR < 1) throw SpecError("ref-r", "must be >= 1", std::to_string(refR));
+    if (repeats < 1) throw SpecError("repeats", "must be >= 1", std::to_string(repeats));
 }
 
 ReferenceNorms::ReferenceNorms(const Eigen::MatrixXd& K) : spectral(spectralNorm(K)), frobenius(K.norm())
@@ -54,11 +54,12 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
 {
     config.validate();
     if (!context.group || !context.dist || !context.kernel)
-        throw SpecError("--group", "approx-error needs --group, --dist and --kernel");
+        throw SpecError(!context.group ? "group" : !context.dist ? "distribution" : "kernel",
+                        "the approximation error needs a group, a distribution and a base kernel");
     if (config.method == "nystrom")
         for (int s : config.sList)
             if (s > X.rows())
-                throw SpecError("--s-list", "Nystrom needs s <= n (" + std::to_string(X.rows()) + ")", std::to_string(s));
+                throw SpecError("s-list", "Nystrom needs s <= n (" + std::to_string(X.rows()) + ")", std::to_string(s));
     reportProgress(progress, 0.0, "reference kernel");
     const OrbitSampler reference(context.group, context.dist, context.shape, config.refR, deriveSeed(config.seed, 0xfe));
     const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel);
@@ -108,7 +109,7 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
 std::vector<std::size_t> kernelPlotIndices(const Dataset& data, std::size_t n, std::uint64_t seed)
 {
     const std::size_t N = data.count();
-    if (n < 1) throw SpecError("--n", "must be >= 1", std::to_string(n));
+    if (n < 1) throw SpecError("points", "must be >= 1", std::to_string(n));
     std::vector<std::size_t> idx(N);
     for (std::size_t i = 0; i < N; ++i) idx[i] = i;
     if (n < N) {

@@ -95,7 +95,9 @@ BenchCase timeCase(const std::string& name, const Dataset& data, const std::stri
     b.gflops = flops / b.seconds * 1e-9;
     b.gemmGflops = flops / base * 1e-9;
     b.ratio = b.gflops / b.gemmGflops;
-    if (F.rows() != N) throw std::logic_error("bench: wrong feature rows");
+    if (F.rows() != N)
+        throw ContractError("bench", "the features have " + std::to_string(F.rows()) + " rows, the data " +
+                                         std::to_string(N));
     return b;
 }
 
@@ -106,7 +108,7 @@ std::vector<BenchCase> runBench(const BenchConfig& config)
     const std::size_t nImages = config.quick ? 1000 : 5000;
     const Dataset digits = config.digits ? *config.digits : syntheticImages(nImages, config.seed);
     const Dataset qm7 = config.qm7 ? *config.qm7 : syntheticCoulomb(config.quick ? 1000 : 7101, config.seed);
-    if (qm7.kind != DataKind::Coulomb) throw SpecError("--data", "the QM7 case needs Coulomb matrices", qm7.source);
+    if (qm7.kind != DataKind::Coulomb) throw SpecError("data", "the QM7 case needs Coulomb matrices", qm7.source);
     auto wanted = [&](const std::string& n) {
         return config.only.empty() || std::find(config.only.begin(), config.only.end(), n) != config.only.end();
     };
@@ -126,7 +128,7 @@ std::vector<BenchCase> runBench(const BenchConfig& config)
     if (wanted("gicdf-templates-digits"))
         out.push_back(timeCase("gicdf-templates-digits", digits, "gicdf:m=200,bins=25,r=10", "rotation",
                                "vonmises:kappa=0.2", 200, 10, false, config.repeats, config.seed));
-    if (out.empty()) throw SpecError("--cases", "no such case");
+    if (out.empty()) throw SpecError("cases", "no such case");
     return out;
 }
 

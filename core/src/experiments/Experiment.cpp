@@ -77,7 +77,7 @@ std::vector<ParamAxis> gridOf(const Json& j, const std::string& file, const std:
             bad(file, where, e.what(), j.get<std::string>());
         }
     }
-    if (!j.is_object()) bad(file, where, "must be an object {\"lambda\": [..], ..} or a --grid string", j.dump());
+    if (!j.is_object()) bad(file, where, "must be an object {\"lambda\": [..], ..} or a grid string \"lambda=..;median=..\"", j.dump());
     std::vector<ParamAxis> axes;
     for (const auto& [name, values] : j.items()) {
         ParamAxis a{name, {}};
@@ -121,12 +121,12 @@ std::vector<ParamAxis> parseGrid(const std::string& text)
     for (const std::string& part : split(text, ';')) {
         if (trim(part).empty()) continue;
         const auto eq = part.find('=');
-        if (eq == std::string::npos) throw SpecError("--grid", "expected name=v1,v2,.. (axes separated by ';')", part);
+        if (eq == std::string::npos) throw SpecError("grid", "expected name=v1,v2,.. (axes separated by ';')", part);
         ParamAxis a{trim(part.substr(0, eq)), {}};
-        if (a.name.empty()) throw SpecError("--grid", "an axis has no name", part);
+        if (a.name.empty()) throw SpecError("grid", "an axis has no name", part);
         for (const std::string& v : split(part.substr(eq + 1), ',')) {
             const auto x = parseDouble(trim(v));
-            if (!x) throw SpecError("--grid", "not a finite number in axis " + quoteValue(a.name), v);
+            if (!x) throw SpecError("grid " + a.name, "not a finite number", v);
             a.values.push_back(*x);
         }
         axes.push_back(std::move(a));
@@ -150,12 +150,14 @@ Dataset prepareDataset(Dataset data, const DataRecipe& recipe)
     const std::size_t n = recipe.n;
     const std::uint64_t seed = recipe.seed;
     if (recipe.rotate && !recipe.transformGroup.empty())
-        throw SpecError("--transform-group", "rotate or transform, not both", recipe.transformGroup);
+        throw SpecError("transform-group", "rotate or transform, not both", recipe.transformGroup);
     if (recipe.transformGroup.empty() != recipe.transformDist.empty())
-        throw SpecError(recipe.transformGroup.empty() ? "--transform-group" : "--transform-dist", "the two go together");
+        throw SpecError(recipe.transformGroup.empty() ? "transform-group" : "transform-distribution",
+                        recipe.transformGroup.empty() ? "is needed with a transform distribution"
+                                                      : "is needed with a transform group");
     if (n > 0) {
         if (n > data.count() || n < 4)
-            throw SpecError("--n", "must be in [4, " + std::to_string(data.count()) + "] (the dataset size)",
+            throw SpecError("subset", "must be in [4, " + std::to_string(data.count()) + "] (the dataset size)",
                             std::to_string(n));
         if (n < data.count()) data = data.subset(subsetRows(data.count(), n, seed));
     }
@@ -244,7 +246,7 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
         ExperimentSetting e;
         e.name = get<std::string>(s, "name", where, path, where);
         if (e.name.find(',') != std::string::npos)  // --only takes a comma-separated list of names
-            bad(path, where + ".name", "must not contain ',' (--only NAME,NAME could not select it)", e.name);
+            bad(path, where + ".name", "must not contain ',' (a comma-separated list of names could not select it)", e.name);
         if (!names.insert(e.name).second)  // --only and --resume find a setting by its name
             bad(path, where + ".name", "is the name of an earlier setting too", e.name);
         e.config = trainConfigOf(s, defaults, path, where);

@@ -25,16 +25,16 @@ double rotationAngle(std::uint64_t seed, std::size_t i, double maxAngle)
 Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double maxAngle)
 {
     if (!(maxAngle >= 0.0 && maxAngle <= M_PI))
-        throw SpecError("--rotate-max", "must be in [0, 180] degrees", std::to_string(maxAngle * 180.0 / M_PI));
+        throw SpecError("rotate-max", "must be in [0, 180] degrees", std::to_string(maxAngle * 180.0 / M_PI));
     if (images.kind != DataKind::Images)
-        throw SpecError("--rotate", "needs an image dataset", toString(images.kind));
+        throw SpecError("rotate", "needs an image dataset", toString(images.kind));
     const Shape in = images.shape;
     if (pad < std::max(in.height, in.width) || pad > 4096)
-        throw SpecError("--pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
+        throw SpecError("pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
                                      std::to_string(in.width) + ") and at most 4096",
                         std::to_string(pad));
     if (in.channels < 1 || in.channels > 4)
-        throw SpecError("--rotate", "images need 1 to 4 channels", std::to_string(in.channels));
+        throw SpecError("rotate", "images need 1 to 4 channels", std::to_string(in.channels));
     Dataset out = images;
     out.shape = Shape{pad, pad, in.channels};
     out.X.resize(images.X.rows(), out.shape.dim());
@@ -60,10 +60,10 @@ Dataset transformedImages(const Dataset& images, int pad, const std::string& gro
                           std::uint64_t seed)
 {
     if (images.kind != DataKind::Images)
-        throw SpecError("--transform-group", "needs an image dataset", toString(images.kind));
+        throw SpecError("transform-group", "needs an image dataset", toString(images.kind));
     const Shape in = images.shape;
     if (pad < std::max(in.height, in.width) || pad > 4096)
-        throw SpecError("--pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
+        throw SpecError("pad", "must be at least the image size (" + std::to_string(in.height) + "x" +
                                      std::to_string(in.width) + ") and at most 4096",
                         std::to_string(pad));
     const Shape out{pad, pad, in.channels};
@@ -73,16 +73,16 @@ Dataset transformedImages(const Dataset& images, int pad, const std::string& gro
         group = makeGroup(groupSpec, out);
         group->checkShape(DataKind::Images, out);
     } catch (const SpecError& e) {
-        throw SpecError("--transform-group", e.detail(), e.value());
+        throw SpecError("transform-group", e.detail(), e.value());
     }
     if (!group->isDifferentiable())
-        throw SpecError("--transform-group", "must be rotation, translation, scale or affine", groupSpec);
+        throw SpecError("transform-group", "must be rotation, translation, scale or affine", groupSpec);
     try {
         dist = makeDistribution(distSpec, *group);
     } catch (const SpecError& e) {
-        throw SpecError("--transform-dist", e.detail(), e.value());
+        throw SpecError("transform-distribution", e.detail(), e.value());
     }
-    if (dist->dependsOnInput()) throw SpecError("--transform-dist", "must not depend on the input", distSpec);
+    if (dist->dependsOnInput()) throw SpecError("transform-distribution", "must not depend on the input", distSpec);
     Dataset result = images;
     result.shape = out;
     result.X = MatrixXfR::Zero(images.X.rows(), out.dim());

@@ -70,7 +70,7 @@ bool isDataIndependent(const std::string& features)
     const auto parts = split(features, '+');
     if (!d || !d->seedOnlyFit) return false;
     if (parts.size() == 1) return true;
-    return parseSpec(parts[1], "--features").has("sigma");  // rf2 with median looks at the data
+    return parseSpec(parts[1], "features").has("sigma");  // rf2 with median looks at the data
 }
 
 /// v rounded to 12 significant digits. A grid point's bandwidth used to reach the base kernel as
@@ -97,11 +97,11 @@ std::string distWith(const TrainConfig& c, const Shape& shape, const ParamPoint&
     for (const auto& [name, v] : featurePoint)
         if (isDistAxis(name)) values[name] = v;
     if (values.empty()) return c.dist;
-    if (c.dist.empty()) throw SpecError("--grid", "distribution parameters need --dist", toString(featurePoint));
+    if (c.dist.empty()) throw SpecError("grid", "distribution parameters need a distribution", toString(featurePoint));
     try {
         return makeDistribution(c.dist, *makeGroup(c.group, shape))->withParameters(values)->spec();
     } catch (const SpecError& e) {
-        throw SpecError("--grid", e.detail(), e.value());
+        throw SpecError(values.size() == 1 ? "grid " + values.begin()->first : std::string("grid"), e.detail(), e.value());
     }
 }
 
@@ -112,12 +112,12 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
     bool any = false;
     for (const auto& [name, v] : featurePoint) any = any || isSecondLayerAxis(name);
     if (!any) return features;
-    if (parts.size() != 2) throw SpecError("--grid", "rf2.* axes need a second layer (+rf2:s=S) in --features", features);
-    Spec s = parseSpec(parts[1], "--features");
+    if (parts.size() != 2) throw SpecError("grid", "rf2.* axes need a second layer (+rf2:s=S) in the features", features);
+    Spec s = parseSpec(parts[1], "features");
     for (const auto& [name, v] : featurePoint) {
         if (!isSecondLayerAxis(name)) continue;
         const std::string key = name.substr(4);
-        if (key != "median" && key != "sigma") throw SpecError("--grid", "the second layer takes rf2.median or rf2.sigma", name);
+        if (key != "median" && key != "sigma") throw SpecError("grid " + name, "the second layer takes rf2.median or rf2.sigma", name);
         s.params.erase(key == "median" ? "sigma" : "median");
         s.params[key] = formatNumber(v);
     }
@@ -151,7 +151,7 @@ Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::I
 {
     double r = 1.0;
     for (const std::string& part : split(spec, '+')) {
-        const Spec s = parseSpec(part, "--features");
+        const Spec s = parseSpec(part, "features");
         if (s.has("r")) r = std::max(r, parseDouble(s.params.at("r")).value_or(1.0));
     }
     const double perRow = std::max(inputDim, 1.0) * double(std::max<Eigen::Index>(dim, 1)) * r;
@@ -245,7 +245,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
         map->fit(data_.X, featureSeed(config_.seed), fitProgress);
     // dim() is known after the fit (Nystrom keeps the landmark directions above its tolerance).
     const Eigen::Index n = data_.X.rows(), dim = map->dim();
-    detail::checkFeatureMemory(4.0 * double(n) * double(dim), "--features",
+    detail::checkFeatureMemory(4.0 * double(n) * double(dim), "features",
                                "the " + std::to_string(n) + " x " + std::to_string(dim) + " feature matrix",
                                config_.features);
     PointFeatures out;
@@ -267,7 +267,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
             const std::string spec = config_.kernel.empty() ? "gaussian:median=1" : config_.kernel;
             const BaseKernel k = makeKernel(spec, out.F, config_.seed);
             if (k.kind() != BaseKernel::Kind::Gaussian)
-                throw SpecError("--kernel", "krr uses a Gaussian kernel", config_.kernel);
+                throw SpecError("kernel", "krr uses a Gaussian kernel", config_.kernel);
             out.kernelSigma = k.sigma();
         }
     }
@@ -446,10 +446,10 @@ std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
     if (e.kind == EvaluationKind::HoldOut) return {holdOutFor(data, e.fraction, c.seed)};
     if (e.kind == EvaluationKind::KFold) {
         if (std::size_t(e.folds) > data.count())
-            throw SpecError("--eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
+            throw SpecError("eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
         return kFold(data.count(), e.folds, c.seed);
     }
-    if (data.folds.empty()) throw SpecError("--eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
+    if (data.folds.empty()) throw SpecError("eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
     return kFoldFor(data, 0, c.seed);
 }
 
@@ -478,7 +478,7 @@ const ParamDescriptor* distAxisParameter(const TrainConfig& c, const std::string
     try {
         return &dist->parameterDescriptor(axis);
     } catch (const SpecError& e) {
-        throw SpecError("--grid", axis + " is not a parameter of " + dist->spec() + " (" + e.detail() +
+        throw SpecError("grid " + axis, "is not a parameter of " + dist->spec() + " (" + e.detail() +
                                       "; or lambda, C, median, bandwidth, rf2.median, rf2.sigma)",
                         axis);
     }
@@ -489,14 +489,14 @@ const ParamDescriptor* distAxisParameter(const TrainConfig& c, const std::string
 void TrainConfig::validate() const
 {
     parseLearner(learner);
-    if (trim(features).empty()) throw SpecError("--features", "is empty");
+    if (trim(features).empty()) throw SpecError("features", "is empty");
     parseEvaluation(eval);
     if (!(validationFraction > 0 && validationFraction < 1))
-        throw SpecError("--validation", "must be in (0, 1)", formatNumber(validationFraction));
+        throw SpecError("validation", "must be in (0, 1)", formatNumber(validationFraction));
     if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))
-        throw SpecError("--inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
+        throw SpecError("inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
     for (double f : learningCurve)
-        if (!(f > 0 && f <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", formatNumber(f));
+        if (!(f > 0 && f <= 1)) throw SpecError("learning-curve", "fractions must be in (0, 1]", formatNumber(f));
     std::set<std::string> names;
     const std::string own = learnerAxisOf(learner);
     // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
@@ -504,13 +504,14 @@ void TrainConfig::validate() const
     const bool kernelOnFeatures = learnerDescriptor(parseLearner(learner)).gaussianKernel && usesBaseKernel(features);
     const KernelDescriptor& gaussian = *findKernel("gaussian");
     for (const ParamAxis& a : grid) {
-        if (a.name.empty()) throw SpecError("--grid", "an axis has no name");
-        if (!names.insert(a.name).second) throw SpecError("--grid", "axis given twice", a.name);
-        if (a.values.empty()) throw SpecError("--grid", "no values for the axis", a.name);
+        if (a.name.empty()) throw SpecError("grid", "an axis has no name");
+        const std::string field = "grid " + a.name;
+        if (!names.insert(a.name).second) throw SpecError(field, "axis given twice", a.name);
+        if (a.values.empty()) throw SpecError(field, "no values for the axis", a.name);
         for (double v : a.values)
-            if (!std::isfinite(v)) throw SpecError("--grid", "non-finite value for " + quoteValue(a.name), formatNumber(v));
+            if (!std::isfinite(v)) throw SpecError(field, "non-finite value", formatNumber(v));
         if (isLearnerAxis(a.name) && a.name != own)
-            throw SpecError("--grid", a.name + " is not a parameter of the " + learner + " learner", a.name);
+            throw SpecError(field, "is not a parameter of the " + learner + " learner", a.name);
         // The valid values of the axis: the learner's, the Gaussian kernel's, or the distribution's.
         const ParamDescriptor* p = a.name == own ? &learnerDescriptor(parseLearner(learner)).parameters.front()
                                    : a.name == "median"    ? gaussian.parameter("median")
@@ -519,14 +520,15 @@ void TrainConfig::validate() const
                                                            : nullptr;
         if (p)
             for (double v : a.values)
-                if (!p->accepts(v)) throw SpecError("--grid", a.name + " values " + p->violation(v), formatNumber(v));
+                if (!p->accepts(v)) throw SpecError(field, "values " + p->violation(v), formatNumber(v));
         if ((a.name == "median" || a.name == "bandwidth") && !kernel.empty() && !kernelOnFeatures)
-            throw SpecError("--grid", a.name + " conflicts with --kernel (drop one)", a.name);
+            throw SpecError(field, "conflicts with the fixed kernel (drop one)", a.name);
     }
     if (names.count("median") && names.count("bandwidth"))
-        throw SpecError("--grid", "give median or bandwidth, not both", "median,bandwidth");
+        throw SpecError("grid", "give median or bandwidth, not both", "median,bandwidth");
     if (group.empty() != dist.empty())
-        throw SpecError(group.empty() ? "--group" : "--dist", "--group and --dist go together");
+        throw SpecError(group.empty() ? "group" : "distribution",
+                        group.empty() ? "is needed with a distribution" : "is needed with a group");
 }
 
 std::vector<ParamAxis> defaultGrid(const TrainConfig& config)
@@ -552,8 +554,8 @@ TrainResult train(const Dataset& data, const TrainConfig& config, const Progress
 {
     config.validate();
     if (!data.isClassification() && !data.isRegression())
-        throw SpecError("--data", "train needs class labels or regression targets", data.source);
-    if (data.count() < 4) throw SpecError("--data", "too few samples to train and test", std::to_string(data.count()));
+        throw SpecError("data", "train needs class labels or regression targets", data.source);
+    if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
     Trainer t(data, config, progress);
     return t.run();
 }

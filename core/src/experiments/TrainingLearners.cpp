@@ -89,7 +89,7 @@ public:
                              const std::vector<double>& lambdas, const Poll& poll) const override
     {
         for (double l : lambdas)
-            if (!std::isfinite(l) || !(l > 0)) throw SpecError("--grid", "lambda must be > 0", std::to_string(l));
+            if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
         const Coded c = codeTargets(data_, train);
         std::vector<std::optional<Eigen::MatrixXd>> decisions;  // nullopt: G + lambda I not positive definite
         // The Gram matrix takes the first third of the progress, the lambdas the rest.
@@ -154,7 +154,7 @@ private:
             K += part;
         }
         if (gaussian_) {
-            if (!(p.kernelSigma > 0)) throw SpecError("--kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
+            if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
             const Eigen::VectorXd n2 = K.diagonal();
             const double g = -0.5 / (p.kernelSigma * p.kernelSigma);
 #pragma omp parallel for schedule(static)
@@ -183,7 +183,7 @@ public:
         const std::vector<int> labels = select(data_.labels, train);
         std::vector<Outcome> out;
         for (double C : values) {
-            if (!std::isfinite(C) || !(C > 0)) throw SpecError("--grid", "C must be > 0", std::to_string(C));
+            if (!std::isfinite(C) || !(C > 0)) throw SpecError("grid C", "must be > 0", std::to_string(C));
             LinearSvm svm(C, 0.1, seed_);
             const std::string step = "SVM C=" + shortNumber(C);
             const double f = double(out.size()) / double(values.size());
@@ -242,7 +242,7 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
         std::string list;
         for (std::size_t i = 0; i < others.size(); ++i)
             list += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i];
-        throw SpecError("--learner", name + " needs class labels (use " + list + ")", name);
+        throw SpecError("learner", name + " needs class labels (use " + list + ")", name);
     }
     switch (learner) {
     case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false);
@@ -250,7 +250,7 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
     case Learner::Blr: return std::make_unique<BlrLearner>(data);
     case Learner::Svm: return std::make_unique<SvmLearner>(data, seed);
     }
-    throw std::logic_error("makeTrainLearner: no learner for " + name);
+    throw ContractError("makeTrainLearner", "no learner for " + name);
 }
 
 } // namespace orbit::detail

@@ -46,7 +46,7 @@ public:
                                      const Poll& poll) const = 0;
 };
 
-/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("--learner") otherwise.
+/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise.
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed);
 
 } // namespace orbit::detail

@@ -3,6 +3,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/BlockCheck.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 #include "groups/GroupSupport.hpp"
@@ -29,10 +30,10 @@ GicdfMap::GicdfMap(FeatureContext context, int m, int bins, int r, double eps, s
     : context_(std::move(context)), m_(m), bins_(bins), r_(r), eps_(eps), mode_(std::move(mode)), norm_(norm), span_(span)
 {
     if (!(span > 0 || span == kSpanPaper || span == kSpanAuto) || !std::isfinite(span))
-        throw SpecError("--features.span", "must be a positive number or auto", std::to_string(span));
-    if (m < 1) throw SpecError("--features.m", "must be >= 1", std::to_string(m));
-    if (bins < 1) throw SpecError("--features.bins", "must be >= 1", std::to_string(bins));
-    if (!(eps > 0 && eps < 1)) throw SpecError("--features.eps", "must be in (0, 1)", std::to_string(eps));
+        throw SpecError("features.span", "must be a positive number or auto", std::to_string(span));
+    if (m < 1) throw SpecError("features.m", "must be >= 1", std::to_string(m));
+    if (bins < 1) throw SpecError("features.bins", "must be >= 1", std::to_string(bins));
+    if (!(eps > 0 && eps < 1)) throw SpecError("features.eps", "must be in (0, 1)", std::to_string(eps));
 }
 
 GicdfMap::~GicdfMap() = default;
@@ -54,9 +55,11 @@ std::string GicdfMap::kernel() const
 void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
-    if (X.cols() != d) throw SpecError("--features", "input rows do not match the shape", std::to_string(X.cols()));
+    if (X.cols() != d)
+        throw ContractError("GicdfMap::fit", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
+                                                 std::to_string(d));
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, r_, mode_, deriveSeed(seed, 2), "--features", true));
+        detail::OrbitPlan::make(context_, r_, mode_, deriveSeed(seed, 2), "features", true));
     plan->fold.n = 0;  // inputs are normalised after the transform
     plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
@@ -72,7 +75,7 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progr
             }
             if (n2 < 1 + eps_) break;
             if (attempt > 10000)
-                throw SpecError("--features.eps", "rejection sampling of templates does not accept (d too small?)",
+                throw SpecError("features.eps", "rejection sampling of templates does not accept (d too small?)",
                                 std::to_string(eps_));
         }
     }
@@ -89,7 +92,7 @@ void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progr
     if (norm_ == Norm::Max) {
         const float largest = X.rows() > 0 ? X.rowwise().norm().maxCoeff() : 0.0f;
         if (!std::isfinite(largest))
-            throw SpecError("--data", "GICDF features need finite inputs; the training rows have NaN or inf", "norm=max");
+            throw SpecError("data", "GICDF features need finite inputs; the training rows have NaN or inf", "norm=max");
         maxNorm_ = largest > 0 ? largest : 1.0f;
     }
     spanUsed_ = span_ > 0 ? span_ : 1 + eps_;
@@ -320,9 +323,8 @@ bool GicdfMap::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->
 
 void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw std::logic_error("GicdfMap::transform before fit");
-    if (X.cols() != context_.shape.dim() || end > std::size_t(X.rows()) || begin > end)
-        throw SpecError("--features", "transform: bad input block");
+    if (!plan_) throw ContractError("GicdfMap::transform", "called before fit");
+    detail::checkBlock("GicdfMap::transform", X, begin, end, context_.shape.dim());
     const Eigen::Index D = dim(), width = 2 * bins_ + 1;
     out.resize(Eigen::Index(end - begin), D);  // every entry is written below
     adviseHugePages(out.data(), sizeof(float) * std::size_t(out.size()));
@@ -338,7 +340,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
                                [&](std::size_t b0, std::size_t b1, bool parallelTiles) {
         MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
         if (!in.allFinite())
-            throw SpecError("--data", "GICDF features need finite inputs; a row in this block has NaN or inf",
+            throw SpecError("data", "GICDF features need finite inputs; a row in this block has NaN or inf",
                             std::to_string(begin + b0) + ".." + std::to_string(begin + b1 - 1));
         if (norm_ == Norm::Max) {
             in /= maxNorm_;

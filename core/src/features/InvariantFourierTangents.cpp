@@ -184,12 +184,13 @@ void InvariantFourierTangents::computeAny(const std::shared_ptr<const Distributi
                             dist->spec());
     }
     if (X.cols() != context_.shape.dim())
-        throw SpecError("features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
-                                        std::to_string(context_.shape.dim()));
+        throw ContractError("InvariantFourierTangents::compute", "input rows have " + std::to_string(X.cols()) +
+                                                                     " values, the shape needs " +
+                                                                     std::to_string(context_.shape.dim()));
     for (std::size_t i : rows)
         if (i >= std::size_t(X.rows()))
-            throw std::logic_error("InvariantFourierTangents::compute: row " + std::to_string(i) + " of " +
-                                   std::to_string(X.rows()));
+            throw ContractError("InvariantFourierTangents::compute", "row " + std::to_string(i) + " of " +
+                                                                         std::to_string(X.rows()) + " rows");
     const OrbitSampler sampler(context.group, context.dist, context.shape, r_, InvariantRandomFourier::samplerSeed(seed_));
     const Work<Scalar> work{*this, sampler, params, W_.template cast<Scalar>(), b_.template cast<Scalar>()};
     const Eigen::Index n = Eigen::Index(rows.size());

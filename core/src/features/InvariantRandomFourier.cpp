@@ -4,6 +4,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/BlockCheck.hpp"
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -16,9 +17,9 @@ namespace orbit {
 InvariantRandomFourier::InvariantRandomFourier(FeatureContext context, int s, int r, Form form, std::string mode)
     : context_(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode))
 {
-    if (s < 1) throw SpecError("--features.s", "must be >= 1", std::to_string(s));
+    if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
     if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
-        throw SpecError("--kernel", "random Fourier features need a gaussian kernel",
+        throw SpecError("kernel", "random Fourier features need a gaussian kernel",
                         context_.kernel ? context_.kernel->spec() : std::string("none"));
 }
 
@@ -48,11 +49,11 @@ void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const P
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d)
-        throw SpecError("--features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
-                                          std::to_string(d));
+        throw ContractError("InvariantRandomFourier::fit", "input rows have " + std::to_string(X.cols()) +
+                                                               " values, the shape needs " + std::to_string(d));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, samplerSeed(seed), "--features", false));
+        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, samplerSeed(seed), "features", false));
     // Drawing W is a small share of the fit when templates are moved (r d values each), all of it otherwise.
     const double drawShare = plan->sampler && plan->templateTrick ? 1.0 / (1.0 + plan->r) : 1.0;
     MatrixXfR W;
@@ -87,9 +88,8 @@ bool InvariantRandomFourier::usesRowIndex() const { return plan_ && plan_->sampl
 
 void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw std::logic_error("InvariantRandomFourier::transform before fit");
-    if (X.cols() != W_.cols() || end > std::size_t(X.rows()) || begin > end)
-        throw SpecError("--features", "transform: bad input block");
+    if (!plan_) throw ContractError("InvariantRandomFourier::transform", "called before fit");
+    detail::checkBlock("InvariantRandomFourier::transform", X, begin, end, W_.cols());
     const Eigen::Index s = s_, D = dim();
     out.resize(Eigen::Index(end - begin), D);
     const int r = plan_->r;

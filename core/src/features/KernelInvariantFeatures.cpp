@@ -3,6 +3,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/BlockCheck.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 
@@ -16,10 +17,10 @@ KernelInvariantFeatures::KernelInvariantFeatures(FeatureContext context, int tem
                                                  int r)
     : context_(std::move(context)), K_(templates), pooling_(pooling), moments_(moments), r_(r)
 {
-    if (templates < 1) throw SpecError("--features.k", "must be >= 1", std::to_string(templates));
+    if (templates < 1) throw SpecError("features.k", "must be >= 1", std::to_string(templates));
     if (pooling == Pooling::Moments && (moments < 1 || moments > 16))
-        throw SpecError("--features.eta", "moments:n needs 1 <= n <= 16", std::to_string(moments));
-    if (!context_.kernel) throw SpecError("--kernel", "kif needs a base kernel");
+        throw SpecError("features.eta", "moments:n needs 1 <= n <= 16", std::to_string(moments));
+    if (!context_.kernel) throw SpecError("kernel", "kif needs a base kernel");
 }
 
 KernelInvariantFeatures::~KernelInvariantFeatures() = default;
@@ -43,12 +44,14 @@ std::string KernelInvariantFeatures::kernel() const
 void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     const Eigen::Index d = context_.shape.dim();
-    if (X.cols() != d) throw SpecError("--features", "input rows do not match the shape", std::to_string(X.cols()));
+    if (X.cols() != d)
+        throw ContractError("KernelInvariantFeatures::fit", "input rows have " + std::to_string(X.cols()) +
+                                                                " values, the shape needs " + std::to_string(d));
     if (K_ > X.rows())
-        throw SpecError("--features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
+        throw SpecError("features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
                         std::to_string(K_));
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "--features", true));
+        detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "features", true));
     plan->fold.n = 0;
     plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
@@ -67,9 +70,8 @@ void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const 
 
 void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw std::logic_error("KernelInvariantFeatures::transform before fit");
-    if (X.cols() != context_.shape.dim() || end > std::size_t(X.rows()) || begin > end)
-        throw SpecError("--features", "transform: bad input block");
+    if (!plan_) throw ContractError("KernelInvariantFeatures::transform", "called before fit");
+    detail::checkBlock("KernelInvariantFeatures::transform", X, begin, end, context_.shape.dim());
     const Eigen::Index D = dim();
     const int G = plan_->r, n = pooling_ == Pooling::Moments ? moments_ : 1;
     out.resize(Eigen::Index(end - begin), D);

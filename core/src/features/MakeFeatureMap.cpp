@@ -22,7 +22,7 @@ namespace {
 const ParamDescriptor& param(const FeatureMapDescriptor& d, const std::string& key)
 {
     const ParamDescriptor* p = d.parameter(key);
-    if (!p) throw std::logic_error("the feature map " + d.name + " has no parameter " + key);
+    if (!p) throw ContractError("makeFeatureMap", "the feature map " + d.name + " has no parameter " + key);
     return *p;
 }
 
@@ -95,7 +95,7 @@ NystromMap::Whitening whitening(const Spec& s, const FeatureMapDescriptor& d)
 
 void requireGroup(const FeatureContext& c, const std::string& name)
 {
-    if (!c.group || !c.dist) throw SpecError("--features", name + " needs --group and --dist", name);
+    if (!c.group || !c.dist) throw SpecError("features", name + " needs a group and a distribution", name);
 }
 
 FeatureContext withoutGroup(FeatureContext c)
@@ -121,10 +121,10 @@ std::string mapList()
 
 std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureContext& c)
 {
-    const Spec s = parseSpec(text, "--features");
+    const Spec s = parseSpec(text, "features");
     const FeatureMapDescriptor* found = findFeatureMap(s.name);
     if (!found || found->secondLayer)
-        throw SpecError("--features", "unknown feature map (expected " + mapList() + ")", s.name);
+        throw SpecError("features", "unknown feature map (expected " + mapList() + ")", s.name);
     const FeatureMapDescriptor& d = *found;
     checkSpecKeys(s, d);
     if (d.invariant) requireGroup(c, s.name);
@@ -168,14 +168,14 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
         } else if (eta.rfind("moments:", 0) == 0) {
             pooling = KernelInvariantFeatures::Pooling::Moments;
             const auto v = parseInteger(eta.substr(8));
-            if (!v) throw SpecError("--features kif.eta", "moments:n needs an integer n", eta);
+            if (!v) throw SpecError("features kif.eta", "moments:n needs an integer n", eta);
             n = static_cast<int>(*v);
         } else {
-            throw SpecError("--features kif.eta", "must be mean, max or moments:n", eta);
+            throw SpecError("features kif.eta", "must be mean, max or moments:n", eta);
         }
         return std::make_unique<KernelInvariantFeatures>(c, count(s, d, "k"), pooling, n, count(s, d, "r"));
     }
-    throw std::logic_error("makeFeatureMap: no factory for the registered map " + s.name);
+    throw ContractError("makeFeatureMap", "no factory for the registered map " + s.name);
 }
 
 } // namespace
@@ -183,14 +183,14 @@ std::unique_ptr<FeatureMap> makeFirst(const std::string& text, const FeatureCont
 std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& text, const FeatureContext& context)
 {
     const auto parts = split(text, '+');
-    if (parts.size() > 2) throw SpecError("--features", "at most one second layer (+rf2:s=S)", text);
+    if (parts.size() > 2) throw SpecError("features", "at most one second layer (+rf2:s=S)", text);
     auto first = makeFirst(parts[0], context);
     if (parts.size() == 1) return first;
-    const Spec s = parseSpec(parts[1], "--features");
+    const Spec s = parseSpec(parts[1], "features");
     const FeatureMapDescriptor* d = findFeatureMap(s.name);
-    if (!d || !d->secondLayer) throw SpecError("--features", "the second layer must be " + findFeatureMap("rf2")->synopsis(true), parts[1]);
+    if (!d || !d->secondLayer) throw SpecError("features", "the second layer must be " + findFeatureMap("rf2")->synopsis(true), parts[1]);
     checkSpecKeys(s, *d);
-    detail::checkFeatureMemory(4.0 * size(s, *d, "s") * double(first->dim()), "--features rf2.s",
+    detail::checkFeatureMemory(4.0 * size(s, *d, "s") * double(first->dim()), "features rf2.s",
                                "s2 x (first-layer dims) templates", s.text("s", ""));
     std::optional<double> sigma;
     if (s.has("sigma")) sigma = readReal(s, param(*d, "sigma"));
@@ -205,7 +205,8 @@ FeatureContext makeFeatureContext(const Dataset& data, const std::string& groupS
     c.shape = data.shape;
     c.symmetricInputs = data.kind == DataKind::Coulomb;
     if (groupSpec.empty() != distSpec.empty())
-        throw SpecError(groupSpec.empty() ? "--group" : "--dist", "--group and --dist go together");
+        throw SpecError(groupSpec.empty() ? "group" : "distribution",
+                        groupSpec.empty() ? "is needed with a distribution" : "is needed with a group");
     if (!groupSpec.empty()) {
         c.group = makeGroup(groupSpec, data.shape, seed);
         c.group->checkShape(data.kind, data.shape);

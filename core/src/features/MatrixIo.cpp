@@ -25,13 +25,13 @@ template <class M>
 void writeCsvImpl(const std::string& path, const M& m, int digits)
 {
     std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "w"), &std::fclose);
-    if (!f) throw SpecError("--out", "cannot open for writing", path);
+    if (!f) throw SpecError("output", "cannot open for writing", path);
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
         for (Eigen::Index j = 0; j < m.cols(); ++j)
             std::fprintf(f.get(), j ? ",%.*g" : "%.*g", digits, double(m(i, j)));
         std::fputc('\n', f.get());
     }
-    if (std::ferror(f.get())) throw SpecError("--out", "write failed", path);
+    if (std::ferror(f.get())) throw SpecError("output", "write failed", path);
 }
 
 } // namespace
@@ -46,7 +46,7 @@ void writeNpy(const std::string& path, const MatrixXfR& M)
     header.append(total - preamble - header.size() - 1, ' ');
     header.push_back('\n');
     std::ofstream out(path, std::ios::binary);
-    if (!out) throw SpecError("--out", "cannot open for writing", path);
+    if (!out) throw SpecError("output", "cannot open for writing", path);
     const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
     out.write(reinterpret_cast<const char*>(magic), 8);
     const std::uint16_t len = static_cast<std::uint16_t>(header.size());
@@ -54,7 +54,7 @@ void writeNpy(const std::string& path, const MatrixXfR& M)
     out.write(reinterpret_cast<const char*>(lenBytes), 2);
     out.write(header.data(), std::streamsize(header.size()));
     out.write(reinterpret_cast<const char*>(M.data()), std::streamsize(sizeof(float) * M.size()));
-    if (!out) throw SpecError("--out", "write failed", path);
+    if (!out) throw SpecError("output", "write failed", path);
 }
 
 void writeCsv(const std::string& path, const MatrixXfR& M) { writeCsvImpl(path, M, 9); }
@@ -65,7 +65,7 @@ void writeMatrix(const std::string& path, const MatrixXfR& M)
     const std::string e = extension(path);
     if (e == "npy") return writeNpy(path, M);
     if (e == "csv") return writeCsv(path, M);
-    throw SpecError("--out", "unknown output extension (use .npy or .csv)", path);
+    throw SpecError("output", "unknown output extension (use .npy or .csv)", path);
 }
 
 } // namespace orbit

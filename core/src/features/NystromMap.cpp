@@ -5,6 +5,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/BlockCheck.hpp"
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -39,7 +40,7 @@ MatrixXfR kMeansCentres(const MatrixXfR& Xall, int k, std::uint64_t seed, int it
                         const Progress& progress)
 {
     if (k < 1 || k > Xall.rows())
-        throw SpecError("--features.s", "k-means needs 1 <= s <= number of rows (" + std::to_string(Xall.rows()) + ")",
+        throw SpecError("features.s", "k-means needs 1 <= s <= number of rows (" + std::to_string(Xall.rows()) + ")",
                         std::to_string(k));
     Rng rng = makeRng(seed, 0x6b6d65616e73ULL);
     MatrixXfR X;
@@ -182,16 +183,16 @@ MatrixXfR inverseLower(const Eigen::MatrixXd& C, const Progress& progress)
 NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, Whitening whitening, std::string mode)
     : context_(std::move(context)), s_(s), r_(r), landmarks_(landmarks), whitening_(whitening), mode_(std::move(mode))
 {
-    if (s < 1) throw SpecError("--features.s", "must be >= 1", std::to_string(s));
+    if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
     if (whitening.tol >= 0) {
-        if (!(whitening.tol < 1)) throw SpecError("--features.tol", "must be in [0, 1)", std::to_string(whitening.tol));
+        if (!(whitening.tol < 1)) throw SpecError("features.tol", "must be in [0, 1)", std::to_string(whitening.tol));
     } else if (!(whitening.jitter > 0 && whitening.jitter <= kMaxJitter)) {
-        throw SpecError("--features.jitter", "must be in (0, " + formatNumber(kMaxJitter) + "]",
+        throw SpecError("features.jitter", "must be in (0, " + formatNumber(kMaxJitter) + "]",
                         formatNumber(whitening.jitter));
     }
-    if (!context_.kernel) throw SpecError("--kernel", "Nystrom features need a base kernel");
+    if (!context_.kernel) throw SpecError("kernel", "Nystrom features need a base kernel");
     if (landmarks == Landmarks::Orbit && !(context_.group && context_.dist))
-        throw SpecError("--features.landmarks", "orbit landmarks need --group and --dist", "orbit");
+        throw SpecError("features.landmarks", "orbit landmarks need a group and a distribution", "orbit");
 }
 
 NystromMap::~NystromMap() = default;
@@ -242,16 +243,16 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
 {
     const Eigen::Index d = context_.shape.dim();
     if (X.cols() != d)
-        throw SpecError("--features", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
-                                          std::to_string(d));
+        throw ContractError("NystromMap::fit", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
+                                                   std::to_string(d));
     if (s_ > X.rows() && landmarks_ != Landmarks::Orbit)
-        throw SpecError("--features.s",
+        throw SpecError("features.s",
                         "more landmarks than training rows (" + std::to_string(X.rows()) +
                             "); landmarks=orbit draws them from the orbits and may exceed it",
                         std::to_string(s_));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "--features", false));
+        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "features", false));
     plan->fold.n = 0;  // kernel values need the true norms: no folding
     plan->useWholeFiniteGroup();
     // Shares of the fit in the progress: landmarks, K_ZZ, its factorisation and inverse, moved landmarks.
@@ -277,7 +278,7 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
             if (choleskyInPlace(K, [&] { reportProgress(poll, 0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
                 break;
             if (jitter * 10 > kMaxJitter * (1 + 1e-12))
-                throw SpecError("--features.jitter",
+                throw SpecError("features.jitter",
                                 "the landmark kernel is not positive definite even with jitter " + formatNumber(jitter) +
                                     " x its mean diagonal (duplicate landmarks with a polynomial kernel?)",
                                 formatNumber(whitening_.jitter));
@@ -300,9 +301,8 @@ bool NystromMap::usesRowIndex() const { return plan_ && plan_->sampler && !plan_
 
 void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw std::logic_error("NystromMap::transform before fit");
-    if (X.cols() != Z_.cols() || end > std::size_t(X.rows()) || begin > end)
-        throw SpecError("--features", "transform: bad input block");
+    if (!plan_) throw ContractError("NystromMap::transform", "called before fit");
+    detail::checkBlock("NystromMap::transform", X, begin, end, Z_.cols());
     out.resize(Eigen::Index(end - begin), dim());
     const int r = plan_->r;
     const Eigen::Index s = s_;

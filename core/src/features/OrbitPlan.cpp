@@ -17,7 +17,7 @@ OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::strin
     if (mode != "auto" && mode != "templates" && mode != "data")
         throw SpecError(field + ".mode", "must be auto, templates or data", mode);
     if (!context.group || !context.dist) {
-        if (needGroup) throw SpecError(field, "needs --group and --dist");
+        if (needGroup) throw SpecError(field, "needs a group and a distribution");
         return plan;
     }
     if (r < 1) throw SpecError(field + ".r", "must be >= 1", std::to_string(r));

@@ -15,7 +15,7 @@ namespace orbit {
 
 MatrixXfR FeatureMap::transform(const MatrixXfR& X) const
 {
-    detail::checkFeatureMemory(4.0 * double(X.rows()) * double(dim()), "--features",
+    detail::checkFeatureMemory(4.0 * double(X.rows()) * double(dim()), "features",
                                "the " + std::to_string(X.rows()) + " x " + std::to_string(dim()) + " feature matrix", spec());
     MatrixXfR out;
     transform(X, 0, std::size_t(X.rows()), out);
@@ -30,7 +30,7 @@ void RawMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, M
 SortedCoulombMap::SortedCoulombMap(Shape shape) : shape_(shape)
 {
     if (shape.height != shape.width || shape.channels != 1)
-        throw SpecError("--features", "sorted needs square n x n matrices (Coulomb)",
+        throw SpecError("features", "sorted needs square n x n matrices (Coulomb)",
                         std::to_string(shape.height) + "x" + std::to_string(shape.width));
 }
 
@@ -59,7 +59,7 @@ void SortedCoulombMap::transform(const MatrixXfR& X, std::size_t begin, std::siz
 StackedMap::StackedMap(std::unique_ptr<FeatureMap> first, int s2, std::optional<double> sigma, double medianFactor)
     : first_(std::move(first)), s2_(s2), sigma_(sigma), medianFactor_(medianFactor)
 {
-    if (s2 < 1) throw SpecError("--features.rf2.s", "must be >= 1", std::to_string(s2));
+    if (s2 < 1) throw SpecError("features rf2.s", "must be >= 1", std::to_string(s2));
 }
 
 StackedMap::~StackedMap() = default;
@@ -108,7 +108,7 @@ void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
         sigma = medianFactor_ * medianPairwiseDistance(S, kMedianRows, medianSeed);
     }
     reportProgress(progress, 0.9, "second layer");
-    if (!(sigma > 0)) throw SpecError("--features.rf2", "the first-layer features have zero median distance");
+    if (!(sigma > 0)) throw SpecError("features rf2", "the first-layer features have zero median distance");
     FeatureContext c;
     c.shape = Shape{1, int(first_->dim()), 1};
     c.kernel = BaseKernel::gaussian(sigma);
@@ -119,7 +119,7 @@ void StackedMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
 
 void StackedMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!second_) throw std::logic_error("StackedMap::transform before fit");
+    if (!second_) throw ContractError("StackedMap::transform", "called before fit");
     // Bounded memory: the first layer is materialised one chunk of rows at a time.
     constexpr std::size_t chunk = 4096;
     out.resize(Eigen::Index(end - begin), s2_);

@@ -16,7 +16,7 @@ bool isSignal(const Shape& shape, int n)
 
 CyclicGroup::CyclicGroup(int n) : n_(n)
 {
-    if (n < 1) throw SpecError("--group cyclic.n", "must be >= 1", std::to_string(n));
+    if (n < 1) throw SpecError("group cyclic.n", "must be >= 1", std::to_string(n));
 }
 
 std::string CyclicGroup::spec() const { return "cyclic:n=" + std::to_string(n_); }
@@ -25,7 +25,7 @@ void CyclicGroup::checkShape(DataKind kind, const Shape& shape) const
 {
     if (kind == DataKind::Vectors) {
         if (!isSignal(shape, n_))
-            throw SpecError("--group", "cyclic:n=N on vectors shifts by d/n positions, so n must divide d = " +
+            throw SpecError("group", "cyclic:n=N on vectors shifts by d/n positions, so n must divide d = " +
                                            std::to_string(shape.dim()),
                             spec());
         return;
@@ -65,7 +65,7 @@ void CyclicGroup::apply(const GroupElement& g, const float* in, float* out, cons
 std::vector<GroupElement> CyclicGroup::elements(const Shape&, std::size_t limit) const
 {
     if (static_cast<std::size_t>(n_) > limit)
-        throw SpecError("--group", "more than " + std::to_string(limit) + " elements to enumerate", spec());
+        throw SpecError("group", "more than " + std::to_string(limit) + " elements to enumerate", spec());
     std::vector<GroupElement> all(static_cast<std::size_t>(n_));
     for (int k = 0; k < n_; ++k) all[static_cast<std::size_t>(k)].k = k;
     return all;

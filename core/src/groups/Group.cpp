@@ -19,7 +19,7 @@ const char* toString(GroupKind kind) { return groupDescriptor(kind).name.c_str()
 
 std::vector<GroupElement> Group::elements(const Shape&, std::size_t) const
 {
-    throw SpecError("--group", "an infinite group has no list of elements (use a finite group such as cyclic:n=N)",
+    throw SpecError("group", "an infinite group has no list of elements (use a finite group such as cyclic:n=N)",
                     spec());
 }
 
@@ -45,9 +45,9 @@ GroupTangent Group::inverseTangent(const GroupElement&, const GroupTangent&) con
 
 std::shared_ptr<const Group> makeGroup(const std::string& text, const Shape& shape, std::uint64_t seed)
 {
-    const Spec spec = parseSpec(text, "--group");
+    const Spec spec = parseSpec(text, "group");
     const GroupDescriptor* d = findGroup(spec.name);
-    if (!d) throw SpecError("--group", "unknown group (expected " + synopsisList(groupDescriptors()) + ")", spec.name);
+    if (!d) throw SpecError("group", "unknown group (expected " + synopsisList(groupDescriptors()) + ")", spec.name);
     checkSpecKeys(spec, *d);
     switch (d->kind) {
     case GroupKind::Rotation: return std::make_shared<RotationGroup>();
@@ -61,12 +61,12 @@ std::shared_ptr<const Group> makeGroup(const std::string& text, const Shape& sha
         const int k = static_cast<int>(readInteger(spec, *d->parameter("k")));
         const int d0 = spec.has("d") ? static_cast<int>(readInteger(spec, *d->parameter("d"))) : shape.dim();
         if (spec.has("d") && shape.dim() > 1 && d0 != shape.dim())
-            throw SpecError("--group orthogonal.d", "the samples have dimension " + std::to_string(shape.dim()),
+            throw SpecError("group orthogonal.d", "the samples have dimension " + std::to_string(shape.dim()),
                             std::to_string(d0));
         return std::make_shared<OrthogonalSetGroup>(k, d0, seed);
     }
     }
-    throw std::logic_error("makeGroup: no factory for the registered group " + d->name);
+    throw ContractError("makeGroup", "no factory for the registered group " + d->name);
 }
 
 } // namespace orbit

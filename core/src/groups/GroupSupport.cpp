@@ -18,11 +18,11 @@ double wrapAngle(double t)
 void requireImages(const Group& group, DataKind kind, const Shape& shape)
 {
     if (kind != DataKind::Images)
-        throw SpecError("--group", std::string(toString(group.kind())) + " acts on images only, not on " +
+        throw SpecError("group", std::string(toString(group.kind())) + " acts on images only, not on " +
                                        (kind == DataKind::Coulomb ? "Coulomb matrices" : "vectors"),
                         group.spec());
     if (shape.height < 1 || shape.width < 1 || shape.channels < 1)
-        throw SpecError("--group", "images need a positive height, width and channel count", group.spec());
+        throw SpecError("group", "images need a positive height, width and channel count", group.spec());
 }
 
 namespace {

@@ -14,7 +14,7 @@ inline std::string formatNumber(double v) { return orbit::formatNumber(v); }
 /// The angle t mapped to (-pi, pi].
 double wrapAngle(double t);
 
-/// Throws SpecError("--group", ...) unless the samples are images of at least 1 x 1 pixels.
+/// Throws SpecError("group", ...) unless the samples are images of at least 1 x 1 pixels.
 void requireImages(const Group& group, DataKind kind, const Shape& shape);
 
 /// The action of the similarity p -> c + s R(theta) (p - c) + R(theta) t on an image, c the centre

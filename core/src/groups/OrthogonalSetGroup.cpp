@@ -29,17 +29,17 @@ MatrixXfR haarOrthogonal(int d, Rng& rng)
 OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
     : count_(count), dim_(dim), seed_(seed)
 {
-    if (count < 1) throw SpecError("--group orthogonal.k", "must be >= 1", std::to_string(count));
-    if (dim < 1) throw SpecError("--group", "orthogonal needs samples of positive dimension", std::to_string(dim));
+    if (count < 1) throw SpecError("group orthogonal.k", "must be >= 1", std::to_string(count));
+    if (dim < 1) throw SpecError("group", "orthogonal needs samples of positive dimension", std::to_string(dim));
     const double bytes = 4.0 * count * static_cast<double>(dim) * dim;
     const std::string need = std::to_string(static_cast<long long>(bytes / (1 << 20))) + " MiB";
     if (dim > kMaxDim)
-        throw SpecError("--group", "orthogonal:k=" + std::to_string(count) + " on d = " + std::to_string(dim) +
+        throw SpecError("group", "orthogonal:k=" + std::to_string(count) + " on d = " + std::to_string(dim) +
                                        " would hold " + std::to_string(count) + " dense d x d matrices (" + need +
                                        "); d must be <= " + std::to_string(kMaxDim),
                         std::to_string(dim));
     if (bytes > 4.0 * (1ull << 30))
-        throw SpecError("--group orthogonal.k", "the " + std::to_string(count) + " matrices of size " +
+        throw SpecError("group orthogonal.k", "the " + std::to_string(count) + " matrices of size " +
                                                     std::to_string(dim) + " x " + std::to_string(dim) + " need " +
                                                     need + " (limit 4 GiB)",
                         std::to_string(count));
@@ -56,7 +56,7 @@ std::string OrthogonalSetGroup::spec() const { return "orthogonal:k=" + std::to_
 void OrthogonalSetGroup::checkShape(DataKind, const Shape& shape) const
 {
     if (shape.dim() != dim_)
-        throw SpecError("--group", "the orthogonal matrices are " + std::to_string(dim_) + " x " +
+        throw SpecError("group", "the orthogonal matrices are " + std::to_string(dim_) + " x " +
                                        std::to_string(dim_) + " but the samples have dimension " +
                                        std::to_string(shape.dim()),
                         spec());
@@ -81,7 +81,7 @@ GroupElement OrthogonalSetGroup::compose(const GroupElement& a, const GroupEleme
     if (a.k < 0) return b;
     if (b.k < 0) return a;
     if (inverse(a).k == b.k) return identity({});
-    throw SpecError("--group", "orthogonal:k=K is a finite set of matrices, not a group: the product of elements " +
+    throw SpecError("group", "orthogonal:k=K is a finite set of matrices, not a group: the product of elements " +
                                    std::to_string(a.k) + " and " + std::to_string(b.k) + " is not in it",
                     spec());
 }
@@ -102,7 +102,7 @@ void OrthogonalSetGroup::apply(const GroupElement& g, const float* in, float* ou
 std::vector<GroupElement> OrthogonalSetGroup::elements(const Shape&, std::size_t limit) const
 {
     if (static_cast<std::size_t>(count_) > limit)
-        throw SpecError("--group", "more than " + std::to_string(limit) + " elements to enumerate", spec());
+        throw SpecError("group", "more than " + std::to_string(limit) + " elements to enumerate", spec());
     std::vector<GroupElement> all(static_cast<std::size_t>(count_));
     for (int k = 0; k < count_; ++k) all[static_cast<std::size_t>(k)].k = k;
     return all;

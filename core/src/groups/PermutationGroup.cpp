@@ -15,14 +15,14 @@ std::string PermutationGroup::spec() const
 void PermutationGroup::checkShape(DataKind kind, const Shape& shape) const
 {
     if (kind != DataKind::Coulomb)
-        throw SpecError("--group", std::string("permutation acts on Coulomb matrices only, not on ") +
+        throw SpecError("group", std::string("permutation acts on Coulomb matrices only, not on ") +
                                        (kind == DataKind::Images ? "images" : "vectors"),
                         spec());
     if (shape.height != shape.width || shape.channels != 1 || shape.height < 1)
-        throw SpecError("--group", "permutation needs square n x n matrices",
+        throw SpecError("group", "permutation needs square n x n matrices",
                         std::to_string(shape.height) + "x" + std::to_string(shape.width));
     if (size_ > 0 && shape.height != size_)
-        throw SpecError("--group", "the data holds " + std::to_string(shape.height) + " x " +
+        throw SpecError("group", "the data holds " + std::to_string(shape.height) + " x " +
                                        std::to_string(shape.width) + " matrices",
                         spec());
 }
@@ -46,8 +46,8 @@ GroupElement PermutationGroup::inverse(const GroupElement& g) const
 GroupElement PermutationGroup::compose(const GroupElement& a, const GroupElement& b) const
 {
     if (a.perm.size() != b.perm.size())
-        throw SpecError("--group", "composing permutations of different sizes",
-                        std::to_string(a.perm.size()) + " and " + std::to_string(b.perm.size()));
+        throw ContractError("PermutationGroup::compose", "permutations of " + std::to_string(a.perm.size()) + " and " +
+                                                             std::to_string(b.perm.size()) + " indices");
     GroupElement r;
     r.perm.resize(a.perm.size());
     for (std::size_t i = 0; i < a.perm.size(); ++i)
@@ -59,8 +59,9 @@ void PermutationGroup::apply(const GroupElement& g, const float* in, float* out,
 {
     const std::size_t n = static_cast<std::size_t>(shape.height);
     if (g.perm.size() != n)
-        throw SpecError("--group", "permutation of " + std::to_string(g.perm.size()) + " indices applied to " +
-                                       std::to_string(n) + " x " + std::to_string(n) + " matrices");
+        throw ContractError("PermutationGroup::apply", "a permutation of " + std::to_string(g.perm.size()) +
+                                                           " indices applied to " + std::to_string(n) + " x " +
+                                                           std::to_string(n) + " matrices");
     for (std::size_t i = 0; i < n; ++i) {
         const float* src = in + static_cast<std::size_t>(g.perm[i]) * n;
         float* dst = out + i * n;
@@ -75,7 +76,7 @@ std::vector<GroupElement> PermutationGroup::elements(const Shape& shape, std::si
     for (int i = 2; i <= n; ++i) {
         total *= static_cast<std::size_t>(i);
         if (n > 8 || total > limit)
-            throw SpecError("--group", "S_" + std::to_string(n) + " has " + std::to_string(n) +
+            throw SpecError("group", "S_" + std::to_string(n) + " has " + std::to_string(n) +
                                            "! elements: too many to enumerate (at most n = 8)",
                             spec());
     }

@@ -18,7 +18,7 @@ namespace orbit {
 BaseKernel BaseKernel::gaussian(double sigma)
 {
     if (!(sigma > 0.0) || !std::isfinite(sigma))
-        throw SpecError("--kernel", "gaussian sigma must be positive", std::to_string(sigma));
+        throw SpecError("kernel", "gaussian sigma must be positive", std::to_string(sigma));
     BaseKernel k;
     k.kind_ = Kind::Gaussian;
     k.sigma_ = sigma;
@@ -27,8 +27,8 @@ BaseKernel BaseKernel::gaussian(double sigma)
 
 BaseKernel BaseKernel::polynomial(int degree, double c)
 {
-    if (degree < 1) throw SpecError("--kernel", "polynomial degree must be >= 1", std::to_string(degree));
-    if (!(c >= 0.0) || !std::isfinite(c)) throw SpecError("--kernel", "polynomial c must be >= 0", std::to_string(c));
+    if (degree < 1) throw SpecError("kernel", "polynomial degree must be >= 1", std::to_string(degree));
+    if (!(c >= 0.0) || !std::isfinite(c)) throw SpecError("kernel", "polynomial c must be >= 0", std::to_string(c));
     BaseKernel k;
     k.kind_ = Kind::Polynomial;
     k.degree_ = degree;
@@ -85,7 +85,8 @@ void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index col
 MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
 {
     if (A.cols() != B.cols())
-        throw SpecError("kernel", "row lengths differ: " + std::to_string(A.cols()) + " vs " + std::to_string(B.cols()));
+        throw ContractError("BaseKernel::matrix", "rows of A have " + std::to_string(A.cols()) + " values, rows of B " +
+                                                      std::to_string(B.cols()));
     const detail::SerialEigen serial;
     MatrixXfR K(A.rows(), B.rows());
     K.noalias() = A * B.transpose();
@@ -110,7 +111,7 @@ std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples,
 double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
 {
     const std::size_t n = X.rows();
-    if (n < 2) throw SpecError("--kernel", "the median rule needs at least 2 samples", std::to_string(n));
+    if (n < 2) throw SpecError("kernel", "the median rule needs at least 2 samples", std::to_string(n));
     const std::vector<std::size_t> idx = medianSampleRows(n, maxSamples, seed);
     const std::size_t m = idx.size();
     MatrixXfR S(Eigen::Index(m), X.cols());
@@ -131,21 +132,21 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::u
 
 BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uint64_t seed)
 {
-    const Spec s = parseSpec(text, "--kernel");
+    const Spec s = parseSpec(text, "kernel");
     const KernelDescriptor* d = findKernel(s.name);
-    if (!d) throw SpecError("--kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
+    if (!d) throw SpecError("kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
     checkSpecKeys(s, *d);
     if (s.name == "gaussian") {
         if (s.has("sigma")) return BaseKernel::gaussian(readReal(s, *d->parameter("sigma")));
         const double f = readReal(s, *d->parameter("median"));
         const double med = medianPairwiseDistance(sample, 1000, seed);
-        if (!(med > 0)) throw SpecError("--kernel.median", "the median pairwise distance of the data is 0", text);
+        if (!(med > 0)) throw SpecError("kernel.median", "the median pairwise distance of the data is 0", text);
         return BaseKernel::gaussian(f * med);
     }
     if (s.name == "polynomial")
         return BaseKernel::polynomial(static_cast<int>(readInteger(s, *d->parameter("degree"))),
                                       readReal(s, *d->parameter("c")));
-    throw std::logic_error("makeKernel: no factory for the registered kernel " + s.name);
+    throw ContractError("makeKernel", "no factory for the registered kernel " + s.name);
 }
 
 } // namespace orbit

@@ -31,8 +31,10 @@ Eigen::MatrixXd pseudoInverse(const Eigen::MatrixXd& A, double tol)
 
 Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel& kernel, Estimator estimator)
 {
-    if (r < 1 || O.rows() % r != 0) throw SpecError("-r", "orbit rows are not a multiple of r", std::to_string(r));
-    if (estimator == Estimator::U && r < 2) throw SpecError("--estimator", "the U-statistic needs r >= 2");
+    if (r < 1 || O.rows() % r != 0)
+        throw ContractError("meanEmbeddingKernel", "the orbits have " + std::to_string(O.rows()) +
+                                                       " rows, not a multiple of r = " + std::to_string(r));
+    if (estimator == Estimator::U && r < 2) throw SpecError("estimator", "the U-statistic needs r >= 2", std::to_string(r));
     const Eigen::Index N = O.rows() / r;
     const Eigen::VectorXf norms = O.rowwise().squaredNorm();
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
@@ -74,11 +76,13 @@ Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sa
 Eigen::MatrixXd haarKernelMatrix(const MatrixXfR& X, const Group& group, const Shape& shape, const BaseKernel& kernel,
                                  std::size_t limit)
 {
-    if (!group.isFinite()) throw SpecError("--group", "the exact Haar sum needs a finite group", group.spec());
+    if (!group.isFinite()) throw SpecError("group", "the exact Haar sum needs a finite group", group.spec());
     const auto elements = group.elements(shape, limit);
     const int G = static_cast<int>(elements.size());
     const int d = shape.dim();
-    if (X.cols() != d) throw SpecError("--data", "samples do not match the shape", std::to_string(X.cols()));
+    if (X.cols() != d)
+        throw ContractError("haarKernelMatrix", "the samples have " + std::to_string(X.cols()) +
+                                                    " values, the shape needs " + std::to_string(d));
     MatrixXfR O(X.rows() * G, d);
 #pragma omp parallel for schedule(static)
     for (Eigen::Index i = 0; i < X.rows(); ++i)
@@ -90,9 +94,11 @@ Eigen::MatrixXd palSavvidesKernelMatrix(const MatrixXfR& X, const MatrixXfR& T, 
                                         const std::vector<GroupElement>& elements, const Shape& shape,
                                         const BaseKernel& kernel, double tol)
 {
-    if (elements.empty()) throw SpecError("--group", "Pal-Savvides kernel needs at least one group element");
+    if (elements.empty()) throw ContractError("palSavvidesKernelMatrix", "no group elements");
     if (T.cols() != X.cols() || X.cols() != shape.dim())
-        throw SpecError("--data", "samples and templates do not match the shape", std::to_string(X.cols()));
+        throw ContractError("palSavvidesKernelMatrix", "the samples have " + std::to_string(X.cols()) +
+                                                           " values, the templates " + std::to_string(T.cols()) +
+                                                           ", the shape needs " + std::to_string(shape.dim()));
     const detail::SerialEigen serial;
     const Eigen::Index M = T.rows();
     const Eigen::MatrixXd Ktt = kernel.matrix(T, T).cast<double>();

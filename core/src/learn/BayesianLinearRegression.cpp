@@ -23,7 +23,7 @@ void LinearEvidence::build(const M& Phi, const Eigen::MatrixXd& T)
     C_ = T.cols();
     if (N_ == 0 || D_ == 0)
         throw SpecError("features", "empty feature matrix");
-    requireSize("features", "number of targets", T.rows(), N_);
+    requireSize("BayesianLinearRegression", "number of targets", T.rows(), N_);
     dual_ = N_ < D_;
     const Eigen::MatrixXd rhs = dual_ ? T : transposeTimes(Phi, T);
     Eigen::MatrixXd G = dual_ ? gramOfRows(Phi) : gramOfColumns(Phi);
@@ -78,8 +78,8 @@ Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta, const M
 template <class M>
 Eigen::MatrixXd LinearEvidence::meanOf(double alpha, double beta, const M& Phi) const
 {
-    requireSize("features", "rows of Phi", Phi.rows(), N_);
-    requireSize("features", "columns of Phi", Phi.cols(), D_);
+    requireSize("BayesianLinearRegression", "rows of Phi", Phi.rows(), N_);
+    requireSize("BayesianLinearRegression", "columns of Phi", Phi.cols(), D_);
     requirePositive("alpha", alpha);
     requirePositive("beta", beta);
     Eigen::MatrixXd v;
@@ -99,10 +99,10 @@ Eigen::MatrixXd LinearEvidence::featureGradient(double alpha, double beta, const
 template <class Features>
 Eigen::MatrixXd LinearEvidence::gradientOf(double alpha, double beta, const Features& Phi, const Eigen::MatrixXd& T) const
 {
-    requireSize("features", "rows of Phi", Phi.rows(), N_);
-    requireSize("features", "columns of Phi", Phi.cols(), D_);
-    requireSize("features", "rows of the targets", T.rows(), N_);
-    requireSize("features", "target columns", T.cols(), C_);
+    requireSize("BayesianLinearRegression", "rows of Phi", Phi.rows(), N_);
+    requireSize("BayesianLinearRegression", "columns of Phi", Phi.cols(), D_);
+    requireSize("BayesianLinearRegression", "rows of the targets", T.rows(), N_);
+    requireSize("BayesianLinearRegression", "target columns", T.cols(), C_);
     requirePositive("alpha", alpha);
     requirePositive("beta", beta);
     const Eigen::MatrixXd M = posteriorMean(alpha, beta, Phi);  // D x C
@@ -159,14 +159,14 @@ BayesianLinearRegression::BayesianLinearRegression(Options options) : options_(o
 
 void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<double>& targets)
 {
-    requireSize("features", "number of targets", static_cast<long long>(targets.size()), Phi.rows());
+    requireSize("BayesianLinearRegression", "number of targets", static_cast<long long>(targets.size()), Phi.rows());
     coding_ = TargetCoding::regression(targets, options_.standardizeTargets);
     fitEncoded(Phi, coding_.encode(targets));
 }
 
 void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<int>& labels, int numClasses)
 {
-    requireSize("features", "number of labels", static_cast<long long>(labels.size()), Phi.rows());
+    requireSize("BayesianLinearRegression", "number of labels", static_cast<long long>(labels.size()), Phi.rows());
     coding_ = TargetCoding::classes(numClasses, TargetCoding::Kind::OneHot);
     fitEncoded(Phi, coding_.encode(labels));
 }
@@ -195,22 +195,22 @@ void BayesianLinearRegression::fitEncoded(const MatrixXfR& Phi, const Eigen::Mat
 Eigen::MatrixXd BayesianLinearRegression::decisionValues(const MatrixXfR& Phi) const
 {
     if (!fitted())
-        throw SpecError("blr", "predict called before fit");
-    requireSize("features", "feature dimension", Phi.cols(), M_.rows());
+        throw ContractError("BayesianLinearRegression", "predict called before fit");
+    requireSize("BayesianLinearRegression", "feature dimension", Phi.cols(), M_.rows());
     return timesDouble(Phi, M_);
 }
 
 std::vector<double> BayesianLinearRegression::predictTargets(const MatrixXfR& Phi) const
 {
     if (coding_.isClassification())
-        throw SpecError("blr", "model was fitted to classes, not regression targets");
+        throw ContractError("BayesianLinearRegression", "model was fitted to classes, not regression targets");
     return coding_.decode(decisionValues(Phi));
 }
 
 std::vector<int> BayesianLinearRegression::predictClasses(const MatrixXfR& Phi) const
 {
     if (!coding_.isClassification())
-        throw SpecError("blr", "model was fitted to regression targets, not classes");
+        throw ContractError("BayesianLinearRegression", "model was fitted to regression targets, not classes");
     return TargetCoding::argmax(decisionValues(Phi));
 }
 

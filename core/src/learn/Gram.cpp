@@ -43,12 +43,11 @@ void mirrorLower(Eigen::MatrixXd& G)
 
 } // namespace
 
-void requireSize(const char* field, const char* what, long long got, long long expected)
+void requireSize(const char* where, const char* what, long long got, long long expected)
 {
     if (got != expected)
-        throw SpecError(field, std::string(what) + ": expected " + std::to_string(expected) + ", got "
-                                   + std::to_string(got),
-                        std::to_string(got));
+        throw ContractError(where, std::string(what) + ": expected " + std::to_string(expected) + ", got " +
+                                       std::to_string(got));
 }
 
 namespace {
@@ -128,7 +127,7 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk) { return
 
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll)
 {
-    if (chunk < 1) throw SpecError("gram", "chunk must be positive", std::to_string(chunk));
+    if (chunk < 1) throw ContractError("gramOfRowsMixed", "chunk must be positive, got " + std::to_string(chunk));
     const Eigen::Index n = X.rows();
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
     const Eigen::Index tiles = (n + kTile - 1) / kTile;

@@ -17,11 +17,11 @@ namespace {
 void checkKernel(const Eigen::MatrixXd& K, std::size_t n)
 {
     if (K.rows() != K.cols())
-        throw SpecError("kernel", "kernel matrix must be square, got " + std::to_string(K.rows()) + " x "
-                                      + std::to_string(K.cols()));
-    requireSize("kernel", "number of targets", static_cast<long long>(n), K.rows());
+        throw ContractError("KernelRidgeRegression", "kernel matrix must be square, got " + std::to_string(K.rows()) +
+                                                         " x " + std::to_string(K.cols()));
+    requireSize("KernelRidgeRegression", "number of targets", static_cast<long long>(n), K.rows());
     if (K.rows() == 0)
-        throw SpecError("kernel", "empty kernel matrix");
+        throw ContractError("KernelRidgeRegression", "empty kernel matrix");
     if (!K.allFinite())
         throw SpecError("kernel", "kernel matrix has non-finite entries");
     const double scale = K.cwiseAbs().maxCoeff();
@@ -82,8 +82,8 @@ void KernelRidgeRegression::fitEncoded(const Eigen::MatrixXd& K, const Eigen::Ma
 Eigen::MatrixXd KernelRidgeRegression::decisionValues(const Eigen::MatrixXd& Kcross) const
 {
     if (!fitted())
-        throw SpecError("krr", "predict called before fit");
-    requireSize("kernel", "cross-kernel columns (training inputs)", Kcross.cols(), alpha_.rows());
+        throw ContractError("KernelRidgeRegression", "predict called before fit");
+    requireSize("KernelRidgeRegression", "cross-kernel columns (training inputs)", Kcross.cols(), alpha_.rows());
     Eigen::MatrixXd F;
     detail::sequentialEigen([&] { F.noalias() = Kcross * alpha_; });
     return F;
@@ -92,14 +92,14 @@ Eigen::MatrixXd KernelRidgeRegression::decisionValues(const Eigen::MatrixXd& Kcr
 std::vector<double> KernelRidgeRegression::predictTargets(const Eigen::MatrixXd& Kcross) const
 {
     if (coding_.isClassification())
-        throw SpecError("krr", "model was fitted to classes, not regression targets");
+        throw ContractError("KernelRidgeRegression", "model was fitted to classes, not regression targets");
     return coding_.decode(decisionValues(Kcross));
 }
 
 std::vector<int> KernelRidgeRegression::predictClasses(const Eigen::MatrixXd& Kcross) const
 {
     if (!coding_.isClassification())
-        throw SpecError("krr", "model was fitted to regression targets, not classes");
+        throw ContractError("KernelRidgeRegression", "model was fitted to regression targets, not classes");
     return TargetCoding::argmax(decisionValues(Kcross));
 }
 

@@ -50,7 +50,7 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
 
 void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const std::function<void()>& poll)
 {
-    requireSize("features", "number of labels", static_cast<long long>(labels.size()), X.rows());
+    requireSize("LinearSvm", "number of labels", static_cast<long long>(labels.size()), X.rows());
     if (X.rows() == 0 || X.cols() == 0)
         throw SpecError("features", "empty feature matrix");
     TargetCoding::classes(numClasses);  // validates numClasses
@@ -58,7 +58,7 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
     std::set<int> present;
     for (int y : labels) {
         if (y < 0 || y >= numClasses)
-            throw SpecError("labels", "label outside [0, " + std::to_string(numClasses) + ")", std::to_string(y));
+            throw ContractError("LinearSvm", "label " + std::to_string(y) + " outside [0, " + std::to_string(numClasses) + ")");
         present.insert(y);
     }
     Eigen::MatrixXd W = Eigen::MatrixXd::Zero(D, numClasses);
@@ -103,7 +103,7 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
     param.p = 0.1;
     param.init_sol = nullptr;
     if (const char* err = check_parameter(&prob, &param))
-        throw SpecError("svm", std::string("liblinear rejected the parameters: ") + err);
+        throw ContractError("LinearSvm", std::string("liblinear rejected the parameters: ") + err);
 
     if (poll) poll();  // building liblinear's rows of a large matrix takes a moment
     std::unique_ptr<model, ModelDeleter> m;
@@ -133,8 +133,8 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
 Eigen::MatrixXd LinearSvm::decisionValues(const MatrixXfR& X) const
 {
     if (!fitted())
-        throw SpecError("svm", "predict called before fit");
-    requireSize("features", "feature dimension", X.cols(), W_.rows());
+        throw ContractError("LinearSvm", "predict called before fit");
+    requireSize("LinearSvm", "feature dimension", X.cols(), W_.rows());
     Eigen::MatrixXd F = timesDouble(X, W_);
     F.rowwise() += b_.transpose();
     return F;

@@ -11,7 +11,7 @@ void NearestNeighbour::store(const MatrixXfR& X, std::size_t n)
 {
     if (X.rows() == 0 || X.cols() == 0)
         throw SpecError("features", "empty training set");
-    requireSize("features", "number of labels/targets", static_cast<long long>(n), X.rows());
+    requireSize("NearestNeighbour", "number of labels/targets", static_cast<long long>(n), X.rows());
     X_ = X;
     norms_ = X_.rowwise().squaredNorm();
 }
@@ -33,8 +33,8 @@ void NearestNeighbour::fit(const MatrixXfR& X, const std::vector<double>& target
 std::vector<std::size_t> NearestNeighbour::nearest(const MatrixXfR& Q) const
 {
     if (!fitted())
-        throw SpecError("nn", "predict called before fit");
-    requireSize("features", "feature dimension", Q.cols(), X_.cols());
+        throw ContractError("NearestNeighbour", "predict called before fit");
+    requireSize("NearestNeighbour", "feature dimension", Q.cols(), X_.cols());
     constexpr Eigen::Index kBlock = 256;
     std::vector<std::size_t> out(static_cast<std::size_t>(Q.rows()));
     const long long blocks = (Q.rows() + kBlock - 1) / kBlock;
@@ -58,7 +58,7 @@ std::vector<std::size_t> NearestNeighbour::nearest(const MatrixXfR& Q) const
 std::vector<int> NearestNeighbour::predictClasses(const MatrixXfR& Q) const
 {
     if (labels_.empty())
-        throw SpecError("nn", "model was fitted to regression targets, not classes");
+        throw ContractError("NearestNeighbour", "model was fitted to regression targets, not classes");
     std::vector<int> out;
     for (std::size_t i : nearest(Q))
         out.push_back(labels_[i]);
@@ -68,7 +68,7 @@ std::vector<int> NearestNeighbour::predictClasses(const MatrixXfR& Q) const
 std::vector<double> NearestNeighbour::predictTargets(const MatrixXfR& Q) const
 {
     if (targets_.empty())
-        throw SpecError("nn", "model was fitted to classes, not regression targets");
+        throw ContractError("NearestNeighbour", "model was fitted to classes, not regression targets");
     std::vector<double> out;
     for (std::size_t i : nearest(Q))
         out.push_back(targets_[i]);

@@ -23,7 +23,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A) { return choleskyInPlace(A, {}); }
 bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
 {
     if (A.rows() != A.cols())
-        throw SpecError("cholesky", "matrix is not square", std::to_string(A.rows()) + "x" + std::to_string(A.cols()));
+        throw ContractError("choleskyInPlace", "the matrix is " + std::to_string(A.rows()) + " x " + std::to_string(A.cols()) + ", not square");
     const Eigen::Index n = A.rows();
     bool ok = true;
     std::exception_ptr stopped;  // what `poll` threw: no exception may leave the parallel region
@@ -95,7 +95,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
 Eigen::MatrixXd choleskySolve(const Eigen::MatrixXd& L, const Eigen::MatrixXd& B)
 {
     if (B.rows() != L.rows())
-        throw SpecError("cholesky", "right-hand side has " + std::to_string(B.rows()) + " rows, the factor " +
+        throw ContractError("choleskySolve", "the right-hand side has " + std::to_string(B.rows()) + " rows, the factor " +
                                         std::to_string(L.rows()));
     // Column by column (C is small): triangular solves with one right-hand side are never
     // multithreaded by Eigen, so the bits do not depend on the thread count.

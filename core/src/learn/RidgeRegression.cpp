@@ -23,7 +23,7 @@ void requireRows(const MatrixXfR& X, std::size_t n, const char* what)
 {
     if (X.rows() == 0 || X.cols() == 0)
         throw SpecError("features", "empty feature matrix", std::to_string(X.rows()) + "x" + std::to_string(X.cols()));
-    requireSize("features", what, static_cast<long long>(n), X.rows());
+    requireSize("RidgeRegression", what, static_cast<long long>(n), X.rows());
 }
 
 /// (G + lambda I)^{-1} B by Cholesky (sequential products: thread-count independent bits).
@@ -82,22 +82,22 @@ void RidgeRegression::fitEncoded(const MatrixXfR& X, const Eigen::MatrixXd& Y)
 Eigen::MatrixXd RidgeRegression::decisionValues(const MatrixXfR& X) const
 {
     if (!fitted())
-        throw SpecError("ridge", "predict called before fit");
-    requireSize("features", "feature dimension", X.cols(), W_.rows());
+        throw ContractError("RidgeRegression", "predict called before fit");
+    requireSize("RidgeRegression", "feature dimension", X.cols(), W_.rows());
     return timesDouble(X, W_);
 }
 
 std::vector<int> RidgeRegression::predictClasses(const MatrixXfR& X) const
 {
     if (!coding_.isClassification())
-        throw SpecError("ridge", "model was fitted to regression targets, not classes");
+        throw ContractError("RidgeRegression", "model was fitted to regression targets, not classes");
     return TargetCoding::argmax(decisionValues(X));
 }
 
 std::vector<double> RidgeRegression::predictTargets(const MatrixXfR& X) const
 {
     if (coding_.isClassification())
-        throw SpecError("ridge", "model was fitted to classes, not regression targets");
+        throw ContractError("RidgeRegression", "model was fitted to classes, not regression targets");
     return coding_.decode(decisionValues(X));
 }
 

@@ -9,10 +9,10 @@ namespace orbit {
 ShiftedSolver::ShiftedSolver(const Eigen::MatrixXd& G)
 {
     if (G.rows() != G.cols())
-        throw SpecError("ShiftedSolver", "matrix must be square, got " + std::to_string(G.rows()) + " x "
+        throw ContractError("ShiftedSolver", "matrix must be square, got " + std::to_string(G.rows()) + " x "
                                              + std::to_string(G.cols()));
     if (G.rows() == 0)
-        throw SpecError("ShiftedSolver", "empty matrix");
+        throw ContractError("ShiftedSolver", "empty matrix");
     tri_.compute(G);
     diag_ = tri_.diagonal();
     sub_ = tri_.subDiagonal();

@@ -12,7 +12,7 @@ TargetCoding TargetCoding::classes(int numClasses, Kind kind)
     if (numClasses < 2)
         throw SpecError("classes", "need at least 2 classes", std::to_string(numClasses));
     if (kind == Kind::Regression)
-        throw SpecError("classes", "a class coding must be PlusMinusOne or OneHot");
+        throw ContractError("TargetCoding::classes", "a class coding must be PlusMinusOne or OneHot");
     TargetCoding c;
     c.kind = kind;
     c.numClasses = numClasses;
@@ -45,7 +45,7 @@ TargetCoding TargetCoding::regression(const std::vector<double>& targets, bool s
 Eigen::MatrixXd TargetCoding::encode(const std::vector<int>& labels) const
 {
     if (!isClassification())
-        throw SpecError("labels", "this learner was set up for regression targets, not class labels");
+        throw ContractError("TargetCoding::encode", "this learner was set up for regression targets, not class labels");
     const double off = kind == Kind::PlusMinusOne ? -1.0 : 0.0;
     Eigen::MatrixXd Y = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(labels.size()), numClasses, off);
     for (std::size_t i = 0; i < labels.size(); ++i) {
@@ -60,7 +60,7 @@ Eigen::MatrixXd TargetCoding::encode(const std::vector<int>& labels) const
 Eigen::MatrixXd TargetCoding::encode(const std::vector<double>& targets) const
 {
     if (isClassification())
-        throw SpecError("targets", "this learner was set up for class labels, not regression targets");
+        throw ContractError("TargetCoding::encode", "this learner was set up for class labels, not regression targets");
     Eigen::MatrixXd Y(static_cast<Eigen::Index>(targets.size()), 1);
     for (std::size_t i = 0; i < targets.size(); ++i) {
         if (!std::isfinite(targets[i]))

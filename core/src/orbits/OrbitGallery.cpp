@@ -65,10 +65,10 @@ GalleryLayout galleryLayout(int count, DataKind kind, const Shape& shape, int ce
     const double width = static_cast<double>(l.cols) * l.cellWidth + (l.cols + 1.0) * l.separator;
     const double height = static_cast<double>(l.rows) * l.cellHeight + (l.rows + 1.0) * l.separator;
     if (width > 32767 || height > 32767 || width * height > double(1 << 26))
-        throw SpecError("--cell",
+        throw SpecError("cell",
                         "the gallery would be " + std::to_string(static_cast<long long>(width)) + " x " +
                             std::to_string(static_cast<long long>(height)) +
-                            " pixels; use fewer copies (-r) or a smaller --cell",
+                            " pixels; use fewer copies or smaller cells",
                         std::to_string(cellPx));
     l.width = static_cast<int>(width);
     l.height = static_cast<int>(height);

@@ -15,8 +15,8 @@ OrbitSampler::OrbitSampler(std::shared_ptr<const Group> group, std::shared_ptr<c
                            int r, std::uint64_t seed)
     : group_(std::move(group)), dist_(std::move(dist)), shape_(shape), r_(r), seed_(seed)
 {
-    if (!group_ || !dist_) throw SpecError("--group", "an orbit sampler needs a group and a distribution");
-    if (r < 1) throw SpecError("-r", "the number of group samples per input must be >= 1", std::to_string(r));
+    if (!group_ || !dist_) throw ContractError("OrbitSampler", "needs a group and a distribution");
+    if (r < 1) throw SpecError("r", "the number of group samples per input must be >= 1", std::to_string(r));
     dist_->checkGroup(*group_);
 }
 
@@ -57,7 +57,7 @@ std::vector<GroupElement> OrbitSampler::sharedElements(const std::vector<std::st
                                                        std::vector<std::vector<GroupTangent>>& tangents) const
 {
     if (dist_->dependsOnInput())
-        throw SpecError("--dist", "a shared set of group elements needs a distribution that does not depend on the input",
+        throw SpecError("distribution", "a shared set of group elements needs a distribution that does not depend on the input",
                         dist_->spec());
     return params.empty() ? draw(kSharedStream, nullptr, nullptr, nullptr) : draw(kSharedStream, nullptr, &params, &tangents);
 }
@@ -74,11 +74,12 @@ void OrbitSampler::transformBlock(const MatrixXfR& X, std::size_t begin, std::si
 {
     const int d = shape_.dim();
     if (X.cols() != d)
-        throw SpecError("--data", "samples have " + std::to_string(X.cols()) + " values but the shape needs " +
-                                      std::to_string(d));
+        throw ContractError("OrbitSampler::transformBlock", "samples have " + std::to_string(X.cols()) +
+                                                                " values, the shape needs " + std::to_string(d));
     if (begin > end || end > static_cast<std::size_t>(X.rows()))
-        throw SpecError("--data", "block [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                      ") outside the " + std::to_string(X.rows()) + " samples");
+        throw ContractError("OrbitSampler::transformBlock", "block [" + std::to_string(begin) + ", " +
+                                                                std::to_string(end) + ") outside the " +
+                                                                std::to_string(X.rows()) + " samples");
     const std::size_t n = end - begin;
     const std::size_t r = static_cast<std::size_t>(r_);
     out.resize(static_cast<Eigen::Index>(n * r), d);

@@ -53,7 +53,7 @@ std::vector<LearnerDescriptor> makeLearners()
     svm.classesOnly = true;
     all.push_back(svm);
     LearnerDescriptor krr = learner(Learner::Krr, "kernel ridge (krr)",
-                                    "Exact Gaussian kernel ridge regression on the --features output.");
+                                    "Exact Gaussian kernel ridge regression on the output of the feature map.");
     krr.parameters = {lambda};
     krr.defaultAxis = ridge.defaultAxis;
     krr.gaussianKernel = true;
@@ -143,14 +143,14 @@ const LearnerDescriptor& learnerDescriptor(Learner id)
 {
     for (const LearnerDescriptor& l : learnerDescriptors())
         if (l.id == id) return l;
-    throw std::logic_error("no descriptor for a learner");
+    throw ContractError("learnerDescriptor", "no descriptor for a learner");
 }
 
 const EvaluationDescriptor& evaluationDescriptor(EvaluationKind id)
 {
     for (const EvaluationDescriptor& e : evaluationDescriptors())
         if (e.id == id) return e;
-    throw std::logic_error("no descriptor for an evaluation");
+    throw ContractError("evaluationDescriptor", "no descriptor for an evaluation");
 }
 
 const char* toString(Learner learner)

@@ -120,14 +120,14 @@ std::vector<GroupDescriptor> makeGroups()
                                  "The number of elements (on vectors n must divide the dimension d).")}));
     all.push_back(group("permutation", GroupKind::Permutation, "permutation Sₙ (atoms)",
                         "Reorders the atoms of a molecule: C → P C Pᵀ.", {Coulomb},
-                        {integer("n", 1, 4096, false, 1, "The number of atoms, only needed without --data.",
+                        {integer("n", 1, 4096, false, 1, "The number of atoms, only needed without data.",
                                  "the data's matrix size")}));
     GroupDescriptor orthogonal =
         group("orthogonal", GroupKind::Orthogonal, "random orthogonal set",
               "A fixed set of k Haar-random orthogonal matrices acting on vectors (a set, not a group).",
               {Images, Coulomb, Vectors},
               {integer("k", 1, 1 << 20, true, 16, "The number of random orthogonal matrices in the set."),
-               integer("d", 1, 1 << 30, false, 1, "The dimension of the matrices, only needed without --data.",
+               integer("d", 1, 1 << 30, false, 1, "The dimension of the matrices, only needed without data.",
                        "the data's dimension")});
     orthogonal.maxDimension = OrthogonalSetGroup::kMaxDim;
     all.push_back(orthogonal);
@@ -464,7 +464,7 @@ const GroupDescriptor& groupDescriptor(GroupKind kind)
 {
     for (const GroupDescriptor& g : groupDescriptors())
         if (g.kind == kind) return g;
-    throw std::logic_error("no descriptor for the group kind " + std::to_string(static_cast<int>(kind)));
+    throw ContractError("groupDescriptor", "no descriptor for the group kind " + std::to_string(static_cast<int>(kind)));
 }
 
 std::vector<const DistributionDescriptor*> distributionsFor(GroupKind kind)

@@ -76,4 +76,11 @@ SpecError::SpecError(std::string field, std::string detail, std::string value)
 {
 }
 
+ContractError::ContractError(std::string where, std::string detail)
+    : std::logic_error(safeText(where, kFieldMaxChars) + ": " + safeText(detail, kDetailMaxChars))
+    , where_(std::move(where))
+    , detail_(std::move(detail))
+{
+}
+
 } // namespace orbit

@@ -96,7 +96,7 @@ private slots:
             parseFormat("hdf5");
             QFAIL("unknown format accepted");
         } catch (const SpecError& e) {
-            QCOMPARE(QString::fromStdString(e.field()), QString("--format"));
+            QCOMPARE(QString::fromStdString(e.field()), QString("format"));
             QCOMPARE(QString::fromStdString(e.value()), QString("hdf5"));
         }
     }

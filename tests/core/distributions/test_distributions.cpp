@@ -298,7 +298,7 @@ private slots:
         QTest::addColumn<QString>("group");
         QTest::addColumn<QString>("dist");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("negative kappa") << "rotation" << "vonmises:kappa=-1" << "--dist vonmises.kappa";
+        QTest::newRow("negative kappa") << "rotation" << "vonmises:kappa=-1" << "distribution vonmises.kappa";
         QTest::newRow("nan kappa") << "rotation" << "vonmises:kappa=nan" << "nan";
         QTest::newRow("inf kappa") << "rotation" << "vonmises:kappa=inf" << "vonmises.kappa";
         QTest::newRow("typo") << "rotation" << "vonmises:kapa=2" << "kapa";
@@ -325,7 +325,7 @@ private slots:
             makeDistribution(dist.toStdString(), *G);
             QFAIL("accepted");
         } catch (const SpecError& e) {
-            QVERIFY2(QString(e.what()).contains(mentions) && QString(e.what()).startsWith("--dist"), e.what());
+            QVERIFY2(QString(e.what()).contains(mentions) && QString(e.what()).startsWith("distribution"), e.what());
         }
     }
     void vonMisesCdfAndQuantileAreExact_data()

@@ -38,11 +38,11 @@ private slots:
 
     void rejectsMismatchedInput()
     {
-        QVERIFY_THROWS_EXCEPTION(SpecError, accuracy({1, 2}, {1}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, accuracy({}, {}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, rmse({1.0}, {1.0, 2.0}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, confusionMatrix({0, 3}, {0, 1}, 3));
-        QVERIFY_THROWS_EXCEPTION(SpecError, mean({}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, accuracy({1, 2}, {1}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, accuracy({}, {}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, rmse({1.0}, {1.0, 2.0}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, confusionMatrix({0, 3}, {0, 1}, 3));
+        QVERIFY_THROWS_EXCEPTION(ContractError, mean({}));
     }
 };
 

@@ -110,7 +110,7 @@ private slots:
         QCOMPARE(S(0, 1), 6.0f);
         QCOMPARE(S(1, 0), 1.0f);
         QCOMPARE(select(std::vector<int>{7, 8, 9}, {1, 1}), (std::vector<int>{8, 8}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, selectRows(X, {3}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, selectRows(X, {3}));
     }
 
     void rejectsBadArguments()

@@ -361,7 +361,7 @@ private slots:
             c.validate();
             QFAIL("accepted a parameter the distribution does not have");
         } catch (const SpecError& e) {
-            QCOMPARE(e.field(), std::string("--grid"));
+            QCOMPARE(e.field(), std::string("grid rotation.kappa"));
             QVERIFY2(QString(e.what()).contains("rotation.a"), e.what());
         }
     }
@@ -468,13 +468,13 @@ private slots:
         QTest::addColumn<QString>("learner");
         QTest::addColumn<QString>("eval");
         QTest::addColumn<QString>("grid");
-        QTest::newRow("learner") << "--learner" << "forest" << "holdout:0.2" << "";
-        QTest::newRow("eval") << "--eval" << "ridge" << "holdout:1.5" << "";
-        QTest::newRow("kfold") << "--eval" << "ridge" << "kfold:1" << "";
-        QTest::newRow("grid value") << "--grid" << "ridge" << "holdout:0.2" << "lambda=abc";
-        QTest::newRow("wrong axis") << "--grid" << "ridge" << "holdout:0.2" << "C=1";
-        QTest::newRow("negative") << "--grid" << "ridge" << "holdout:0.2" << "lambda=-1";
-        QTest::newRow("inner folds") << "--inner-folds" << "ridge" << "holdout:0.2" << "inner=1";
+        QTest::newRow("learner") << "learner" << "forest" << "holdout:0.2" << "";
+        QTest::newRow("eval") << "eval" << "ridge" << "holdout:1.5" << "";
+        QTest::newRow("kfold") << "eval" << "ridge" << "kfold:1" << "";
+        QTest::newRow("grid value") << "grid lambda" << "ridge" << "holdout:0.2" << "lambda=abc";
+        QTest::newRow("wrong axis") << "grid C" << "ridge" << "holdout:0.2" << "C=1";
+        QTest::newRow("negative") << "grid lambda" << "ridge" << "holdout:0.2" << "lambda=-1";
+        QTest::newRow("inner folds") << "inner-folds" << "ridge" << "holdout:0.2" << "inner=1";
     }
     void rejectsBadConfigurations()
     {

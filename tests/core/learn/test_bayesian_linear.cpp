@@ -189,8 +189,8 @@ private slots:
         opt.alpha = -1.0;
         QVERIFY_THROWS_EXCEPTION(SpecError, BayesianLinearRegression{opt});
         BayesianLinearRegression blr;
-        QVERIFY_THROWS_EXCEPTION(SpecError, blr.fit(gaussianMatrix(3, 2, 1), std::vector<double>{1, 2}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, blr.predictTargets(gaussianMatrix(3, 2, 1)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, blr.fit(gaussianMatrix(3, 2, 1), std::vector<double>{1, 2}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, blr.predictTargets(gaussianMatrix(3, 2, 1)));
         const LinearEvidence ev(gaussianMatrix(3, 2, 1), Eigen::MatrixXd::Ones(3, 1));
         QVERIFY_THROWS_EXCEPTION(SpecError, ev.logEvidence(0.0, 1.0));
     }

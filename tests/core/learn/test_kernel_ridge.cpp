@@ -104,10 +104,10 @@ private slots:
         Eigen::MatrixXd K = Eigen::MatrixXd::Identity(3, 3);
         K(0, 1) = 0.5;  // not symmetric
         QVERIFY_THROWS_EXCEPTION(SpecError, krr.fit(K, std::vector<double>{1, 2, 3}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, krr.fit(Eigen::MatrixXd::Identity(3, 3), std::vector<double>{1, 2}));
-        QVERIFY_THROWS_EXCEPTION(SpecError, krr.fit(Eigen::MatrixXd::Identity(3, 2), std::vector<double>{1, 2, 3}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, krr.fit(Eigen::MatrixXd::Identity(3, 3), std::vector<double>{1, 2}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, krr.fit(Eigen::MatrixXd::Identity(3, 2), std::vector<double>{1, 2, 3}));
         QVERIFY_THROWS_EXCEPTION(SpecError, KernelRidgeRegression(-1.0));
-        QVERIFY_THROWS_EXCEPTION(SpecError, krr.predictTargets(Eigen::MatrixXd::Identity(3, 3)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, krr.predictTargets(Eigen::MatrixXd::Identity(3, 3)));
     }
 };
 

@@ -84,9 +84,9 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, LinearSvm(1.0, -1.0));
         LinearSvm svm(1.0);
         const MatrixXfR X = gaussianMatrix(4, 2, 1);
-        QVERIFY_THROWS_EXCEPTION(SpecError, svm.fit(X, std::vector<int>{0, 1, 2, 3}, 3));
-        QVERIFY_THROWS_EXCEPTION(SpecError, svm.fit(X, std::vector<int>{0, 1}, 2));
-        QVERIFY_THROWS_EXCEPTION(SpecError, svm.predictClasses(X));
+        QVERIFY_THROWS_EXCEPTION(ContractError, svm.fit(X, std::vector<int>{0, 1, 2, 3}, 3));
+        QVERIFY_THROWS_EXCEPTION(ContractError, svm.fit(X, std::vector<int>{0, 1}, 2));
+        QVERIFY_THROWS_EXCEPTION(ContractError, svm.predictClasses(X));
     }
 };
 

@@ -51,11 +51,11 @@ private slots:
     void rejectsBadInput()
     {
         NearestNeighbour nn;
-        QVERIFY_THROWS_EXCEPTION(SpecError, nn.nearest(gaussianMatrix(2, 2, 1)));
-        QVERIFY_THROWS_EXCEPTION(SpecError, nn.fit(gaussianMatrix(3, 2, 1), std::vector<int>{1, 2}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, nn.nearest(gaussianMatrix(2, 2, 1)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, nn.fit(gaussianMatrix(3, 2, 1), std::vector<int>{1, 2}));
         nn.fit(gaussianMatrix(3, 2, 1), std::vector<int>{1, 2, 3});
-        QVERIFY_THROWS_EXCEPTION(SpecError, nn.nearest(gaussianMatrix(2, 3, 1)));
-        QVERIFY_THROWS_EXCEPTION(SpecError, nn.predictTargets(gaussianMatrix(2, 2, 1)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, nn.nearest(gaussianMatrix(2, 3, 1)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, nn.predictTargets(gaussianMatrix(2, 2, 1)));
     }
 };
 

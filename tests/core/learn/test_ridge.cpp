@@ -167,12 +167,12 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, RidgeRegression(std::nan("")));
         const MatrixXfR X = gaussianMatrix(5, 3, 1);
         RidgeRegression r(1.0);
-        QVERIFY_THROWS_EXCEPTION(SpecError, r.predictClasses(X));
-        QVERIFY_THROWS_EXCEPTION(SpecError, r.fit(X, std::vector<double>{1, 2, 3}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, r.predictClasses(X));
+        QVERIFY_THROWS_EXCEPTION(ContractError, r.fit(X, std::vector<double>{1, 2, 3}));
         QVERIFY_THROWS_EXCEPTION(SpecError, r.fit(X, std::vector<int>{0, 1, 2, 0, 5}, 3));
         r.fit(X, std::vector<double>{1, 2, 3, 4, 5});
-        QVERIFY_THROWS_EXCEPTION(SpecError, r.predictTargets(gaussianMatrix(2, 4, 1)));
-        QVERIFY_THROWS_EXCEPTION(SpecError, r.predictClasses(X));
+        QVERIFY_THROWS_EXCEPTION(ContractError, r.predictTargets(gaussianMatrix(2, 4, 1)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, r.predictClasses(X));
         const RidgePath path(X, std::vector<double>{1, 2, 3, 4, 5});
         QVERIFY_THROWS_EXCEPTION(SpecError, path.weights(-1.0));
     }

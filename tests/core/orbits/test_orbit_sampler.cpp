@@ -115,8 +115,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, OrbitSampler(P, makeDistribution("vonmises:kappa=1", *G), Shape{4, 4, 1}, 3, 1));
         const OrbitSampler s(G, d, Shape{4, 4, 1}, 2, 1);
         MatrixXfR out;
-        QVERIFY_THROWS_EXCEPTION(SpecError, s.transformBlock(randomRows(3, 15, 1), 0, 3, out));
-        QVERIFY_THROWS_EXCEPTION(SpecError, s.transformBlock(randomRows(3, 16, 1), 2, 4, out));
+        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(randomRows(3, 15, 1), 0, 3, out));
+        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(randomRows(3, 16, 1), 2, 4, out));
     }
 };
 

@@ -1,7 +1,8 @@
 // The Training panel, offscreen, on a 300-sample subset of the bundled digits: a run fills the
 // metrics table and the charts with numbers that agree with each other; Cancel stops a run and keeps
 // the earlier results; a second Run drops the first request's answer; a failed run shows its error
-// inline and keeps the results; the panel's settings survive a session round trip; regression
+// inline and keeps the results, and marks the control of the refused setting until it is edited;
+// the panel's settings survive a session round trip; regression
 // scores (G2) carry the targets' unit when the data states one.
 #include "MainWindow.hpp"
 #include "Session.hpp"
@@ -9,6 +10,7 @@
 #include "panels/TrainingPanel.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/FieldHighlight.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "workers/TrainingTask.hpp"
 
@@ -307,7 +309,8 @@ private slots:
         QVERIFY(fx.panel.run());
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
         QVERIFY(fx.panel.hasError());
-        QVERIFY2(fx.panel.errorText().contains("--features"), qPrintable(fx.panel.errorText()));
+        QVERIFY2(fx.panel.errorText().contains("features rf.s"), qPrintable(fx.panel.errorText()));
+        QVERIFY2(!fx.panel.errorText().contains("--"), qPrintable(fx.panel.errorText()));  // no flag in the GUI
         QVERIFY2(fx.panel.errorText().contains("oops"), qPrintable(fx.panel.errorText()));
         QVERIFY(fx.panel.errorText().contains("previous run"));
         QCOMPARE(fx.panel.lastResult(), first);
@@ -328,6 +331,56 @@ private slots:
         lambdas->setText("0.01");
         QVERIFY(fx.panel.run());
         QVERIFY(QTest::qWaitFor([&] { return fx.panel.drawCount() == 2 && fx.panel.isIdle(); }, 120000));
+        QVERIFY(!fx.panel.hasError());
+    }
+
+    // A setting the core refuses marks the control that sets it: a red frame and the message in its
+    // tooltip, until the user edits that control. The banner shows the message as before.
+    void aRefusedSettingMarksItsControl()
+    {
+        Fixture fx;
+        fx.panel.setSettings(fast());
+        auto* lambdas = fx.panel.findChild<QLineEdit*>("lambdas");
+        QLineEdit* spec = fx.panel.specEdit();
+        QVERIFY(lambdas);
+        const QString lambdasTip = lambdas->toolTip();
+        // Refused before any work: a grid value out of range, the core's field "grid lambda".
+        lambdas->setText("-1");
+        QVERIFY(!fx.panel.run());
+        QVERIFY2(fx.panel.errorText().contains("grid lambda") && fx.panel.errorText().contains("-1"),
+                 qPrintable(fx.panel.errorText()));
+        QVERIFY(FieldHighlight::isMarked(lambdas));
+        QVERIFY(!FieldHighlight::isMarked(spec));
+        QVERIFY2(lambdas->toolTip().contains("grid lambda"), qPrintable(lambdas->toolTip()));
+        QVERIFY(lambdas->styleSheet().contains(FieldHighlight::kProperty));
+
+        // Editing the control clears its mark and gives its tooltip back.
+        lambdas->setText("0.01");
+        QVERIFY(!FieldHighlight::isMarked(lambdas));
+        QCOMPARE(lambdas->toolTip(), lambdasTip);
+        QVERIFY(lambdas->styleSheet().isEmpty());
+
+        // Refused by the worker: the failure carries the field, the panel marks the spec line.
+        spec->setText("rf:s=oops");
+        QSignalSpy failed(fx.panel.runner(), &TaskRunner::failed);
+        QVERIFY(fx.panel.run());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QCOMPARE(failed[0][2].toString(), QString("features rf.s"));
+        QVERIFY(FieldHighlight::isMarked(spec));
+        QVERIFY(!FieldHighlight::isMarked(lambdas));
+        QVERIFY2(spec->toolTip().contains("oops"), qPrintable(spec->toolTip()));
+        QTest::keyClick(spec, Qt::Key_Backspace);  // the user edits the spec
+        QVERIFY(!FieldHighlight::isMarked(spec));
+
+        // A mark that stays until the next good run: the run clears it with the banner.
+        spec->setText("rf:s=oops");
+        QVERIFY(fx.panel.run());
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, 60000);
+        QVERIFY(FieldHighlight::isMarked(spec));
+        fx.panel.setSettings(fast());  // a session's settings replace the refused text
+        QVERIFY(!FieldHighlight::isMarked(spec));
+        QVERIFY(fx.panel.run());
+        QVERIFY(QTest::qWaitFor([&] { return fx.panel.drawCount() == 1 && fx.panel.isIdle(); }, 120000));
         QVERIFY(!fx.panel.hasError());
     }
 

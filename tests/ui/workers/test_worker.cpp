@@ -175,12 +175,19 @@ private slots:
         TaskRunner runner("test");
         QSignalSpy failed(&runner, &TaskRunner::failed);
         const quint64 id = runner.submit([](const TaskContext&) -> QVariant {
-            throw orbit::SpecError("--dist", "kappa must be >= 0", "-1");
+            throw orbit::SpecError("distribution vonmises.kappa", "must be >= 0", "-1");
         });
         QTRY_COMPARE(failed.count(), 1);
         QCOMPARE(failed[0][0].toULongLong(), id);
         const QString message = failed[0][1].toString();
-        QVERIFY2(message.contains("--dist") && message.contains("-1"), qPrintable(message));
+        QVERIFY2(message.contains("vonmises.kappa") && message.contains("-1"), qPrintable(message));
+        // The field travels beside the message, for the panel to find its control.
+        QCOMPARE(failed[0][2].toString(), QString("distribution vonmises.kappa"));
+        // Other failures name no field.
+        runner.submit([](const TaskContext&) -> QVariant { throw std::runtime_error("disk full"); });
+        QTRY_COMPARE(failed.count(), 2);
+        QCOMPARE(failed[1][1].toString(), QString("disk full"));
+        QVERIFY(failed[1][2].toString().isEmpty());
     }
     void progressOfTheLatestRequestIsForwarded()
     {

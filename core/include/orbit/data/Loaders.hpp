@@ -23,7 +23,7 @@ enum class Format {
     Csv           ///< rows of numbers, last column label (integers) or target
 };
 
-/// "idx", "cifar", ... ; parseFormat throws SpecError("--format", ...) on an unknown name.
+/// "idx", "cifar", ... ; parseFormat throws SpecError("format", ...) on an unknown name.
 const char* toString(Format format);
 Format parseFormat(const std::string& name);
 

@@ -17,7 +17,7 @@ class AffineProduct final : public Distribution {
 public:
     AffineProduct(std::shared_ptr<const Distribution> rotation, std::shared_ptr<const Distribution> translation,
                   std::shared_ptr<const Distribution> scale);
-    /// Parses the spec above (field "--dist"); throws SpecError.
+    /// Parses the spec above (field "distribution"); throws SpecError.
     static std::shared_ptr<const AffineProduct> parse(const std::string& text);
 
     const Distribution& rotation() const { return *rotation_; }

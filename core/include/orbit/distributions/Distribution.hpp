@@ -67,7 +67,7 @@ protected:
 /// Builds a distribution from its spec (`vonmises:kappa=K`, `uniform:a=A`, `gaussian:sigma=S`,
 /// `lognormal:mu=M,sigma=S`, `haar`, `noisysort:sigma=S`, `delta`) for the given group; for the
 /// affine group one per factor: `rotation=D1,translation=D2,scale=D3` (any factor may be left out,
-/// it is then the delta). Throws SpecError("--dist") on bad text, parameters or group mismatch.
+/// it is then the delta). Throws SpecError("distribution") on bad text, parameters or group mismatch.
 std::shared_ptr<const Distribution> makeDistribution(const std::string& spec, const Group& group);
 
 } // namespace orbit

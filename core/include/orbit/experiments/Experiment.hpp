@@ -28,7 +28,7 @@ struct DataRecipe {
 /// Loads and prepares the data of a recipe. The subset keeps the first n of
 /// seededPermutation(count, seed, 7), in ascending row order; the rotation uses
 /// rotatedImages(subset, pad, deriveSeed(seed, 8), rotateMaxDegrees in radians). Throws LoadError /
-/// SpecError ("--n" when n exceeds the count or is below 4).
+/// SpecError ("subset" when n exceeds the count or is below 4).
 Dataset prepareDataset(const DataRecipe& recipe);
 /// The same on an already loaded dataset (recipe.file and recipe.format are not used). With
 /// transformGroup set, the subset is padded and moved by transformedImages(subset, pad, group,
@@ -69,7 +69,7 @@ std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config
 /// and the JSON field.
 ExperimentConfig loadExperimentConfig(const std::string& path);
 
-/// Parses `name=v1,v2;name=v3` (the --grid syntax) into axes. Throws SpecError("--grid").
+/// Parses `name=v1,v2;name=v3` (the grid syntax) into axes. Throws SpecError("grid" or "grid NAME").
 std::vector<ParamAxis> parseGrid(const std::string& text);
 
 } // namespace orbit

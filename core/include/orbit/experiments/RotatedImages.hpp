@@ -15,7 +15,7 @@ namespace orbit {
 ///
 /// Requires kind == Images, pad >= max(height, width), pad <= 4096. Guarantees: same count,
 /// labels, targets, class names, folds; shape pad x pad x channels; values in [0, 1]; the same seed
-/// gives the same bits. Throws SpecError("--pad" / "--rotate" / "--rotate-max") otherwise.
+/// gives the same bits. Throws SpecError("pad" / "rotate" / "rotate-max") otherwise.
 Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double maxAngle = 0.0);
 
 /// Every image zero-padded (centred) to pad x pad pixels and moved by its own element g_i of `group`
@@ -23,7 +23,7 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double
 /// clamped to [0, 1]: data with a known distribution of transformations (e.g. affine, to check that
 /// learning the locality recovers it). Requires images; group a similarity group (rotation,
 /// translation, scale, affine) and dist one of its distributions independent of the input. Throws
-/// SpecError("--transform-group" / "--transform-dist" / "--pad").
+/// SpecError("transform-group" / "transform-distribution" / "pad").
 Dataset transformedImages(const Dataset& images, int pad, const std::string& group, const std::string& dist,
                           std::uint64_t seed);
 

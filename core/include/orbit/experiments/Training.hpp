@@ -28,7 +28,7 @@ namespace orbit {
 ///   ambiguous: `translation.sigma`, `scale.sigma` (feature level: features are recomputed per value)
 /// Feature-level points rebuild the feature map; learner-level axes are scored in one batch.
 struct TrainConfig {
-    std::string features = "rf:s=1000";  ///< --features spec (makeFeatureMap); for krr: the inputs of the kernel
+    std::string features = "rf:s=1000";  ///< the feature map spec (makeFeatureMap); for krr: the inputs of the kernel
     std::string group;                   ///< --group spec, empty for non-invariant features
     std::string dist;                    ///< --dist spec, empty for non-invariant features
     std::string kernel;                  ///< --kernel spec; empty: bandwidth chosen over `median` multiples

@@ -62,7 +62,7 @@ public:
 /// `irf:s=S,r=R[,form=..][,mode=auto|templates|data]`, `nystrom:s=S[,landmarks=random|kmeans][,jitter=J|tol=T]`,
 /// `inystrom:s=S,r=R[,...]`, `gicdf:m=M,bins=B,r=R[,eps=E][,norm=each|max][,span=S|auto]`, `kif:k=K,eta=mean|max|moments:n[,r=R]`,
 /// any of them followed by `+rf2:s=S2[,median=F|sigma=X]` (a second Gaussian RF layer).
-/// Throws SpecError("--features") on bad text or when the context lacks what the map needs.
+/// Throws SpecError("features") on bad text or when the context lacks what the map needs.
 std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& spec, const FeatureContext& context);
 
 /// The context for a dataset: its kind and shape, symmetricInputs for Coulomb matrices, the group and

@@ -9,7 +9,7 @@ namespace orbit {
 
 /// Writes M as a .npy file: magic "\x93NUMPY", version 1.0, header
 /// {'descr': '<f4', 'fortran_order': False, 'shape': (rows, cols), } padded to a multiple of 64 bytes,
-/// then rows x cols little-endian float32 in C (row-major) order. Throws SpecError("--out") if the
+/// then rows x cols little-endian float32 in C (row-major) order. Throws SpecError("output") if the
 /// file cannot be written.
 void writeNpy(const std::string& path, const MatrixXfR& M);
 
@@ -17,7 +17,7 @@ void writeNpy(const std::string& path, const MatrixXfR& M);
 void writeCsv(const std::string& path, const MatrixXfR& M);
 void writeCsv(const std::string& path, const Eigen::MatrixXd& M);
 
-/// Writes .npy or .csv according to the extension of `path`; SpecError("--out") for any other.
+/// Writes .npy or .csv according to the extension of `path`; SpecError("output") for any other.
 void writeMatrix(const std::string& path, const MatrixXfR& M);
 
 } // namespace orbit

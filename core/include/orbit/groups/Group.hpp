@@ -77,7 +77,7 @@ public:
 
 /// Builds a group from its spec string (`rotation`, `translation`, `scale`, `affine`,
 /// `cyclic:n=N`, `permutation`, `orthogonal:k=K`). The orthogonal set needs the sample shape and a
-/// seed to draw its K Haar-random matrices; other groups ignore them. Throws SpecError("--group").
+/// seed to draw its K Haar-random matrices; other groups ignore them. Throws SpecError("group").
 std::shared_ptr<const Group> makeGroup(const std::string& spec, const Shape& shape = {},
                                        std::uint64_t seed = 0);
 

@@ -53,7 +53,7 @@ std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples,
 
 /// Parses `gaussian:sigma=X`, `gaussian:median=F` (sigma = F x medianPairwiseDistance(sample)) or
 /// `polynomial:degree=D,c=C` (defaults D = 2, C = 1). `sample` is only read for the median rule.
-/// Throws SpecError("--kernel") on bad text or parameters, and when the median distance is 0.
+/// Throws SpecError("kernel") on bad text or parameters, and when the median distance is 0.
 BaseKernel makeKernel(const std::string& spec, const MatrixXfR& sample, std::uint64_t seed = 0);
 
 } // namespace orbit

@@ -44,7 +44,8 @@ Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W);
 /// X^T Y (D x C) in double. Requires X.rows() == Y.rows().
 Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y);
 
-/// Throws SpecError(field, ...) naming both sizes when `got != expected`.
-void requireSize(const char* field, const char* what, long long got, long long expected);
+/// Throws ContractError(where, ...) naming both sizes when `got != expected`: the sizes of arrays
+/// passed between core functions, which no user input can make disagree.
+void requireSize(const char* where, const char* what, long long got, long long expected);
 
 } // namespace orbit

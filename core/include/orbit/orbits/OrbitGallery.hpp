@@ -18,7 +18,7 @@ struct GalleryLayout {
 /// The layout of `count` copies: cols = ceil(sqrt(count)), rows = ceil(count / cols); every sample
 /// pixel becomes a factor x factor block (nearest neighbour, factor = max(1, cellPx / max(h, w)),
 /// cellPx <= 0 picks about 96 px). Vectors are drawn as 1 x d strips 16 px high.
-/// Throws SpecError("--cell") when the picture would exceed 2^26 pixels or 32767 px per side.
+/// Throws SpecError("cell") when the picture would exceed 2^26 pixels or 32767 px per side.
 GalleryLayout galleryLayout(int count, DataKind kind, const Shape& shape, int cellPx);
 
 /// Renders the copies (one per row of `copies`, each shape.dim() values) as an 8-bit BGR image:

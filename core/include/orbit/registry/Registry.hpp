@@ -137,7 +137,7 @@ const char* toString(Learner learner);
 const char* toString(Metric metric);
 const char* toString(EvaluationKind kind);
 /// The learner named `name`; SpecError(field, "must be ridge, svm, krr or blr", name) otherwise.
-Learner parseLearner(const std::string& name, const std::string& field = "--learner");
+Learner parseLearner(const std::string& name, const std::string& field = "learner");
 /// The metric named `name` ("accuracy", "rmse"); SpecError(field) otherwise.
 Metric parseMetric(const std::string& name, const std::string& field = "metric");
 /// Accuracy for labelled classes, RMSE for regression targets.
@@ -152,7 +152,7 @@ struct Evaluation {
 };
 /// Parses `holdout:FRAC`, `kfold:K` or `folds`, checking the value against the descriptor;
 /// SpecError(field, ..., text) on anything else.
-Evaluation parseEvaluation(const std::string& text, const std::string& field = "--eval");
+Evaluation parseEvaluation(const std::string& text, const std::string& field = "eval");
 /// The spec of an evaluation: parseEvaluation(formatEvaluation(e)) == e when the fields e.kind
 /// does not use hold their defaults.
 std::string formatEvaluation(const Evaluation& e);

@@ -50,6 +50,43 @@ private:
 };
 
 /// A bad spec string, option or parameter: `field: detail (value 'value')`.
+///
+/// The field names what the user set, in the core's neutral words: never a command-line flag, so
+/// that the GUI can show the message as it is and point at the control. The CLI maps a field to
+/// its flag (core/src/cli/Flags.cpp), a panel to its control (ui/widgets/FieldHighlight.hpp). A
+/// field is a name, optionally followed by `.key` or ` spec.key` for one parameter of it
+/// ("features.s", "group orthogonal.k", "distribution vonmises.kappa", "grid lambda"). The names:
+///
+///   field                    what it is                                     CLI flag
+///   kernel                   the base kernel spec                           --kernel
+///   features                 the feature map spec (and its keys)            --features
+///   group                    the group spec                                 --group
+///   distribution             the distribution on the group                  --dist
+///   data                     the dataset (file, labels, size)               --data
+///   index                    the chosen sample of the dataset               --index
+///   inputs                   several chosen samples                         --indices
+///   format                   the dataset format                             --format
+///   subset                   a seeded random subset of N samples            --n
+///   points                   the number of points of a figure               --points, --n
+///   samples                  the number of draws of a histogram             -n
+///   r                        group samples per input (orbit copies)         -r
+///   learner, eval            the learner and its evaluation                 --learner, --eval
+///   grid                     a parameter grid; `grid AXIS` one of its axes  --grid
+///   validation               the validation fraction                        --validation
+///   inner-folds              the inner folds of model selection             --inner-folds
+///   learning-curve           the learning-curve fractions                   --learning-curve
+///   estimator                the V- or U-statistic of the kernel            --estimator
+///   output                   a file to write                                --out
+///   rotate, rotate-max, pad  the image preparation of the data              same names
+///   transform-group          the group that moves the images                --transform-group
+///   transform-distribution   its distribution                               --transform-dist
+///   s-list, r-list, ref-r,   the approximation-error experiment             same names
+///     repeats
+///   learn, bounds, values,   learning the locality                          same names
+///     max-evals, precision
+///
+/// Fields without a flag (labels, targets, lambda, ...) name a property of the data or a
+/// parameter of a learner in the same words.
 class SpecError : public std::runtime_error {
 public:
     SpecError(std::string field, std::string detail, std::string value = {});
@@ -59,6 +96,20 @@ public:
 
 private:
     std::string field_, detail_, value_;
+};
+
+/// A broken internal contract: something no user input can cause (blocks of the wrong size passed
+/// between core functions, a model used before it was fitted, ...). `where: detail`, where names
+/// the function or type whose requirement was broken; a size check names both sizes. The CLI
+/// reports it as an internal error (exit 1), not as bad input.
+class ContractError : public std::logic_error {
+public:
+    ContractError(std::string where, std::string detail);
+    const std::string& where() const noexcept { return where_; }
+    const std::string& detail() const noexcept { return detail_; }
+
+private:
+    std::string where_, detail_;
 };
 
 /// The core was asked to stop (a cancel callback returned true).

@@ -10,7 +10,7 @@ namespace orbit {
 
 /// A parsed spec string. `field` names the option it came from, for error messages.
 struct Spec {
-    std::string field;                          ///< e.g. "--dist"
+    std::string field;                          ///< e.g. "distribution" (orbit/util/Error.hpp lists the names)
     std::string name;                           ///< e.g. "vonmises"
     std::map<std::string, std::string> params;  ///< e.g. {"kappa": "0.2"}
 
