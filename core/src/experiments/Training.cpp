@@ -1,9 +1,9 @@
 #include "orbit/experiments/Training.hpp"
 
 #include "experiments/TrainingLearners.hpp"
-#include "features/MemoryLimit.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

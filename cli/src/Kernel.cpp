@@ -1,5 +1,5 @@
 // orbitlab-cli kernel: the N x N invariant kernel matrix (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/distributions/Haar.hpp"
