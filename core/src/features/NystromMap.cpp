@@ -274,7 +274,7 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
         double jitter = whitening_.jitter;
         for (;;) {
             K.diagonal().array() += jitter * scale;
-            if (choleskyInPlace(K, [&] { reportProgress(poll, 0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
+            if (choleskyInPlace(K, [&](double, const std::string&) { return poll && poll(0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
                 break;
             if (jitter * 10 > kMaxJitter * (1 + 1e-12))
                 throw SpecError("--features.jitter",
