@@ -3,7 +3,7 @@
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

@@ -1,4 +1,4 @@
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
 
 #include "orbit/util/Error.hpp"
 
