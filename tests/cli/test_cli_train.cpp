@@ -1,8 +1,12 @@
 // `orbitlab-cli train` and `experiment` in-process (../shared/CLI.md): the JSON fields of a run on a
 // small CSV dataset (classes and targets), one stderr line naming the option for bad input (exit 2),
-// and an experiment config that writes results.json and results.md.
+// and an experiment config that writes results.json and results.md; every shipped config parses.
 #include "CliRunner.hpp"
+#include "orbit/cli/ExperimentConfig.hpp"
 #include "orbit/cli/Json.hpp"
+#include "orbit/util/Error.hpp"
+
+#include "TestPaths.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -228,6 +232,43 @@ private slots:
         const auto noOut = orbittest::runCli({"experiment", path("resume.json"), "--resume"});
         QCOMPARE(noOut.status, 2);
         QVERIFY2(noOut.err.find("--resume") != std::string::npos, noOut.err.c_str());
+    }
+
+    // Every shipped experiment config parses and each of its settings passes TrainConfig::validate
+    // (loadExperimentConfig validates them), so a typo in a table fails here, not after hours of runs.
+    void shippedConfigsAreValid()
+    {
+        const QDir dir(QString::fromStdString(orbittest::source("resources/experiments")));
+        const QStringList files = dir.entryList({"*.json"}, QDir::Files);
+        QVERIFY(files.size() >= 5);
+        for (const QString& file : files) {
+            try {
+                const orbit::cli::ExperimentConfig c = orbit::cli::loadExperimentConfig(dir.filePath(file).toStdString());
+                QVERIFY2(!c.settings.empty(), qPrintable(file));
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(file + ": " + e.what()));
+            }
+        }
+    }
+
+    // A setting name with a comma could never be selected by --only NAME,NAME: the config says so.
+    void rejectsSettingNamesWithCommas()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("commas.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"title": "t", "data": {"file": "x.extxyz", "eval": "kfold:2"},
+                    "settings": [{"name": "GICDF, measured", "features": "raw", "learner": "ridge"}]})");
+        f.close();
+        try {
+            orbit::cli::loadExperimentConfig(path.toStdString());
+            QFAIL("a name with a comma was accepted");
+        } catch (const orbit::LoadError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("settings[0].name") != std::string::npos && what.find("GICDF, measured") != std::string::npos,
+                     what.c_str());
+        }
     }
 
 private:

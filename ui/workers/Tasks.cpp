@@ -25,9 +25,9 @@ Task makeLoadTask(LoadRequest request)
         ctx.progress(0.0, QStringLiteral("Loading %1…").arg(name));
         // A long load shows how far it got and stops when superseded (another file opened).
         orbit::LoadOptions options = request.options;
-        options.progress = [&ctx, name](double fraction) {
-            ctx.throwIfCancelled();
+        options.progress = [&ctx, name](double fraction, const std::string&) {
             ctx.progress(fraction, QStringLiteral("Loading %1… %2%").arg(name).arg(qRound(100 * fraction)));
+            return ctx.cancelled();
         };
         auto dataset = std::make_shared<orbit::Dataset>(orbit::loadDataset(request.path.toStdString(), options));
         ctx.throwIfCancelled();

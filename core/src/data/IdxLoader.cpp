@@ -68,7 +68,7 @@ void checkRawSize(ByteSource& src, std::size_t headerBytes, std::size_t promised
 /// and hands them to `sink(bytes, first record, records)` in chunks of about 16 MiB of whole records
 /// (so memory holds one chunk, not a copy of the file). `progress` (may be empty) after each chunk.
 void readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t keep,
-                 std::size_t recordBytes, const char* what, const std::function<void(double)>& progress,
+                 std::size_t recordBytes, const char* what, const Progress& progress,
                  const std::function<void(const std::uint8_t*, std::size_t, std::size_t)>& sink)
 {
     checkRawSize(src, headerBytes, promised, recordBytes, what);
@@ -86,7 +86,7 @@ void readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised,
                      std::to_string(got) + " bytes",
                  std::to_string(promised));
         sink(bytes.data(), first, records);
-        if (progress) progress(double(first + records) / double(keep));
+        reportProgress(progress, double(first + records) / double(keep), "reading " + src.path());
     }
     if (src.compressed() && keep == promised) {
         std::uint8_t extra = 0;

@@ -204,7 +204,7 @@ double numberOrThrow(std::string_view text, const std::string& file, std::size_t
     fail(LoadErrorKind::NotANumber, file, fieldPos(line, field), what + " is not a number", std::string(text));
 }
 
-LineReader::LineReader(const std::string& path, std::function<void(double)> progress)
+LineReader::LineReader(const std::string& path, Progress progress)
     : path_(path), in_(path, std::ios::binary), buffer_(std::size_t(1) << 16), progress_(std::move(progress))
 {
     if (!in_) fail(LoadErrorKind::FileNotFound, path, {}, "cannot be opened for reading");
@@ -250,7 +250,7 @@ bool LineReader::next(std::string& line)
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (progress_ && consumed_ >= nextReport_) {
         nextReport_ = consumed_ + (std::uintmax_t(1) << 20);
-        progress_(size_ > 0 ? std::min(1.0, double(consumed_) / double(size_)) : 1.0);
+        reportProgress(progress_, size_ > 0 ? std::min(1.0, double(consumed_) / double(size_)) : 1.0, "reading " + path_);
     }
     return true;
 }

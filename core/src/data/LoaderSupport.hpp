@@ -81,7 +81,7 @@ inline constexpr std::size_t kMaxLineBytes = std::size_t(64) << 20;
 /// fraction of the file read after the first line and then about every MiB.
 class LineReader {
 public:
-    explicit LineReader(const std::string& path, std::function<void(double)> progress = {});
+    explicit LineReader(const std::string& path, Progress progress = {});
     /// The next line without its '\n' / "\r\n"; false at end of file.
     bool next(std::string& line);
     std::size_t lineNumber() const { return line_; }
@@ -94,7 +94,7 @@ private:
     std::size_t pos_ = 0, end_ = 0;
     std::size_t line_ = 0;
     std::uintmax_t consumed_ = 0, size_ = 0, nextReport_ = 0;
-    std::function<void(double)> progress_;
+    Progress progress_;
 };
 
 /// Counts the non-blank lines of a text file (a cheap first pass to size the allocation).

@@ -7,6 +7,7 @@
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/RandomSubset.hpp"
 
 #include "features/FitProgress.hpp"
 #include "util/Deterministic.hpp"
@@ -114,8 +115,7 @@ std::vector<std::size_t> kernelPlotIndices(const Dataset& data, std::size_t n, s
     for (std::size_t i = 0; i < N; ++i) idx[i] = i;
     if (n < N) {
         Rng rng = makeRng(seed, 0x706c6f74ULL);
-        for (std::size_t i = 0; i < n; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, N - i)]);
-        idx.resize(n);
+        idx = randomSubset(N, n, rng);
     }
     std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
         if (data.isRegression() && data.targets[a] != data.targets[b]) return data.targets[a] < data.targets[b];

@@ -1,9 +1,9 @@
 #include "orbit/experiments/Training.hpp"
 
 #include "experiments/TrainingLearners.hpp"
-#include "features/MemoryLimit.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -328,6 +328,7 @@ TrainResult Trainer::run()
             const std::size_t fits = inner[f].size() + 1;
             auto poll = [&](double g, const std::string& step) {
                 learn.at((double(std::min(fit, fits - 1)) + g) / double(fits), what + " · " + step);
+                return false;  // a cancel throws from Stage::at
             };
             // Validation score and evidence of a point: the mean over the inner splits.
             for (const Split& in : inner[f]) {
@@ -420,7 +421,10 @@ TrainResult Trainer::run()
         const std::vector<double> one = {values[firstL]};
         double curveAt = 0.0;  // the fits of the curve poll at its last reported fraction
         std::string curveWhat = "learning curve";
-        auto poll = [&](double, const std::string& step) { cs.at(0.05 + 0.95 * curveAt, curveWhat + " · " + step); };
+        auto poll = [&](double, const std::string& step) {
+            cs.at(0.05 + 0.95 * curveAt, curveWhat + " · " + step);
+            return false;  // a cancel throws from Stage::at
+        };
         r.learningCurve = learningCurve(
             s, sizes, deriveSeed(config_.seed, kCurveStream),
             [&](const Split& sub) { return scoreOf(data_, learner_->fit(pf, sub.train, sub.test, one, poll).front(), sub.test); },

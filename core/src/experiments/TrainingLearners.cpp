@@ -3,7 +3,7 @@
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -57,14 +57,22 @@ Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
     return o;
 }
 
+/// `poll` held at `fraction` and `step` whatever its callee reports: the callee's units are short
+/// parts of one step of the fit. Never empty (the callee then polls in groups, as it does for any
+/// progress).
+Progress heldAt(const Progress& poll, double fraction, std::string step)
+{
+    return [&poll, fraction, step = std::move(step)](double, const std::string&) { return poll && poll(fraction, step); };
+}
+
 /// (G + lambda I)^{-1} B, or nullopt when the Cholesky factorisation fails (lambda too small).
 std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
-                                              const std::function<void()>& poll)
+                                              const Progress& progress)
 {
     Eigen::MatrixXd A = G;
     A.diagonal().array() += lambda;
-    if (!choleskyInPlace(A, poll)) return std::nullopt;
-    poll();  // the solves with the factor take a moment for a large system
+    if (!choleskyInPlace(A, progress)) return std::nullopt;
+    reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
     return choleskySolve(A, B);
 }
 
@@ -86,7 +94,7 @@ public:
     std::string axis() const override { return "lambda"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& lambdas, const Poll& poll) const override
+                             const std::vector<double>& lambdas, const Progress& poll) const override
     {
         for (double l : lambdas)
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
@@ -95,12 +103,11 @@ public:
         // The Gram matrix takes the first third of the progress, the lambdas the rest.
         const double L = double(lambdas.size());
         auto solving = [&](std::size_t k) {
-            const std::string step = "Cholesky λ=" + shortNumber(lambdas[k]);
-            return [&poll, step, f = (1.0 + 2.0 * double(k) / L) / 3.0] { poll(f, step); };
+            return heldAt(poll, (1.0 + 2.0 * double(k) / L) / 3.0, "Cholesky λ=" + shortNumber(lambdas[k]));
         };
         if (!gaussian_ && std::size_t(p.F.cols()) <= train.size()) {
             const MatrixXfR Ft = selectRows(p.F, train);
-            const Eigen::MatrixXd G = gramOfColumns(Ft, [&] { poll(0.0, "Gram matrix"); });
+            const Eigen::MatrixXd G = gramOfColumns(Ft, heldAt(poll, 0.0, "Gram matrix"));
             const Eigen::MatrixXd B = transposeTimes(Ft, c.Y);
             const MatrixXfR Fs = selectRows(p.F, test);
             for (std::size_t k = 0; k < lambdas.size(); ++k) {
@@ -108,10 +115,10 @@ public:
                 decisions.push_back(W ? std::optional(timesDouble(Fs, *W)) : std::nullopt);
             }
         } else {
-            const Eigen::MatrixXd& K = kernel(p, [&] { poll(0.0, "Gram matrix"); });
-            poll(1.0 / 3.0, "kernel rows");
+            const Eigen::MatrixXd& K = kernel(p, heldAt(poll, 0.0, "Gram matrix"));
+            reportProgress(poll, 1.0 / 3.0, "kernel rows");
             const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
-            poll(1.0 / 3.0, "kernel rows");
+            reportProgress(poll, 1.0 / 3.0, "kernel rows");
             const Eigen::MatrixXd Kst = subMatrix(K, test, train);
             for (std::size_t k = 0; k < lambdas.size(); ++k) {
                 const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(k));
@@ -141,16 +148,16 @@ public:
 private:
     /// F F^T (float products over 2048-column blocks summed in double, polling between tiles),
     /// then the Gaussian map for krr (exact double Gram there: distances cancel digits).
-    const Eigen::MatrixXd& kernel(const PointFeatures& p, const std::function<void()>& poll) const
+    const Eigen::MatrixXd& kernel(const PointFeatures& p, const Progress& poll) const
     {
         if (p.K) return *p.K;
         Eigen::MatrixXd K = Eigen::MatrixXd::Zero(p.F.rows(), p.F.rows());
         constexpr Eigen::Index kBlock = 2048;
         for (Eigen::Index c0 = 0; c0 < p.F.cols(); c0 += kBlock) {
-            poll();
+            reportProgress(poll, 0.0, "Gram matrix");
             const MatrixXfR B = p.F.middleCols(c0, std::min(kBlock, p.F.cols() - c0));
             const Eigen::MatrixXd part = gaussian_ ? gramOfRows(B, poll) : gramOfRowsMixed(B, kBlock, poll);
-            poll();  // adding an N x N block takes a moment for large N
+            reportProgress(poll, 0.0, "Gram matrix");  // adding an N x N block takes a moment for large N
             K += part;
         }
         if (gaussian_) {
@@ -177,7 +184,7 @@ public:
     std::string axis() const override { return "C"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& values, const Poll& poll) const override
+                             const std::vector<double>& values, const Progress& poll) const override
     {
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         const std::vector<int> labels = select(data_.labels, train);
@@ -187,8 +194,8 @@ public:
             LinearSvm svm(C, 0.1, seed_);
             const std::string step = "SVM C=" + shortNumber(C);
             const double f = double(out.size()) / double(values.size());
-            poll(f, step);
-            svm.fit(Ft, labels, data_.numClasses, [&] { poll(f, step); });
+            reportProgress(poll, f, step);
+            svm.fit(Ft, labels, data_.numClasses, heldAt(poll, f, step));
             Outcome o;
             o.logEvidence = kNaN;
             o.classes = svm.predictClasses(Fs);
@@ -209,9 +216,9 @@ public:
     std::string axis() const override { return {}; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>&, const Poll& poll) const override
+                             const std::vector<double>&, const Progress& poll) const override
     {
-        poll(0.0, "Bayesian evidence");  // the fit itself (one tridiagonalisation) does not poll
+        reportProgress(poll, 0.0, "Bayesian evidence");  // the fit itself (one tridiagonalisation) does not poll
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         BayesianLinearRegression blr;
         Outcome o;

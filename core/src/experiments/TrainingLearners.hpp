@@ -2,6 +2,7 @@
 // Private to Training.cpp: the learners of `train`, each fitting on some dataset rows of a feature
 // matrix and predicting others, for a whole list of values of its own hyperparameter at once.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 
 #include <Eigen/Core>
@@ -33,17 +34,16 @@ struct Outcome {
 
 /// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
 /// is empty (blr); fit() trains on rows `train` and predicts rows `test`, once per value (one
-/// outcome for blr). `poll(fraction, step)` is called between units of work of at most a few tenths
-/// of a second (Gram tiles, Cholesky panels, one value) with the fraction of this fit done and a
-/// short name of the step ("Gram matrix", "Cholesky λ=0.001"); it may throw Cancelled.
+/// outcome for blr). `poll` is reported to between units of work of at most a few tenths of a
+/// second (Gram tiles, Cholesky panels, one value) with the fraction of this fit done and a short
+/// name of the step ("Gram matrix", "Cholesky λ=0.001"); a cancel throws Cancelled.
 class TrainLearner {
 public:
-    using Poll = std::function<void(double fraction, const std::string& step)>;
     virtual ~TrainLearner() = default;
     virtual std::string axis() const = 0;
     virtual std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
                                      const std::vector<double>& values,
-                                     const Poll& poll) const = 0;
+                                     const Progress& poll) const = 0;
 };
 
 /// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise.

@@ -2,6 +2,7 @@
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/RandomSubset.hpp"
 
 #include "features/BlockCheck.hpp"
 #include "features/OrbitPlan.hpp"
@@ -55,13 +56,9 @@ void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const 
     plan->fold.n = 0;
     plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
-    std::vector<std::size_t> idx(X.rows());
-    std::iota(idx.begin(), idx.end(), 0);
+    const std::vector<std::size_t> idx = randomSubset(std::size_t(X.rows()), std::size_t(K_), rng);
     MatrixXfR T(K_, d);
-    for (int i = 0; i < K_; ++i) {
-        std::swap(idx[i], idx[i + uniformIndex(rng, idx.size() - i)]);
-        T.row(i) = X.row(Eigen::Index(idx[i]));
-    }
+    for (int i = 0; i < K_; ++i) T.row(i) = X.row(Eigen::Index(idx[std::size_t(i)]));
     MatrixXfR TG = plan->prepareTemplates(T, progress);
     tNorm2_ = TG.rowwise().squaredNorm();
     TG_ = std::move(TG);

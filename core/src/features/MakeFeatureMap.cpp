@@ -2,13 +2,13 @@
 #include "orbit/features/GicdfMap.hpp"
 #include "orbit/features/InvariantRandomFourier.hpp"
 #include "orbit/features/KernelInvariantFeatures.hpp"
+#include "orbit/features/MemoryLimit.hpp"
 #include "orbit/features/NystromMap.hpp"
 #include "orbit/features/SimpleMaps.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
-#include "features/MemoryLimit.hpp"
 #include "features/OrbitPlan.hpp"
 
 #include <cmath>

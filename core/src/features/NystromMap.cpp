@@ -1,9 +1,11 @@
 #include "orbit/features/NystromMap.hpp"
 
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/linalg/TriangularInverse.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/RandomSubset.hpp"
 
 #include "features/BlockCheck.hpp"
 #include "features/FitProgress.hpp"
@@ -22,88 +24,6 @@
 #include <omp.h>
 
 namespace orbit {
-
-namespace {
-
-std::vector<std::size_t> randomSubset(std::size_t n, std::size_t k, Rng& rng)
-{
-    std::vector<std::size_t> idx(n);
-    std::iota(idx.begin(), idx.end(), 0);
-    for (std::size_t i = 0; i < k; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, n - i)]);
-    idx.resize(k);
-    return idx;
-}
-
-} // namespace
-
-MatrixXfR kMeansCentres(const MatrixXfR& Xall, int k, std::uint64_t seed, int iterations, std::size_t maxRows,
-                        const Progress& progress)
-{
-    if (k < 1 || k > Xall.rows())
-        throw SpecError("features.s", "k-means needs 1 <= s <= number of rows (" + std::to_string(Xall.rows()) + ")",
-                        std::to_string(k));
-    Rng rng = makeRng(seed, 0x6b6d65616e73ULL);
-    MatrixXfR X;
-    if (std::size_t(Xall.rows()) > maxRows) {
-        const auto idx = randomSubset(Xall.rows(), maxRows, rng);
-        X.resize(Eigen::Index(idx.size()), Xall.cols());
-        for (std::size_t i = 0; i < idx.size(); ++i) X.row(Eigen::Index(i)) = Xall.row(Eigen::Index(idx[i]));
-    } else {
-        X = Xall;
-    }
-    const detail::SerialEigen serial;
-    const Eigen::Index n = X.rows();
-    // k-means++ seeding: each new centre drawn with probability proportional to D(x)^2.
-    MatrixXfR C(k, X.cols());
-    std::vector<double> d2(n, std::numeric_limits<double>::infinity());
-    Eigen::Index first = Eigen::Index(uniformIndex(rng, n));
-    C.row(0) = X.row(first);
-    // Progress: the seeding (k passes over the rows) and the Lloyd rounds, by their row passes.
-    const double passes = double(k) + double(iterations);
-    const int centresPerReport = std::max<int>(1, int(detail::kTemplateChunkValues / std::max<Eigen::Index>(1, n * X.cols())));
-    for (int c = 1; c < k; ++c) {
-        if (c % centresPerReport == 0)
-            reportProgress(progress, double(c) / passes, "k-means seeding " + std::to_string(c) + "/" + std::to_string(k));
-        double total = 0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            d2[i] = std::min(d2[i], double((X.row(i) - C.row(c - 1)).squaredNorm()));
-            total += d2[i];
-        }
-        Eigen::Index pick = n - 1;
-        if (total > 0) {
-            double u = uniform01(rng) * total;
-            for (Eigen::Index i = 0; i < n; ++i) {
-                u -= d2[i];
-                if (u < 0) { pick = i; break; }
-            }
-        } else {
-            pick = Eigen::Index(uniformIndex(rng, n));
-        }
-        C.row(c) = X.row(pick);
-    }
-    std::vector<int> assign(n, 0);
-    for (int it = 0; it < iterations; ++it) {
-        reportProgress(progress, double(k + it) / passes,
-                       "k-means round " + std::to_string(it + 1) + "/" + std::to_string(iterations));
-        const Eigen::VectorXf cn = C.rowwise().squaredNorm();
-        const MatrixXfR P = X * C.transpose();
-#pragma omp parallel for schedule(static)
-        for (Eigen::Index i = 0; i < n; ++i) {
-            Eigen::Index best = 0;
-            (cn.transpose() - 2.0f * P.row(i)).minCoeff(&best);
-            assign[i] = int(best);
-        }
-        Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(k, X.cols());
-        std::vector<std::size_t> count(k, 0);
-        for (Eigen::Index i = 0; i < n; ++i) {
-            sum.row(assign[i]) += X.row(i).cast<double>();
-            ++count[assign[i]];
-        }
-        for (int c = 0; c < k; ++c)
-            if (count[c] > 0) C.row(c) = (sum.row(c) / double(count[c])).cast<float>();  // empty: keep old centre
-    }
-    return C;
-}
 
 namespace {
 
@@ -151,30 +71,6 @@ MatrixXfR pseudoInverseRoot(const Eigen::MatrixXd& K, double tol)
     MatrixXfR L(Eigen::Index(keep.size()), K.rows());
     for (std::size_t t = 0; t < keep.size(); ++t)
         L.row(Eigen::Index(t)) = (eig.eigenvectors().col(keep[t]) / std::sqrt(lambda[keep[t]])).transpose().cast<float>();
-    return L;
-}
-
-/// C^-1 for the lower-triangular factor C (lower triangle of `C`), by 64-column tiles: tile J solves
-/// the trailing triangle for its unit vectors, each tile on one thread (the bits do not depend on
-/// the thread count). A report every two tiles per thread: under a second at s = 10000.
-MatrixXfR inverseLower(const Eigen::MatrixXd& C, const Progress& progress)
-{
-    constexpr Eigen::Index kColumns = 64;
-    const Eigen::Index s = C.rows();
-    MatrixXfR L = MatrixXfR::Zero(s, s);
-    const Eigen::Index tiles = (s + kColumns - 1) / kColumns;
-    const Eigen::Index group = 2 * std::max(1, omp_get_max_threads());
-    for (Eigen::Index G0 = 0; G0 < tiles; G0 += group) {
-        reportProgress(progress, double(G0) / double(tiles),
-                       "triangular inverse columns " + std::to_string(G0 * kColumns) + "/" + std::to_string(s));
-        const Eigen::Index G1 = std::min(tiles, G0 + group);
-        detail::forEachBlock(std::size_t(G1 - G0), 1, [&](std::size_t b, std::size_t) {
-            const Eigen::Index j0 = (G0 + Eigen::Index(b)) * kColumns, w = std::min(kColumns, s - j0), m = s - j0;
-            Eigen::MatrixXd E = Eigen::MatrixXd::Identity(m, w);
-            C.block(j0, j0, m, m).triangularView<Eigen::Lower>().solveInPlace(E);
-            L.block(j0, j0, m, w) = E.cast<float>();
-        });
-    }
     return L;
 }
 
@@ -275,7 +171,7 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
         double jitter = whitening_.jitter;
         for (;;) {
             K.diagonal().array() += jitter * scale;
-            if (choleskyInPlace(K, [&] { reportProgress(poll, 0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
+            if (choleskyInPlace(K, [&](double, const std::string&) { return poll && poll(0.0, "Cholesky factor of the " + size + " landmark kernel"); }))
                 break;
             if (jitter * 10 > kMaxJitter * (1 + 1e-12))
                 throw SpecError("features.jitter",

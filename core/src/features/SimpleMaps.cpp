@@ -1,11 +1,11 @@
 #include "orbit/features/SimpleMaps.hpp"
 
 #include "orbit/features/InvariantRandomFourier.hpp"
+#include "orbit/features/MemoryLimit.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
 #include "features/FitProgress.hpp"
-#include "features/MemoryLimit.hpp"
 
 #include <algorithm>
 #include <numeric>

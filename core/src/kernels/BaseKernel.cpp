@@ -3,6 +3,7 @@
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/RandomSubset.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include "util/Deterministic.hpp"
@@ -98,13 +99,12 @@ MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
 
 std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples, std::uint64_t seed)
 {
+    if (n > maxSamples) {
+        Rng rng = makeRng(seed, 0x6d656469616eULL);
+        return randomSubset(n, maxSamples, rng);
+    }
     std::vector<std::size_t> idx(n);
     std::iota(idx.begin(), idx.end(), 0);
-    if (n > maxSamples) {
-        Rng rng = makeRng(seed, 0x6d656469616eULL);  // partial Fisher-Yates
-        for (std::size_t i = 0; i < maxSamples; ++i) std::swap(idx[i], idx[i + uniformIndex(rng, n - i)]);
-        idx.resize(maxSamples);
-    }
     return idx;
 }
 

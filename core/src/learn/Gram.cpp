@@ -3,7 +3,6 @@
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,11 +52,11 @@ void requireSize(const char* where, const char* what, long long got, long long e
 namespace {
 
 template <class M>
-Eigen::MatrixXd gramOfColumnsOf(const M& X, const std::function<void()>& poll)
+Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
 {
     Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
-        if (poll) poll();
+        reportProgress(progress, double(r) / double(X.rows()), "Gram matrix");
         const Eigen::Index h = std::min(kChunk, X.rows() - r);
         const Eigen::MatrixXd B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
         accumulateLowerGram(B, G);
@@ -67,11 +66,11 @@ Eigen::MatrixXd gramOfColumnsOf(const M& X, const std::function<void()>& poll)
 }
 
 template <class M>
-Eigen::MatrixXd gramOfRowsOf(const M& X, const std::function<void()>& poll)
+Eigen::MatrixXd gramOfRowsOf(const M& X, const Progress& progress)
 {
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(X.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); c += kChunk) {
-        if (poll) poll();
+        reportProgress(progress, double(c) / double(X.cols()), "Gram matrix");
         const Eigen::Index w = std::min(kChunk, X.cols() - c);
         const Eigen::MatrixXd B = X.middleCols(c, w).template cast<double>();  // N x w
         accumulateLowerGram(B, K);
@@ -113,10 +112,10 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 } // namespace
 
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumnsOf(X, {}); }
-Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll) { return gramOfColumnsOf(X, poll); }
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const Progress& progress) { return gramOfColumnsOf(X, progress); }
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X) { return gramOfColumnsOf(X, {}); }
 Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRowsOf(X, {}); }
-Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll) { return gramOfRowsOf(X, poll); }
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const Progress& progress) { return gramOfRowsOf(X, progress); }
 Eigen::MatrixXd gramOfRows(const MatrixXdR& X) { return gramOfRowsOf(X, {}); }
 Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W) { return timesDoubleOf(X, W); }
 Eigen::MatrixXd timesDouble(const MatrixXdR& X, const Eigen::MatrixXd& W) { return timesDoubleOf(X, W); }
@@ -125,7 +124,7 @@ Eigen::MatrixXd transposeTimes(const MatrixXdR& X, const Eigen::MatrixXd& Y) { r
 
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk) { return gramOfRowsMixed(X, chunk, {}); }
 
-Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll)
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress)
 {
     if (chunk < 1) throw ContractError("gramOfRowsMixed", "chunk must be positive, got " + std::to_string(chunk));
     const Eigen::Index n = X.rows();
@@ -137,12 +136,13 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const st
     for (Eigen::Index c = 0; c < X.cols(); c += chunk) {
         const Eigen::Index w = std::min(chunk, X.cols() - c);
         const Eigen::MatrixXf B = X.middleCols(c, w);  // column-major copy: contiguous panels
-        // Tiles in groups so `poll` runs every few tenths of a second; every tile is computed the
+        // Tiles in groups so `progress` is reported every few tenths of a second; every tile is computed the
         // same way whatever the grouping.
         const long long count = static_cast<long long>(pairs.size());
-        const long long group = poll ? std::max<long long>(1, kPollWork / (kTile * kTile * w)) : count;
+        const long long group = progress ? std::max<long long>(1, kPollWork / (kTile * kTile * w)) : count;
         for (long long g0 = 0; g0 < count; g0 += group) {
-            if (poll) poll();
+            reportProgress(progress, (double(c) + double(w) * double(g0) / double(count)) / double(X.cols()),
+                           "Gram matrix");
             const long long g1 = std::min(count, g0 + group);
 #pragma omp parallel for schedule(dynamic)
             for (long long p = g0; p < g1; ++p) {
@@ -154,7 +154,7 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const st
             }
         }
     }
-    if (poll) poll();
+    reportProgress(progress, 1.0, "Gram matrix");
     mirrorLower(K);
     return K;
 }

@@ -9,7 +9,6 @@
 #include <linear.h>
 
 #include <cstdlib>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -19,13 +18,13 @@
 namespace orbit {
 namespace {
 
-/// The poll of the fit in progress (one fit at a time, under liblinearMutex).
-const std::function<void()>* currentPoll = nullptr;
+/// The progress of the fit under way (one fit at a time, under liblinearMutex).
+const Progress* currentProgress = nullptr;
 
 /// liblinear's print function: its solvers print "." every ten passes, which is where a fit polls.
 void silent(const char*)
 {
-    if (currentPoll && *currentPoll) (*currentPoll)();
+    if (currentProgress) reportProgress(*currentProgress, 0.0, "SVM passes");
 }
 
 std::mutex& liblinearMutex()
@@ -48,7 +47,7 @@ LinearSvm::LinearSvm(double C, double tolerance, std::uint64_t seed) : C_(C), to
 
 void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses) { fit(X, labels, numClasses, {}); }
 
-void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const std::function<void()>& poll)
+void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const Progress& progress)
 {
     requireSize("LinearSvm", "number of labels", static_cast<long long>(labels.size()), X.rows());
     if (X.rows() == 0 || X.cols() == 0)
@@ -105,14 +104,14 @@ void LinearSvm::fit(const MatrixXfR& X, const std::vector<int>& labels, int numC
     if (const char* err = check_parameter(&prob, &param))
         throw ContractError("LinearSvm", std::string("liblinear rejected the parameters: ") + err);
 
-    if (poll) poll();  // building liblinear's rows of a large matrix takes a moment
+    reportProgress(progress, 0.0, "SVM passes");  // building liblinear's rows of a large matrix takes a moment
     std::unique_ptr<model, ModelDeleter> m;
     {
         std::lock_guard<std::mutex> lock(liblinearMutex());
-        struct PollScope {  // restores "no poll" however train() ends
-            explicit PollScope(const std::function<void()>* p) { currentPoll = p; }
-            ~PollScope() { currentPoll = nullptr; }
-        } scope(&poll);
+        struct ProgressScope {  // restores "no progress" however train() ends
+            explicit ProgressScope(const Progress* p) { currentProgress = p; }
+            ~ProgressScope() { currentProgress = nullptr; }
+        } scope(&progress);
         set_print_string_function(&silent);
         std::srand(static_cast<unsigned>(deriveSeed(seed_, 0x5f3) & 0x7fffffffu));
         m.reset(train(&prob, &param));

@@ -133,8 +133,9 @@ private slots:
         QVERIFY(loadDataset(p).count() > 0);  // complete, it loads
         int reports = 0;
         LoadOptions o;
-        o.progress = [&](double) {
+        o.progress = [&](double, const std::string&) {
             if (reports++ == 0) appendTo(p, more.toStdString());
+            return false;
         };
         const auto e = errorOf(p, o);
         QVERIFY(reports > 0);
@@ -152,9 +153,10 @@ private slots:
         const std::string p = path("rewritten.csv");
         writeFile(p, "a,b,c\n1,2,0\n3,4,1\n");
         LoadOptions o;
-        o.progress = [&](double) {
+        o.progress = [&](double, const std::string&) {
             writeFile(p, "a,b,c\n9,9,0\n9,9,1\n");
             fs::last_write_time(p, fs::last_write_time(p) + std::chrono::seconds(2));
+            return false;
         };
         const auto e = errorOf(p, o);
         QVERIFY(e.has_value());
@@ -174,7 +176,10 @@ private slots:
         QVERIFY(fs::file_size(p) >= (std::uintmax_t(2) << 30));
         int reports = 0;
         LoadOptions o;
-        o.progress = [&](double) { ++reports; };
+        o.progress = [&](double, const std::string&) {
+            ++reports;
+            return false;
+        };
         auto e = errorOf(p, o);
         QVERIFY(e.has_value());
         QCOMPARE(e->kind(), LoadErrorKind::TooLarge);

@@ -7,8 +7,6 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
-#include "TestPaths.hpp"
-
 #include <Eigen/Dense>
 #include <QtTest>
 #include <omp.h>
@@ -423,43 +421,6 @@ private slots:
         const TrainResult r = train(ds, c);
         QVERIFY(r.featureDim > 0 && r.featureDim <= 20);
         QVERIFY2(r.mean > 0.85, qPrintable(QString::number(r.mean)));
-    }
-
-    // Every shipped experiment config parses and each of its settings passes TrainConfig::validate
-    // (loadExperimentConfig validates them), so a typo in a table fails here, not after hours of runs.
-    void shippedConfigsAreValid()
-    {
-        const QDir dir(QString::fromStdString(orbittest::source("resources/experiments")));
-        const QStringList files = dir.entryList({"*.json"}, QDir::Files);
-        QVERIFY(files.size() >= 5);
-        for (const QString& file : files) {
-            try {
-                const ExperimentConfig c = loadExperimentConfig(dir.filePath(file).toStdString());
-                QVERIFY2(!c.settings.empty(), qPrintable(file));
-            } catch (const std::exception& e) {
-                QFAIL(qPrintable(file + ": " + e.what()));
-            }
-        }
-    }
-
-    // A setting name with a comma could never be selected by --only NAME,NAME: the config says so.
-    void rejectsSettingNamesWithCommas()
-    {
-        QTemporaryDir dir;
-        const QString path = dir.filePath("commas.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"title": "t", "data": {"file": "x.extxyz", "eval": "kfold:2"},
-                    "settings": [{"name": "GICDF, measured", "features": "raw", "learner": "ridge"}]})");
-        f.close();
-        try {
-            loadExperimentConfig(path.toStdString());
-            QFAIL("a name with a comma was accepted");
-        } catch (const LoadError& e) {
-            const std::string what = e.what();
-            QVERIFY2(what.find("settings[0].name") != std::string::npos && what.find("GICDF, measured") != std::string::npos,
-                     what.c_str());
-        }
     }
 
     void rejectsBadConfigurations_data()

@@ -1,10 +1,13 @@
 // The multi-core fast paths of the learners: the tile-parallel Cholesky factorisation
 // (ParallelCholesky.hpp) and the mixed-precision Gram matrix (Gram.hpp).
 #include "orbit/learn/Gram.hpp"
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
+#include <string>
+#include <vector>
 #include <QtTest>
 #include <omp.h>
 
@@ -63,36 +66,43 @@ private slots:
         QVERIFY((M1 - K).cwiseAbs().maxCoeff() < 1e-5 * K.cwiseAbs().maxCoeff());
     }
     // The polling variants (how a training run is cancelled inside a long product or factorisation):
-    // polling changes no bit, the poll runs between panels / tile groups / chunks, and an exception
-    // it throws (orbit::Cancelled) leaves the parallel region and reaches the caller.
+    // polling changes no bit, the progress is reported between panels / tile groups / chunks with
+    // a fraction that only grows, and a cancel (a true answer, or an orbit::Cancelled thrown by the
+    // callback) leaves the parallel region and reaches the caller as Cancelled.
     void pollingChangesNoBitAndCanStop()
     {
         const Eigen::MatrixXd B = Eigen::MatrixXd::Random(700, 720);
         const Eigen::MatrixXd A = B * B.transpose();
         Eigen::MatrixXd plain = A, polled = A;
         int panels = 0;
+        std::vector<double> fractions;
         QVERIFY(choleskyInPlace(plain));
-        QVERIFY(choleskyInPlace(polled, [&] { ++panels; }));
+        QVERIFY(choleskyInPlace(polled, [&](double f, const std::string&) {
+            panels += f == 0.0 || f == 256.0 / 700 || f == 512.0 / 700;  // the starts of the panels
+            fractions.push_back(f);
+            return false;
+        }));
         QCOMPARE(panels, 3);  // 700 = 256 + 256 + 188
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()) && fractions.back() < 1.0);
         QVERIFY(plain.triangularView<Eigen::Lower>().toDenseMatrix() == polled.triangularView<Eigen::Lower>().toDenseMatrix());
         Eigen::MatrixXd stopped = A;
         int calls = 0;
-        QVERIFY_THROWS_EXCEPTION(Cancelled, choleskyInPlace(stopped, [&] {
-                                     if (++calls == 2) throw Cancelled();
+        QVERIFY_THROWS_EXCEPTION(Cancelled, choleskyInPlace(stopped, [&](double, const std::string&) {
+                                     return ++calls == 2;
                                  }));
         QCOMPARE(calls, 2);  // no panel after the cancel
 
         const orbit::MatrixXfR X = orbit::MatrixXfR::Random(1100, 2100);
         int tiles = 0;
-        QVERIFY(gramOfRowsMixed(X, 2048, [&] { ++tiles; }) == gramOfRowsMixed(X, 2048));
+        QVERIFY(gramOfRowsMixed(X, 2048, [&](double, const std::string&) { return ++tiles < 0; }) == gramOfRowsMixed(X, 2048));
         QVERIFY(tiles >= 2);
         int chunks = 0;
-        QVERIFY(gramOfRows(X, [&] { ++chunks; }) == gramOfRows(X));
+        QVERIFY(gramOfRows(X, [&](double, const std::string&) { return ++chunks < 0; }) == gramOfRows(X));
         QCOMPARE(chunks, 5);  // 2100 columns in 512-column chunks
         const MatrixXfR left = X.leftCols(300);
-        QVERIFY(gramOfColumns(left, [&] { ++chunks; }) == gramOfColumns(left));
+        QVERIFY(gramOfColumns(left, [&](double, const std::string&) { return ++chunks < 0; }) == gramOfColumns(left));
         QCOMPARE(chunks, 5 + 3);  // 1100 rows in 512-row chunks
-        QVERIFY_THROWS_EXCEPTION(Cancelled, gramOfRowsMixed(X, 2048, [] { throw Cancelled(); }));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, gramOfRowsMixed(X, 2048, [](double, const std::string&) -> bool { throw Cancelled(); }));
     }
     // An indefinite matrix is reported, not factorised.
     void rejectsIndefinite()

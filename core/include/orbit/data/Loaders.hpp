@@ -3,9 +3,9 @@
 // Every loader validates sizes against the file before allocating, and throws LoadError naming the
 // file, the position (record, line, field) and the offending value. Nothing half-loaded escapes.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
 
 #include <cstddef>
-#include <functional>
 #include <string>
 
 namespace orbit {
@@ -36,9 +36,9 @@ struct LoadOptions {
     std::size_t maxBytes = std::size_t(8) << 30;
     int padTo = 0;                             ///< Coulomb size; 0 = largest molecule in the file
     std::size_t limit = 0;                     ///< read at most this many samples (0 = all)
-    /// Called while the text and IDX loaders read (after the first line or chunk, then about every
-    /// MiB) with the fraction of the file read so far; it may throw (e.g. orbit::Cancelled) to stop.
-    std::function<void(double)> progress;
+    /// Reported to while the text and IDX loaders read (after the first line or chunk, then about
+    /// every MiB) with the fraction of the file read so far; a cancel stops the load (Cancelled).
+    Progress progress;
 };
 
 /// The memory a load may use: the smaller of `maxBytes` and half of the memory available now

@@ -1,5 +1,6 @@
 #pragma once
 // Nystrom features, plain (Williams & Seeger) and locally invariant (LGIKA eq. 8).
+#include "orbit/analysis/KMeans.hpp"  // the k-means landmarks
 #include "orbit/features/FeatureMap.hpp"
 
 #include <memory>
@@ -68,11 +69,5 @@ private:
     MatrixXfR L_;            ///< rank x s
     std::unique_ptr<detail::OrbitPlan> plan_;
 };
-
-/// k-means (Lloyd, k-means++ seeding) on the rows of X, deterministic for a seed; at most `iterations`
-/// rounds on a random subset of at most `maxRows` rows. Requires 1 <= k <= X.rows().
-/// Reports to `progress` between seeding steps and rounds (throws Cancelled when it asks to).
-MatrixXfR kMeansCentres(const MatrixXfR& X, int k, std::uint64_t seed, int iterations = 10,
-                        std::size_t maxRows = 20000, const Progress& progress = {});
 
 } // namespace orbit

@@ -2,32 +2,31 @@
 // Double-precision products of float32 feature matrices: the normal equations of every linear
 // learner are accumulated in double from float32 rows, streamed in blocks with bounded memory.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
 
 #include <Eigen/Core>
-
-#include <functional>
 
 namespace orbit {
 
 /// G = X^T X (D x D) in double. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X);
-/// The same bits, calling `poll` (which may throw, e.g. orbit::Cancelled) between 512-row chunks,
-/// outside any parallel region, so a long product can be abandoned.
-Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const std::function<void()>& poll);
+/// The same bits, reporting to `progress` (fraction of rows done; a cancel throws Cancelled)
+/// between 512-row chunks, outside any parallel region, so a long product can be abandoned.
+Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const Progress& progress);
 
 /// K = X X^T (N x N) in double. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfRows(const MatrixXfR& X);
-/// The same bits, calling `poll` (which may throw) between 512-column chunks.
-Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const std::function<void()>& poll);
+/// The same bits, reporting to `progress` (which may cancel) between 512-column chunks.
+Eigen::MatrixXd gramOfRows(const MatrixXfR& X, const Progress& progress);
 
 /// K = X X^T (N x N) with float32 products over column chunks of `chunk` features, each chunk's
 /// block summed into a double matrix: about twice as fast as gramOfRows, with a relative error of
 /// float rounding over `chunk` terms (~1e-6 for the default). Output tiles are fixed, so the bits
 /// do not depend on the number of threads. Guarantees: symmetric (both triangles filled).
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk = 2048);
-/// The same bits, calling `poll` (which may throw) between groups of output tiles, outside any
-/// parallel region.
-Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const std::function<void()>& poll);
+/// The same bits, reporting to `progress` (which may cancel) between groups of output tiles,
+/// outside any parallel region.
+Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
 
 /// The same products of a double-precision matrix.
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X);

@@ -1,11 +1,11 @@
 #pragma once
 // Linear support vector machine through liblinear.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
 
 #include <Eigen/Core>
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace orbit {
@@ -25,10 +25,11 @@ public:
     explicit LinearSvm(double C = 1.0, double tolerance = 0.1, std::uint64_t seed = 0);
 
     void fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses);
-    /// The same fit, calling `poll` every ten passes of liblinear's solver (a few hundredths of a
-    /// second); an exception of `poll` (e.g. orbit::Cancelled) abandons the fit and leaves the model
-    /// as it was (liblinear's working memory of the abandoned fit is not freed).
-    void fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const std::function<void()>& poll);
+    /// The same fit, reporting to `progress` every ten passes of liblinear's solver (a few
+    /// hundredths of a second; the solver does not know how far it is, so the fraction is 0); a
+    /// cancel (orbit::Cancelled) abandons the fit and leaves the model as it was (liblinear's
+    /// working memory of the abandoned fit is not freed).
+    void fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses, const Progress& progress);
     /// N x numClasses decision values.
     Eigen::MatrixXd decisionValues(const MatrixXfR& X) const;
     std::vector<int> predictClasses(const MatrixXfR& X) const;

@@ -1,4 +1,4 @@
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 
 #include "orbit/experiments/Experiment.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Private: refuse feature-map sizes whose arrays would not fit, before allocating anything.
+// Refuse feature-map sizes whose arrays would not fit, before allocating anything.
 #include "orbit/util/Error.hpp"
 
 #include <cstdio>

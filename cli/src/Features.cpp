@@ -1,13 +1,12 @@
 // orbitlab-cli features: the feature matrix of a whole dataset (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MatrixIo.hpp"
+#include "orbit/features/MemoryLimit.hpp"
 #include "orbit/util/Error.hpp"
-
-#include "features/MemoryLimit.hpp"
 
 #include <chrono>
 #include <ostream>

@@ -1,6 +1,6 @@
 // orbitlab-cli probe: the invariance probe cos(psi(x), psi(g_t x)) over a sweep of t (../shared/CLI.md),
 // the numbers of the Orbits panel's probe chart.
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/InvarianceProbe.hpp"

@@ -1,6 +1,6 @@
 #include "orbit/cli/Cli.hpp"
 
-#include "cli/Flags.hpp"
+#include "Flags.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"

@@ -1,6 +1,6 @@
 // orbitlab-cli embed: the 2-D PCA of the orbits of a few inputs (../shared/CLI.md), the numbers of
 // the Orbits panel's embedding chart.
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/OrbitEmbedding.hpp"

@@ -1,7 +1,7 @@
 // orbitlab-cli learn / evidence: learning the locality by the evidence, and the common-random-number
 // evidence curve it climbs (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
-#include "cli/TrainJson.hpp"
+#include "GroupOptions.hpp"
+#include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/Experiment.hpp"

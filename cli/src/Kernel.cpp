@@ -1,5 +1,5 @@
 // orbitlab-cli kernel: the N x N invariant kernel matrix (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/distributions/Haar.hpp"
@@ -10,6 +10,7 @@
 #include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/RandomSubset.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -66,12 +67,8 @@ int runKernel(const Args& args, Io& io)
         // Templates: m random samples of the whole dataset; G0: the finite group, or r samples of q.
         Rng rng = makeRng(seed, 0x74656d70ULL);
         MatrixXfR T(m, data->X.cols());
-        std::vector<std::size_t> pool(data->count());
-        for (std::size_t i = 0; i < pool.size(); ++i) pool[i] = i;
-        for (int i = 0; i < m; ++i) {
-            std::swap(pool[i], pool[i + uniformIndex(rng, pool.size() - i)]);
-            T.row(i) = data->X.row(Eigen::Index(pool[i]));
-        }
+        const std::vector<std::size_t> pool = randomSubset(data->count(), std::size_t(m), rng);
+        for (int i = 0; i < m; ++i) T.row(i) = data->X.row(Eigen::Index(pool[std::size_t(i)]));
         std::vector<GroupElement> G0;
         if (c.group->isFinite() && isHaar(*c.dist))
             G0 = c.group->elements(c.shape, 4096);

@@ -1,5 +1,5 @@
 // orbitlab-cli approx-error: LGIKA Figure 1 (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/ApproxError.hpp"

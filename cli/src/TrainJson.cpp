@@ -1,4 +1,4 @@
-#include "cli/TrainJson.hpp"
+#include "TrainJson.hpp"
 
 #include <cmath>
 #include <iomanip>

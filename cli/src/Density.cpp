@@ -1,6 +1,6 @@
 // orbitlab-cli density: the distribution's density and a histogram of N draws (../shared/CLI.md),
 // the numbers of the Group panel's chart.
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/DensitySummary.hpp"

@@ -1,6 +1,7 @@
 // orbitlab-cli experiment CONFIG.json: a table of training runs (docs/experiments.md).
-#include "cli/TrainJson.hpp"
+#include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
+#include "orbit/cli/ExperimentConfig.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"

@@ -1,5 +1,5 @@
 // orbitlab-cli sample: draw N group elements g ~ q (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/groups/PermutationGroup.hpp"

@@ -1,9 +1,10 @@
 #pragma once
 // A blocked Cholesky factorisation whose trailing updates run as OpenMP tiles: the multi-core
 // path for the ridge / kernel-ridge systems of many lambdas (one factorisation per lambda).
+#include "orbit/evaluation/Progress.hpp"
+
 #include <Eigen/Core>
 
-#include <functional>
 #include <vector>
 
 namespace orbit {
@@ -17,9 +18,10 @@ namespace orbit {
 /// Requires A square. Guarantees: on success the lower triangle of A holds L (the strict upper
 /// triangle is left as it was) and true is returned; false when a pivot is not positive.
 bool choleskyInPlace(Eigen::MatrixXd& A);
-/// The same bits, calling `poll` before every panel (on one thread, its exceptions -- e.g.
-/// orbit::Cancelled -- rethrown after the parallel region; A is then partly factorised).
-bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll);
+/// The same bits, reporting to `progress` (the fraction of columns factorised) before every panel
+/// and between groups of trailing tiles, on one thread; a cancel (or an exception of `progress`)
+/// is rethrown after the parallel region, A then partly factorised.
+bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress);
 
 /// (L L^T)^{-1} B given the factor of choleskyInPlace (lower triangle of L).
 Eigen::MatrixXd choleskySolve(const Eigen::MatrixXd& L, const Eigen::MatrixXd& B);

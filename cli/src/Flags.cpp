@@ -1,4 +1,4 @@
-#include "cli/Flags.hpp"
+#include "Flags.hpp"
 
 #include <map>
 

@@ -1,5 +1,5 @@
 // orbitlab-cli orbit: the orbit gallery of one input as a PNG grid (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
+#include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/orbits/OrbitGallery.hpp"

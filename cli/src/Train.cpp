@@ -1,6 +1,6 @@
 // orbitlab-cli train: fit and evaluate a learner on feature maps (../shared/CLI.md).
-#include "cli/GroupOptions.hpp"
-#include "cli/TrainJson.hpp"
+#include "GroupOptions.hpp"
+#include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/Training.hpp"

@@ -1,4 +1,4 @@
-#include "orbit/learn/ParallelCholesky.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <functional>
 #include <string>
 #include <utility>
 
@@ -20,13 +19,13 @@ constexpr long long kPollTiles = 48;  // trailing-update tiles between two polls
 
 bool choleskyInPlace(Eigen::MatrixXd& A) { return choleskyInPlace(A, {}); }
 
-bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
+bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
 {
     if (A.rows() != A.cols())
         throw ContractError("choleskyInPlace", "the matrix is " + std::to_string(A.rows()) + " x " + std::to_string(A.cols()) + ", not square");
     const Eigen::Index n = A.rows();
     bool ok = true;
-    std::exception_ptr stopped;  // what `poll` threw: no exception may leave the parallel region
+    std::exception_ptr stopped;  // what `progress` threw: no exception may leave the parallel region
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     // One parallel region for the whole factorisation (a region per step costs more than small
     // steps on a busy machine). Inside a team Eigen runs its products sequentially, and with a
@@ -39,9 +38,9 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
             const Eigen::Index tiles = (m + kPanel - 1) / kPanel;
 #pragma omp single
             {
-                if (poll && !stopped) {
+                if (progress && !stopped) {
                     try {
-                        poll();
+                        reportProgress(progress, double(k0) / double(n), "Cholesky factor");
                     } catch (...) {
                         stopped = std::current_exception();
                     }
@@ -65,7 +64,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
             // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task, in groups of
             // tiles with a poll between groups (every tile is computed the same way in any group).
             const long long count = static_cast<long long>(pairs.size());
-            const long long group = poll ? kPollTiles : std::max(1LL, count);  // no poll: one loop, as before
+            const long long group = progress ? kPollTiles : std::max(1LL, count);  // no poll: one loop, as before
             for (long long g0 = 0; g0 < count; g0 += group) {
                 const long long g1 = std::min(count, g0 + group);
 #pragma omp for schedule(dynamic)
@@ -74,11 +73,12 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const std::function<void()>& poll)
                     const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
                     A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
                 }
-                if (poll && g1 < count) {
+                if (progress && g1 < count) {
 #pragma omp single
                     {
                         try {
-                            poll();
+                            reportProgress(progress, (double(k0) + double(kb) * double(g1) / double(count)) / double(n),
+                                           "Cholesky factor");
                         } catch (...) {
                             stopped = std::current_exception();
                         }
