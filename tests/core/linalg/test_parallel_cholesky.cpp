@@ -1,7 +1,9 @@
 // The multi-core fast paths of the learners: the tile-parallel Cholesky factorisation
-// (ParallelCholesky.hpp) and the mixed-precision Gram matrix (Gram.hpp).
+// (ParallelCholesky.hpp), the tiled triangular inverse of the Nystrom whitening
+// (TriangularInverse.hpp) and the mixed-precision Gram matrix (Gram.hpp).
 #include "orbit/learn/Gram.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/linalg/TriangularInverse.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <Eigen/Dense>
@@ -40,6 +42,33 @@ private slots:
         QVERIFY(((A + 2.0 * Eigen::MatrixXd::Identity(n, n)) * many[1] - rhs).norm() < 1e-9 * rhs.norm() * n);
     }
     // Bits do not depend on the thread count.
+    // C^-1 C = I for a well-conditioned Cholesky factor, across the 64-column tiles, and the same
+    // bits at one and two threads.
+    void triangularInverseInverts_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::newRow("one tile") << 5;
+        QTest::newRow("ragged tiles") << 150;
+    }
+    void triangularInverseInverts()
+    {
+        QFETCH(int, n);
+        const Eigen::MatrixXd B = Eigen::MatrixXd::Random(n, n + 3);
+        Eigen::MatrixXd C = B * B.transpose() + double(n) * Eigen::MatrixXd::Identity(n, n);
+        QVERIFY(choleskyInPlace(C));
+        const Eigen::MatrixXd Lo = C.triangularView<Eigen::Lower>();
+        omp_set_num_threads(1);
+        const MatrixXfR one = inverseLower(C);
+        omp_set_num_threads(2);
+        const MatrixXfR two = inverseLower(C);
+        QCOMPARE(one.rows(), n);
+        QVERIFY(one == two);
+        const Eigen::MatrixXd product = one.cast<double>() * Lo;
+        QVERIFY2((product - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() < 1e-4,
+                 qPrintable(QString::number((product - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff())));
+        QVERIFY(one.isLowerTriangular());
+    }
+
     void threadCountIndependent()
     {
         const Eigen::MatrixXd B = Eigen::MatrixXd::Random(700, 720);
