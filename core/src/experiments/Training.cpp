@@ -194,7 +194,7 @@ private:
         return *median_;
     }
 
-    /// Gaussian bandwidth of a point (absolute, or median multiple), or nullopt for --kernel.
+    /// Gaussian bandwidth of a point (absolute, or median multiple), or nullopt for the configured kernel.
     std::optional<double> bandwidth(const ParamPoint& p, const MatrixXfR& reference, bool onFeatures)
     {
         if (p.count("bandwidth")) return p.at("bandwidth");
@@ -204,7 +204,6 @@ private:
     }
 
     PointFeatures features(const ParamPoint& p, const Indices* fitRows, const Stage& stage);
-    void poll(const Stage& stage, double f, const std::string& what) const { stage.at(f, what); }
 
     const Dataset& data_;
     const TrainConfig& config_;
