@@ -4,7 +4,6 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
-#include "features/BlockCheck.hpp"
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -15,7 +14,7 @@
 namespace orbit {
 
 InvariantRandomFourier::InvariantRandomFourier(FeatureContext context, int s, int r, Form form, std::string mode)
-    : context_(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode))
+    : OrbitFeatureMap(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode))
 {
     if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
     if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
@@ -36,9 +35,7 @@ std::string InvariantRandomFourier::spec() const
 
 std::string InvariantRandomFourier::kernel() const
 {
-    const std::string base = context_.kernel->spec();
-    if (!plan_ || !plan_->sampler) return base;
-    return "k_qG with " + base + plan_->describe();
+    return baseOrInvariantKernel();
 }
 
 const OrbitSampler* InvariantRandomFourier::orbitSampler() const { return plan_ ? plan_->sampler.get() : nullptr; }
@@ -47,10 +44,8 @@ bool InvariantRandomFourier::usesTemplateTrick() const { return plan_ && plan_->
 
 void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
+    checkFitInput("InvariantRandomFourier::fit", X);
     const Eigen::Index d = context_.shape.dim();
-    if (X.cols() != d)
-        throw ContractError("InvariantRandomFourier::fit", "input rows have " + std::to_string(X.cols()) +
-                                                               " values, the shape needs " + std::to_string(d));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, samplerSeed(seed), "features", false));
@@ -84,12 +79,9 @@ void InvariantRandomFourier::drawTemplates(int s, Eigen::Index d, double sigma, 
 
 std::uint64_t InvariantRandomFourier::samplerSeed(std::uint64_t seed) { return deriveSeed(seed, 2); }
 
-bool InvariantRandomFourier::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
-
 void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw ContractError("InvariantRandomFourier::transform", "called before fit");
-    detail::checkBlock("InvariantRandomFourier::transform", X, begin, end, W_.cols());
+    checkTransformInput("InvariantRandomFourier::transform", X, begin, end, W_.cols());
     const Eigen::Index s = s_, D = dim();
     out.resize(Eigen::Index(end - begin), D);
     const int r = plan_->r;

@@ -4,7 +4,6 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/RandomSubset.hpp"
 
-#include "features/BlockCheck.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 
@@ -16,7 +15,7 @@ namespace orbit {
 
 KernelInvariantFeatures::KernelInvariantFeatures(FeatureContext context, int templates, Pooling pooling, int moments,
                                                  int r)
-    : context_(std::move(context)), K_(templates), pooling_(pooling), moments_(moments), r_(r)
+    : OrbitFeatureMap(std::move(context)), K_(templates), pooling_(pooling), moments_(moments), r_(r)
 {
     if (templates < 1) throw SpecError("features.k", "must be >= 1", std::to_string(templates));
     if (pooling == Pooling::Moments && (moments < 1 || moments > 16))
@@ -39,15 +38,13 @@ std::string KernelInvariantFeatures::spec() const
 std::string KernelInvariantFeatures::kernel() const
 {
     return "linear on Pal-Savvides kernel invariant features with " + context_.kernel->spec() +
-           (plan_ ? plan_->describe() : std::string());
+           planDescription();
 }
 
 void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
+    checkFitInput("KernelInvariantFeatures::fit", X);
     const Eigen::Index d = context_.shape.dim();
-    if (X.cols() != d)
-        throw ContractError("KernelInvariantFeatures::fit", "input rows have " + std::to_string(X.cols()) +
-                                                                " values, the shape needs " + std::to_string(d));
     if (K_ > X.rows())
         throw SpecError("features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
                         std::to_string(K_));
@@ -67,8 +64,7 @@ void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const 
 
 void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw ContractError("KernelInvariantFeatures::transform", "called before fit");
-    detail::checkBlock("KernelInvariantFeatures::transform", X, begin, end, context_.shape.dim());
+    checkTransformInput("KernelInvariantFeatures::transform", X, begin, end, context_.shape.dim());
     const Eigen::Index D = dim();
     const int G = plan_->r, n = pooling_ == Pooling::Moments ? moments_ : 1;
     out.resize(Eigen::Index(end - begin), D);

@@ -7,7 +7,6 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/RandomSubset.hpp"
 
-#include "features/BlockCheck.hpp"
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -20,8 +19,6 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-
-#include <omp.h>
 
 namespace orbit {
 
@@ -36,7 +33,6 @@ Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Pr
     const Eigen::Index s = Z.rows();
     const Eigen::MatrixXd Zd = Z.cast<double>();
     const Eigen::VectorXd n2 = Zd.rowwise().squaredNorm();
-    const double g = k.kind() == BaseKernel::Kind::Gaussian ? 1.0 / (2.0 * k.sigma() * k.sigma()) : 0.0;
     Eigen::MatrixXd K(s, s);
     const Eigen::Index tiles = (s + kTile - 1) / kTile;
     for (Eigen::Index I = 0; I < tiles; ++I) {
@@ -50,8 +46,7 @@ Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Pr
             T.noalias() = Zd.middleRows(i0, h) * Zd.middleRows(j0, w).transpose();
             for (Eigen::Index j = 0; j < w; ++j)
                 for (Eigen::Index i = 0; i < h; ++i)
-                    T(i, j) = g > 0 ? std::exp(-std::max(0.0, n2[i0 + i] + n2[j0 + j] - 2 * T(i, j)) * g)
-                                    : std::pow(T(i, j) + k.offset(), double(k.degree()));
+                    T(i, j) = k.fromInnerProduct(T(i, j), n2[i0 + i], n2[j0 + j]);
         });
     }
     return K;
@@ -77,7 +72,7 @@ MatrixXfR pseudoInverseRoot(const Eigen::MatrixXd& K, double tol)
 } // namespace
 
 NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks, Whitening whitening, std::string mode)
-    : context_(std::move(context)), s_(s), r_(r), landmarks_(landmarks), whitening_(whitening), mode_(std::move(mode))
+    : OrbitFeatureMap(std::move(context)), s_(s), r_(r), landmarks_(landmarks), whitening_(whitening), mode_(std::move(mode))
 {
     if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
     if (whitening.tol >= 0) {
@@ -107,9 +102,7 @@ std::string NystromMap::spec() const
 
 std::string NystromMap::kernel() const
 {
-    const std::string base = context_.kernel->spec();
-    if (!plan_ || !plan_->sampler) return base;
-    return "k_qG with " + base + plan_->describe();
+    return baseOrInvariantKernel();
 }
 
 MatrixXfR NystromMap::chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) const
@@ -137,10 +130,7 @@ MatrixXfR NystromMap::chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, co
 
 void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
-    const Eigen::Index d = context_.shape.dim();
-    if (X.cols() != d)
-        throw ContractError("NystromMap::fit", "input rows have " + std::to_string(X.cols()) + " values, the shape needs " +
-                                                   std::to_string(d));
+    checkFitInput("NystromMap::fit", X);
     if (s_ > X.rows() && landmarks_ != Landmarks::Orbit)
         throw SpecError("features.s",
                         "more landmarks than training rows (" + std::to_string(X.rows()) +
@@ -193,12 +183,9 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
     plan_ = std::move(plan);
 }
 
-bool NystromMap::usesRowIndex() const { return plan_ && plan_->sampler && !plan_->templateTrick; }
-
 void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const
 {
-    if (!plan_) throw ContractError("NystromMap::transform", "called before fit");
-    detail::checkBlock("NystromMap::transform", X, begin, end, Z_.cols());
+    checkTransformInput("NystromMap::transform", X, begin, end, Z_.cols());
     out.resize(Eigen::Index(end - begin), dim());
     const int r = plan_->r;
     const Eigen::Index s = s_;

@@ -1,6 +1,20 @@
 #pragma once
-// Private: how an invariant feature map averages over the group — by moving the templates once
-// (template trick) or by transforming the inputs block by block — shared by IRF, Nystrom, GICDF.
+// Private: how an invariant feature map averages over the group, shared by irf, inystrom, gicdf
+// and kif (all OrbitFeatureMap). This is the one place the template trick is decided and done.
+//
+// The template trick. An invariant map averages a function of <g x, t> (or of k(g x, t)) over
+// g ~ q, for templates t (random Fourier directions, landmarks, CDF templates, training rows).
+//  - When the action is unitary, <g x, t> = <x, g^-1 t>, and so is k(g x, t) = k(x, g^-1 t) for
+//    the base kernels (they depend on inner products and norms only).
+//  - When q is symmetric (q(g) = q(g^-1)) and does not depend on x, g^-1 ~ q as well.
+// Then E_g f(<g x, t>) = E_g f(<x, g t>): the group moves onto the templates. fit() moves them once
+// (prepareTemplates: r blocks, block k = g_k^-1 T, the same r shared elements for every input), and
+// a transform is one product of the inputs with the r s moved templates, then a pooling over each
+// template's r columns. Cost: r s d values kept, no per-input group action.
+// Otherwise (scaling is not unitary; noisy sort depends on x; mode=data) each input is transformed:
+// prepareInputs gives r rows g_{x,i} x per input, drawn from the input's own sub-stream (so the
+// features depend on the row's dataset index: usesRowIndex()). Both paths give estimates of the
+// same kernel; OrbitPlan::make picks the path (mode auto | templates | data).
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 

@@ -23,6 +23,7 @@ BaseKernel BaseKernel::gaussian(double sigma)
     BaseKernel k;
     k.kind_ = Kind::Gaussian;
     k.sigma_ = sigma;
+    k.gamma_ = 1.0 / (2.0 * sigma * sigma);
     return k;
 }
 
@@ -65,7 +66,7 @@ void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index col
                            Eigen::OuterStride<>>;
     Map M(P, rows, cols, Eigen::OuterStride<>(stride));
     if (kind_ == Kind::Gaussian) {
-        const float g = static_cast<float>(1.0 / (2.0 * sigma_ * sigma_));
+        const float g = static_cast<float>(gamma_);
         const Eigen::Map<const Eigen::ArrayXf> bn(bNorm2, cols);
         for (Eigen::Index i = 0; i < rows; ++i) {
             // -||a - b||^2 / (2 sigma^2), clamped at 0 against rounding (k <= 1).

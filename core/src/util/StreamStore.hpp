@@ -10,6 +10,12 @@
 
 namespace orbit::detail {
 
+/// Asks for 2 MB pages for a large buffer about to be written once (at least 4 MB; a feature
+/// matrix). Its first-touch page faults cost about as much as the product that fills it; huge
+/// pages cut that (GICDF at N = 5000: 0.36 s -> 0.31 s). A hint only: no effect on values,
+/// ignored where unsupported.
+void adviseHugePages(float* data, std::size_t bytes);
+
 /// dst[0..n) = src[0..n) with non-temporal (streaming) stores where the target allows: the lines
 /// go to memory without first being read into the cache (no read-for-ownership), which halves the
 /// memory traffic of writing a large output and keeps the working set in cache. Unaligned head and

@@ -1,12 +1,10 @@
 #pragma once
 // Group-invariant CDF features (Mroueh, Voinea & Poggio 2015).
-#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/OrbitFeatureMap.hpp"
 
 #include <memory>
 
 namespace orbit {
-
-namespace detail { struct OrbitPlan; }
 
 /// Phi(x)_{j,k} = sqrt(s) / (sqrt(n m) r) #{i : <g_i t_j, x> <= s k / n},  j = 1..m, k = -n..n,
 /// for x normalised to unit norm (norm=each, the paper's definition) or divided by the largest
@@ -25,7 +23,7 @@ namespace detail { struct OrbitPlan; }
 /// on a cyclic group, r = |G|), Phi(gx) = Phi(x). The group moves onto the templates when the action
 /// is unitary and q symmetric and independent of x; otherwise (noisy sort) the inputs are transformed
 /// (<t, g x>, each transformed input normalised).
-class GicdfMap : public FeatureMap {
+class GicdfMap : public OrbitFeatureMap {
 public:
     enum class Norm { Each, Max };
     /// span: > 0 the threshold range s, kSpanPaper (1 + eps) or kSpanAuto (measured by fit()).
@@ -40,7 +38,6 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return Eigen::Index(m_) * (2 * bins_ + 1); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
-    bool usesRowIndex() const override;
     using FeatureMap::transform;
     /// The threshold range s used by transform() (after fit()).
     double span() const { return spanUsed_; }
@@ -48,7 +45,6 @@ public:
     const MatrixXfR& templates() const { return T_; }
 
 private:
-    FeatureContext context_;
     int m_, bins_, r_;
     double eps_;
     std::string mode_;
@@ -58,7 +54,6 @@ private:
     double spanUsed_ = 0;   ///< the range of the fitted map
     MatrixXfR T_;   ///< templates
     MatrixXfR TG_;  ///< transformed templates (template trick) or the templates
-    std::unique_ptr<detail::OrbitPlan> plan_;
 };
 
 } // namespace orbit

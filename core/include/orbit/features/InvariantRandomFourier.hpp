@@ -1,13 +1,11 @@
 #pragma once
 // Random Fourier features, plain (Rahimi & Recht) and locally invariant (LGIKA eq. 7).
-#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/OrbitFeatureMap.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 
 #include <memory>
 
 namespace orbit {
-
-namespace detail { struct OrbitPlan; }
 
 /// psi(x)_j = sqrt(2/s) (1/r) sum_k cos(<w_j, g_k x> + b_j), w_j ~ N(0, I / sigma^2), b_j ~ U[0, 2 pi),
 /// g_k ~ q; or the complex form psi(x) = sqrt(1/s) (1/r) sum_k [cos <w_j, g_k x>, sin <w_j, g_k x>]_j.
@@ -19,7 +17,7 @@ namespace detail { struct OrbitPlan; }
 /// g_k^-1 w_j are computed once (the template trick) and a batch costs one product X W_G^T, a fused
 /// fastCos and the average over the r blocks; otherwise (noisy sort) blocks of inputs are transformed
 /// through OrbitSampler::transformBlock and multiplied by W^T. Memory: O(block x (d + tile)) per thread.
-class InvariantRandomFourier : public FeatureMap {
+class InvariantRandomFourier : public OrbitFeatureMap {
 public:
     enum class Form { Cos, Complex };
     /// mode: "auto", "templates" or "data" (see OrbitPlan); context.group may be null for plain RF.
@@ -32,7 +30,6 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return form_ == Form::Complex ? 2 * Eigen::Index(s_) : s_; }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
-    bool usesRowIndex() const override;
     using FeatureMap::transform;
 
     /// True when fit chose the template trick.
@@ -52,14 +49,12 @@ public:
     static std::uint64_t samplerSeed(std::uint64_t seed);
 
 private:
-    FeatureContext context_;
     int s_, r_;
     Form form_;
     std::string mode_;
     MatrixXfR W_;           ///< s x d
     Eigen::VectorXf b_;     ///< s phases (zero in the complex form)
     MatrixXfR product_;     ///< what the product uses: W_G (r s x d') or W (s x d'), maybe folded
-    std::unique_ptr<detail::OrbitPlan> plan_;
 };
 
 } // namespace orbit

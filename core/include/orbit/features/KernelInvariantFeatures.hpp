@@ -1,12 +1,10 @@
 #pragma once
 // Kernel invariant features of Pal & Savvides (2016), their eq. 2 over a finite set G0.
-#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/OrbitFeatureMap.hpp"
 
 #include <memory>
 
 namespace orbit {
-
-namespace detail { struct OrbitPlan; }
 
 /// Upsilon_n^k(x) = (1/|G0|) sum_{g in G0} eta_n(k(x, g t_k)), k = 1..K templates t_k (a random subset
 /// of the training rows), with pooling eta: mean (n = 1), max (the infinite moment: max_g k(x, g t_k)),
@@ -16,7 +14,7 @@ namespace detail { struct OrbitPlan; }
 /// Requires a unitary action and a base kernel (Gaussian or polynomial; both satisfy
 /// k(gx, gy) = k(x, y)). Guarantees: when G0 is a finite group, Upsilon(g x) = Upsilon(x) for all
 /// g in G0, since k(gx, g' t) = k(x, g^-1 g' t) and g^-1 G0 = G0.
-class KernelInvariantFeatures : public FeatureMap {
+class KernelInvariantFeatures : public OrbitFeatureMap {
 public:
     enum class Pooling { Mean, Max, Moments };
     KernelInvariantFeatures(FeatureContext context, int templates, Pooling pooling, int moments, int r);
@@ -34,13 +32,11 @@ public:
     int groupSize() const;
 
 private:
-    FeatureContext context_;
     int K_;
     Pooling pooling_;
     int moments_, r_;
     MatrixXfR TG_;
     Eigen::VectorXf tNorm2_;
-    std::unique_ptr<detail::OrbitPlan> plan_;
 };
 
 } // namespace orbit

@@ -1,13 +1,11 @@
 #pragma once
 // Nystrom features, plain (Williams & Seeger) and locally invariant (LGIKA eq. 8).
 #include "orbit/analysis/KMeans.hpp"  // the k-means landmarks
-#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/OrbitFeatureMap.hpp"
 
 #include <memory>
 
 namespace orbit {
-
-namespace detail { struct OrbitPlan; }
 
 /// How NystromMap inverts the landmark kernel: Cholesky with `jitter` (relative to the mean
 /// diagonal) unless tol >= 0 (pseudo-inverse keeping eigenvalues above tol * lambda_max).
@@ -34,7 +32,7 @@ struct NystromWhitening {
 /// batch is one product X Z_G^T, a fused kernel evaluation and the average over the r blocks.
 /// A finite group with the Haar distribution uses every element once (exact average, r = |G|),
 /// so then psi(g x) = psi(x) for all g in G.
-class NystromMap : public FeatureMap {
+class NystromMap : public OrbitFeatureMap {
 public:
     enum class Landmarks { Random, KMeans, Orbit };
     using Whitening = NystromWhitening;
@@ -50,7 +48,6 @@ public:
     using FeatureMap::fit;
     Eigen::Index dim() const override { return L_.rows(); }
     void transform(const MatrixXfR& X, std::size_t begin, std::size_t end, MatrixXfR& out) const override;
-    bool usesRowIndex() const override;
     using FeatureMap::transform;
 
     const MatrixXfR& landmarks() const { return Z_; }
@@ -58,7 +55,6 @@ public:
 private:
     MatrixXfR chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, const Progress& progress) const;
 
-    FeatureContext context_;
     int s_, r_;
     Landmarks landmarks_;
     Whitening whitening_;
@@ -67,7 +63,6 @@ private:
     MatrixXfR ZG_;           ///< what the product uses: r s (moved) or s landmarks
     Eigen::VectorXf zNorm2_; ///< squared norms of the rows of ZG_
     MatrixXfR L_;            ///< rank x s
-    std::unique_ptr<detail::OrbitPlan> plan_;
 };
 
 } // namespace orbit

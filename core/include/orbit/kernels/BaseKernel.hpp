@@ -2,6 +2,8 @@
 // Base kernels k(x, x') on R^d (DESIGN.md §1): the Gaussian and the polynomial kernel.
 #include "orbit/data/Dataset.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,10 +38,19 @@ public:
     /// squared norms of the rows (aNorm2: P.rows(), bNorm2: P.cols()).
     void fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride,
                            const float* aNorm2, const float* bNorm2) const;
+    /// k(a, b) from <a, b> = ab and the squared norms a2, b2, in double, for Gram matrices built by a
+    /// product (Nystrom's K_ZZ, krr's kernel on features). The Gaussian's squared distance is
+    /// clamped at 0 against rounding (k <= 1).
+    double fromInnerProduct(double ab, double a2, double b2) const
+    {
+        if (kind_ == Kind::Gaussian) return std::exp(-std::max(0.0, a2 + b2 - 2.0 * ab) * gamma_);
+        return std::pow(ab + c_, double(degree_));
+    }
 
 private:
     Kind kind_ = Kind::Gaussian;
     double sigma_ = 1.0;
+    double gamma_ = 0.5;  ///< 1 / (2 sigma^2)
     int degree_ = 2;
     double c_ = 1.0;
 };
