@@ -21,7 +21,7 @@ void NoisySort::checkGroup(const Group& group) const
     detail::requireGroupOf(*this, "noisysort", group, "noisy sort permutes the atoms of Coulomb matrices");
 }
 
-std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) const
+std::vector<int> rowNormOrder(const float* c, int n, const double* noise)
 {
     std::vector<double> key(static_cast<std::size_t>(n));
     std::vector<int> atoms, padding;
@@ -31,8 +31,7 @@ std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) con
             const double v = c[static_cast<std::size_t>(i) * n + j];
             norm2 += v * v;
         }
-        const double noise = sigma_ > 0.0 ? sigma_ * standardNormal(rng) : 0.0;  // n draws, whatever the data
-        key[static_cast<std::size_t>(i)] = std::sqrt(norm2) + noise;
+        key[static_cast<std::size_t>(i)] = std::sqrt(norm2) + (noise ? noise[i] : 0.0);
         (norm2 > 0.0 ? atoms : padding).push_back(i);
     }
     std::stable_sort(atoms.begin(), atoms.end(), [&key](int a, int b) {
@@ -40,6 +39,14 @@ std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) con
     });
     atoms.insert(atoms.end(), padding.begin(), padding.end());
     return atoms;
+}
+
+std::vector<int> NoisySort::sortPermutation(Rng& rng, const float* c, int n) const
+{
+    if (!(sigma_ > 0.0)) return rowNormOrder(c, n);
+    std::vector<double> noise(static_cast<std::size_t>(n));
+    for (double& e : noise) e = sigma_ * standardNormal(rng);  // n draws, whatever the data
+    return rowNormOrder(c, n, noise.data());
 }
 
 GroupElement NoisySort::sample(Rng& rng, const Group&, const Shape& shape, const float* x) const

@@ -4,6 +4,7 @@
 #include "orbit/features/KernelInvariantFeatures.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/features/NystromMap.hpp"
+#include "orbit/features/SecondLayer.hpp"
 #include "orbit/features/SimpleMaps.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -194,7 +195,7 @@ std::unique_ptr<FeatureMap> makeFeatureMap(const std::string& text, const Featur
                                "s2 x (first-layer dims) templates", s.text("s", ""));
     std::optional<double> sigma;
     if (s.has("sigma")) sigma = readReal(s, param(*d, "sigma"));
-    return std::make_unique<StackedMap>(std::move(first), count(s, *d, "s"), sigma, readReal(s, param(*d, "median")));
+    return std::make_unique<SecondLayerMap>(std::move(first), count(s, *d, "s"), sigma, readReal(s, param(*d, "median")));
 }
 
 FeatureContext makeFeatureContext(const Dataset& data, const std::string& groupSpec, const std::string& distSpec,

@@ -5,6 +5,12 @@
 
 namespace orbit {
 
+/// The rows of the n x n matrix c (row-major) ordered by decreasing ||c_i|| + noise[i]; rows of norm 0
+/// (the zero padding of a smaller molecule) are not perturbed and come last, in their original
+/// order. Ties keep their original order. noise: n values, or null for none: then this is the order
+/// of the sorted Coulomb matrix (the `sorted` map).
+std::vector<int> rowNormOrder(const float* c, int n, const double* noise = nullptr);
+
 /// Montavon et al. (2012) random sorted Coulomb matrices: the permutation that sorts the rows of
 /// C by ||C_i|| + n_i, n_i ~ N(0, sigma^2), in descending order. Depends on x. Rows with norm 0
 /// (the zero padding) are not perturbed and always come last, in their original order.
