@@ -1,5 +1,6 @@
 #include "experiments/TrainingLearners.hpp"
 
+#include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
@@ -163,11 +164,10 @@ private:
         if (gaussian_) {
             if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
             const Eigen::VectorXd n2 = K.diagonal();
-            const double g = -0.5 / (p.kernelSigma * p.kernelSigma);
+            const BaseKernel k = BaseKernel::gaussian(p.kernelSigma);
 #pragma omp parallel for schedule(static)
             for (long long j = 0; j < static_cast<long long>(K.cols()); ++j)
-                for (Eigen::Index i = 0; i < K.rows(); ++i)
-                    K(i, j) = std::exp(g * std::max(0.0, n2[i] + n2[j] - 2.0 * K(i, j)));
+                for (Eigen::Index i = 0; i < K.rows(); ++i) K(i, j) = k.fromInnerProduct(K(i, j), n2[i], n2[j]);
         }
         p.K = std::move(K);
         return *p.K;

@@ -1,0 +1,24 @@
+#pragma once
+// Private to the `train` engine: how many rows one transform call of a feature map gets, from a
+// cost model of the map on this data.
+#include "orbit/data/Dataset.hpp"
+
+#include <Eigen/Core>
+
+#include <string>
+
+namespace orbit::detail {
+
+/// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
+/// molecules), a quarter of it for Coulomb matrices when the map folds them onto one triangle and
+/// sorts a block's molecules by size (rf, irf, kif: most products run on far fewer columns). Nystrom
+/// and GICDF need the true norms and keep the whole matrix.
+double effectiveInputSize(const Dataset& data, const std::string& spec);
+
+/// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
+/// 2^32 units (rows x effective input size x features x orbit samples r; measured: a few tenths of
+/// a second on two cores), at least 1. Depends on the spec and sizes only, so the partition (and
+/// every bit) is fixed; maps cheap enough for 64-row blocks keep exactly the partition they always had.
+Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::Index dim);
+
+} // namespace orbit::detail
