@@ -1,11 +1,10 @@
 #include "orbit/cli/Cli.hpp"
 
 #include "Flags.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <iomanip>
@@ -170,7 +169,7 @@ int run(const std::vector<std::string>& args, Io& io)
             return 0;
         }
         const int threads = static_cast<int>(parsed.integer("threads", 0, 0, 1024));
-        if (threads > 0) omp_set_num_threads(threads);
+        if (threads > 0) setComputeBudget(threads);
         return it->run(parsed, io);
     } catch (const LoadError& e) {
         io.err << "orbitlab-cli " << it->name << ": " << e.what() << "\n";

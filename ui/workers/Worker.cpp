@@ -1,5 +1,6 @@
 #include "workers/Worker.hpp"
 
+#include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -103,6 +104,8 @@ void Worker::run(quint64 id, const Task& task, const std::shared_ptr<std::atomic
     ctx.progress = [answer](double fraction, const QString& text) { answer(Kind::Progress, fraction, text, {}); };
     ctx.partial = [answer](QVariant value) { answer(Kind::Partial, 0.0, {}, std::move(value)); };
     try {
+        // Panels computing at once split the cores (orbit/util/ComputeBudget.hpp).
+        const orbit::ComputeShare share;
         answer(Kind::Finished, 0.0, {}, task(ctx));
     } catch (const orbit::Cancelled&) {
         answer(Kind::Cancelled, 0.0, {}, {});

@@ -3,6 +3,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 #include "orbit/util/RandomSubset.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include "features/OrbitPlan.hpp"
 #include "util/Deterministic.hpp"
@@ -65,7 +66,7 @@ MatrixXfR kMeansCentres(const MatrixXfR& Xall, int k, std::uint64_t seed, int it
                        "k-means round " + std::to_string(it + 1) + "/" + std::to_string(iterations));
         const Eigen::VectorXf cn = C.rowwise().squaredNorm();
         const MatrixXfR P = X * C.transpose();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
         for (Eigen::Index i = 0; i < n; ++i) {
             Eigen::Index best = 0;
             (cn.transpose() - 2.0f * P.row(i)).minCoeff(&best);

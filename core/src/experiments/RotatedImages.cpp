@@ -4,6 +4,7 @@
 #include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -42,7 +43,7 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double
     const int top = (pad - in.height) / 2, left = (pad - in.width) / 2;
     const cv::Point2f centre(0.5f * float(pad - 1), 0.5f * float(pad - 1));
     const long long n = static_cast<long long>(images.count());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long i = 0; i < n; ++i) {
         cv::Mat src(in.height, in.width, type, const_cast<float*>(images.sample(std::size_t(i))));
         cv::Mat padded = cv::Mat::zeros(pad, pad, type);
@@ -88,7 +89,7 @@ Dataset transformedImages(const Dataset& images, int pad, const std::string& gro
     result.X = MatrixXfR::Zero(images.X.rows(), out.dim());
     const int top = (pad - in.height) / 2, left = (pad - in.width) / 2, ch = in.channels;
     const long long n = static_cast<long long>(images.count());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long i = 0; i < n; ++i) {
         std::vector<float> padded(std::size_t(out.dim()), 0.0f);
         const float* x = images.sample(std::size_t(i));

@@ -8,6 +8,7 @@
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +81,7 @@ std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Ei
 Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const Indices& cols)
 {
     Eigen::MatrixXd S(Eigen::Index(rows.size()), Eigen::Index(cols.size()));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long j = 0; j < static_cast<long long>(cols.size()); ++j)
         for (std::size_t i = 0; i < rows.size(); ++i)
             S(Eigen::Index(i), Eigen::Index(j)) = K(Eigen::Index(rows[i]), Eigen::Index(cols[std::size_t(j)]));
@@ -165,7 +166,7 @@ private:
             if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
             const Eigen::VectorXd n2 = K.diagonal();
             const BaseKernel k = BaseKernel::gaussian(p.kernelSigma);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
             for (long long j = 0; j < static_cast<long long>(K.cols()); ++j)
                 for (Eigen::Index i = 0; i < K.rows(); ++i) K(i, j) = k.fromInnerProduct(K(i, j), n2[i], n2[j]);
         }

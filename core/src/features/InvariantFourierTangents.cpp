@@ -3,6 +3,7 @@
 #include "orbit/features/FastCos.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -103,7 +104,7 @@ struct InvariantFourierTangents::Work {
             std::vector<GroupTangent> dh(static_cast<std::size_t>(M));
             for (Eigen::Index m = 0; m < M; ++m)
                 dh[std::size_t(m)] = group.inverseTangent(elements[std::size_t(k)], tangents[std::size_t(k)][std::size_t(m)]);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
             for (long long j = 0; j < static_cast<long long>(s); ++j) {
                 group.apply(h, W.data() + j * d, TG.data() + j * d, shape);
                 for (Eigen::Index m = 0; m < M; ++m)

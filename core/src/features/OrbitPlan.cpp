@@ -2,6 +2,7 @@
 
 #include "orbit/distributions/Haar.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <algorithm>
 
@@ -69,7 +70,7 @@ MatrixXfR OrbitPlan::prepareTemplates(const MatrixXfR& T, const Progress& progre
     for (long long c0 = 0; c0 < total; c0 += chunk) {
         reportProgress(progress, double(c0) / double(total), "templates " + std::to_string(c0) + of);
         const long long c1 = std::min(total, c0 + chunk);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
         for (long long kk = c0; kk < c1; ++kk) {
             const Eigen::Index k = kk / s, j = kk % s;
             const GroupElement inv = sampler->group().inverse(elements[k]);

@@ -2,11 +2,10 @@
 // Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
 // (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 #include "util/Deterministic.hpp"
 
 #include <Eigen/Core>
-
-#include <omp.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -80,7 +79,7 @@ template <class Body>
 void forEachBlockOrTile(std::size_t count, std::size_t block, bool tiles, Body&& body)
 {
     const std::size_t blocks = (count + block - 1) / block;
-    if (!tiles || blocks >= 2 * std::size_t(std::max(1, omp_get_max_threads()))) {
+    if (!tiles || blocks >= 2 * std::size_t(std::max(1, orbit::teamSize()))) {
         forEachBlock(count, block, [&](std::size_t b0, std::size_t b1) { body(b0, b1, false); });
         return;
     }

@@ -3,6 +3,7 @@
 #include "orbit/distributions/NoisySort.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -34,7 +35,7 @@ void SortedCoulombMap::transform(const MatrixXfR& X, std::size_t begin, std::siz
 {
     const int n = shape_.height;
     out.resize(Eigen::Index(end - begin), X.cols());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long t = 0; t < static_cast<long long>(end - begin); ++t) {
         const float* c = X.data() + (Eigen::Index(begin) + t) * X.cols();
         const std::vector<int> p = rowNormOrder(c, n);

@@ -2,6 +2,9 @@
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <Eigen/QR>
 
@@ -44,7 +47,8 @@ OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
                                                     need + " (limit 4 GiB)",
                         std::to_string(count));
     q_.resize(static_cast<std::size_t>(count));
-#pragma omp parallel for schedule(dynamic)
+    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
     for (int k = 0; k < count; ++k) {
         Rng rng = makeRng(seed, static_cast<std::uint64_t>(k));
         q_[static_cast<std::size_t>(k)] = haarOrthogonal(dim, rng);

@@ -1,6 +1,7 @@
 #include "orbit/kernels/InvariantKernel.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <Eigen/Eigenvalues>
 
@@ -84,7 +85,7 @@ Eigen::MatrixXd haarKernelMatrix(const MatrixXfR& X, const Group& group, const S
         throw ContractError("haarKernelMatrix", "the samples have " + std::to_string(X.cols()) +
                                                     " values, the shape needs " + std::to_string(d));
     MatrixXfR O(X.rows() * G, d);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (Eigen::Index i = 0; i < X.rows(); ++i)
         for (int k = 0; k < G; ++k) group.apply(elements[k], X.data() + i * d, O.data() + (i * G + k) * d, shape);
     return meanEmbeddingKernel(O, G, kernel, Estimator::V);

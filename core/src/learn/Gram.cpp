@@ -1,6 +1,9 @@
 #include "orbit/learn/Gram.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
 #include <string>
@@ -27,7 +30,8 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
         for (Eigen::Index J = 0; J <= I; ++J)
             pairs.emplace_back(I, J);
     const long long count = static_cast<long long>(pairs.size());
-#pragma omp parallel for schedule(dynamic)
+    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
     for (long long p = 0; p < count; ++p) {
         const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
         const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
@@ -85,7 +89,8 @@ Eigen::MatrixXd timesDoubleOf(const M& X, const Eigen::MatrixXd& W)
     requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
     Eigen::MatrixXd out(X.rows(), W.cols());
     const long long tiles = (X.rows() + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic)
+    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
     for (long long t = 0; t < tiles; ++t) {
         const Eigen::Index r0 = t * kTile, nr = std::min(kTile, X.rows() - r0);
         const Eigen::MatrixXd Xb = X.middleRows(r0, nr).template cast<double>();
@@ -100,7 +105,8 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
     requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
     Eigen::MatrixXd out(X.cols(), Y.cols());
     const long long tiles = (X.cols() + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic)
+    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
     for (long long t = 0; t < tiles; ++t) {
         const Eigen::Index c0 = t * kTile, nc = std::min(kTile, X.cols() - c0);
         const Eigen::MatrixXd Xb = X.middleCols(c0, nc).template cast<double>();  // N x nc
@@ -144,7 +150,8 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
             reportProgress(progress, (double(c) + double(w) * double(g0) / double(count)) / double(X.cols()),
                            "Gram matrix");
             const long long g1 = std::min(count, g0 + group);
-#pragma omp parallel for schedule(dynamic)
+            const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
             for (long long p = g0; p < g1; ++p) {
                 const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
                 const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
@@ -168,7 +175,8 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         const Eigen::MatrixXd Ab = A.middleCols(c, w).cast<double>();
         const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
         const long long tiles = (A.rows() + kTile - 1) / kTile;
-#pragma omp parallel for schedule(dynamic)
+        const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
         for (long long t = 0; t < tiles; ++t) {
             const Eigen::Index r0 = t * kTile, nr = std::min(kTile, A.rows() - r0);
             C.middleRows(r0, nr).noalias() += Ab.middleRows(r0, nr) * Bb.transpose();

@@ -1,9 +1,10 @@
 #include "orbit/learn/KernelRidgeRegression.hpp"
 
-#include "Sequential.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/util/Error.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <Eigen/Cholesky>
 

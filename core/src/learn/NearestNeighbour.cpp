@@ -2,6 +2,9 @@
 
 #include "orbit/learn/Gram.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
 
@@ -38,7 +41,8 @@ std::vector<std::size_t> NearestNeighbour::nearest(const MatrixXfR& Q) const
     constexpr Eigen::Index kBlock = 256;
     std::vector<std::size_t> out(static_cast<std::size_t>(Q.rows()));
     const long long blocks = (Q.rows() + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(dynamic)
+    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
+#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
     for (long long b = 0; b < blocks; ++b) {
         const Eigen::Index r0 = b * kBlock, nr = std::min(kBlock, Q.rows() - r0);
         Eigen::MatrixXf dist(nr, X_.rows());

@@ -1,8 +1,9 @@
 #include "orbit/learn/RidgeRegression.hpp"
 
-#include "Sequential.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/util/Error.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <Eigen/Cholesky>
 

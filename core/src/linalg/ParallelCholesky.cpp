@@ -1,6 +1,9 @@
 #include "orbit/linalg/ParallelCholesky.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+
+#include "util/Deterministic.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -28,9 +31,10 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
     std::exception_ptr stopped;  // what `progress` threw: no exception may leave the parallel region
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     // One parallel region for the whole factorisation (a region per step costs more than small
-    // steps on a busy machine). Inside a team Eigen runs its products sequentially, and with a
-    // team of one thread it runs them with one thread too: the bits are the same for any count.
-#pragma omp parallel
+    // steps on a busy machine). Eigen runs its products single-threaded inside, whatever the team's
+    // size (one thread when panels share the cores: util/ComputeBudget.hpp): the same bits for any count.
+    const detail::SerialEigen serial;
+#pragma omp parallel num_threads(orbit::teamSize())
     {
         for (Eigen::Index k0 = 0; k0 < n; k0 += kPanel) {
             const Eigen::Index kb = std::min(kPanel, n - k0);

@@ -1,11 +1,10 @@
 #include "orbit/linalg/TriangularInverse.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include "util/Deterministic.hpp"
 
 #include <algorithm>
 #include <string>
-
-#include <omp.h>
 
 namespace orbit {
 
@@ -15,7 +14,7 @@ MatrixXfR inverseLower(const Eigen::MatrixXd& C, const Progress& progress)
     const Eigen::Index s = C.rows();
     MatrixXfR L = MatrixXfR::Zero(s, s);
     const Eigen::Index tiles = (s + kColumns - 1) / kColumns;
-    const Eigen::Index group = 2 * std::max(1, omp_get_max_threads());
+    const Eigen::Index group = 2 * std::max(1, orbit::teamSize());
     for (Eigen::Index G0 = 0; G0 < tiles; G0 += group) {
         reportProgress(progress, double(G0) / double(tiles),
                        "triangular inverse columns " + std::to_string(G0 * kColumns) + "/" + std::to_string(s));

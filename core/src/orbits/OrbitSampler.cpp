@@ -1,6 +1,7 @@
 #include "orbit/orbits/OrbitSampler.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 
 #include <limits>
 
@@ -84,7 +85,7 @@ void OrbitSampler::transformBlock(const MatrixXfR& X, std::size_t begin, std::si
     const std::size_t r = static_cast<std::size_t>(r_);
     out.resize(static_cast<Eigen::Index>(n * r), d);
     const long long count = static_cast<long long>(n);
-#pragma omp parallel for schedule(dynamic, 4)
+#pragma omp parallel for schedule(dynamic, 4) num_threads(orbit::teamSize())
     for (long long i = 0; i < count; ++i) {
         const std::size_t idx = begin + static_cast<std::size_t>(i);
         const float* x = X.data() + idx * static_cast<std::size_t>(d);

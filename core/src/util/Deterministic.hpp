@@ -3,6 +3,8 @@
 // Eigen's own threading picks its product blocking from the thread count, which changes float
 // rounding; products whose results must not depend on the thread count run under SerialEigen, and
 // parallel loops split the work into a fixed partition (forEachBlock) instead of per-thread chunks.
+#include "orbit/util/ComputeBudget.hpp"
+
 #include <Eigen/Core>
 
 #include <algorithm>
@@ -48,6 +50,16 @@ private:
     }
 };
 
+/// Runs f() with Eigen single-threaded (a SerialEigen guard): the factorisations and solves of the
+/// learners, whose bits must not depend on the thread count. OpenMP loops inside f still use the
+/// team (their partitions are fixed).
+template <class F>
+void sequentialEigen(F&& f)
+{
+    const SerialEigen serial;
+    f();
+}
+
 /// Runs body(begin, end) over the fixed partition of [0, count) into blocks of `block`, in an
 /// OpenMP loop; Eigen runs single-threaded inside (each product's reduction order is fixed), and
 /// the first exception is rethrown after the loop.
@@ -58,7 +70,7 @@ void forEachBlock(std::size_t count, std::size_t block, Body&& body)
     const SerialEigen serial;
     std::exception_ptr error;
     std::mutex m;
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(orbit::teamSize())
     for (long long b = 0; b < blocks; ++b) {
         try {
             const std::size_t begin = std::size_t(b) * block;

@@ -2,6 +2,7 @@
 // only the latest request's answer reaches the GUI (a stale result never overwrites a newer one).
 #include "workers/Worker.hpp"
 
+#include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QCoreApplication>
@@ -67,6 +68,42 @@ private slots:
             QCOMPARE(openmp.load(), worker.load());
     }
 #endif
+
+    // Two panels computing at once share the process's threads instead of each starting a full
+    // OpenMP team: while both tasks run, each region starts budget / 2 threads.
+    void concurrentTasksShareTheComputeBudget()
+    {
+        orbit::setComputeBudget(4);
+        TaskRunner a("a"), b("b");
+        QSignalSpy doneA(&a, &TaskRunner::finished), doneB(&b, &TaskRunner::finished);
+        std::atomic<int> bothRunning{0};
+        auto task = [&](const TaskContext&) {
+            omp_set_num_threads(8);  // this thread's own cap above the budget: the share decides
+            ++bothRunning;
+            for (int i = 0; i < 2000 && bothRunning.load() < 2; ++i) QThread::msleep(5);
+            int team = 0;
+#pragma omp parallel num_threads(orbit::teamSize())
+            {
+#pragma omp single
+                team = omp_get_num_threads();
+            }
+            const QVariantList seen{orbit::activeComputations(), orbit::teamSize(), team};
+            ++bothRunning;  // keep the share until the other task has measured too
+            for (int i = 0; i < 2000 && bothRunning.load() < 4; ++i) QThread::msleep(5);
+            return QVariant(seen);
+        };
+        a.submit(task);
+        b.submit(task);
+        QTRY_COMPARE_WITH_TIMEOUT(doneA.count() + doneB.count(), 2, 20000);
+        for (const QSignalSpy* done : {&doneA, &doneB}) {
+            const QVariantList seen = done->at(0).at(1).toList();
+            QCOMPARE(seen.at(0).toInt(), 2);  // both shares alive
+            QCOMPARE(seen.at(1).toInt(), 2);  // 4 threads between two computations
+            QCOMPARE(seen.at(2).toInt(), 2);  // and the region really started 2
+        }
+        QTRY_COMPARE(orbit::activeComputations(), 0);  // shares end with their tasks
+        orbit::setComputeBudget(0);
+    }
 
     void staleResultIsDropped()
     {
