@@ -2,6 +2,7 @@
 
 #include "widgets/ExportActions.hpp"
 
+#include <QAbstractAxis>
 #include <QAreaSeries>
 #include <QChart>
 #include <QLabel>
@@ -104,6 +105,15 @@ void ChartBox::exportWithDialog(const QString& kind)
     const bool ok = kind == "png" ? exportPng(path) : kind == "svg" ? exportSvg(path) : exportCsv(path);
     if (!ok)
         setNote(tr("Could not write %1").arg(path));
+}
+
+void clearChart(QChart* chart)
+{
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
 }
 
 } // namespace orbitui

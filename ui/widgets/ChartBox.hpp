@@ -41,5 +41,7 @@ private:
 
 /// Common chart styling: readable fonts, no animations, a legend at the bottom.
 void styleChart(QChart* chart);
+/// Removes every series and axis of `chart` (the axes are deleted).
+void clearChart(QChart* chart);
 
 } // namespace orbitui

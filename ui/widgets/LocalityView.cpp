@@ -19,16 +19,6 @@ namespace orbitui {
 
 namespace {
 
-/// Removes every series and axis of `chart`.
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
 QFont axisFont()
 {
     QFont f;

@@ -18,16 +18,6 @@ namespace orbitui {
 
 namespace {
 
-/// Removes every series and axis of `chart`.
-void clearChart(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes()) {
-        chart->removeAxis(axis);
-        delete axis;
-    }
-}
-
 QAbstractAxis* makeXAxis(const std::vector<double>& x, bool logarithmic, const QString& title)
 {
     QFont font;
