@@ -170,7 +170,7 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
 
     const std::size_t pad = options.padTo > 0 ? static_cast<std::size_t>(options.padTo) : largest;
     if (pad < largest)
-        throw SpecError("padTo", "smaller than the largest molecule (" + std::to_string(largest) + " atoms) of " + path,
+        throw SpecError("data padding", "the Coulomb matrix size is smaller than the largest molecule (" + std::to_string(largest) + " atoms) of " + path,
                         std::to_string(options.padTo));
     checkFloatMemory(path, {}, molecules.size(), checkedProduct({pad, pad}), options.maxBytes);
 

@@ -146,8 +146,9 @@ Dataset loadMat(const std::string& path, const LoadOptions& options)
     const std::size_t keep = applyLimit(n, options.limit);
     const std::size_t pad = options.padTo > 0 ? static_cast<std::size_t>(options.padTo) : atoms;
     if (pad < atoms)
-        throw SpecError("padTo", "smaller than the " + std::to_string(atoms) + " x " + std::to_string(atoms) +
-                                     " matrices of " + path,
+        throw SpecError("data padding",
+                        "the Coulomb matrix size is smaller than the " + std::to_string(atoms) + " x " +
+                            std::to_string(atoms) + " matrices of " + path,
                         std::to_string(options.padTo));
     checkFloatMemory(path, "variable X", keep, checkedProduct({pad, pad}), options.maxBytes);
 

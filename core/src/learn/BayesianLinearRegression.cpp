@@ -155,7 +155,7 @@ BayesianLinearRegression::BayesianLinearRegression(Options options) : options_(o
     requirePositive("beta", options.beta);
     requirePositive("tolerance", options.tolerance);
     if (options.maxIterations < 1)
-        throw SpecError("maxIterations", "must be >= 1", std::to_string(options.maxIterations));
+        throw SpecError("learner blr.max-iterations", "must be >= 1", std::to_string(options.maxIterations));
 }
 
 void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<double>& targets)

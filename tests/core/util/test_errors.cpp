@@ -13,6 +13,7 @@
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -20,6 +21,8 @@
 #include "orbit/util/Random.hpp"
 
 #include "RandomMatrices.hpp"
+
+#include "TestPaths.hpp"
 
 #include <QtTest>
 
@@ -71,7 +74,7 @@ const QSet<QString>& vocabulary()
         "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision",
         // without a setting of their own
         "labels", "targets", "classes", "folds", "lambda", "shift", "holdout", "kfold", "bins", "pca", "cell",
-        "cases", "padTo", "maxIterations", "metric"};
+        "cases", "metric"};
     return words;
 }
 
@@ -202,6 +205,16 @@ private slots:
             DataRecipe r;
             r.transformGroup = "rotation";
             prepareDataset(data, r);
+        });
+        row("molecule padding", "data", [] {
+            LoadOptions o;
+            o.padTo = 1;  // smaller than the fixture's molecules
+            loadDataset(orbittest::fixture("data/xyz/valid.extxyz"), o);
+        });
+        row("blr iterations", "learner", [] {
+            BayesianLinearRegression::Options o;
+            o.maxIterations = 0;
+            BayesianLinearRegression blr(o);
         });
         row("format", "format", [] { parseFormat("hdf5"); });
         row("output extension", "output", [] { writeMatrix("features.txt", MatrixXfR::Zero(1, 1)); });
