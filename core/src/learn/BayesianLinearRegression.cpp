@@ -149,7 +149,8 @@ LinearEvidence::Optimum LinearEvidence::maximise(double alpha0, double beta0, in
 
 BayesianLinearRegression::BayesianLinearRegression() : BayesianLinearRegression(Options{}) {}
 
-BayesianLinearRegression::BayesianLinearRegression(Options options) : options_(options)
+BayesianLinearRegression::BayesianLinearRegression(Options options)
+    : LinearPredictor("BayesianLinearRegression"), options_(options)
 {
     requirePositive("alpha", options.alpha);
     requirePositive("beta", options.beta);
@@ -190,29 +191,7 @@ void BayesianLinearRegression::fitEncoded(const MatrixXfR& Phi, const Eigen::Mat
     }
     logEvidence_ = evidence.logEvidence(alpha_, beta_);
     gamma_ = evidence.effectiveParameters(alpha_, beta_);
-    M_ = evidence.posteriorMean(alpha_, beta_, Phi);
-}
-
-Eigen::MatrixXd BayesianLinearRegression::decisionValues(const MatrixXfR& Phi) const
-{
-    if (!fitted())
-        throw ContractError("BayesianLinearRegression", "predict called before fit");
-    requireSize("BayesianLinearRegression", "feature dimension", Phi.cols(), M_.rows());
-    return timesDouble(Phi, M_);
-}
-
-std::vector<double> BayesianLinearRegression::predictTargets(const MatrixXfR& Phi) const
-{
-    if (coding_.isClassification())
-        throw ContractError("BayesianLinearRegression", "model was fitted to classes, not regression targets");
-    return coding_.decode(decisionValues(Phi));
-}
-
-std::vector<int> BayesianLinearRegression::predictClasses(const MatrixXfR& Phi) const
-{
-    if (!coding_.isClassification())
-        throw ContractError("BayesianLinearRegression", "model was fitted to regression targets, not classes");
-    return TargetCoding::argmax(decisionValues(Phi));
+    W_ = evidence.posteriorMean(alpha_, beta_, Phi);
 }
 
 } // namespace orbit

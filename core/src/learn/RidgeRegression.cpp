@@ -52,7 +52,8 @@ void requirePositive(const char* field, double value)
         throw SpecError(field, "must be a finite number > 0", std::to_string(value));
 }
 
-RidgeRegression::RidgeRegression(double lambda, RidgeForm form) : lambda_(lambda), form_(form)
+RidgeRegression::RidgeRegression(double lambda, RidgeForm form)
+    : LinearPredictor("RidgeRegression"), lambda_(lambda), form_(form)
 {
     requirePositive("lambda", lambda);
 }
@@ -78,28 +79,6 @@ void RidgeRegression::fitEncoded(const MatrixXfR& X, const Eigen::MatrixXd& Y)
         W_ = transposeTimes(X, solveShiftedCholesky(gramOfRows(X), lambda_, Y));
     else
         W_ = solveShiftedCholesky(gramOfColumns(X), lambda_, transposeTimes(X, Y));
-}
-
-Eigen::MatrixXd RidgeRegression::decisionValues(const MatrixXfR& X) const
-{
-    if (!fitted())
-        throw ContractError("RidgeRegression", "predict called before fit");
-    requireSize("RidgeRegression", "feature dimension", X.cols(), W_.rows());
-    return timesDouble(X, W_);
-}
-
-std::vector<int> RidgeRegression::predictClasses(const MatrixXfR& X) const
-{
-    if (!coding_.isClassification())
-        throw ContractError("RidgeRegression", "model was fitted to regression targets, not classes");
-    return TargetCoding::argmax(decisionValues(X));
-}
-
-std::vector<double> RidgeRegression::predictTargets(const MatrixXfR& X) const
-{
-    if (coding_.isClassification())
-        throw ContractError("RidgeRegression", "model was fitted to classes, not regression targets");
-    return coding_.decode(decisionValues(X));
 }
 
 RidgeRegression RidgeRegression::fromWeights(double lambda, const TargetCoding& coding, Eigen::MatrixXd W, bool dual)

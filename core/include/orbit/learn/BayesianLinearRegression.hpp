@@ -1,6 +1,7 @@
 #pragma once
 // Bayesian linear regression on features, with its closed-form log evidence (Bishop PRML 3.5).
 #include "orbit/data/Dataset.hpp"
+#include "orbit/learn/LinearPredictor.hpp"
 #include "orbit/learn/ShiftedSolver.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 
@@ -82,7 +83,7 @@ private:
 /// standardised targets). Classes: one-hot columns with a Gaussian likelihood (van der Wilk et al.
 /// 2018), shared alpha, beta, the evidence summed over the columns, prediction argmax_c of the
 /// posterior mean.
-class BayesianLinearRegression {
+class BayesianLinearRegression : public LinearPredictor {
 public:
     struct Options {
         double alpha = 1.0;         ///< prior precision (start value when optimising)
@@ -99,29 +100,21 @@ public:
     void fit(const MatrixXfR& Phi, const std::vector<double>& targets);
     void fit(const MatrixXfR& Phi, const std::vector<int>& labels, int numClasses);
 
-    Eigen::MatrixXd decisionValues(const MatrixXfR& Phi) const;  ///< Phi m_N, N x C
-    std::vector<double> predictTargets(const MatrixXfR& Phi) const;
-    std::vector<int> predictClasses(const MatrixXfR& Phi) const;
-
-    bool fitted() const { return M_.size() > 0; }
+    // decisionValues(Phi) = Phi m_N (N x C), predictions and weights() = m_N: LinearPredictor.
     double alpha() const { return alpha_; }
     double beta() const { return beta_; }
     double logEvidence() const { return logEvidence_; }
     double effectiveParameters() const { return gamma_; }
     int iterations() const { return iterations_; }
     bool converged() const { return converged_; }
-    const Eigen::MatrixXd& weights() const { return M_; }  ///< D x C posterior mean
-    const TargetCoding& coding() const { return coding_; }
 
 private:
     void fitEncoded(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
 
     Options options_;
-    TargetCoding coding_;
     double alpha_ = 0.0, beta_ = 0.0, logEvidence_ = 0.0, gamma_ = 0.0;
     int iterations_ = 0;
     bool converged_ = false;
-    Eigen::MatrixXd M_;
 };
 
 } // namespace orbit

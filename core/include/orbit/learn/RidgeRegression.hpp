@@ -1,6 +1,7 @@
 #pragma once
 // Regularised least squares (ridge regression) on feature matrices, single and many-lambda.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/learn/LinearPredictor.hpp"
 #include "orbit/learn/ShiftedSolver.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 
@@ -26,25 +27,16 @@ enum class RidgeForm { Auto, Primal, Dual };
 /// row. The normal equations are accumulated in double from the float32 rows and solved by
 /// Cholesky. Guarantees: primal and dual give the same W (to rounding); deterministic bits at any
 /// thread count.
-class RidgeRegression {
+class RidgeRegression : public LinearPredictor {
 public:
     explicit RidgeRegression(double lambda = 1.0, RidgeForm form = RidgeForm::Auto);
 
     void fit(const MatrixXfR& X, const std::vector<int>& labels, int numClasses);
     void fit(const MatrixXfR& X, const std::vector<double>& targets);
 
-    /// x W for every row: N x C (standardised units for regression).
-    Eigen::MatrixXd decisionValues(const MatrixXfR& X) const;
-    std::vector<int> predictClasses(const MatrixXfR& X) const;
-    std::vector<double> predictTargets(const MatrixXfR& X) const;
-
-    bool fitted() const { return W_.size() > 0; }
     double lambda() const { return lambda_; }
     /// True when the last fit solved the dual (N x N) system.
     bool usedDual() const { return dual_; }
-    const Eigen::MatrixXd& weights() const { return W_; }  ///< D x C
-    const TargetCoding& coding() const { return coding_; }
-
     /// A fitted model from weights computed elsewhere (RidgePath).
     static RidgeRegression fromWeights(double lambda, const TargetCoding& coding, Eigen::MatrixXd W, bool dual);
 
@@ -54,8 +46,6 @@ private:
     double lambda_;
     RidgeForm form_;
     bool dual_ = false;
-    TargetCoding coding_;
-    Eigen::MatrixXd W_;
 };
 
 /// Ridge regression for many lambda at once: one factorisation of the Gram matrix G (X^T X or
