@@ -35,29 +35,9 @@ void SimilaritySubgroup::apply(const GroupElement& g, const double* in, double* 
     detail::warpSimilarity(project(g), in, out, shape);
 }
 
-GroupElement SimilaritySubgroup::project(const GroupElement& g) const
-{
-    GroupElement r;
-    if (rotates_) r.theta = g.theta;
-    if (shifts_) {
-        r.dx = g.dx;
-        r.dy = g.dy;
-    }
-    if (scales_) r.scale = g.scale;
-    return r;
-}
+GroupElement SimilaritySubgroup::project(const GroupElement& g) const { return keepOwn(g); }
 
-GroupTangent SimilaritySubgroup::projectTangent(const GroupTangent& dg) const
-{
-    GroupTangent r;
-    if (rotates_) r.theta = dg.theta;
-    if (shifts_) {
-        r.dx = dg.dx;
-        r.dy = dg.dy;
-    }
-    if (scales_) r.scale = dg.scale;
-    return r;
-}
+GroupTangent SimilaritySubgroup::projectTangent(const GroupTangent& dg) const { return keepOwn(dg); }
 
 void SimilaritySubgroup::applyTangent(const GroupElement& g, const GroupTangent& dg, const float* in, float* out,
                                       const Shape& shape) const

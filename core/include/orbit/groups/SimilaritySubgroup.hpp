@@ -36,6 +36,21 @@ protected:
     GroupTangent projectTangent(const GroupTangent& dg) const;
 
 private:
+    /// g (an element or a tangent) with only this subgroup's parameters; the others keep their
+    /// defaults (identity, or 0 for a tangent).
+    template <class Parameters>
+    Parameters keepOwn(const Parameters& g) const
+    {
+        Parameters r;
+        if (rotates_) r.theta = g.theta;
+        if (shifts_) {
+            r.dx = g.dx;
+            r.dy = g.dy;
+        }
+        if (scales_) r.scale = g.scale;
+        return r;
+    }
+
     bool rotates_, shifts_, scales_;
 };
 
