@@ -10,15 +10,13 @@
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
-#include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
-#include <set>
+#include <optional>
 
 namespace orbit {
 namespace {
