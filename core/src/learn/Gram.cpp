@@ -1,7 +1,6 @@
 #include "orbit/learn/Gram.hpp"
 
 #include "orbit/util/Error.hpp"
-#include "orbit/util/ComputeBudget.hpp"
 
 #include "util/Deterministic.hpp"
 
@@ -9,9 +8,9 @@
 #include <string>
 #include <vector>
 
-// Parallel loops split the *output* into fixed tiles, each computed by one thread with a
-// sequential Eigen product, so the summation order (and every bit) is independent of the number of
-// OpenMP threads. Eigen does not start nested threads inside an OpenMP parallel region.
+// Parallel loops split the *output* into fixed tiles (detail::forEachBlock), each computed by one
+// thread with a sequential Eigen product, so the summation order (and every bit) is independent of
+// the number of OpenMP threads.
 
 namespace orbit {
 namespace {
@@ -29,14 +28,11 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
     for (Eigen::Index I = 0; I < tiles; ++I)
         for (Eigen::Index J = 0; J <= I; ++J)
             pairs.emplace_back(I, J);
-    const long long count = static_cast<long long>(pairs.size());
-    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-    for (long long p = 0; p < count; ++p) {
+    detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
         const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
         G.block(i0, j0, ni, nj).noalias() += B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
-    }
+    });
 }
 
 void mirrorLower(Eigen::MatrixXd& G)
@@ -88,14 +84,11 @@ Eigen::MatrixXd timesDoubleOf(const M& X, const Eigen::MatrixXd& W)
 {
     requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
     Eigen::MatrixXd out(X.rows(), W.cols());
-    const long long tiles = (X.rows() + kTile - 1) / kTile;
-    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-    for (long long t = 0; t < tiles; ++t) {
-        const Eigen::Index r0 = t * kTile, nr = std::min(kTile, X.rows() - r0);
+    detail::forEachBlock(std::size_t(X.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+        const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
         const Eigen::MatrixXd Xb = X.middleRows(r0, nr).template cast<double>();
         out.middleRows(r0, nr).noalias() = Xb * W;
-    }
+    });
     return out;
 }
 
@@ -104,14 +97,11 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 {
     requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
     Eigen::MatrixXd out(X.cols(), Y.cols());
-    const long long tiles = (X.cols() + kTile - 1) / kTile;
-    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-    for (long long t = 0; t < tiles; ++t) {
-        const Eigen::Index c0 = t * kTile, nc = std::min(kTile, X.cols() - c0);
+    detail::forEachBlock(std::size_t(X.cols()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+        const Eigen::Index c0 = Eigen::Index(b0), nc = Eigen::Index(b1 - b0);
         const Eigen::MatrixXd Xb = X.middleCols(c0, nc).template cast<double>();  // N x nc
         out.middleRows(c0, nc).noalias() = Xb.transpose() * Y;
-    }
+    });
     return out;
 }
 
@@ -150,15 +140,14 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
             reportProgress(progress, (double(c) + double(w) * double(g0) / double(count)) / double(X.cols()),
                            "Gram matrix");
             const long long g1 = std::min(count, g0 + group);
-            const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-            for (long long p = g0; p < g1; ++p) {
-                const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
+            detail::forEachBlock(std::size_t(g1 - g0), 1, [&](std::size_t q, std::size_t) {
+                const auto& tile = pairs[std::size_t(g0) + q];
+                const Eigen::Index i0 = tile.first * kTile, j0 = tile.second * kTile;
                 const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
                 Eigen::MatrixXf T(ni, nj);
                 T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
                 K.block(i0, j0, ni, nj) += T.cast<double>();
-            }
+            });
         }
     }
     reportProgress(progress, 1.0, "Gram matrix");
@@ -174,13 +163,10 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         const Eigen::Index w = std::min(kChunk, A.cols() - c);
         const Eigen::MatrixXd Ab = A.middleCols(c, w).cast<double>();
         const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
-        const long long tiles = (A.rows() + kTile - 1) / kTile;
-        const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-        for (long long t = 0; t < tiles; ++t) {
-            const Eigen::Index r0 = t * kTile, nr = std::min(kTile, A.rows() - r0);
+        detail::forEachBlock(std::size_t(A.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+            const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
             C.middleRows(r0, nr).noalias() += Ab.middleRows(r0, nr) * Bb.transpose();
-        }
+        });
     }
     return C;
 }

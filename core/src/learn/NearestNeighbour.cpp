@@ -2,7 +2,6 @@
 
 #include "orbit/learn/Gram.hpp"
 #include "orbit/util/Error.hpp"
-#include "orbit/util/ComputeBudget.hpp"
 
 #include "util/Deterministic.hpp"
 
@@ -40,11 +39,8 @@ std::vector<std::size_t> NearestNeighbour::nearest(const MatrixXfR& Q) const
     requireSize("NearestNeighbour", "feature dimension", Q.cols(), X_.cols());
     constexpr Eigen::Index kBlock = 256;
     std::vector<std::size_t> out(static_cast<std::size_t>(Q.rows()));
-    const long long blocks = (Q.rows() + kBlock - 1) / kBlock;
-    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-    for (long long b = 0; b < blocks; ++b) {
-        const Eigen::Index r0 = b * kBlock, nr = std::min(kBlock, Q.rows() - r0);
+    detail::forEachBlock(std::size_t(Q.rows()), std::size_t(kBlock), [&](std::size_t b0, std::size_t b1) {
+        const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
         Eigen::MatrixXf dist(nr, X_.rows());
         dist.noalias() = -2.0f * (Q.middleRows(r0, nr) * X_.transpose());
         dist.rowwise() += norms_.transpose();
@@ -55,7 +51,7 @@ std::vector<std::size_t> NearestNeighbour::nearest(const MatrixXfR& Q) const
                     best = j;
             out[static_cast<std::size_t>(r0 + i)] = static_cast<std::size_t>(best);
         }
-    }
+    });
     return out;
 }
 
