@@ -2,7 +2,6 @@
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
-#include "orbit/util/ComputeBudget.hpp"
 
 #include "util/Deterministic.hpp"
 
@@ -47,12 +46,10 @@ OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
                                                     need + " (limit 4 GiB)",
                         std::to_string(count));
     q_.resize(static_cast<std::size_t>(count));
-    const detail::SerialEigen serial;  // Eigen stays single-threaded inside the team, whatever its size
-#pragma omp parallel for schedule(dynamic) num_threads(orbit::teamSize())
-    for (int k = 0; k < count; ++k) {
+    detail::forEachBlock(q_.size(), 1, [&](std::size_t k, std::size_t) {
         Rng rng = makeRng(seed, static_cast<std::uint64_t>(k));
-        q_[static_cast<std::size_t>(k)] = haarOrthogonal(dim, rng);
-    }
+        q_[k] = haarOrthogonal(dim, rng);
+    });
 }
 
 std::string OrthogonalSetGroup::spec() const { return "orthogonal:k=" + std::to_string(count_); }
