@@ -7,6 +7,8 @@
 #   bash scripts/setup.sh deps    install only (used by tests/sanitize.sh and tests/fuzz/run-fuzzers.sh)
 # ORBIT_NATIVE=1 builds for this machine's CPU only (-march=native: about 2.8x faster feature maps,
 # README "Portable builds"); the default binary runs on any x86-64.
+# Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
+# CMake turns ORBIT_MPI on when it finds it.
 # ORBIT_WERROR=1 (set by .ci/run) builds with warnings as errors; every target is built with
 # -Wall -Wextra -Wpedantic either way.
 set -euo pipefail
@@ -22,6 +24,7 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   libmatio-dev liblinear-dev libspectra-dev libnlopt-cxx-dev nlohmann-json3-dev zlib1g-dev libomp-dev
+  libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
   xvfb xauth fonts-dejavu-core
 )

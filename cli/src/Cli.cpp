@@ -7,6 +7,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -119,7 +120,7 @@ const std::vector<Option>& commonOptions()
     static const std::vector<Option> options = {
         {"help", "h", true, "", "show this help and exit"},
         {"seed", "", false, "S", "random seed (default 0); the same seed gives bit-identical output"},
-        {"threads", "", false, "N", "worker threads (default: all cores); does not change results"},
+        {"threads", "", false, "N", "worker threads (default: all cores, shared by the ranks on one machine under mpirun); does not change results"},
         {"json", "", true, "", "print one JSON object on stdout"},
     };
     return options;
@@ -148,6 +149,18 @@ const std::vector<Command>& commands()
     return all;
 }
 
+namespace {
+
+/// The ranks of the job on this machine (Open MPI says; otherwise all of them).
+int ranksOnThisMachine(const Ranks& ranks)
+{
+    if (const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"))
+        if (const auto n = parseDouble(local); n && *n >= 1 && *n <= ranks.size()) return int(*n);
+    return ranks.size();
+}
+
+} // namespace
+
 int run(const std::vector<std::string>& args, Io& io)
 {
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -169,7 +182,10 @@ int run(const std::vector<std::string>& args, Io& io)
             return 0;
         }
         const int threads = static_cast<int>(parsed.integer("threads", 0, 0, 1024));
-        if (threads > 0) setComputeBudget(threads);
+        if (threads > 0)
+            setComputeBudget(threads);
+        else if (io.ranks.size() > 1)
+            setComputeBudget(std::max(1, computeBudget() / ranksOnThisMachine(io.ranks)));
         return it->run(parsed, io);
     } catch (const LoadError& e) {
         io.err << "orbitlab-cli " << it->name << ": " << e.what() << "\n";

@@ -165,8 +165,14 @@ int runExperiment(const Args& args, Io& io)
         if (ec) throw SpecError("--out", "cannot create the folder: " + ec.message(), outDir.string());
     }
     const Dataset data = prepareDataset(c.data);
-    Json list = Json::array();
+    // Under mpirun the settings are dealt out: setting i runs whole on rank i mod P, in one process
+    // (train's numbers do not depend on the process count). Each rank keeps its rows in --out as it
+    // finishes them and sends them to rank 0 at the end; rank 0 prints and writes the table.
+    const Ranks& ranks = io.ranks;
+    const auto mine = [&](std::size_t i) { return int(i % std::size_t(ranks.size())) == ranks.rank(); };
+    std::vector<Json> rows(settings.size());
     for (std::size_t i = 0; i < settings.size(); ++i) {
+        if (!mine(i)) continue;
         const auto& s = *settings[i];
         const std::string fingerprint = settingFingerprint(c.data, s.config);
         const std::filesystem::path file = args.has("out") ? rowFile(outDir, s.name) : std::filesystem::path();
@@ -174,13 +180,13 @@ int runExperiment(const Args& args, Io& io)
             std::string why;
             if (auto row = savedRow(file, s.name, fingerprint, why)) {
                 if (!args.flag("json")) io.out << scoreLine(*row) << " (resumed)\n";
-                list.push_back(std::move(*row));
+                rows[i] = std::move(*row);
                 continue;
             }
             if (!why.empty()) io.err << "orbitlab-cli experiment: " << safeText(s.name, kQuoteMaxChars) << ": " << why << ": running it again\n";
         }
         const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(settings.size()) + "] " + s.name;
-        const TrainResult result = train(data, s.config, terminalProgress(io.err, io.progress, prefix));
+        const TrainResult result = train(data, s.config, terminalProgress(io.err, io.progress, prefix), oneProcess());
         if (io.progress) io.err << "\n";
         Json j;
         j["name"] = s.name;
@@ -194,9 +200,27 @@ int runExperiment(const Args& args, Io& io)
         // Kept as soon as it is finished: a run killed later keeps this row (--resume continues).
         if (args.has("out")) writeAtomically(file, Json{{"fingerprint", fingerprint}, {"row", j}}.dump(2) + "\n");
         if (!args.flag("json")) io.out << scoreLine(j) << "\n";
-        list.push_back(std::move(j));
+        rows[i] = std::move(j);
     }
+    if (!ranks.isRoot()) {
+        Json own = Json::array();
+        for (std::size_t i = 0; i < settings.size(); ++i)
+            if (mine(i)) own.push_back(rows[i]);
+        ranks.sendText(own.dump(), 0);
+        return 0;
+    }
+    for (int q = 1; q < ranks.size(); ++q) {
+        const Json theirs = Json::parse(ranks.receiveText(q));
+        std::size_t k = 0;
+        for (std::size_t i = q; i < settings.size(); i += std::size_t(ranks.size())) {
+            rows[i] = theirs.at(k++);
+            if (!args.flag("json")) io.out << scoreLine(rows[i]) << " (rank " << q << ")\n";
+        }
+    }
+    Json list = Json::array();
+    for (Json& row : rows) list.push_back(std::move(row));
     Json all;
+    all["ranks"] = ranks.size();
     all["title"] = c.title;
     all["config"] = c.path;
     all["data"] = {{"file", c.data.file}, {"n", data.count()}, {"rotate", c.data.rotate}, {"pad", c.data.pad}, {"seed", c.data.seed}};
@@ -227,7 +251,10 @@ Command experimentCommand()
             "{\"title\": .., \"data\": {\"file\", \"n\", \"rotate\", \"pad\", \"eval\", \"seed\"}, \"defaults\": {..},\n"
             " \"settings\": [{\"name\", \"features\", \"group\", \"dist\", \"kernel\", \"learner\", \"grid\", \"paper\"}, ..]}.\n"
             "Relative paths resolve against the config's folder; ${shared} is the shared folder beside the\n"
-            "repository, ${fashion} the Fashion-MNIST folder.",
+            "repository, ${fashion} the Fashion-MNIST folder.\n\n"
+            "Under `mpirun -np P`, setting i runs whole on rank i mod P; every row is the same bits as in one\n"
+            "process, rank 0 prints the lines of the other ranks' settings when they are done, and writes\n"
+            "the table (each rank keeps its own rows in DIR/rows/ as it finishes them).",
             options,
             runExperiment};
 }

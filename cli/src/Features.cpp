@@ -1,5 +1,6 @@
 // orbitlab-cli features: the feature matrix of a whole dataset (../shared/CLI.md).
 #include "GroupOptions.hpp"
+#include "ManyProcesses.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
@@ -36,14 +37,29 @@ int runFeatures(const Args& args, Io& io)
                                    " feature matrix", spec);
     const auto t1 = std::chrono::steady_clock::now();
     map->fit(data->X, seed);
-    const MatrixXfR F = map->transform(data->X);
+    // Every rank fits the same map (the same seed) and computes the rows of its own blocks; rank 0
+    // gathers them in row order and writes the one file.
+    const Ranks& ranks = io.ranks;
+    const RowBlocks blocks{data->X.rows(), blockRowsOption(args)};
+    MatrixXfR F(data->X.rows(), map->dim()), part;
+    for (Eigen::Index b = ranks.firstBlock(blocks.count(), ranks.rank()); b < ranks.lastBlock(blocks.count(), ranks.rank()); ++b) {
+        map->transform(data->X, std::size_t(blocks.begin(b)), std::size_t(blocks.end(b)), part);
+        F.middleRows(blocks.begin(b), part.rows()) = part;
+    }
     const auto t2 = std::chrono::steady_clock::now();
-    writeMatrix(out, F);
-    const double seconds = std::chrono::duration<double>(t2 - t1).count();
+    ranks.gatherRows(F, blocks);
+    const auto t3 = std::chrono::steady_clock::now();
+    if (ranks.isRoot()) writeMatrix(out, F);
+    const double seconds = ranks.maximum(std::chrono::duration<double>(t3 - t1).count());
+    const double computing = ranks.maximum(std::chrono::duration<double>(t2 - t1).count());
+    const double gathering = ranks.maximum(std::chrono::duration<double>(t3 - t2).count());
     const double setup = std::chrono::duration<double>(t1 - t0).count();
     if (args.flag("json")) {
         Json j;
         j["seconds"] = seconds;
+        j["ranks"] = ranks.size();
+        j["block_rows"] = blocks.blockRows;
+        j["stage_seconds"] = {{"features", computing}, {"reduction", gathering}};
         j["rows"] = F.rows();
         j["dims"] = F.cols();
         j["features"] = map->spec();
@@ -69,11 +85,13 @@ Command featuresCommand()
     options.push_back({"features", "", false, "SPEC", "the feature map (see the list above)"});
     options.push_back({"kernel", "", false, "SPEC", "base kernel: " + kernelOptionHelp()});
     options.push_back({"out", "o", false, "FILE", "output: .npy (float32, C order) or .csv"});
+    options.push_back(blockRowsOptionSpec());
     return {"features",
             "compute the feature matrix of a whole dataset",
             "features --data FILE --features SPEC [--group G --dist D] [--kernel K] --out FILE.npy|.csv [--json]",
             featureMapHelp() +
-            "--json prints {seconds (fit + transform), rows, dims, features, kernel, setup_seconds, out}.\n\n" +
+            "--json prints {seconds (fit + transform + gathering), ranks, block_rows, stage_seconds {features,\n"
+            "reduction}, rows, dims, features, kernel, setup_seconds, out}.\n\n" + manyProcessesHelp() +
                 kernelHelp() + groupSpecHelp(),
             options,
             runFeatures};

@@ -1,5 +1,6 @@
 // orbitlab-cli train: fit and evaluate a learner on feature maps (../shared/CLI.md).
 #include "GroupOptions.hpp"
+#include "ManyProcesses.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
@@ -41,9 +42,10 @@ int runTrain(const Args& args, Io& io)
     c.innerFolds = int(args.integer("inner-folds", c.innerFolds, 0, 50));
     if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
     c.seed = seed;
+    c.blockRows = blockRowsOption(args);
     c.validate();  // bad options fail before the data is loaded
     const Dataset ds = preparedData(args);
-    const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"));
+    const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"), io.ranks);
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
         Json j = trainResultJson(r);
@@ -90,6 +92,7 @@ Command trainCommand()
     options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
     for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
+    options.push_back(blockRowsOptionSpec());
     options.push_back({"curve-axis", "", false, "AXIS",
                        "--json `curve`: the grid axis of the score curve (default: lambda, C or median when it has "
                        "several values, else the first axis with several)"});
@@ -112,8 +115,9 @@ Command trainCommand()
             "--json adds the Training panel's numbers: `fold_summary` {folds, score, mae, log_evidence: {mean,\n"
             "std} (population std over the folds), seconds (mean per fold)} and `curve` {axis, x, validation,\n"
             "log_evidence}: along one grid axis, the best validation score over the other axes and the\n"
-            "largest log evidence (null without blr).\n" +
-                learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
+            "largest log evidence (null without blr). It also gives `ranks` and `stage_seconds` {features,\n"
+            "products, reduction, solve} on the slowest rank.\n\n" +
+                manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};
 }

@@ -53,6 +53,11 @@ Json trainResultJson(const TrainResult& r)
     j["chosen"] = std::move(chosen);
     if (r.logEvidence) j["log_evidence"] = *r.logEvidence;
     j["seconds"] = r.seconds;
+    j["ranks"] = r.ranks;
+    j["stage_seconds"] = {{"features", r.stages.features},
+                          {"products", r.stages.products},
+                          {"reduction", r.stages.reduction},
+                          {"solve", r.stages.solve}};
     j["feature_dim"] = r.featureDim;
     j["features"] = r.featureSpec;
     Json grid = Json::array();

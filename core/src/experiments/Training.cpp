@@ -46,10 +46,11 @@ struct Stage {
 
 class Trainer {
 public:
-    Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress)
-        : data_(data), config_(config), progress_(progress)
+    Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
+        : data_(data), config_(config), progress_(progress), ranks_(ranks)
     {
-        learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream));
+        learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream),
+                                            detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_});
         learnerKind_ = parseLearner(config.learner);
         for (const ParamAxis& a : defaultGrid(config)) {
             if (isLearnerAxis(a.name))
@@ -78,10 +79,13 @@ private:
 
     /// Fits every grid point on every inner and outer split; progress runs over [0, share].
     GridScores scoreGrid(const std::vector<Split>& outer, const std::vector<std::vector<Split>>& inner, double share);
+    /// A grid point: feature point p, learner value l.
+    struct Point {
+        std::size_t p = 0, l = 0;
+    };
     /// The grid table, each fold's chosen point and its test scores, and their means, into r.
-    /// Returns the point (p, l) the first fold chose.
-    std::pair<std::size_t, std::size_t> summarise(const GridScores& g, const std::vector<Split>& outer,
-                                                  TrainResult& r) const;
+    /// Returns the point the first fold chose.
+    Point summarise(const GridScores& g, const std::vector<Split>& outer, TrainResult& r) const;
     /// The learning curve at point (p, l) on split s; progress runs over [from, 1].
     std::vector<LearningCurvePoint> learningCurveAt(std::size_t p, std::size_t l, const Split& s, double from);
     ParamPoint pointAt(std::size_t p, std::size_t l) const;
@@ -106,6 +110,8 @@ private:
     const Dataset& data_;
     const TrainConfig& config_;
     const Progress& progress_;
+    const Ranks& ranks_;
+    StageSeconds stages_;
     std::unique_ptr<TrainLearner> learner_;
     Learner learnerKind_ = Learner::Ridge;
     std::vector<ParamAxis> featureAxes_;
@@ -119,6 +125,7 @@ private:
 
 PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, const Stage& stage)
 {
+    const auto t0 = std::chrono::steady_clock::now();
     const bool krr = learnerDescriptor(learnerKind_).gaussianKernel;  // the kernel acts on the features
     std::string kernelSpec = config_.kernel;
     if (!krr) {
@@ -147,16 +154,26 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
                                config_.features);
     PointFeatures out;
     out.F.resize(n, dim);
-    // A fixed partition (so every bit does not depend on the thread count): 64-row blocks, fewer
-    // rows when the map is expensive, so a cancel is seen within a fraction of a second.
+    // This rank's rows of the run's row blocks, in calls of at most 64 rows (fewer when the map is
+    // expensive, so a cancel is seen within a fraction of a second). A row's bits depend on where it
+    // sits in its call (Eigen's product kernels treat a call's last rows apart), so the calls are
+    // cut at every multiple of kRows and of the block size: the same calls at any number of ranks.
+    const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
+    const Eigen::Index first = ranks_.firstRow(blocks), last = ranks_.lastRow(blocks), own = std::max<Eigen::Index>(1, last - first);
     const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_, map->spec()), dim);
+    const auto nextMultiple = [](Eigen::Index r, Eigen::Index k) { return (r / k + 1) * k; };
     MatrixXfR block;
-    for (Eigen::Index r = 0; r < n; r += kRows) {
-        stage.at(kFitShare + (1.0 - kFitShare) * double(r) / double(n), "features " + std::to_string(r) + "/" + std::to_string(n));
-        const Eigen::Index e = std::min(n, r + kRows);
+    for (Eigen::Index r = first, e = first; r < last; r = e) {
+        stage.at(kFitShare + (1.0 - kFitShare) * double(r - first) / double(own),
+                 "features " + std::to_string(r - first) + "/" + std::to_string(last - first));
+        e = std::min({last, nextMultiple(r, kRows), nextMultiple(r, blocks.blockRows)});
         map->transform(data_.X, std::size_t(r), std::size_t(e), block);
         out.F.middleRows(r, e - r) = block;
     }
+    const auto gathering = std::chrono::steady_clock::now();
+    ranks_.allGatherRows(out.F, blocks);
+    const auto gathered = std::chrono::steady_clock::now();
+    stages_.reduction += std::chrono::duration<double>(gathered - gathering).count();
     if (krr) {
         if (const auto sigma = bandwidth(p, out.F, true)) {
             out.kernelSigma = *sigma;
@@ -170,6 +187,8 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     }
     featureDim_ = dim;
     featureSpec_ = map->spec();
+    stages_.features += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
+                        std::chrono::duration<double>(gathered - gathering).count();
     return out;
 }
 
@@ -193,10 +212,15 @@ TrainResult Trainer::run()
 
     const GridScores scores = scoreGrid(outer, inner, gridShare);
     TrainResult r;
-    const auto [firstP, firstL] = summarise(scores, outer, r);
-    if (curve) r.learningCurve = learningCurveAt(firstP, firstL, outer.front(), gridShare);
+    const Point first = summarise(scores, outer, r);
+    if (curve) r.learningCurve = learningCurveAt(first.p, first.l, outer.front(), gridShare);
     reportProgress(progress_, 1.0, "done");
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.seconds = ranks_.maximum(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    r.ranks = ranks_.size();
+    r.stages.features = ranks_.maximum(stages_.features);
+    r.stages.products = ranks_.maximum(stages_.products);
+    r.stages.reduction = ranks_.maximum(stages_.reduction);
+    r.stages.solve = ranks_.maximum(stages_.solve);
     return r;
 }
 
@@ -265,8 +289,7 @@ ParamPoint Trainer::pointAt(std::size_t p, std::size_t l) const
     return q;
 }
 
-std::pair<std::size_t, std::size_t> Trainer::summarise(const GridScores& g, const std::vector<Split>& outer,
-                                                       TrainResult& r) const
+Trainer::Point Trainer::summarise(const GridScores& g, const std::vector<Split>& outer, TrainResult& r) const
 {
     const std::size_t P = featurePoints_.size(), L = g.L, K = g.K;
     const bool maximise = data_.isClassification();
@@ -288,7 +311,7 @@ std::pair<std::size_t, std::size_t> Trainer::summarise(const GridScores& g, cons
         }
     if (data_.isClassification()) r.confusion = Eigen::MatrixXi::Zero(data_.numClasses, data_.numClasses);
     std::vector<double> scores, maes, evidences;
-    std::size_t firstP = 0, firstL = 0;
+    Point first;
     for (std::size_t f = 0; f < K; ++f) {
         std::size_t bp = 0, bl = 0;
         for (std::size_t p = 0; p < P; ++p)
@@ -299,10 +322,7 @@ std::pair<std::size_t, std::size_t> Trainer::summarise(const GridScores& g, cons
                     bl = l;
                 }
             }
-        if (f == 0) {
-            firstP = bp;
-            firstL = bl;
-        }
+        if (f == 0) first = {bp, bl};
         const Outcome& o = g.test[g.at(bp, bl, f)];
         FoldResult fr;
         fr.score = scoreOf(data_, o, outer[f].test);
@@ -328,7 +348,7 @@ std::pair<std::size_t, std::size_t> Trainer::summarise(const GridScores& g, cons
     r.stddev = standardDeviation(scores);
     if (!maes.empty()) r.mae = mean(maes);
     if (learnerDescriptor(learnerKind_).logEvidence) r.logEvidence = mean(evidences);
-    return {firstP, firstL};
+    return first;
 }
 
 std::vector<LearningCurvePoint> Trainer::learningCurveAt(std::size_t p, std::size_t l, const Split& s, double from)
@@ -380,13 +400,13 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const 
     return {innerValidation(train, c.validationFraction, seed, data.labels)};
 }
 
-TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress)
+TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
 {
     config.validate();
     if (!data.isClassification() && !data.isRegression())
         throw SpecError("data", "train needs class labels or regression targets", data.source);
     if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
-    Trainer t(data, config, progress);
+    Trainer t(data, config, progress, ranks);
     return t.run();
 }
 

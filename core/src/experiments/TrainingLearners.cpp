@@ -4,6 +4,7 @@
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
+#include "orbit/learn/NormalEquations.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -11,6 +12,7 @@
 #include "orbit/util/ComputeBudget.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -78,6 +80,35 @@ std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Ei
     return choleskySolve(A, B);
 }
 
+/// Adds one fit's wall time to the run's stages: the block products and their reduction as the
+/// block sums measured them, the rest as solve.
+class FitClock {
+public:
+    explicit FitClock(const RowPartition& rows) : seconds_(rows.seconds), t0_(std::chrono::steady_clock::now()) {}
+    FitClock(const FitClock&) = delete;
+    FitClock& operator=(const FitClock&) = delete;
+    ~FitClock()
+    {
+        if (!seconds_) return;
+        const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+        seconds_->products += sums.leaves;
+        seconds_->reduction += sums.reduction;
+        seconds_->solve += std::max(0.0, total - sums.leaves - sums.reduction);
+    }
+    BlockSumTimes sums;
+
+private:
+    StageSeconds* seconds_;
+    std::chrono::steady_clock::time_point t0_;
+};
+
+/// The normal equations of the training rows, summed over the run's row blocks and ranks.
+NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, const Eigen::MatrixXd& Y,
+                                  const RowPartition& rows, FitClock& clock, const Progress& progress)
+{
+    return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress);
+}
+
 Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const Indices& cols)
 {
     Eigen::MatrixXd S(Eigen::Index(rows.size()), Eigen::Index(cols.size()));
@@ -92,7 +123,10 @@ Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const I
 /// kernel on F (always dual). Every lambda costs one parallel Cholesky.
 class RidgeLearner : public TrainLearner {
 public:
-    RidgeLearner(const Dataset& data, bool gaussianKernel) : data_(data), gaussian_(gaussianKernel) {}
+    RidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows)
+        : data_(data), gaussian_(gaussianKernel), rows_(rows)
+    {
+    }
     std::string axis() const override { return "lambda"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
@@ -100,6 +134,7 @@ public:
     {
         for (double l : lambdas)
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
+        FitClock clock(rows_);
         const Coded c = codeTargets(data_, train);
         std::vector<std::optional<Eigen::MatrixXd>> decisions;  // nullopt: G + lambda I not positive definite
         // The Gram matrix takes the first third of the progress, the lambdas the rest.
@@ -108,12 +143,10 @@ public:
             return heldAt(poll, (1.0 + 2.0 * double(k) / L) / 3.0, "Cholesky λ=" + shortNumber(lambdas[k]));
         };
         if (!gaussian_ && std::size_t(p.F.cols()) <= train.size()) {
-            const MatrixXfR Ft = selectRows(p.F, train);
-            const Eigen::MatrixXd G = gramOfColumns(Ft, heldAt(poll, 0.0, "Gram matrix"));
-            const Eigen::MatrixXd B = transposeTimes(Ft, c.Y);
+            const NormalEquations ne = trainingEquations(p, train, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
             const MatrixXfR Fs = selectRows(p.F, test);
             for (std::size_t k = 0; k < lambdas.size(); ++k) {
-                const auto W = solveOrNothing(G, B, lambdas[k], solving(k));
+                const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(k));
                 decisions.push_back(W ? std::optional(timesDouble(Fs, *W)) : std::nullopt);
             }
         } else {
@@ -176,17 +209,19 @@ private:
 
     const Dataset& data_;
     bool gaussian_;
+    RowPartition rows_;
 };
 
 /// liblinear's L2-loss SVM, one fit per C (classes only).
 class SvmLearner : public TrainLearner {
 public:
-    SvmLearner(const Dataset& data, std::uint64_t seed) : data_(data), seed_(seed) {}
+    SvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows) : data_(data), seed_(seed), rows_(rows) {}
     std::string axis() const override { return "C"; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
                              const std::vector<double>& values, const Progress& poll) const override
     {
+        const FitClock clock(rows_);
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         const std::vector<int> labels = select(data_.labels, train);
         std::vector<Outcome> out;
@@ -208,39 +243,52 @@ public:
 private:
     const Dataset& data_;
     std::uint64_t seed_;
+    RowPartition rows_;
 };
 
 /// Bayesian linear regression with alpha, beta maximising the evidence (no learner axis).
 class BlrLearner : public TrainLearner {
 public:
-    explicit BlrLearner(const Dataset& data) : data_(data) {}
+    BlrLearner(const Dataset& data, const RowPartition& rows) : data_(data), rows_(rows) {}
     std::string axis() const override { return {}; }
 
     std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
                              const std::vector<double>&, const Progress& poll) const override
     {
-        reportProgress(poll, 0.0, "Bayesian evidence");  // the fit itself (one tridiagonalisation) does not poll
-        const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
+        FitClock clock(rows_);
+        reportProgress(poll, 0.0, "Bayesian evidence");  // the evidence itself (one tridiagonalisation) does not poll
+        const MatrixXfR Fs = selectRows(p.F, test);
         BayesianLinearRegression blr;
-        Outcome o;
-        if (data_.isClassification()) {
-            blr.fit(Ft, select(data_.labels, train), data_.numClasses);
-            o.classes = blr.predictClasses(Fs);
+        if (std::size_t(p.F.cols()) <= train.size()) {  // primal: the normal equations are sums over row blocks
+            const TargetCoding coding = data_.isClassification()
+                                            ? TargetCoding::classes(data_.numClasses, TargetCoding::Kind::OneHot)
+                                            : TargetCoding::regression(select(data_.targets, train));
+            const Eigen::MatrixXd T = data_.isClassification() ? coding.encode(select(data_.labels, train))
+                                                               : coding.encode(select(data_.targets, train));
+            blr.fit(trainingEquations(p, train, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix")), T.squaredNorm(), coding);
+        } else if (data_.isClassification()) {
+            blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
         } else {
-            blr.fit(Ft, select(data_.targets, train));
-            o.targets = blr.predictTargets(Fs);
+            blr.fit(selectRows(p.F, train), select(data_.targets, train));
         }
+        Outcome o;
+        if (data_.isClassification())
+            o.classes = blr.predictClasses(Fs);
+        else
+            o.targets = blr.predictTargets(Fs);
         o.logEvidence = blr.logEvidence();
         return {o};
     }
 
 private:
     const Dataset& data_;
+    RowPartition rows_;
 };
 
 } // namespace
 
-std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed)
+std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
+                                               const RowPartition& rows)
 {
     const Learner learner = parseLearner(name);
     if (learnerDescriptor(learner).classesOnly && !data.isClassification()) {
@@ -253,10 +301,10 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
         throw SpecError("learner", name + " needs class labels (use " + list + ")", name);
     }
     switch (learner) {
-    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false);
-    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true);
-    case Learner::Blr: return std::make_unique<BlrLearner>(data);
-    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed);
+    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false, rows);
+    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true, rows);
+    case Learner::Blr: return std::make_unique<BlrLearner>(data, rows);
+    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows);
     }
     throw ContractError("makeTrainLearner", "no learner for " + name);
 }

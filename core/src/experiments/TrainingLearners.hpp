@@ -4,6 +4,8 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/Ranks.hpp"
 
 #include <Eigen/Core>
 
@@ -46,7 +48,16 @@ public:
                                      const Progress& poll) const = 0;
 };
 
+/// Where the rows of a run live: the processes it is spread over and the fixed row blocks, and the
+/// clock its fits add their stages to (products, reduction, solve).
+struct RowPartition {
+    const Ranks* ranks = &oneProcess();
+    Eigen::Index blockRows = 1024;
+    StageSeconds* seconds = nullptr;
+};
+
 /// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise.
-std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed);
+std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
+                                               const RowPartition& rows);
 
 } // namespace orbit::detail

@@ -27,14 +27,27 @@ void LinearEvidence::build(const M& Phi, const Eigen::MatrixXd& T)
     requireSize("BayesianLinearRegression", "number of targets", T.rows(), N_);
     dual_ = N_ < D_;
     const Eigen::MatrixXd rhs = dual_ ? T : transposeTimes(Phi, T);
-    Eigen::MatrixXd G = dual_ ? gramOfRows(Phi) : gramOfColumns(Phi);
-    detail::sequentialEigen([&] {
-        auto solver = std::make_shared<ShiftedSolver>(G);
-        G.resize(0, 0);
-        Z_ = solver->toBasis(rhs);
-        solver_ = std::move(solver);
-    });
+    adopt(factoriseShifted(dual_ ? gramOfRows(Phi) : gramOfColumns(Phi), rhs));
     sumT2_ = T.squaredNorm();
+}
+
+LinearEvidence::LinearEvidence(NormalEquations normal, double sumT2)
+{
+    N_ = normal.samples;
+    D_ = normal.G.rows();
+    C_ = normal.B.cols();
+    if (N_ == 0 || D_ == 0) throw SpecError("features", "empty feature matrix");
+    requireSize("LinearEvidence", "columns of G", normal.G.cols(), D_);
+    requireSize("LinearEvidence", "rows of B", normal.B.rows(), D_);
+    dual_ = false;
+    adopt(factoriseShifted(std::move(normal.G), normal.B));
+    sumT2_ = sumT2;
+}
+
+void LinearEvidence::adopt(FactorisedSystem f)
+{
+    solver_ = std::move(f.solver);
+    Z_ = std::move(f.rhsInBasis);
 }
 
 LinearEvidence::Terms LinearEvidence::terms(double alpha, double beta) const
@@ -81,11 +94,23 @@ Eigen::MatrixXd LinearEvidence::meanOf(double alpha, double beta, const M& Phi) 
 {
     requireSize("BayesianLinearRegression", "rows of Phi", Phi.rows(), N_);
     requireSize("BayesianLinearRegression", "columns of Phi", Phi.cols(), D_);
+    const Eigen::MatrixXd v = inBasisSolution(alpha, beta);
+    return dual_ ? transposeTimes(Phi, v) : v;
+}
+
+Eigen::MatrixXd LinearEvidence::posteriorMean(double alpha, double beta) const
+{
+    if (dual_) throw ContractError("LinearEvidence::posteriorMean", "the dual form needs the features");
+    return inBasisSolution(alpha, beta);
+}
+
+Eigen::MatrixXd LinearEvidence::inBasisSolution(double alpha, double beta) const
+{
     requirePositive("alpha", alpha);
     requirePositive("beta", beta);
     Eigen::MatrixXd v;
     detail::sequentialEigen([&] { v = solver_->fromBasis(solver_->solveInBasis(alpha / beta, Z_)); });
-    return dual_ ? transposeTimes(Phi, v) : v;
+    return v;
 }
 
 Eigen::MatrixXd LinearEvidence::featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const
@@ -173,9 +198,23 @@ void BayesianLinearRegression::fit(const MatrixXfR& Phi, const std::vector<int>&
     fitEncoded(Phi, coding_.encode(labels));
 }
 
+void BayesianLinearRegression::fit(NormalEquations normal, double sumT2, TargetCoding coding)
+{
+    requireSize("BayesianLinearRegression", "target columns", normal.B.cols(), coding.outputs());
+    coding_ = std::move(coding);
+    const LinearEvidence evidence(std::move(normal), sumT2);
+    W_ = adoptOptimum(evidence, [&](double alpha, double beta) { return evidence.posteriorMean(alpha, beta); });
+}
+
 void BayesianLinearRegression::fitEncoded(const MatrixXfR& Phi, const Eigen::MatrixXd& T)
 {
     const LinearEvidence evidence(Phi, T);
+    W_ = adoptOptimum(evidence, [&](double alpha, double beta) { return evidence.posteriorMean(alpha, beta, Phi); });
+}
+
+Eigen::MatrixXd BayesianLinearRegression::adoptOptimum(
+    const LinearEvidence& evidence, const std::function<Eigen::MatrixXd(double, double)>& posteriorMean)
+{
     if (options_.optimise) {
         const LinearEvidence::Optimum o = evidence.maximise(options_.alpha, options_.beta, options_.maxIterations,
                                                             options_.tolerance);
@@ -191,7 +230,7 @@ void BayesianLinearRegression::fitEncoded(const MatrixXfR& Phi, const Eigen::Mat
     }
     logEvidence_ = evidence.logEvidence(alpha_, beta_);
     gamma_ = evidence.effectiveParameters(alpha_, beta_);
-    W_ = evidence.posteriorMean(alpha_, beta_, Phi);
+    return posteriorMean(alpha_, beta_);
 }
 
 } // namespace orbit

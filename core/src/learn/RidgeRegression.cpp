@@ -108,13 +108,9 @@ void RidgePath::factorise(const MatrixXfR& X, const Eigen::MatrixXd& Y, RidgeFor
 {
     dual_ = chooseDual(X, form);
     const Eigen::MatrixXd rhs = dual_ ? Y : transposeTimes(X, Y);
-    Eigen::MatrixXd G = dual_ ? gramOfRows(X) : gramOfColumns(X);
-    detail::sequentialEigen([&] {
-        auto solver = std::make_shared<ShiftedSolver>(G);
-        G.resize(0, 0);
-        rhsInBasis_ = solver->toBasis(rhs);
-        solver_ = std::move(solver);
-    });
+    FactorisedSystem f = factoriseShifted(dual_ ? gramOfRows(X) : gramOfColumns(X), rhs);
+    solver_ = std::move(f.solver);
+    rhsInBasis_ = std::move(f.rhsInBasis);
     if (dual_)
         X_ = X;
 }

@@ -2,6 +2,8 @@
 
 #include "orbit/util/Error.hpp"
 
+#include "util/Deterministic.hpp"
+
 #include <string>
 
 namespace orbit {
@@ -64,6 +66,18 @@ Eigen::MatrixXd ShiftedSolver::timesT(const Eigen::MatrixXd& Z) const
         out.row(i + 1) += sub_(i) * Z.row(i);
     }
     return out;
+}
+
+FactorisedSystem factoriseShifted(Eigen::MatrixXd&& G, const Eigen::MatrixXd& rhs)
+{
+    FactorisedSystem f;
+    detail::sequentialEigen([&] {
+        auto solver = std::make_shared<ShiftedSolver>(G);
+        G.resize(0, 0);
+        f.rhsInBasis = solver->toBasis(rhs);
+        f.solver = std::move(solver);
+    });
+    return f;
 }
 
 } // namespace orbit

@@ -69,7 +69,7 @@ const QSet<QString>& vocabulary()
 {
     static const QSet<QString> words = {
         "kernel", "features", "group", "distribution", "data", "index", "inputs", "format", "subset", "points",
-        "samples", "r", "learner", "eval", "grid", "validation", "inner-folds", "learning-curve", "estimator",
+        "samples", "r", "learner", "eval", "grid", "validation", "inner-folds", "learning-curve", "block-rows", "estimator",
         "output", "rotate", "rotate-max", "pad", "transform-group", "transform-distribution", "s-list", "r-list",
         "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision",
         // without a setting of their own
@@ -185,6 +185,11 @@ private slots:
         row("inner folds", "inner-folds", [] {
             TrainConfig c = goodTraining();
             c.innerFolds = 1;
+            c.validate();
+        });
+        row("block rows", "block-rows", [] {
+            TrainConfig c = goodTraining();
+            c.blockRows = 0;
             c.validate();
         });
         row("learning curve", "learning-curve", [] {

@@ -1,5 +1,7 @@
 #pragma once
 // orbitlab-cli: every subcommand of ../shared/CLI.md, in-process (the `main` in app/ only forwards).
+#include "orbit/parallel/Ranks.hpp"
+
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -38,11 +40,13 @@ private:
     std::vector<std::string> positional_;
 };
 
-/// Where a command writes: out = stdout (results, JSON), err = stderr (progress, the error line).
+/// Where a command writes: out = stdout (results, JSON), err = stderr (progress, the error line);
+/// and the processes it runs on (the ranks of an MPI job, or this process alone).
 struct Io {
     std::ostream& out;
     std::ostream& err;
     bool progress = false;  ///< stderr is a terminal: show progress
+    const Ranks& ranks = oneProcess();
 };
 
 struct Command {

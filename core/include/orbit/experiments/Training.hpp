@@ -6,6 +6,7 @@
 #include "orbit/evaluation/LearningCurve.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/parallel/Ranks.hpp"
 
 #include <Eigen/Core>
 
@@ -39,6 +40,10 @@ struct TrainConfig {
     int innerFolds = 0;                  ///< 0: that one split; K >= 2: K-fold cross-validation inside each training fold
     std::vector<double> learningCurve;   ///< optional training-set fractions in (0, 1] for a learning curve
     std::uint64_t seed = 0;
+    /// Rows per block of the fixed partition the features are computed in and the normal equations
+    /// (ridge, blr) are summed over (orbit/parallel/BlockSum.hpp): the numbers depend on it, never on
+    /// the number of processes the run is spread over.
+    long long blockRows = 1024;
 
     /// Throws SpecError naming the field (`--learner`, `--eval`, `--grid`, ...) and the value.
     void validate() const;
@@ -67,6 +72,15 @@ struct FoldResult {
     double seconds = 0.0;
 };
 
+/// Wall-clock seconds of a run by stage, on the slowest rank. Learners whose fits are not sums over
+/// rows (svm, krr, ridge in the dual form) count their whole fit as solve.
+struct StageSeconds {
+    double features = 0.0;   ///< fitting the maps and computing this rank's feature rows
+    double products = 0.0;   ///< this rank's block products F_b^T F_b, F_b^T Y_b
+    double reduction = 0.0;  ///< gathering feature rows and summing block products across ranks
+    double solve = 0.0;      ///< factorisations, evidence maximisation and predictions
+};
+
 struct TrainResult {
     std::string metric;                  ///< "accuracy" or "rmse"
     std::vector<FoldResult> folds;
@@ -79,6 +93,8 @@ struct TrainResult {
     Eigen::Index featureDim = 0;
     std::string featureSpec;             ///< the spec actually used (after defaults)
     double seconds = 0.0;
+    int ranks = 1;                       ///< processes the run was spread over
+    StageSeconds stages;
 };
 
 /// The seed train() gives the feature maps of a run with config.seed (their context, e.g. the median
@@ -104,6 +120,12 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& config, c
 /// Requires a labelled dataset (classes or targets). Progress goes to `progress` with a fraction in
 /// [0, 1]; a true return throws Cancelled. Guarantees: the same config and seed give the same result
 /// bit for bit at any thread count. Throws SpecError on bad configuration, naming the field.
-TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress = {});
+///
+/// Spread over `ranks` (an MPI job): every rank holds the dataset and runs train() with the same
+/// config. Feature rows are computed by the rank owning their block and gathered; ridge and blr in
+/// the primal form sum their normal equations over the blocks across ranks; the result is the same
+/// bits on every rank and at every number of ranks.
+TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
+                  const Ranks& ranks = oneProcess());
 
 } // namespace orbit

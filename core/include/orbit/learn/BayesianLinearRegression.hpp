@@ -2,11 +2,13 @@
 // Bayesian linear regression on features, with its closed-form log evidence (Bishop PRML 3.5).
 #include "orbit/data/Dataset.hpp"
 #include "orbit/learn/LinearPredictor.hpp"
+#include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/ShiftedSolver.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,6 +32,9 @@ public:
     /// Requires Phi finite, T with Phi.rows() rows. (Double-precision features for derivative checks.)
     LinearEvidence(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
     LinearEvidence(const MatrixXdR& Phi, const Eigen::MatrixXd& T);
+    /// The primal form from the normal equations (G = Phi^T Phi, B = Phi^T T, N) and
+    /// sumT2 = sum_c ||t_c||^2: what a job spread over processes has after its block sums.
+    LinearEvidence(NormalEquations normal, double sumT2);
 
     double logEvidence(double alpha, double beta) const;
     /// gamma, the effective number of well-determined parameters.
@@ -37,6 +42,8 @@ public:
     /// m_c as a D x C matrix. Phi must be the matrix the evidence was built from.
     Eigen::MatrixXd posteriorMean(double alpha, double beta, const MatrixXfR& Phi) const;
     Eigen::MatrixXd posteriorMean(double alpha, double beta, const MatrixXdR& Phi) const;
+    /// m_c of the primal form (built from normal equations, or with N >= D), without Phi.
+    Eigen::MatrixXd posteriorMean(double alpha, double beta) const;
 
     /// d log p(T | alpha, beta) / d Phi at fixed alpha and beta, N x D:
     ///   beta [(T - Phi M) M^T - C Phi A^{-1}],  M = [m_1 .. m_C],
@@ -59,6 +66,9 @@ public:
 
 private:
     template <class M> void build(const M& Phi, const Eigen::MatrixXd& T);
+    void adopt(FactorisedSystem f);
+    /// (A / beta)^{-1} applied to Z_, back in the original basis.
+    Eigen::MatrixXd inBasisSolution(double alpha, double beta) const;
     template <class M> Eigen::MatrixXd meanOf(double alpha, double beta, const M& Phi) const;
     template <class M> Eigen::MatrixXd gradientOf(double alpha, double beta, const M& Phi, const Eigen::MatrixXd& T) const;
 
@@ -99,6 +109,9 @@ public:
 
     void fit(const MatrixXfR& Phi, const std::vector<double>& targets);
     void fit(const MatrixXfR& Phi, const std::vector<int>& labels, int numClasses);
+    /// The fit from normal equations of targets coded by `coding` (TargetCoding::classes with
+    /// Kind::OneHot, or TargetCoding::regression), with sumT2 = ||T||^2 of the coded targets.
+    void fit(NormalEquations normal, double sumT2, TargetCoding coding);
 
     // decisionValues(Phi) = Phi m_N (N x C), predictions and weights() = m_N: LinearPredictor.
     double alpha() const { return alpha_; }
@@ -110,6 +123,10 @@ public:
 
 private:
     void fitEncoded(const MatrixXfR& Phi, const Eigen::MatrixXd& T);
+    /// alpha, beta (maximised or fixed), the evidence and gamma from `evidence`; returns the
+    /// posterior mean at them.
+    Eigen::MatrixXd adoptOptimum(const LinearEvidence& evidence,
+                                 const std::function<Eigen::MatrixXd(double, double)>& posteriorMean);
 
     Options options_;
     double alpha_ = 0.0, beta_ = 0.0, logEvidence_ = 0.0, gamma_ = 0.0;

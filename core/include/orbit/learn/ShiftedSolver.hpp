@@ -2,6 +2,8 @@
 // Solving (G + s I) x = b for many shifts s after one factorisation of a symmetric PSD matrix G.
 #include <Eigen/Dense>
 
+#include <memory>
+
 namespace orbit {
 
 /// One Householder tridiagonalisation G = Q T Q^T of a symmetric positive semi-definite m x m
@@ -38,5 +40,13 @@ private:
     Eigen::Tridiagonalization<Eigen::MatrixXd> tri_;
     Eigen::VectorXd diag_, sub_, eigenvalues_;
 };
+
+/// A solver of G, factorised with Eigen serial (the same bits at any thread count), and Q^T rhs in
+/// its basis. G's storage is released once factorised: it is the largest matrix of a fit.
+struct FactorisedSystem {
+    std::shared_ptr<const ShiftedSolver> solver;
+    Eigen::MatrixXd rhsInBasis;
+};
+FactorisedSystem factoriseShifted(Eigen::MatrixXd&& G, const Eigen::MatrixXd& rhs);
 
 } // namespace orbit

@@ -75,6 +75,7 @@ private:
 ///   validation               the validation fraction                        --validation
 ///   inner-folds              the inner folds of model selection             --inner-folds
 ///   learning-curve           the learning-curve fractions                   --learning-curve
+///   block-rows               rows per block of the fixed row partition      --block-rows
 ///   estimator                the V- or U-statistic of the kernel            --estimator
 ///   output                   a file to write                                --out
 ///   rotate, rotate-max, pad  the image preparation of the data              same names

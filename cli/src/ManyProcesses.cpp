@@ -1,0 +1,31 @@
+#include "ManyProcesses.hpp"
+
+#include "orbit/cli/Processes.hpp"
+#include "orbit/experiments/Training.hpp"
+
+namespace orbit::cli {
+
+Option blockRowsOptionSpec()
+{
+    return {"block-rows", "", false, "N",
+            "rows per block of the fixed row partition (default " + std::to_string(TrainConfig{}.blockRows) +
+                "); results depend on it, never on the number of processes"};
+}
+
+Eigen::Index blockRowsOption(const Args& args)
+{
+    return Eigen::Index(args.integer("block-rows", TrainConfig{}.blockRows, 1, 1LL << 24));
+}
+
+std::string manyProcessesHelp()
+{
+    return std::string("Many processes: `mpirun -np P orbitlab-cli ...` runs one job over P ranks") +
+           (Processes::mpiBuilt() ? "" : " (this build has no MPI: configure with -DORBIT_MPI=ON)") +
+           ". Rows are split into\n"
+           "blocks of --block-rows, each rank computes the features of its own blocks, and sums over rows\n"
+           "are added in one fixed tree of blocks: the output is the same bits at any P. Rank 0 writes;\n"
+           "a rank that fails ends the job with its message. --threads defaults to the cores shared by\n"
+           "the ranks on one machine.\n\n";
+}
+
+} // namespace orbit::cli

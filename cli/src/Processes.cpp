@@ -1,0 +1,161 @@
+#include "orbit/cli/Processes.hpp"
+
+#include "orbit/learn/Gram.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#if ORBIT_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace orbit::cli {
+
+#if ORBIT_WITH_MPI
+namespace {
+
+/// Messages travel in pieces of at most 2^27 elements (1 GiB of doubles): MPI counts are ints.
+constexpr long long kPiece = 1LL << 27;
+
+/// Started by mpirun: Open MPI (and PMIx launchers) put the rank in the environment.
+bool launchedByMpirun()
+{
+    return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK");
+}
+
+class MpiRanks final : public Ranks {
+public:
+    MpiRanks()
+    {
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+        MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    }
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+
+    void allGatherRows(MatrixXfR& M, const RowBlocks& b) const override { rows(M, b, true); }
+    void gatherRows(MatrixXfR& M, const RowBlocks& b) const override { rows(M, b, false); }
+
+    void send(const Eigen::MatrixXd& M, int to) const override
+    {
+        const long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
+        MPI_Send(dims, 2, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
+        for (long long at = 0; at < M.size(); at += kPiece)
+            MPI_Send(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, to, kTag, MPI_COMM_WORLD);
+    }
+
+    Eigen::MatrixXd receive(int from) const override
+    {
+        long long dims[2] = {0, 0};
+        MPI_Recv(dims, 2, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        Eigen::MatrixXd M(dims[0], dims[1]);
+        for (long long at = 0; at < M.size(); at += kPiece)
+            MPI_Recv(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, from, kTag, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        return M;
+    }
+
+    void sendText(const std::string& text, int to) const override
+    {
+        const long long size = static_cast<long long>(text.size());
+        MPI_Send(&size, 1, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
+        for (long long at = 0; at < size; at += kPiece)
+            MPI_Send(text.data() + at, int(std::min(kPiece, size - at)), MPI_CHAR, to, kTag, MPI_COMM_WORLD);
+    }
+
+    std::string receiveText(int from) const override
+    {
+        long long size = 0;
+        MPI_Recv(&size, 1, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        std::string text(static_cast<std::size_t>(size), '\0');
+        for (long long at = 0; at < size; at += kPiece)
+            MPI_Recv(text.data() + at, int(std::min(kPiece, size - at)), MPI_CHAR, from, kTag, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        return text;
+    }
+
+    void broadcast(Eigen::MatrixXd& M) const override
+    {
+        long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
+        MPI_Bcast(dims, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+        if (rank_ != 0) M.resize(dims[0], dims[1]);
+        for (long long at = 0; at < M.size(); at += kPiece)
+            MPI_Bcast(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    }
+
+    double maximum(double value) const override
+    {
+        double out = value;
+        MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        return out;
+    }
+
+private:
+    static constexpr int kTag = 17;
+
+    /// Rows travel as one MPI type per row, so counts stay rows (< 2^31) for any matrix size.
+    void rows(MatrixXfR& M, const RowBlocks& b, bool toAll) const
+    {
+        requireSize("Ranks::gatherRows", "rows", M.rows(), b.rows);
+        if (M.cols() == 0 || M.cols() > std::numeric_limits<int>::max())
+            throw ContractError("Ranks::gatherRows", "a row of " + std::to_string(M.cols()) + " floats");
+        std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+        for (int q = 0; q < size_; ++q) {
+            const Eigen::Index first = b.begin(firstBlock(b.count(), q)), last = b.begin(lastBlock(b.count(), q));
+            offsets[std::size_t(q)] = int(first);
+            counts[std::size_t(q)] = int(last - first);
+        }
+        MPI_Datatype row;
+        MPI_Type_contiguous(int(M.cols()), MPI_FLOAT, &row);
+        MPI_Type_commit(&row);
+        if (toAll) {
+            MPI_Allgatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, MPI_COMM_WORLD);
+        } else if (rank_ == 0) {
+            MPI_Gatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, 0, MPI_COMM_WORLD);
+        } else {
+            const std::size_t me = std::size_t(rank_);
+            MPI_Gatherv(M.data() + Eigen::Index(offsets[me]) * M.cols(), counts[me], row, nullptr, nullptr, nullptr, row, 0,
+                        MPI_COMM_WORLD);
+        }
+        MPI_Type_free(&row);
+    }
+
+    int rank_ = 0, size_ = 1;
+};
+
+} // namespace
+
+Processes::Processes(int& argc, char**& argv)
+{
+    if (!launchedByMpirun()) return;
+    MPI_Init(&argc, &argv);
+    mpi_ = std::make_unique<MpiRanks>();
+}
+
+Processes::~Processes()
+{
+    if (mpi_) MPI_Finalize();
+}
+
+void Processes::abortAll(int status) const
+{
+    if (mpi_) MPI_Abort(MPI_COMM_WORLD, status);
+}
+
+bool Processes::mpiBuilt() { return true; }
+
+#else
+
+Processes::Processes(int&, char**&) {}
+Processes::~Processes() = default;
+void Processes::abortAll(int) const {}
+bool Processes::mpiBuilt() { return false; }
+
+#endif
+
+const Ranks& Processes::ranks() const { return mpi_ ? *mpi_ : oneProcess(); }
+
+} // namespace orbit::cli

@@ -1,0 +1,29 @@
+#pragma once
+// The normal equations of a linear model, summed over fixed row blocks so that they are the same
+// bits in one process or spread over many (orbit/parallel/BlockSum.hpp).
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/parallel/BlockSum.hpp"
+
+#include <Eigen/Core>
+
+namespace orbit {
+
+/// G = F_R^T F_R (D x D) and B = F_R^T Y (D x C) in double, for the rows R of a feature matrix F.
+struct NormalEquations {
+    Eigen::MatrixXd G;
+    Eigen::MatrixXd B;
+    Eigen::Index samples = 0;  ///< |R|
+};
+
+/// The normal equations of rows `rows` of F (N x D, float32) with targets Y (Y.row(k) belongs to
+/// F.row(rows[k])). Each block b of `blocks` (over F's rows) contributes [F_b^T F_b | F_b^T Y_b] of
+/// its rows in R, in increasing row order; the blocks are summed by sumOverBlocks. Only the rows of
+/// this rank's blocks of F are read. Collective. Requires rows within [0, N) and no repeats;
+/// blocks.rows == N. `progress` is reported to (and may cancel) between 512-row chunks of a block.
+NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const Eigen::MatrixXd& Y,
+                                const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times = nullptr,
+                                const Progress& progress = {});
+
+} // namespace orbit

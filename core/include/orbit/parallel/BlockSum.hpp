@@ -1,0 +1,31 @@
+#pragma once
+// Sums over fixed row blocks in one fixed binary tree, whatever the number of processes.
+#include "orbit/parallel/Ranks.hpp"
+
+#include <Eigen/Core>
+
+#include <functional>
+
+namespace orbit {
+
+/// Seconds spent in a block sum besides computing the leaves: waiting for and moving partial sums
+/// between ranks, and adding them.
+struct BlockSumTimes {
+    double leaves = 0.0;     ///< this rank's leaf products
+    double reduction = 0.0;  ///< messages, waits and the additions of the tree
+};
+
+/// sum_b leaf(b) over blocks b = 0 .. blocks-1, added in the canonical tree: a range [lo, hi) of
+/// more than one block splits at lo + the largest power of two below hi - lo, and its sum is
+/// sum(left) + sum(right). Each rank computes the leaves of its own blocks (Ranks::firstBlock) and
+/// the tree's subtrees that lie within them; the root receives the other ranks' subtrees in tree
+/// order, adds the rest of the tree and broadcasts the sum. Every addition therefore has the same
+/// operands at every number of ranks: the sum is the same bits at P = 1, 2, 3, ...
+///
+/// leaf(b) is called once per owned block, with blocks of one rank in increasing order; every leaf
+/// has the same size. At most about log2(blocks) + 1 partial sums are held at once. Collective.
+Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
+                              const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
+                              BlockSumTimes* times = nullptr);
+
+} // namespace orbit

@@ -1,0 +1,70 @@
+#pragma once
+// The processes one computation is spread over: this process alone, or the ranks of an MPI job
+// (orbitlab-cli under mpirun; the implementation lives in cli/, so the core never links MPI).
+//
+// Rows are split into fixed-size blocks (RowBlocks) and every rank owns a contiguous run of whole
+// blocks. Everything summed over rows is summed over blocks in one fixed tree (sumOverBlocks), so the
+// numbers depend on the block size but never on the number of processes.
+#include "orbit/data/Dataset.hpp"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+namespace orbit {
+
+/// A fixed partition of `rows` rows into blocks of `blockRows` (the last one shorter).
+struct RowBlocks {
+    Eigen::Index rows = 0;
+    Eigen::Index blockRows = 1024;
+
+    Eigen::Index count() const { return rows == 0 ? 0 : (rows + blockRows - 1) / blockRows; }
+    Eigen::Index begin(Eigen::Index block) const { return std::min(rows, block * blockRows); }
+    Eigen::Index end(Eigen::Index block) const { return std::min(rows, (block + 1) * blockRows); }
+    /// The block holding row i.
+    Eigen::Index of(Eigen::Index row) const { return row / blockRows; }
+};
+
+/// The processes of one job. Collective calls (all but rank(), size() and ownership) must be made by
+/// every rank in the same order. A failing rank ends the whole job (the MPI implementation aborts
+/// it), so no collective waits for a rank that is gone.
+class Ranks {
+public:
+    virtual ~Ranks() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    bool isRoot() const { return rank() == 0; }
+
+    /// Blocks [first, last) of `blocks` blocks that rank q owns: contiguous runs, in rank order, of
+    /// floor or ceil(blocks / size) blocks each.
+    Eigen::Index firstBlock(Eigen::Index blocks, int q) const { return blocks * q / size(); }
+    Eigen::Index lastBlock(Eigen::Index blocks, int q) const { return blocks * (q + 1) / size(); }
+    /// The rank owning `block`.
+    int ownerOf(Eigen::Index block, Eigen::Index blocks) const;
+    /// Rows [first, last) this rank owns.
+    Eigen::Index firstRow(const RowBlocks& b) const { return b.begin(firstBlock(b.count(), rank())); }
+    Eigen::Index lastRow(const RowBlocks& b) const { return b.begin(lastBlock(b.count(), rank())); }
+
+    /// M has b.rows rows, this rank's own rows filled; on return every rank holds every row (each
+    /// owner's rows, unchanged).
+    virtual void allGatherRows(MatrixXfR& M, const RowBlocks& b) const = 0;
+    /// The same, but only the root receives the other ranks' rows (others keep their own).
+    virtual void gatherRows(MatrixXfR& M, const RowBlocks& b) const = 0;
+    /// Point to point, for the block-order sums: M's size travels with it.
+    virtual void send(const Eigen::MatrixXd& M, int to) const = 0;
+    virtual Eigen::MatrixXd receive(int from) const = 0;
+    /// Text point to point (results of whole settings of an experiment).
+    virtual void sendText(const std::string& text, int to) const = 0;
+    virtual std::string receiveText(int from) const = 0;
+    /// The root's M to every rank (size included).
+    virtual void broadcast(Eigen::MatrixXd& M) const = 0;
+    /// The largest of every rank's `value` (for stage timings: the slowest rank sets the pace).
+    virtual double maximum(double value) const = 0;
+};
+
+/// This process alone (rank 0 of 1).
+const Ranks& oneProcess();
+
+} // namespace orbit

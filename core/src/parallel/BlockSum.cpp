@@ -1,0 +1,110 @@
+#include "orbit/parallel/BlockSum.hpp"
+
+#include <chrono>
+
+namespace orbit {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// The canonical split of [lo, hi), hi - lo >= 2: the left part is the largest power of two below
+/// the length, so the tree's shape depends on the number of blocks alone.
+Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi)
+{
+    Eigen::Index left = 1;
+    while (2 * left < hi - lo) left *= 2;
+    return lo + left;
+}
+
+class TreeWalk {
+public:
+    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf)
+        : ranks_(ranks), blocks_(blocks), leaf_(leaf), first_(ranks.firstBlock(blocks, ranks.rank())),
+          last_(ranks.lastBlock(blocks, ranks.rank()))
+    {
+    }
+
+    /// The sum over [lo, hi), all of whose blocks are this rank's.
+    Eigen::MatrixXd own(Eigen::Index lo, Eigen::Index hi)
+    {
+        if (hi - lo == 1) {
+            const auto t = Clock::now();
+            Eigen::MatrixXd s = leaf_(lo);
+            leaves += since(t);
+            return s;
+        }
+        const Eigen::Index mid = splitOf(lo, hi);
+        Eigen::MatrixXd s = own(lo, mid);
+        const Eigen::MatrixXd right = own(mid, hi);
+        s += right;
+        return s;
+    }
+
+    /// Root: the sum over [lo, hi), receiving the subtrees other ranks own whole.
+    Eigen::MatrixXd atRoot(Eigen::Index lo, Eigen::Index hi)
+    {
+        const int q = soleOwner(lo, hi);
+        if (q == 0) return own(lo, hi);
+        if (q > 0) return ranks_.receive(q);
+        const Eigen::Index mid = splitOf(lo, hi);
+        Eigen::MatrixXd s = atRoot(lo, mid);
+        const Eigen::MatrixXd right = atRoot(mid, hi);
+        s += right;
+        return s;
+    }
+
+    /// Other ranks: send the root the largest subtrees of [lo, hi) that are this rank's alone, in
+    /// the order atRoot asks for them.
+    void sendOwn(Eigen::Index lo, Eigen::Index hi)
+    {
+        if (hi <= first_ || lo >= last_) return;
+        if (lo >= first_ && hi <= last_) {
+            ranks_.send(own(lo, hi), 0);
+            return;
+        }
+        const Eigen::Index mid = splitOf(lo, hi);
+        sendOwn(lo, mid);
+        sendOwn(mid, hi);
+    }
+
+    double leaves = 0.0;
+
+private:
+    /// The rank owning every block of [lo, hi), or -1 when several do.
+    int soleOwner(Eigen::Index lo, Eigen::Index hi) const
+    {
+        const int q = ranks_.ownerOf(lo, blocks_);
+        return hi <= ranks_.lastBlock(blocks_, q) ? q : -1;
+    }
+
+    const Ranks& ranks_;
+    Eigen::Index blocks_;
+    const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf_;
+    Eigen::Index first_, last_;
+};
+
+} // namespace
+
+Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
+                              const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times)
+{
+    const auto t0 = Clock::now();
+    TreeWalk walk(ranks, blocks, leaf);
+    Eigen::MatrixXd sum;
+    if (blocks > 0) {
+        if (ranks.isRoot())
+            sum = walk.atRoot(0, blocks);
+        else
+            walk.sendOwn(0, blocks);
+    }
+    ranks.broadcast(sum);
+    if (times) {
+        times->leaves += walk.leaves;
+        times->reduction += since(t0) - walk.leaves;
+    }
+    return sum;
+}
+
+} // namespace orbit

@@ -1,0 +1,50 @@
+#include "orbit/parallel/Ranks.hpp"
+
+#include "orbit/util/Error.hpp"
+
+namespace orbit {
+
+int Ranks::ownerOf(Eigen::Index block, Eigen::Index blocks) const
+{
+    for (int q = 0; q < size(); ++q)
+        if (block < lastBlock(blocks, q)) return q;
+    throw ContractError("Ranks::ownerOf", "block " + std::to_string(block) + " of " + std::to_string(blocks));
+}
+
+namespace {
+
+class OneProcess final : public Ranks {
+public:
+    int rank() const override { return 0; }
+    int size() const override { return 1; }
+    void allGatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void gatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void send(const Eigen::MatrixXd&, int to) const override
+    {
+        throw ContractError("Ranks::send", "no rank " + std::to_string(to) + " in a one-process job");
+    }
+    Eigen::MatrixXd receive(int from) const override
+    {
+        throw ContractError("Ranks::receive", "no rank " + std::to_string(from) + " in a one-process job");
+    }
+    void sendText(const std::string&, int to) const override
+    {
+        throw ContractError("Ranks::sendText", "no rank " + std::to_string(to) + " in a one-process job");
+    }
+    std::string receiveText(int from) const override
+    {
+        throw ContractError("Ranks::receiveText", "no rank " + std::to_string(from) + " in a one-process job");
+    }
+    void broadcast(Eigen::MatrixXd&) const override {}
+    double maximum(double value) const override { return value; }
+};
+
+} // namespace
+
+const Ranks& oneProcess()
+{
+    static const OneProcess one;
+    return one;
+}
+
+} // namespace orbit

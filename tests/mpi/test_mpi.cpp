@@ -1,0 +1,224 @@
+// orbitlab-cli spread over MPI ranks gives the numbers of one process: features byte for byte,
+// `train --json` metrics bit for bit; and a rank that fails ends the job with its message, never a
+// hang.
+#include "MpiRunner.hpp"
+#include "TestPaths.hpp"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using orbittest::MpiRun;
+using orbittest::runMpi;
+
+namespace {
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// The JSON without what may differ between runs: timings, and the number of ranks itself.
+QJsonValue withoutTimings(const QJsonValue& v)
+{
+    if (v.isObject()) {
+        QJsonObject o;
+        const QJsonObject in = v.toObject();
+        for (auto it = in.begin(); it != in.end(); ++it)
+            if (!it.key().contains("seconds") && it.key() != "ranks") o.insert(it.key(), withoutTimings(it.value()));
+        return o;
+    }
+    if (v.isArray()) {
+        QJsonArray a;
+        for (const QJsonValue& x : v.toArray()) a.append(withoutTimings(x));
+        return a;
+    }
+    return v;
+}
+
+QString message(const MpiRun& r) { return QString::fromUtf8(r.err.right(2000)); }
+
+} // namespace
+
+class TestMpi : public QObject {
+    Q_OBJECT
+
+private slots:
+    void featuresAreTheSameBytesAtAnyRankCount_data()
+    {
+        QTest::addColumn<QString>("data");
+        QTest::addColumn<QStringList>("options");
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        QTest::newRow("digits irf rotation") << digits
+                                             << QStringList{"--features", "irf:s=64,r=8", "--group", "rotation", "--dist",
+                                                            "vonmises:kappa=1", "--block-rows", "300"};
+        QTest::newRow("digits rf") << digits << QStringList{"--features", "rf:s=50", "--block-rows", "1000"};
+        QTest::newRow("g2 irf noisy sort") << g2
+                                           << QStringList{"--features", "irf:s=40,r=6", "--group", "permutation", "--dist",
+                                                          "noisysort:sigma=0.5", "--block-rows", "16"};
+        QTest::newRow("g2 nystrom") << g2 << QStringList{"--features", "nystrom:s=30", "--block-rows", "7"};
+        QTest::newRow("qm7 sorted") << QString("qm7") << QStringList{"--features", "sorted"};
+        QTest::newRow("qm7 irf noisy sort") << QString("qm7")
+                                            << QStringList{"--features", "irf:s=100,r=4", "--group", "permutation",
+                                                           "--dist", "noisysort:sigma=1"};
+    }
+
+    void featuresAreTheSameBytesAtAnyRankCount()
+    {
+        QFETCH(QString, data);
+        QFETCH(QStringList, options);
+        if (data == "qm7") {
+            ORBIT_REQUIRE_QM7(qm7);
+            data = QString::fromStdString(qm7);
+        }
+        QTemporaryDir dir;
+        QByteArray one;
+        for (int P : {1, 2, 3}) {
+            const QString out = dir.filePath(QString("f%1.npy").arg(P));
+            const MpiRun r = runMpi(P, QStringList{"features", "--data", data, "--out", out, "--json"} + options);
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(j["ranks"].toInt(), P);
+            const QByteArray bytes = fileBytes(out);
+            QVERIFY(bytes.size() > 128);
+            if (P == 1)
+                one = bytes;
+            else
+                QVERIFY2(bytes == one, qPrintable(QString("P=%1 wrote other bytes than P=1").arg(P)));
+        }
+    }
+
+    void trainGivesTheSameMetricsAtAnyRankCount_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("maxRanks");
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        const QStringList g2Irf = {"--data", g2, "--features", "irf:s=60,r=6", "--group", "permutation", "--dist",
+                                   "noisysort:sigma=0.1", "--eval", "kfold:3", "--block-rows", "16"};
+        QTest::newRow("g2 ridge") << (g2Irf + QStringList{"--learner", "ridge"}) << 3;
+        QTest::newRow("g2 blr") << (g2Irf + QStringList{"--learner", "blr"}) << 2;
+        const QStringList digitsIrf = {"--data", digits, "--n", "1200", "--features", "irf:s=120,r=6", "--group", "rotation",
+                                       "--dist", "vonmises:kappa=1", "--block-rows", "100"};
+        QTest::newRow("digits ridge kfold") << (digitsIrf + QStringList{"--learner", "ridge", "--eval", "kfold:3", "--grid",
+                                                                        "lambda=1e-3,1e-1"})
+                                            << 3;
+        QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2;
+        QTest::newRow("digits svm") << (digitsIrf + QStringList{"--learner", "svm", "--grid", "C=1", "--eval", "holdout:0.25"})
+                                    << 2;
+    }
+
+    void trainGivesTheSameMetricsAtAnyRankCount()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, maxRanks);
+        QJsonValue one;
+        for (int P = 1; P <= maxRanks; ++P) {
+            const MpiRun r = runMpi(P, QStringList{"train", "--json"} + options);
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(j["ranks"].toInt(), P);
+            QVERIFY(j["stage_seconds"].toObject().contains("reduction"));
+            QVERIFY(j["mean"].isDouble());
+            if (P == 1)
+                one = withoutTimings(j);
+            else
+                QVERIFY2(withoutTimings(j) == one,
+                         qPrintable(QString("P=%1: %2\nP=1: %3")
+                                        .arg(P)
+                                        .arg(QString::fromUtf8(QJsonDocument(withoutTimings(j).toObject()).toJson()))
+                                        .arg(QString::fromUtf8(QJsonDocument(one.toObject()).toJson()))));
+        }
+    }
+
+    /// An experiment deals its settings out to the ranks: the same table as one process.
+    void experimentDealsItsSettingsOut()
+    {
+        QTemporaryDir dir;
+        const QString config = dir.filePath("g2.json");
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QString(R"({"title": "G2 on ranks", "data": {"file": "%1", "eval": "kfold:3", "seed": 3},
+  "defaults": {"learner": "ridge", "grid": {"lambda": [0.001, 0.1]}},
+  "settings": [
+    {"name": "sorted", "features": "sorted"},
+    {"name": "rf", "features": "rf:s=50"},
+    {"name": "noisy sort", "features": "irf:s=50,r=4", "group": "permutation", "dist": "noisysort:sigma=0.2"},
+    {"name": "blr", "features": "rf:s=40", "learner": "blr", "grid": {}}
+  ]})")
+                        .arg(QString::fromStdString(orbittest::bundledFile("g2.extxyz")))
+                        .toUtf8());
+        }
+        QJsonValue one;
+        for (int P : {1, 3}) {
+            const QString out = dir.filePath(QString("out%1").arg(P));
+            const MpiRun r = runMpi(P, {"experiment", config, "--json", "--out", out});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(j["ranks"].toInt(), P);
+            QCOMPARE(j["settings"].toArray().size(), 4);
+            QCOMPARE(j["settings"].toArray()[2].toObject()["name"].toString(), QString("noisy sort"));
+            QVERIFY(QFile::exists(out + "/results.md"));
+            QVERIFY(QFile::exists(out + "/rows"));
+            if (P == 1)
+                one = withoutTimings(j);
+            else
+                QVERIFY2(withoutTimings(j) == one, "the table differs from one process's");
+        }
+    }
+
+    /// Rank 1 reads a truncated file: the job ends non-zero with rank 1's message naming the file.
+    void aRankWithABadFileEndsTheJob()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("truncated.extxyz");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(fileBytes(QString::fromStdString(orbittest::bundledFile("g2.extxyz"))).left(700));
+        }
+        const QString good = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        const QString script = QString("if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then d='%1'; else d='%2'; fi; "
+                                       "exec '%3' train --data \"$d\" --features sorted --learner ridge --eval kfold:3")
+                                   .arg(bad, good, ORBIT_CLI_PATH);
+        const MpiRun r = runMpi(2, {"-c", script}, 120000, "/bin/sh");
+        QVERIFY2(r.finished, "the job hung");
+        QVERIFY2(r.exitCode != 0, qPrintable(message(r)));
+        QVERIFY2(r.err.contains("[rank 1 of 2]") && r.err.contains("truncated.extxyz"), qPrintable(message(r)));
+    }
+
+    /// Rank 1 is killed while rank 0 computes: the job ends non-zero instead of waiting for it.
+    void aKilledRankEndsTheJob()
+    {
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QString train = QString("'%1' train --data '%2' --features irf:s=400,r=16 --group rotation "
+                                      "--dist vonmises:kappa=1 --learner ridge --eval kfold:5 --block-rows 250")
+                                  .arg(ORBIT_CLI_PATH, digits);
+        const QString script = QString("if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then %1 & sleep 2; kill -9 $!; wait $!; exit 137; "
+                                       "else exec %1; fi")
+                                   .arg(train);
+        QElapsedTimer t;
+        t.start();
+        const MpiRun r = runMpi(2, {"-c", script}, 240000, "/bin/sh");
+        QVERIFY2(r.finished, "the job hung");
+        QVERIFY2(r.exitCode != 0, qPrintable(message(r)));
+        QVERIFY2(r.out.isEmpty(), "rank 0 finished without rank 1");
+    }
+
+    void badOptionsFailOnEveryRankWithoutHanging()
+    {
+        const MpiRun r = runMpi(3, {"train", "--data", "/nonexistent/data.extxyz", "--features", "sorted"}, 60000);
+        QVERIFY2(r.finished, "the job hung");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("/nonexistent/data.extxyz"), qPrintable(message(r)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMpi)
+#include "test_mpi.moc"
