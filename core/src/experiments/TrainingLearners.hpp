@@ -52,7 +52,7 @@ public:
 /// clock its fits add their stages to (products, reduction, solve).
 struct RowPartition {
     const Ranks* ranks = &oneProcess();
-    Eigen::Index blockRows = 1024;
+    Eigen::Index blockRows = 512;
     StageSeconds* seconds = nullptr;
 };
 

@@ -1,6 +1,7 @@
 #include "orbit/parallel/BlockSum.hpp"
 
 #include <chrono>
+#include <vector>
 
 namespace orbit {
 namespace {
@@ -55,18 +56,19 @@ public:
         return s;
     }
 
-    /// Other ranks: send the root the largest subtrees of [lo, hi) that are this rank's alone, in
-    /// the order atRoot asks for them.
-    void sendOwn(Eigen::Index lo, Eigen::Index hi)
+    /// Other ranks: the largest subtrees of [lo, hi) that are this rank's alone, in the order atRoot
+    /// asks for them. They are all computed before any is sent: the root takes them only after its
+    /// own blocks, and a send waiting for it would leave this rank idle.
+    void ownSubtrees(Eigen::Index lo, Eigen::Index hi, std::vector<Eigen::MatrixXd>& out)
     {
         if (hi <= first_ || lo >= last_) return;
         if (lo >= first_ && hi <= last_) {
-            ranks_.send(own(lo, hi), 0);
+            out.push_back(own(lo, hi));
             return;
         }
         const Eigen::Index mid = splitOf(lo, hi);
-        sendOwn(lo, mid);
-        sendOwn(mid, hi);
+        ownSubtrees(lo, mid, out);
+        ownSubtrees(mid, hi, out);
     }
 
     double leaves = 0.0;
@@ -96,8 +98,11 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
     if (blocks > 0) {
         if (ranks.isRoot())
             sum = walk.atRoot(0, blocks);
-        else
-            walk.sendOwn(0, blocks);
+        else {
+            std::vector<Eigen::MatrixXd> subtrees;
+            walk.ownSubtrees(0, blocks, subtrees);
+            for (const Eigen::MatrixXd& m : subtrees) ranks.send(m, 0);
+        }
     }
     ranks.broadcast(sum);
     if (times) {

@@ -42,8 +42,9 @@ struct TrainConfig {
     std::uint64_t seed = 0;
     /// Rows per block of the fixed partition the features are computed in and the normal equations
     /// (ridge, blr) are summed over (orbit/parallel/BlockSum.hpp): the numbers depend on it, never on
-    /// the number of processes the run is spread over.
-    long long blockRows = 1024;
+    /// the number of processes the run is spread over. Small enough that P ranks get nearly equal
+    /// shares of whole blocks; each block's product is summed as one more D x D matrix.
+    long long blockRows = 512;
 
     /// Throws SpecError naming the field (`--learner`, `--eval`, `--grid`, ...) and the value.
     void validate() const;

@@ -23,7 +23,9 @@ struct BlockSumTimes {
 /// operands at every number of ranks: the sum is the same bits at P = 1, 2, 3, ...
 ///
 /// leaf(b) is called once per owned block, with blocks of one rank in increasing order; every leaf
-/// has the same size. At most about log2(blocks) + 1 partial sums are held at once. Collective.
+/// has the same size. The root holds at most about log2(blocks) + 1 partial sums at once; another
+/// rank holds the subtrees it sends (at most about 2 log2(blocks)), since the root adds them only
+/// after its own blocks. Collective.
 Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
                               const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
                               BlockSumTimes* times = nullptr);

@@ -18,7 +18,7 @@ namespace orbit {
 /// A fixed partition of `rows` rows into blocks of `blockRows` (the last one shorter).
 struct RowBlocks {
     Eigen::Index rows = 0;
-    Eigen::Index blockRows = 1024;
+    Eigen::Index blockRows = 512;
 
     Eigen::Index count() const { return rows == 0 ? 0 : (rows + blockRows - 1) / blockRows; }
     Eigen::Index begin(Eigen::Index block) const { return std::min(rows, block * blockRows); }
