@@ -203,8 +203,6 @@ private slots:
         const QString script = QString("if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then %1 & sleep 2; kill -9 $!; wait $!; exit 137; "
                                        "else exec %1; fi")
                                    .arg(train);
-        QElapsedTimer t;
-        t.start();
         const MpiRun r = runMpi(2, {"-c", script}, 240000, "/bin/sh");
         QVERIFY2(r.finished, "the job hung");
         QVERIFY2(r.exitCode != 0, qPrintable(message(r)));
