@@ -5,6 +5,7 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -157,7 +158,9 @@ std::vector<Option> recipeOptions()
     };
 }
 
-Dataset preparedData(const Args& args)
+namespace {
+
+DataRecipe recipeOf(const Args& args)
 {
     DataRecipe recipe;
     recipe.n = static_cast<std::size_t>(args.integer("n", 0, 4, 100000000));
@@ -171,9 +174,27 @@ Dataset preparedData(const Args& args)
         throw SpecError("--pad", "only used with --rotate or --transform-group", args.text("pad"));
     if (args.has("rotate-max") && !recipe.rotate)
         throw SpecError("--rotate-max", "only used with --rotate", args.text("rotate-max"));
+    return recipe;
+}
+
+} // namespace
+
+Dataset preparedData(const Args& args)
+{
+    const DataRecipe recipe = recipeOf(args);
     auto data = loadDataOption(args);
     if (!data) throw SpecError("--data", "is required");
     return prepareDataset(std::move(*data), recipe);
+}
+
+Dataset preparedTestData(const Args& args)
+{
+    DataRecipe recipe = recipeOf(args);
+    recipe.n = 0;
+    recipe.seed = deriveSeed(recipe.seed, kTestDataStream);
+    LoadOptions options;
+    if (args.has("format")) options.format = parseFormat(args.text("format"));
+    return prepareDataset(loadDataset(args.required("test-data"), options), recipe);
 }
 
 std::size_t indexOption(const Args& args, const Dataset& data)

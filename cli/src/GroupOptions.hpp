@@ -40,6 +40,11 @@ std::optional<Dataset> loadDataOption(const Args& args);
 std::vector<Option> recipeOptions();
 /// The dataset of --data prepared by those options with --seed; SpecError("--data") when absent.
 Dataset preparedData(const Args& args);
+/// The seed stream of --test-data's preparation: its images get angles of their own.
+constexpr std::uint64_t kTestDataStream = 10;
+/// The dataset of --test-data (a separate test set, e.g. Fashion-MNIST's t10k file after its train
+/// file), prepared as --data is but whole (no --n) and seeded from deriveSeed(seed, kTestDataStream).
+Dataset preparedTestData(const Args& args);
 
 /// --index I checked against the dataset (default 0); SpecError("--index") when out of range.
 std::size_t indexOption(const Args& args, const Dataset& data);

@@ -23,9 +23,10 @@ std::string manyProcessesHelp()
            (Processes::mpiBuilt() ? "" : " (this build has no MPI: configure with -DORBIT_MPI=ON)") +
            ". Rows are split into\n"
            "blocks of --block-rows, each rank computes the features of its own blocks, and sums over rows\n"
-           "are added in one fixed tree of blocks: the output is the same bits at any P. Rank 0 writes;\n"
-           "a rank that fails ends the job with its message. --threads defaults to the cores shared by\n"
-           "the ranks on one machine.\n\n";
+           "are added in one fixed tree of blocks: the output is the same bits at any P. Fits that do not\n"
+           "split over rows (a Cholesky per lambda, an SVM per C, an evidence maximisation) are dealt\n"
+           "out to the ranks in turn. Rank 0 writes; a rank that fails ends the job with its message.\n"
+           "--threads defaults to the cores shared by the ranks on one machine.\n\n";
 }
 
 } // namespace orbit::cli

@@ -77,13 +77,13 @@ public:
         return text;
     }
 
-    void broadcast(Eigen::MatrixXd& M) const override
+    void broadcast(Eigen::MatrixXd& M, int from) const override
     {
         long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
-        MPI_Bcast(dims, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-        if (rank_ != 0) M.resize(dims[0], dims[1]);
+        MPI_Bcast(dims, 2, MPI_LONG_LONG, from, MPI_COMM_WORLD);
+        if (rank_ != from) M.resize(dims[0], dims[1]);
         for (long long at = 0; at < M.size(); at += kPiece)
-            MPI_Bcast(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            MPI_Bcast(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, from, MPI_COMM_WORLD);
     }
 
     double maximum(double value) const override

@@ -43,13 +43,21 @@ int runTrain(const Args& args, Io& io)
     if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
     c.seed = seed;
     c.blockRows = blockRowsOption(args);
+    if (args.has("test-data") && args.has("eval"))
+        throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
-    const Dataset ds = preparedData(args);
+    Dataset ds = preparedData(args);
+    const std::size_t trainRows = ds.count();
+    if (args.has("test-data")) {
+        ds = ds.followedBy(preparedTestData(args));
+        c.testFrom = trainRows;
+    }
     const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"), io.ranks);
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
         Json j = trainResultJson(r);
         j["n"] = ds.count();
+        if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
         // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
         const FoldSummary f = summarizeFolds(r);
         Json summary;
@@ -91,6 +99,9 @@ Command trainCommand()
     options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
     options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
     for (const auto& o : recipeOptions()) options.push_back(o);
+    options.push_back({"test-data", "", false, "FILE",
+                       "a separate test set (same --format, prepared as --data but whole, with angles of its own); "
+                       "trains once on all of --data and scores on it, instead of --eval"});
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
     options.push_back(blockRowsOptionSpec());
     options.push_back({"curve-axis", "", false, "AXIS",
@@ -99,7 +110,7 @@ Command trainCommand()
     return {"train",
             "fit and evaluate a learner with a grid search on inner validation splits",
             "train --data FILE --features F [--group G --dist D] [--kernel K] --learner " + learnerNames() + " --eval " +
-                evaluationNames() + " [--grid AXES] [--n N] [--rotate [--pad 28]] [--learning-curve a,b] [--json]",
+                evaluationNames() + " [--grid AXES] [--n N] [--rotate [--pad 28]] [--test-data FILE] [--learning-curve a,b] [--json]",
             "For every outer split (--eval) the grid is searched on an inner validation split of the training\n"
             "part; the learner is refitted at the best point on the whole training part and scored on the test\n"
             "part (accuracy for classes, RMSE and MAE for targets).\n\n"
@@ -115,8 +126,10 @@ Command trainCommand()
             "--json adds the Training panel's numbers: `fold_summary` {folds, score, mae, log_evidence: {mean,\n"
             "std} (population std over the folds), seconds (mean per fold)} and `curve` {axis, x, validation,\n"
             "log_evidence}: along one grid axis, the best validation score over the other axes and the\n"
-            "largest log evidence (null without blr). It also gives `ranks` and `stage_seconds` {features,\n"
-            "products, reduction, solve} on the slowest rank.\n\n" +
+            "largest log evidence (null without blr). It also gives `ranks`, `stage_seconds` {features,\n"
+            "products, reduction, solve} on the slowest rank, and `product_rows`: the training rows whose\n"
+            "products were computed (a fold's inner and outer fits of ridge and blr share per-cell sums, so\n"
+            "each of its rows counts once).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

@@ -58,6 +58,7 @@ Json trainResultJson(const TrainResult& r)
                           {"products", r.stages.products},
                           {"reduction", r.stages.reduction},
                           {"solve", r.stages.solve}};
+    j["product_rows"] = r.stages.productRows;
     j["feature_dim"] = r.featureDim;
     j["features"] = r.featureSpec;
     Json grid = Json::array();

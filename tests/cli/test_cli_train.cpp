@@ -21,13 +21,14 @@ namespace {
 
 using orbit::cli::Json;
 
-/// Two classes: label 1 iff x0 + x1 > 0 (a linear rule), four features, deterministic values.
-void writeClasses(const std::string& path, int n)
+/// Two classes: label 1 iff x0 + x1 > 0 (a linear rule; the opposite one when `flipped`), four
+/// features, deterministic values (rows from `first` on).
+void writeClasses(const std::string& path, int n, bool flipped = false, int first = 0)
 {
     std::ofstream f(path);
-    for (int i = 0; i < n; ++i) {
+    for (int i = first; i < first + n; ++i) {
         const double a = std::sin(1.3 * i), b = std::cos(0.7 * i + 1), c = std::sin(0.3 * i), d = std::cos(2.1 * i);
-        f << a << "," << b << "," << c << "," << d << "," << (a + b > 0 ? 1 : 0) << "\n";
+        f << a << "," << b << "," << c << "," << d << "," << ((a + b > 0) != flipped ? 1 : 0) << "\n";
     }
 }
 
@@ -71,6 +72,37 @@ private slots:
         QVERIFY(j["folds"][0]["chosen"].contains("lambda"));
         QCOMPARE(j["grid"].size(), std::size_t(2));
         QCOMPARE(j["n"].get<int>(), 90);
+    }
+
+    /// --test-data: one fit on all of --data, scored on the other file. A test file with the
+    /// opposite rule scores near 0, the same rule near 1; --eval with it is refused.
+    void aSeparateTestFileIsTheTestSet()
+    {
+        const std::string train = path("train.csv"), same = path("same.csv"), opposite = path("opposite.csv");
+        writeClasses(train, 90);
+        writeClasses(same, 30, false, 500);
+        writeClasses(opposite, 30, true, 500);
+        double scores[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            const auto r = orbittest::runCli({"train", "--data", train, "--test-data", k == 0 ? same : opposite, "--features",
+                                              "raw", "--learner", "ridge", "--grid", "lambda=1e-3", "--json"});
+            QVERIFY2(r.status == 0, r.err.c_str());
+            const Json j = Json::parse(r.out);
+            QCOMPARE(j["n"].get<int>(), 120);
+            QCOMPARE(j["n_test"].get<int>(), 30);
+            QCOMPARE(j["folds"].size(), std::size_t(1));
+            QCOMPARE(j["product_rows"].get<int>(), 90);  // every training row, once, and no test row
+            scores[k] = j["mean"].get<double>();
+        }
+        QVERIFY2(scores[0] > 0.8 && scores[1] < 0.2, qPrintable(QString("%1, %2").arg(scores[0]).arg(scores[1])));
+        const auto both = orbittest::runCli({"train", "--data", train, "--test-data", same, "--eval", "kfold:3", "--features", "raw"});
+        QCOMPARE(both.status, 2);
+        QVERIFY2(both.err.find("--eval") != std::string::npos, both.err.c_str());
+        writeTargets(path("targets.csv"), 30);
+        const auto mixed = orbittest::runCli({"train", "--data", train, "--test-data", path("targets.csv"), "--features", "raw"});
+        QCOMPARE(mixed.status, 2);
+        QVERIFY2(mixed.err.find("--test-data") != std::string::npos && mixed.err.find("differ") != std::string::npos,
+                 mixed.err.c_str());
     }
 
     void regressionJsonHasMaeAndEvidence()

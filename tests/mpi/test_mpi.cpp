@@ -109,8 +109,16 @@ private slots:
                                                                         "lambda=1e-3,1e-1"})
                                             << 3;
         QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2;
-        QTest::newRow("digits svm") << (digitsIrf + QStringList{"--learner", "svm", "--grid", "C=1", "--eval", "holdout:0.25"})
-                                    << 2;
+        // Fits that do not split over rows are dealt out (one per C or lambda, in turn over the run).
+        QTest::newRow("digits svm") << (digitsIrf + QStringList{"--learner", "svm", "--grid", "C=0.1,1", "--eval", "holdout:0.25"})
+                                    << 3;
+        QTest::newRow("g2 krr") << (g2Irf + QStringList{"--learner", "krr", "--kernel", "gaussian:median=1", "--grid", "lambda=1e-4,1e-2;median=1"}) << 3;
+        QTest::newRow("g2 ridge dual") << QStringList{"--data", g2, "--features", "irf:s=200,r=4", "--group", "permutation",
+                                                      "--dist", "noisysort:sigma=0.1", "--eval", "holdout:0.3", "--learner",
+                                                      "ridge", "--kernel", "gaussian:median=1"}
+                                       << 2;
+        QTest::newRow("g2 blr holdout") << (g2Irf.mid(0, g2Irf.size() - 4) + QStringList{"--eval", "holdout:0.3", "--block-rows", "16", "--learner", "blr"})
+                                        << 3;
     }
 
     void trainGivesTheSameMetricsAtAnyRankCount()

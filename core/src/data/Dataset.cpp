@@ -115,4 +115,42 @@ Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
     return s;
 }
 
+Dataset Dataset::followedBy(const Dataset& more) const
+{
+    auto differs = [&](const std::string& what, const std::string& mine, const std::string& theirs) {
+        throw SpecError("test-data", what + " differ: " + mine + " in " + safePath(source) + ", " + theirs + " here",
+                        more.source);
+    };
+    if (kind != more.kind) differs("kinds", toString(kind), toString(more.kind));
+    auto shapeText = [](const Shape& s) {
+        return std::to_string(s.height) + " x " + std::to_string(s.width) + " x " + std::to_string(s.channels);
+    };
+    if (!(shape == more.shape)) differs("sample shapes", shapeText(shape), shapeText(more.shape));
+    auto labelling = [](const Dataset& d) {
+        return std::string(d.isClassification() ? "class labels" : d.isRegression() ? "regression targets" : "no labels");
+    };
+    if (isClassification() != more.isClassification() || isRegression() != more.isRegression())
+        differs("labels", labelling(*this), labelling(more));
+    if (isRegression() && targetUnit != more.targetUnit) differs("target units", quoteValue(targetUnit), quoteValue(more.targetUnit));
+    Dataset d = *this;
+    d.X.resize(X.rows() + more.X.rows(), X.cols());
+    d.X.topRows(X.rows()) = X;
+    d.X.bottomRows(more.X.rows()) = more.X;
+    d.numClasses = std::max(numClasses, more.numClasses);
+    if (more.classNames.size() > classNames.size()) d.classNames = more.classNames;
+    auto append = [&](auto& to, const auto& from) {
+        if (to.empty() || from.empty()) {
+            to.clear();  // only some rows would have them
+            return;
+        }
+        to.insert(to.end(), from.begin(), from.end());
+    };
+    append(d.labels, more.labels);
+    append(d.targets, more.targets);
+    append(d.charges, more.charges);
+    append(d.names, more.names);
+    d.folds.clear();
+    return d;
+}
+
 } // namespace orbit

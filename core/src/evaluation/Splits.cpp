@@ -150,6 +150,27 @@ std::vector<Split> innerKFold(const Indices& train, int k, std::uint64_t seed)
     return splits;
 }
 
+std::vector<Indices> cellsOf(const Indices& rows, const std::vector<Indices>& sets)
+{
+    Indices sorted = rows;
+    std::sort(sorted.begin(), sorted.end());
+    std::map<std::size_t, std::vector<bool>> in;  // row -> membership in each set
+    for (std::size_t r : sorted) in[r].assign(sets.size(), false);
+    for (std::size_t j = 0; j < sets.size(); ++j)
+        for (std::size_t r : sets[j]) {
+            const auto it = in.find(r);
+            if (it != in.end()) it->second[j] = true;
+        }
+    std::map<std::vector<bool>, std::size_t> cellOf;  // membership -> cell
+    std::vector<Indices> cells;
+    for (std::size_t r : sorted) {
+        const auto [it, added] = cellOf.emplace(in[r], cells.size());
+        if (added) cells.emplace_back();
+        cells[it->second].push_back(r);
+    }
+    return cells;
+}
+
 MatrixXfR selectRows(const MatrixXfR& X, const Indices& idx)
 {
     MatrixXfR out(static_cast<Eigen::Index>(idx.size()), X.cols());

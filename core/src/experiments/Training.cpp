@@ -111,7 +111,7 @@ private:
     const TrainConfig& config_;
     const Progress& progress_;
     const Ranks& ranks_;
-    StageSeconds stages_;
+    StageCosts stages_;
     std::unique_ptr<TrainLearner> learner_;
     Learner learnerKind_ = Learner::Ridge;
     std::vector<ParamAxis> featureAxes_;
@@ -221,6 +221,7 @@ TrainResult Trainer::run()
     r.stages.products = ranks_.maximum(stages_.products);
     r.stages.reduction = ranks_.maximum(stages_.reduction);
     r.stages.solve = ranks_.maximum(stages_.solve);
+    r.stages.productRows = stages_.productRows;
     return r;
 }
 
@@ -264,6 +265,11 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                 learn.at((double(std::min(fit, fits - 1)) + done) / double(fits), what + " · " + step);
                 return false;  // a cancel throws from Stage::at
             };
+            // The inner and outer training sets are unions of these cells: a learner that sums
+            // over rows computes each cell's products once for the whole fold.
+            std::vector<Indices> validationSets;
+            for (const Split& in : inner[f]) validationSets.push_back(in.test);
+            learner_->shareCells(pf, cellsOf(outer[f].train, validationSets), poll);
             // Validation score and evidence of a point: the mean over the inner splits.
             for (const Split& in : inner[f]) {
                 const auto vo = learner_->fit(pf, in.train, in.test, values, poll);
@@ -275,6 +281,7 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                 }
             }
             const auto to = learner_->fit(pf, outer[f].train, outer[f].test, values, poll);
+            pf.cells.clear();
             for (std::size_t l = 0; l < L; ++l) g.test[g.at(p, l, f)] = to.at(l);
             g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
         }
@@ -382,6 +389,14 @@ std::uint64_t featureSeed(std::uint64_t seed) { return deriveSeed(seed, 2000); }
 
 std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
 {
+    if (c.testFrom > 0) {
+        if (c.testFrom + 1 > data.count())
+            throw SpecError("test-data", "no test rows after the " + std::to_string(c.testFrom) + " training rows",
+                            std::to_string(data.count()));
+        Split given;
+        for (std::size_t i = 0; i < data.count(); ++i) (i < c.testFrom ? given.train : given.test).push_back(i);
+        return {given};
+    }
     const Evaluation e = parseEvaluation(c.eval);
     if (e.kind == EvaluationKind::HoldOut) return {holdOutFor(data, e.fraction, c.seed)};
     if (e.kind == EvaluationKind::KFold) {

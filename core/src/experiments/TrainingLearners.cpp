@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -94,19 +95,119 @@ public:
         seconds_->products += sums.leaves;
         seconds_->reduction += sums.reduction;
         seconds_->solve += std::max(0.0, total - sums.leaves - sums.reduction);
+        seconds_->productRows += rows;
     }
     BlockSumTimes sums;
+    long long rows = 0;  ///< training rows whose block products this fit computed
 
 private:
-    StageSeconds* seconds_;
+    StageCosts* seconds_;
     std::chrono::steady_clock::time_point t0_;
 };
 
-/// The normal equations of the training rows, summed over the run's row blocks and ranks.
-NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, const Eigen::MatrixXd& Y,
-                                  const RowPartition& rows, FitClock& clock, const Progress& progress)
+/// The sum of the shared cells' raw equations (in cell order) when `train` is a union of cells,
+/// else nullopt.
+std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices& train)
 {
+    if (p.cells.empty()) return std::nullopt;
+    std::vector<char> in(static_cast<std::size_t>(p.F.rows()), 0);
+    for (std::size_t r : train) in[r] = 1;
+    std::optional<NormalEquations> sum;
+    std::size_t covered = 0;
+    for (const CellEquations& c : p.cells) {
+        if (!in[c.rows.front()]) continue;
+        if (!std::all_of(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; })) return std::nullopt;
+        covered += c.rows.size();
+        if (!sum) {
+            sum = c.raw;
+        } else {
+            sum->G += c.raw.G;
+            sum->B += c.raw.B;
+            sum->samples += c.raw.samples;
+        }
+    }
+    if (covered != train.size()) return std::nullopt;
+    return sum;
+}
+
+/// The normal equations of the training rows with coded targets Y: the shared cells' when `train`
+/// is a union of them, else summed over the run's row blocks and ranks.
+NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
+                                  const Eigen::MatrixXd& Y, const RowPartition& rows, FitClock& clock,
+                                  const Progress& progress)
+{
+    if (auto raw = sumOfCells(p, train)) return coded(std::move(*raw), coding);
+    clock.rows += static_cast<long long>(train.size());
     return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress);
+}
+
+/// Every cell's normal equations of the raw targets, once per fold (TrainLearner::shareCells).
+void computeCells(const Dataset& data, const PointFeatures& p, const std::vector<Indices>& cells,
+                  const RowPartition& rows, const Progress& poll)
+{
+    FitClock clock(rows);
+    const RowBlocks blocks{p.F.rows(), rows.blockRows};
+    for (const Indices& cell : cells) {
+        const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, cell), data.numClasses)
+                                                          : rawTargets(select(data.targets, cell));
+        clock.rows += static_cast<long long>(cell.size());
+        p.cells.push_back({cell, normalEquations(p.F, cell, R, blocks, *rows.ranks, &clock.sums, poll)});
+    }
+}
+
+/// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
+Eigen::MatrixXd packed(const Outcome& o)
+{
+    const std::size_t n = 4 + o.classes.size() + o.targets.size();
+    Eigen::MatrixXd m(Eigen::Index(n), 1);
+    m(0) = o.failed ? 1.0 : 0.0;
+    m(1) = o.logEvidence;
+    m(2) = double(o.classes.size());
+    m(3) = double(o.targets.size());
+    Eigen::Index at = 4;
+    for (int c : o.classes) m(at++) = c;
+    for (double t : o.targets) m(at++) = t;
+    return m;
+}
+
+Outcome unpacked(const Eigen::MatrixXd& m)
+{
+    Outcome o;
+    o.failed = m(0) != 0.0;
+    o.logEvidence = m(1);
+    const auto classes = std::size_t(m(2)), targets = std::size_t(m(3));
+    Eigen::Index at = 4;
+    for (std::size_t i = 0; i < classes; ++i) o.classes.push_back(int(m(at++)));
+    for (std::size_t i = 0; i < targets; ++i) o.targets.push_back(m(at++));
+    return o;
+}
+
+/// Deals the fits that do not split over rows (Ranks::deal): one per lambda, C or evidence. The
+/// turn runs on over the whole training run, so that successive fits start on the next rank and
+/// the ranks get equal shares.
+class Dealer {
+public:
+    explicit Dealer(const RowPartition& rows) : ranks_(*rows.ranks) {}
+    std::vector<Outcome> operator()(std::size_t n, const std::function<Outcome(std::size_t)>& fit) const
+    {
+        const std::vector<Eigen::MatrixXd> all = ranks_.deal(turn_, n, [&](std::size_t k) { return packed(fit(k)); });
+        turn_ += n;
+        std::vector<Outcome> out;
+        for (const Eigen::MatrixXd& m : all) out.push_back(unpacked(m));
+        return out;
+    }
+
+private:
+    const Ranks& ranks_;
+    mutable std::size_t turn_ = 0;
+};
+
+Outcome failedOutcome()
+{
+    Outcome o;
+    o.logEvidence = kNaN;
+    o.failed = true;
+    return o;
 }
 
 Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const Indices& cols)
@@ -136,48 +237,39 @@ public:
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
         FitClock clock(rows_);
         const Coded c = codeTargets(data_, train);
-        std::vector<std::optional<Eigen::MatrixXd>> decisions;  // nullopt: G + lambda I not positive definite
         // The Gram matrix takes the first third of the progress, the lambdas the rest.
         const double L = double(lambdas.size());
         auto solving = [&](std::size_t k) {
             return heldAt(poll, (1.0 + 2.0 * double(k) / L) / 3.0, "Cholesky λ=" + shortNumber(lambdas[k]));
         };
-        if (!gaussian_ && std::size_t(p.F.cols()) <= train.size()) {
-            const NormalEquations ne = trainingEquations(p, train, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+        if (primal(p, train)) {
+            const NormalEquations ne = trainingEquations(p, train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
             const MatrixXfR Fs = selectRows(p.F, test);
-            for (std::size_t k = 0; k < lambdas.size(); ++k) {
+            return deal_(lambdas.size(), [&](std::size_t k) {
                 const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(k));
-                decisions.push_back(W ? std::optional(timesDouble(Fs, *W)) : std::nullopt);
-            }
-        } else {
-            const Eigen::MatrixXd& K = kernel(p, heldAt(poll, 0.0, "Gram matrix"));
-            reportProgress(poll, 1.0 / 3.0, "kernel rows");
-            const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
-            reportProgress(poll, 1.0 / 3.0, "kernel rows");
-            const Eigen::MatrixXd Kst = subMatrix(K, test, train);
-            for (std::size_t k = 0; k < lambdas.size(); ++k) {
-                const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(k));
-                if (!A) {
-                    decisions.push_back(std::nullopt);
-                    continue;
-                }
-                Eigen::MatrixXd D(Kst.rows(), A->cols());
-                for (Eigen::Index c = 0; c < A->cols(); ++c) D.col(c).noalias() = Kst * A->col(c);  // GEMV: one thread
-                decisions.push_back(std::move(D));
-            }
+                return W ? decode(c.coding, timesDouble(Fs, *W)) : failedOutcome();
+            });
         }
-        std::vector<Outcome> out;
-        for (const auto& D : decisions) {
-            if (D) {
-                out.push_back(decode(c.coding, *D));
-            } else {
-                Outcome o;
-                o.logEvidence = kNaN;
-                o.failed = true;
-                out.push_back(std::move(o));
-            }
-        }
-        return out;
+        const Eigen::MatrixXd& K = kernel(p, heldAt(poll, 0.0, "Gram matrix"));
+        reportProgress(poll, 1.0 / 3.0, "kernel rows");
+        const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
+        reportProgress(poll, 1.0 / 3.0, "kernel rows");
+        const Eigen::MatrixXd Kst = subMatrix(K, test, train);
+        return deal_(lambdas.size(), [&](std::size_t k) {
+            const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(k));
+            if (!A) return failedOutcome();
+            Eigen::MatrixXd D(Kst.rows(), A->cols());
+            for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst * A->col(j);  // GEMV: one thread
+            return decode(c.coding, D);
+        });
+    }
+
+    void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
+    {
+        p.cells.clear();
+        std::size_t rows = 0;
+        for (const Indices& c : cells) rows += c.size();
+        if (!gaussian_ && std::size_t(p.F.cols()) <= rows) computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:
@@ -207,9 +299,13 @@ private:
         return *p.K;
     }
 
+    /// Ridge on F in the primal (normal equations, D x D) when D <= n_train, else in the dual.
+    bool primal(const PointFeatures& p, const Indices& train) const { return !gaussian_ && std::size_t(p.F.cols()) <= train.size(); }
+
     const Dataset& data_;
     bool gaussian_;
     RowPartition rows_;
+    Dealer deal_{rows_};
 };
 
 /// liblinear's L2-loss SVM, one fit per C (classes only).
@@ -222,28 +318,28 @@ public:
                              const std::vector<double>& values, const Progress& poll) const override
     {
         const FitClock clock(rows_);
+        for (double C : values)
+            if (!std::isfinite(C) || !(C > 0)) throw SpecError("grid C", "must be > 0", std::to_string(C));
         const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
         const std::vector<int> labels = select(data_.labels, train);
-        std::vector<Outcome> out;
-        for (double C : values) {
-            if (!std::isfinite(C) || !(C > 0)) throw SpecError("grid C", "must be > 0", std::to_string(C));
-            LinearSvm svm(C, 0.1, seed_);
-            const std::string step = "SVM C=" + shortNumber(C);
-            const double f = double(out.size()) / double(values.size());
+        return deal_(values.size(), [&](std::size_t k) {
+            LinearSvm svm(values[k], 0.1, seed_);
+            const std::string step = "SVM C=" + shortNumber(values[k]);
+            const double f = double(k) / double(values.size());
             reportProgress(poll, f, step);
             svm.fit(Ft, labels, data_.numClasses, heldAt(poll, f, step));
             Outcome o;
             o.logEvidence = kNaN;
             o.classes = svm.predictClasses(Fs);
-            out.push_back(std::move(o));
-        }
-        return out;
+            return o;
+        });
     }
 
 private:
     const Dataset& data_;
     std::uint64_t seed_;
     RowPartition rows_;
+    Dealer deal_{rows_};
 };
 
 /// Bayesian linear regression with alpha, beta maximising the evidence (no learner axis).
@@ -258,31 +354,47 @@ public:
         FitClock clock(rows_);
         reportProgress(poll, 0.0, "Bayesian evidence");  // the evidence itself (one tridiagonalisation) does not poll
         const MatrixXfR Fs = selectRows(p.F, test);
-        BayesianLinearRegression blr;
-        if (std::size_t(p.F.cols()) <= train.size()) {  // primal: the normal equations are sums over row blocks
-            const TargetCoding coding = data_.isClassification()
-                                            ? TargetCoding::classes(data_.numClasses, TargetCoding::Kind::OneHot)
-                                            : TargetCoding::regression(select(data_.targets, train));
-            const Eigen::MatrixXd T = data_.isClassification() ? coding.encode(select(data_.labels, train))
-                                                               : coding.encode(select(data_.targets, train));
-            blr.fit(trainingEquations(p, train, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix")), T.squaredNorm(), coding);
-        } else if (data_.isClassification()) {
-            blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
-        } else {
-            blr.fit(selectRows(p.F, train), select(data_.targets, train));
+        // Primal: the normal equations are sums over row blocks (collective); the evidence
+        // maximisation and the predictions then run on one rank (dealt).
+        std::optional<NormalEquations> ne;
+        TargetCoding coding;
+        Eigen::MatrixXd T;
+        if (std::size_t(p.F.cols()) <= train.size()) {
+            coding = data_.isClassification() ? TargetCoding::classes(data_.numClasses, TargetCoding::Kind::OneHot)
+                                              : TargetCoding::regression(select(data_.targets, train));
+            T = data_.isClassification() ? coding.encode(select(data_.labels, train)) : coding.encode(select(data_.targets, train));
+            ne = trainingEquations(p, train, coding, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
         }
-        Outcome o;
-        if (data_.isClassification())
-            o.classes = blr.predictClasses(Fs);
-        else
-            o.targets = blr.predictTargets(Fs);
-        o.logEvidence = blr.logEvidence();
-        return {o};
+        return deal_(1, [&](std::size_t) {
+            BayesianLinearRegression blr;
+            if (ne)
+                blr.fit(*ne, T.squaredNorm(), coding);
+            else if (data_.isClassification())
+                blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
+            else
+                blr.fit(selectRows(p.F, train), select(data_.targets, train));
+            Outcome o;
+            if (data_.isClassification())
+                o.classes = blr.predictClasses(Fs);
+            else
+                o.targets = blr.predictTargets(Fs);
+            o.logEvidence = blr.logEvidence();
+            return o;
+        });
+    }
+
+    void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
+    {
+        p.cells.clear();
+        std::size_t rows = 0;
+        for (const Indices& c : cells) rows += c.size();
+        if (std::size_t(p.F.cols()) <= rows) computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:
     const Dataset& data_;
     RowPartition rows_;
+    Dealer deal_{rows_};
 };
 
 } // namespace

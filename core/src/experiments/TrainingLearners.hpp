@@ -5,6 +5,7 @@
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/learn/NormalEquations.hpp"
 #include "orbit/parallel/Ranks.hpp"
 
 #include <Eigen/Core>
@@ -18,12 +19,22 @@
 
 namespace orbit::detail {
 
+/// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one cell of an outer
+/// fold's training rows (cellsOf its inner validation sets).
+struct CellEquations {
+    Indices rows;
+    NormalEquations raw;
+};
+
 /// The features of one grid point: row i of F belongs to dataset row i. `K` caches the N x N
 /// matrix the dual learners need (F F^T, or the Gaussian kernel for krr), computed on first use.
+/// `cells` holds the current fold's cell equations (TrainLearner::shareCells), if its learner sums
+/// over rows.
 struct PointFeatures {
     MatrixXfR F;
     double kernelSigma = 0.0;                 ///< krr only: bandwidth of the Gaussian kernel on F
     mutable std::optional<Eigen::MatrixXd> K;
+    mutable std::vector<CellEquations> cells;
 };
 
 /// Predictions for the test rows of one fit, at one value of the learner's parameter.
@@ -46,6 +57,16 @@ public:
     virtual std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
                                      const std::vector<double>& values,
                                      const Progress& poll) const = 0;
+    /// Before the fits of one outer fold, whose training sets (inner and outer) are all unions of
+    /// `cells`: a learner whose fits are sums over rows (primal ridge, blr) computes every cell's
+    /// normal equations once, into p.cells, and its fits add those up instead of recomputing their
+    /// products. Others leave p.cells empty. Collective.
+    virtual void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const
+    {
+        (void)cells;
+        (void)poll;
+        p.cells.clear();
+    }
 };
 
 /// Where the rows of a run live: the processes it is spread over and the fixed row blocks, and the
@@ -53,7 +74,7 @@ public:
 struct RowPartition {
     const Ranks* ranks = &oneProcess();
     Eigen::Index blockRows = 512;
-    StageSeconds* seconds = nullptr;
+    StageCosts* seconds = nullptr;
 };
 
 /// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise.

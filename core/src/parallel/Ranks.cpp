@@ -11,6 +11,17 @@ int Ranks::ownerOf(Eigen::Index block, Eigen::Index blocks) const
     throw ContractError("Ranks::ownerOf", "block " + std::to_string(block) + " of " + std::to_string(blocks));
 }
 
+std::vector<Eigen::MatrixXd> Ranks::deal(std::size_t first, std::size_t n,
+                                         const std::function<Eigen::MatrixXd(std::size_t)>& task) const
+{
+    const std::size_t P = static_cast<std::size_t>(size()), me = static_cast<std::size_t>(rank());
+    std::vector<Eigen::MatrixXd> out(n);
+    for (std::size_t k = 0; k < n; ++k)
+        if ((first + k) % P == me) out[k] = task(k);
+    for (std::size_t k = 0; k < n && P > 1; ++k) broadcast(out[k], static_cast<int>((first + k) % P));
+    return out;
+}
+
 namespace {
 
 class OneProcess final : public Ranks {
@@ -35,7 +46,7 @@ public:
     {
         throw ContractError("Ranks::receiveText", "no rank " + std::to_string(from) + " in a one-process job");
     }
-    void broadcast(Eigen::MatrixXd&) const override {}
+    void broadcast(Eigen::MatrixXd&, int) const override {}
     double maximum(double value) const override { return value; }
 };
 

@@ -116,6 +116,9 @@ private slots:
         QCOMPARE(r.folds[0].chosen.at("lambda"), 0.7);
         QCOMPARE(r.featureDim, Eigen::Index(d));
         QVERIFY(r.mae > 0 && r.mae <= r.mean + 1e-12);  // MAE <= RMSE
+        // The primal fits (inner and outer) share the fold's cell products: each training row once.
+        // The dual fits compute no normal equations.
+        QCOMPARE(r.stages.productRows, d == 3 ? 35LL : 0LL);
     }
 
     // With innerFolds = K the grid search scores a point by the mean over an inner K-fold
@@ -150,6 +153,8 @@ private slots:
                      qPrintable(QString("%1 vs %2").arg(row.validation).arg(expected)));
         }
         QCOMPARE(r.folds[0].chosen.at("lambda"), 1e-3);  // light regularisation fits a linear target best
+        // The three inner fits and the outer one add up the three cells' products.
+        QCOMPARE(r.stages.productRows, static_cast<long long>(outer[0].train.size()));
         // one split (innerFolds = 0) scores on a different, single validation part
         c.innerFolds = 0;
         QCOMPARE(innerSplits(ds, c, outer[0].train, 0).size(), std::size_t(1));
@@ -376,6 +381,7 @@ private slots:
         c.learningCurve = {0.5, 1.0};
         const TrainResult s = train(ds, c);
         QVERIFY(s.mean > 0.85);
+        QCOMPARE(s.stages.productRows, 0LL);  // liblinear does not sum over rows
         QCOMPARE(s.learningCurve.size(), std::size_t(2));
         QCOMPARE(s.learningCurve[1].trainSize, std::size_t(45));
 
@@ -387,6 +393,26 @@ private slots:
         const TrainResult r = train(reg, k);
         double sd = standardDeviation(reg.targets);
         QVERIFY2(r.mean < 0.5 * sd, qPrintable(QString("%1 vs sd %2").arg(r.mean).arg(sd)));
+    }
+
+    // Every outer fold computes its training rows' products once, shared by its inner fit (on one
+    // cell) and its outer fit (both cells), for ridge and blr. (The closed-form tests above check
+    // the numbers of such shared fits.)
+    void foldsShareTheirProducts()
+    {
+        const Dataset ds = blobs(30, 3);
+        TrainConfig c;
+        c.features = "raw";
+        c.eval = "kfold:3";
+        c.grid = {{"lambda", {1e-2}}};
+        for (const std::string learner : {"ridge", "blr"}) {
+            c.learner = learner;
+            if (learner == "blr") c.grid.clear();
+            const TrainResult r = train(ds, c);
+            long long rows = 0;
+            for (const Split& s : outerSplits(ds, c)) rows += static_cast<long long>(s.train.size());
+            QCOMPARE(r.stages.productRows, rows);
+        }
     }
 
     // krr on a kernel feature map: --kernel fixes the map's base kernel and the median axis is the

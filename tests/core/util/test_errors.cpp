@@ -68,7 +68,7 @@ TrainConfig goodTraining()
 const QSet<QString>& vocabulary()
 {
     static const QSet<QString> words = {
-        "kernel", "features", "group", "distribution", "data", "index", "inputs", "format", "subset", "points",
+        "kernel", "features", "group", "distribution", "data", "test-data", "index", "inputs", "format", "subset", "points",
         "samples", "r", "learner", "eval", "grid", "validation", "inner-folds", "learning-curve", "block-rows", "estimator",
         "output", "rotate", "rotate-max", "pad", "transform-group", "transform-distribution", "s-list", "r-list",
         "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision",
@@ -186,6 +186,13 @@ private slots:
             TrainConfig c = goodTraining();
             c.innerFolds = 1;
             c.validate();
+        });
+        row("test data of another shape", "test-data", [data] {
+            Dataset other = data;
+            other.shape.width += 1;
+            other.X.resize(other.X.rows(), other.shape.dim());
+            other.X.setZero();
+            data.followedBy(other);
         });
         row("block rows", "block-rows", [] {
             TrainConfig c = goodTraining();

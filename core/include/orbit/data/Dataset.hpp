@@ -64,6 +64,11 @@ struct Dataset {
     void checkInvariants() const;
     /// The rows `idx` as a new dataset (labels, targets, charges, names, folds follow).
     Dataset subset(const std::vector<std::size_t>& idx) const;
+    /// This dataset's rows, then `more`'s (a separate test file after its training file). Requires
+    /// the same kind and shape, and both labelled or both with targets; classes are the union
+    /// (numClasses the larger count), predefined folds are dropped. Throws SpecError("test-data")
+    /// naming what differs.
+    Dataset followedBy(const Dataset& more) const;
 };
 
 } // namespace orbit

@@ -55,6 +55,12 @@ Split innerValidation(const Indices& train, double validationFraction, std::uint
 /// disjoint and cover `train`. Requires 2 <= k <= train.size().
 std::vector<Split> innerKFold(const Indices& train, int k, std::uint64_t seed);
 
+/// The cells of `rows` told apart by membership in each of `sets`: rows in the same cell lie in
+/// exactly the same sets. Cells are sorted ascending and ordered by their first row; together
+/// they are `rows`. Every union of cells that is a training set of an inner split (the rest of its
+/// validation set) is then a sum of per-cell statistics.
+std::vector<Indices> cellsOf(const Indices& rows, const std::vector<Indices>& sets);
+
 /// Rows `idx` of X, in that order.
 MatrixXfR selectRows(const MatrixXfR& X, const Indices& idx);
 

@@ -45,6 +45,10 @@ struct TrainConfig {
     /// the number of processes the run is spread over. Small enough that P ranks get nearly equal
     /// shares of whole blocks; each block's product is summed as one more D x D matrix.
     long long blockRows = 512;
+    /// When > 0, rows [testFrom, N) are a given test set (a separate test file after the training
+    /// file, Dataset::followedBy): the one outer split trains on the rows before it, and `eval` is
+    /// not used.
+    std::size_t testFrom = 0;
 
     /// Throws SpecError naming the field (`--learner`, `--eval`, `--grid`, ...) and the value.
     void validate() const;
@@ -73,13 +77,18 @@ struct FoldResult {
     double seconds = 0.0;
 };
 
-/// Wall-clock seconds of a run by stage, on the slowest rank. Learners whose fits are not sums over
-/// rows (svm, krr, ridge in the dual form) count their whole fit as solve.
-struct StageSeconds {
+/// Wall-clock seconds of a run by stage, on the slowest rank, and the rows its products covered.
+/// Learners whose fits are not sums over rows (svm, krr, ridge in the dual form) count their whole
+/// fit as solve.
+struct StageCosts {
     double features = 0.0;   ///< fitting the maps and computing this rank's feature rows
     double products = 0.0;   ///< this rank's block products F_b^T F_b, F_b^T Y_b
     double reduction = 0.0;  ///< gathering feature rows and summing block products across ranks
     double solve = 0.0;      ///< factorisations, evidence maximisation and predictions
+    /// Training rows whose block products were computed, over all fits (the same count at any
+    /// number of ranks): a fold's inner and outer fits share per-cell sums, so each of the fold's
+    /// training rows counts once.
+    long long productRows = 0;
 };
 
 struct TrainResult {
@@ -95,7 +104,7 @@ struct TrainResult {
     std::string featureSpec;             ///< the spec actually used (after defaults)
     double seconds = 0.0;
     int ranks = 1;                       ///< processes the run was spread over
-    StageSeconds stages;
+    StageCosts stages;
 };
 
 /// The seed train() gives the feature maps of a run with config.seed (their context, e.g. the median

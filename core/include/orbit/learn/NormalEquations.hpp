@@ -4,6 +4,7 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 
 #include <Eigen/Core>
@@ -25,5 +26,15 @@ struct NormalEquations {
 NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const Eigen::MatrixXd& Y,
                                 const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times = nullptr,
                                 const Progress& progress = {});
+
+/// Targets before any coding, so that normal equations of several row sets can be added first and
+/// coded afterwards: one-hot classes (numClasses columns) or the target itself (one column), then a
+/// column of ones.
+Eigen::MatrixXd rawTargets(const std::vector<int>& labels, int numClasses);
+Eigen::MatrixXd rawTargets(const std::vector<double>& targets);
+
+/// The equations of the coded targets from those of rawTargets: every coding is affine in the raw
+/// columns (±1 = 2 one-hot - 1, one-hot, (t - mean) / scale), and so is B. G is moved, not copied.
+NormalEquations coded(NormalEquations raw, const TargetCoding& coding);
 
 } // namespace orbit

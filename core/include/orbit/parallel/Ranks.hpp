@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace orbit {
 
@@ -58,10 +60,17 @@ public:
     /// Text point to point (results of whole settings of an experiment).
     virtual void sendText(const std::string& text, int to) const = 0;
     virtual std::string receiveText(int from) const = 0;
-    /// The root's M to every rank (size included).
-    virtual void broadcast(Eigen::MatrixXd& M) const = 0;
+    /// Rank `from`'s M to every rank (size included).
+    virtual void broadcast(Eigen::MatrixXd& M, int from = 0) const = 0;
     /// The largest of every rank's `value` (for stage timings: the slowest rank sets the pace).
     virtual double maximum(double value) const = 0;
+
+    /// Tasks that do not split over rows (one Cholesky per lambda, one SVM per C, one evidence
+    /// maximisation), dealt out: task k of n runs only on rank (first + k) mod size(), and its
+    /// result reaches every rank from there. Each rank gets back all n results, the same bits as
+    /// one process computing them all. Collective.
+    std::vector<Eigen::MatrixXd> deal(std::size_t first, std::size_t n,
+                                      const std::function<Eigen::MatrixXd(std::size_t)>& task) const;
 };
 
 /// This process alone (rank 0 of 1).

@@ -63,6 +63,7 @@ private:
 ///   group                    the group spec                                 --group
 ///   distribution             the distribution on the group                  --dist
 ///   data                     the dataset (file, labels, size)               --data
+///   test-data                a separate test set after the training data    --test-data
 ///   index                    the chosen sample of the dataset               --index
 ///   inputs                   several chosen samples                         --indices
 ///   format                   the dataset format                             --format

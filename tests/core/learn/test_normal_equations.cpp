@@ -1,0 +1,155 @@
+// Normal equations summed over row blocks, added over cells of rows and coded afterwards, and the
+// dealing of whole fits to ranks: what `train` relies on to share a fold's products and to spread
+// its solves.
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/learn/NormalEquations.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/parallel/Ranks.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace orbit;
+
+namespace {
+
+MatrixXfR features(Eigen::Index n, Eigen::Index d)
+{
+    MatrixXfR F(n, d);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < d; ++j) F(i, j) = float(std::sin(0.37 * double(i + 1) * double(j + 2)));
+    return F;
+}
+
+double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
+
+/// Rank `me` of `size` ranks that records the owners its results are broadcast from (one process
+/// plays one rank: no rank ever needs another's data here).
+class RecordingRanks final : public Ranks {
+public:
+    RecordingRanks(int me, int size) : me_(me), size_(size) {}
+    int rank() const override { return me_; }
+    int size() const override { return size_; }
+    void allGatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void gatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void send(const Eigen::MatrixXd&, int) const override {}
+    Eigen::MatrixXd receive(int) const override { return {}; }
+    void sendText(const std::string&, int) const override {}
+    std::string receiveText(int) const override { return {}; }
+    void broadcast(Eigen::MatrixXd& M, int from) const override
+    {
+        owners.push_back(from);
+        if (from != me_) M = Eigen::MatrixXd::Constant(1, 1, -1.0);  // what the owner would send
+    }
+    double maximum(double v) const override { return v; }
+    mutable std::vector<int> owners;
+
+private:
+    int me_, size_;
+};
+
+} // namespace
+
+class TestNormalEquations : public QObject {
+    Q_OBJECT
+private slots:
+    /// Cells of a fold (its inner validation set and the rest), each summed over blocks with raw
+    /// targets and coded after adding, give the equations of the whole training set computed
+    /// directly with coded targets: for +-1 classes, one-hot classes and standardised targets.
+    void cellsAddUpToTheTrainingSet()
+    {
+        const Eigen::Index n = 90, d = 7;
+        const MatrixXfR F = features(n, d);
+        Indices train;
+        for (std::size_t i = 0; i < std::size_t(n); ++i)
+            if (i % 5 != 2) train.push_back(i);  // the rows left out are some fold's test rows
+        const Split inner = innerValidation(train, 0.25, 7, {});
+        const std::vector<Indices> cells = cellsOf(train, {inner.test});
+        QCOMPARE(cells.size(), std::size_t(2));
+        QCOMPARE(cells[0].size() + cells[1].size(), train.size());
+        const RowBlocks blocks{n, 16};
+
+        std::vector<int> labels(static_cast<std::size_t>(n));
+        std::vector<double> targets(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < std::size_t(n); ++i) {
+            labels[i] = int((i * 7) % 3);
+            targets[i] = 3.0 + std::cos(0.1 * double(i));
+        }
+        for (int kind = 0; kind < 3; ++kind) {
+            const TargetCoding coding = kind == 0   ? TargetCoding::classes(3)
+                                        : kind == 1 ? TargetCoding::classes(3, TargetCoding::Kind::OneHot)
+                                                    : TargetCoding::regression(select(targets, train));
+            auto raw = [&](const Indices& rows) {
+                return kind < 2 ? rawTargets(select(labels, rows), 3) : rawTargets(select(targets, rows));
+            };
+            NormalEquations sum = normalEquations(F, cells[0], raw(cells[0]), blocks, oneProcess());
+            const NormalEquations second = normalEquations(F, cells[1], raw(cells[1]), blocks, oneProcess());
+            sum.G += second.G;
+            sum.B += second.B;
+            sum.samples += second.samples;
+            const NormalEquations viaCells = coded(std::move(sum), coding);
+            const Eigen::MatrixXd Y = kind < 2 ? coding.encode(select(labels, train)) : coding.encode(select(targets, train));
+            const NormalEquations direct = normalEquations(F, train, Y, blocks, oneProcess());
+            QCOMPARE(viaCells.samples, Eigen::Index(train.size()));
+            QVERIFY2(relative(viaCells.G, direct.G) < 1e-14, qPrintable(QString::number(relative(viaCells.G, direct.G))));
+            QVERIFY2(relative(viaCells.B, direct.B) < 1e-13, qPrintable(QString("coding %1: B off by %2").arg(kind).arg(relative(viaCells.B, direct.B))));
+        }
+    }
+
+    void cellsTellRowsApartByMembership()
+    {
+        // Inner 3-fold sets of rows 0..8 split them into three cells; one validation set into two.
+        const Indices rows = {8, 1, 2, 3, 4, 5, 6, 7, 0};
+        const std::vector<Indices> three = {{0, 3, 6}, {1, 4, 7}, {2, 5, 8}};
+        const std::vector<Indices> cells = cellsOf(rows, three);
+        QCOMPARE(cells, (std::vector<Indices>{{0, 3, 6}, {1, 4, 7}, {2, 5, 8}}));
+        QCOMPARE(cellsOf(rows, {{5, 2, 99}}), (std::vector<Indices>{{0, 1, 3, 4, 6, 7, 8}, {2, 5}}));
+        QCOMPARE(cellsOf(rows, {}), (std::vector<Indices>{{0, 1, 2, 3, 4, 5, 6, 7, 8}}));
+    }
+
+    void codingChecksItsColumns()
+    {
+        NormalEquations raw;
+        raw.G = Eigen::MatrixXd::Identity(2, 2);
+        raw.B = Eigen::MatrixXd::Zero(2, 2);  // one class column and ones: too few for 3 classes
+        QVERIFY_THROWS_EXCEPTION(ContractError, coded(raw, TargetCoding::classes(3)));
+        QVERIFY_THROWS_EXCEPTION(ContractError, rawTargets(std::vector<int>{0, 3}, 3));
+    }
+
+    /// Task k of n runs only on rank (first + k) mod P, and every result is broadcast from there,
+    /// in task order; one process runs them all.
+    void dealRunsEachTaskOnOneRank()
+    {
+        for (int P : {1, 2, 3})
+            for (int me = 0; me < P; ++me) {
+                const RecordingRanks ranks(me, P);
+                std::vector<std::size_t> ran;
+                const auto out = ranks.deal(4, 5, [&](std::size_t k) {
+                    ran.push_back(k);
+                    return Eigen::MatrixXd::Constant(1, 1, double(k));
+                });
+                std::vector<std::size_t> mine;
+                std::vector<int> owners;
+                for (std::size_t k = 0; k < 5; ++k) {
+                    const int owner = int((4 + k) % std::size_t(P));
+                    if (owner == me) mine.push_back(k);
+                    owners.push_back(owner);
+                    QCOMPARE(out[k](0, 0), owner == me ? double(k) : -1.0);
+                }
+                QCOMPARE(ran, mine);
+                QCOMPARE(ranks.owners, P == 1 ? std::vector<int>{} : owners);
+            }
+        std::size_t calls = 0;
+        const auto all = oneProcess().deal(0, 3, [&](std::size_t k) {
+            ++calls;
+            return Eigen::MatrixXd::Constant(2, 1, double(k));
+        });
+        QCOMPARE(calls, std::size_t(3));
+        QCOMPARE(all[2](1, 0), 2.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNormalEquations)
+#include "test_normal_equations.moc"
