@@ -1,6 +1,7 @@
 // orbitlab-cli learn / evidence: learning the locality by the evidence, and the common-random-number
 // evidence curve it climbs (../shared/CLI.md).
 #include "GroupOptions.hpp"
+#include "ManyProcesses.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
@@ -57,6 +58,7 @@ LocalityConfig configOf(const Args& args)
     const std::string precision = args.text("precision", "float");
     if (precision != "float" && precision != "double") throw SpecError("--precision", "must be float or double", precision);
     c.doublePrecision = precision == "double";
+    c.blockRows = blockRowsOption(args);
     return c;
 }
 
@@ -76,7 +78,7 @@ int runLearn(const Args& args, Io& io)
     c.bounds = boundsList(args.text("bounds"));
     c.validate();
     const Dataset data = preparedData(args);
-    const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"));
+    const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"), {}, io.ranks);
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
         Json params = Json::object(), bounds = Json::object(), trajectory = Json::array();
@@ -121,13 +123,13 @@ int runEvidence(const Args& args, Io& io)
     const Dataset data = preparedData(args);
     const Progress progress = terminalProgress(io.err, io.progress, "evidence");
     std::ofstream csv;
-    if (args.has("csv")) {
+    if (args.has("csv") && io.ranks.isRoot()) {
         csv.open(args.text("csv"));
         if (!csv) throw SpecError("--csv", "cannot write the file", args.text("csv"));
         csv << std::setprecision(17);
     }
     if (params.size() == 2) {
-        const EvidenceSurface surface = evidenceSurface(data, c, params[0], values[0], params[1], values[1], progress);
+        const EvidenceSurface surface = evidenceSurface(data, c, params[0], values[0], params[1], values[1], progress, {}, io.ranks);
         if (io.progress) io.err << "\n";
         Json rows = Json::array();
         for (Eigen::Index i = 0; i < surface.logEvidence.rows(); ++i) {
@@ -158,7 +160,7 @@ int runEvidence(const Args& args, Io& io)
         }
         return 0;
     }
-    const EvidenceCurve curve = evidenceCurve(data, c, params[0], values[0], progress);
+    const EvidenceCurve curve = evidenceCurve(data, c, params[0], values[0], progress, {}, io.ranks);
     if (io.progress) io.err << "\n";
     if (csv.is_open()) {
         csv << "value,log_evidence\n";
@@ -188,6 +190,7 @@ std::vector<Option> sharedOptions()
     options.push_back({"eval", "", false, "holdout:FRAC|kfold:K", "learn on the training part of the first split only"});
     for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"precision", "", false, "float|double", "features and evidence in float (default) or double (2x slower)"});
+    options.push_back(blockRowsOptionSpec());
     return options;
 }
 
@@ -226,7 +229,7 @@ Command learnCommand()
                 "Rotation windows a are searched on a linear scale.\n"
                 "With --eval the learning sees only the training part, and the learned model's held-out\n"
                 "score is reported (metric, test).\n\n" +
-                groupSpecHelp(),
+                manyProcessesHelp() + groupSpecHelp(),
             options,
             runLearn};
 }
@@ -241,7 +244,7 @@ Command evidenceCommand()
             "the common-random-number evidence curve over one distribution parameter (or surface over two)",
             "evidence --data FILE --features F --group G --dist D [--kernel K] --param P[,P2]\n"
             "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--json]",
-            std::string(kParameterHelp) + "\n" + groupSpecHelp(),
+            std::string(kParameterHelp) + "\n" + manyProcessesHelp() + groupSpecHelp(),
             options,
             runEvidence};
 }

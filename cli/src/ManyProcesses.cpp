@@ -1,20 +1,20 @@
 #include "ManyProcesses.hpp"
 
 #include "orbit/cli/Processes.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/Ranks.hpp"
 
 namespace orbit::cli {
 
 Option blockRowsOptionSpec()
 {
     return {"block-rows", "", false, "N",
-            "rows per block of the fixed row partition (default " + std::to_string(TrainConfig{}.blockRows) +
+            "rows per block of the fixed row partition (default " + std::to_string(kDefaultBlockRows) +
                 "); results depend on it, never on the number of processes"};
 }
 
 Eigen::Index blockRowsOption(const Args& args)
 {
-    return Eigen::Index(args.integer("block-rows", TrainConfig{}.blockRows, 1, 1LL << 24));
+    return Eigen::Index(args.integer("block-rows", kDefaultBlockRows, 1, kMaxBlockRows));
 }
 
 std::string manyProcessesHelp()

@@ -1,6 +1,5 @@
 #include "orbit/cli/Processes.hpp"
 
-#include "orbit/learn/Gram.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <cstdlib>

@@ -144,6 +144,52 @@ private slots:
         }
     }
 
+    /// learn and evidence spread every evaluation's features, normal equations and gradient sums
+    /// over the ranks' row blocks: the same trajectory, learned value and curve as one process.
+    void learnAndEvidenceGiveTheSameNumbersAtAnyRankCount_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("maxRanks");
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        const QStringList rotated = {"--data", digits, "--n", "300", "--features", "irf:s=40,r=6", "--group", "rotation",
+                                     "--dist", "vonmises:kappa=1", "--block-rows", "64"};
+        QTest::newRow("learn kappa (gradient)") << (QStringList{"learn"} + rotated +
+                                                    QStringList{"--learn", "kappa", "--max-evals", "6", "--eval", "holdout:0.3"})
+                                                << 3;
+        QTest::newRow("evidence curve") << (QStringList{"evidence"} + rotated + QStringList{"--param", "kappa", "--values", "0.5,2,8"})
+                                        << 2;
+        QTest::newRow("learn noisy sort (no gradient)")
+            << QStringList{"learn", "--data", g2, "--features", "irf:s=30,r=4", "--group", "permutation", "--dist",
+                           "noisysort:sigma=0.5", "--learn", "sigma", "--max-evals", "5", "--block-rows", "32"}
+            << 2;
+        QTest::newRow("evidence dual (more features than rows)")
+            << (QStringList{"evidence", "--data", digits, "--n", "60", "--features", "irf:s=80,r=4", "--group", "rotation",
+                            "--dist", "vonmises:kappa=1", "--block-rows", "16", "--param", "kappa", "--values", "1,4"})
+            << 2;
+    }
+
+    void learnAndEvidenceGiveTheSameNumbersAtAnyRankCount()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, maxRanks);
+        QJsonValue one;
+        for (int P = 1; P <= maxRanks; ++P) {
+            const MpiRun r = runMpi(P, options + QStringList{"--json"});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QVERIFY(j.contains("log_evidence"));
+            if (P == 1)
+                one = withoutTimings(j);
+            else
+                QVERIFY2(withoutTimings(j) == one,
+                         qPrintable(QString("P=%1: %2\nP=1: %3")
+                                        .arg(P)
+                                        .arg(QString::fromUtf8(QJsonDocument(withoutTimings(j).toObject()).toJson()))
+                                        .arg(QString::fromUtf8(QJsonDocument(one.toObject()).toJson()))));
+        }
+    }
+
     /// An experiment deals its settings out to the ranks: the same table as one process.
     void experimentDealsItsSettingsOut()
     {

@@ -7,6 +7,8 @@
 #include "orbit/features/InvariantFourierTangents.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/NormalEquations.hpp"
+#include "orbit/parallel/BlockSum.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -48,6 +50,7 @@ void LocalityConfig::validate() const
     if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
     if (maxEvaluations < 1 || maxEvaluations > 100000)
         throw SpecError("max-evals", "must be between 1 and 100000", std::to_string(maxEvaluations));
+    checkBlockRows(blockRows);
     if (!eval.empty()) splitConfig(*this).validate();
     for (std::size_t i = 0; i < learn.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
@@ -73,8 +76,8 @@ Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices*
     return splits.front().train;
 }
 
-EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config)
-    : data_(data), rows_(std::move(rows)), config_(config), params_(config.learn)
+EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks)
+    : data_(data), rows_(std::move(rows)), config_(config), ranks_(ranks), params_(config.learn)
 {
     if (!data.isClassification() && !data.isRegression())
         throw SpecError("data", "learning the locality needs class labels or regression targets", data.source);
@@ -117,32 +120,21 @@ std::string EvidenceObjective::distSpec(const std::map<std::string, double>& val
     return dist_->withParameters(values)->spec();
 }
 
-MatrixXfR EvidenceObjective::featuresWith(const std::map<std::string, double>& values, const Indices& rows,
-                                          const std::vector<std::string>& params, std::vector<MatrixXfR>* dPhi,
-                                          const Progress& progress) const
+MatrixXfR EvidenceObjective::features(const std::map<std::string, double>& values, const Indices& rows) const
 {
     const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
     MatrixXfR Phi;
     if (tangents_) {
         std::vector<MatrixXfR> none;
-        tangents_->compute(dist, data_.X, rows, params, Phi, dPhi ? *dPhi : none, progress);
+        tangents_->compute(dist, data_.X, rows, {}, Phi, none);
         return Phi;
     }
     // Any other map: fitted on the learning rows with train's seed, then applied to `rows`.
     const std::uint64_t seed = featureSeed(config_.seed);
     const FeatureContext context = makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed);
     const auto map = makeFeatureMap(config_.features, context);
-    map->fit(selectRows(data_.X, rows_), seed, [&](double f, const std::string& what) {
-        reportProgress(progress, 0.2 * f, "fitting: " + what);
-        return false;
-    });
-    reportProgress(progress, 0.2, "features");
+    map->fit(selectRows(data_.X, rows_), seed);
     return map->transform(selectRows(data_.X, rows));
-}
-
-MatrixXfR EvidenceObjective::features(const std::map<std::string, double>& values, const Indices& rows) const
-{
-    return featuresWith(values, rows, {}, nullptr, {});
 }
 
 EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& values, bool gradient,
@@ -152,25 +144,101 @@ EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& v
         throw SpecError("learn", "no gradient for these features and parameters (irf features of rotation, "
                                  "translation, scale or affine, and learnable parameters, have one)",
                         config_.features);
-    return config_.doublePrecision ? evaluateWith<MatrixXdR>(values, gradient, progress)
-                                   : evaluateWith<MatrixXfR>(values, gradient, progress);
+    return config_.doublePrecision ? evaluateInDouble(values, gradient, progress) : evaluateInBlocks(values, gradient, progress);
 }
 
-template <class Mat>
-EvidencePoint EvidenceObjective::evaluateWith(const std::map<std::string, double>& values, bool gradient,
-                                              const Progress& progress) const
+MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
+                                         std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const
+{
+    const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
+    std::unique_ptr<FeatureMap> map;  // maps without tangents: fitted once on all learning rows, as featuresWith does
+    if (!tangents_) {
+        const std::uint64_t seed = featureSeed(config_.seed);
+        map = makeFeatureMap(config_.features, makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed));
+        map->fit(selectRows(data_.X, rows_), seed, [&](double f, const std::string& what) {
+            reportProgress(progress, 0.2 * f, "fitting: " + what);
+            return false;
+        });
+    }
+    const Eigen::Index D = tangents_ ? tangents_->dim() : map->dim();
+    MatrixXfR Phi = MatrixXfR::Zero(blocks.rows, D);
+    dPhi.assign(params.size(), MatrixXfR::Zero(blocks.rows, D));
+    const Eigen::Index first = ranks_.firstBlock(blocks.count(), ranks_.rank()), last = ranks_.lastBlock(blocks.count(), ranks_.rank());
+    for (Eigen::Index b = first; b < last; ++b) {
+        const Eigen::Index r0 = blocks.begin(b), r1 = blocks.end(b);
+        const Indices block(rows_.begin() + r0, rows_.begin() + r1);
+        const Progress inBlock = [&](double f, const std::string& what) {
+            reportProgress(progress, 0.2 + 0.8 * (double(b - first) + f) / double(last - first), what);
+            return false;
+        };
+        MatrixXfR Pb;
+        if (tangents_) {
+            std::vector<MatrixXfR> dPb;
+            tangents_->compute(dist, data_.X, block, params, Pb, dPb, inBlock);
+            for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(r0, r1 - r0) = dPb[m];
+        } else {
+            Pb = map->transform(selectRows(data_.X, block));
+        }
+        Phi.middleRows(r0, r1 - r0) = Pb;
+    }
+    return Phi;
+}
+
+EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, double>& values, bool gradient,
+                                                  const Progress& progress) const
 {
     EvidencePoint point;
     point.params = values;
-    std::vector<Mat> dPhi;
-    Mat Phi;
-    const std::vector<std::string> params = gradient ? params_ : std::vector<std::string>{};
-    if constexpr (std::is_same_v<Mat, MatrixXfR>) {
-        Phi = featuresWith(values, rows_, params, &dPhi, progress);
-    } else {
-        if (!tangents_) throw SpecError("precision", "double precision needs irf features of a differentiable group", config_.features);
-        tangents_->compute(dist_->withParameters(values), data_.X, rows_, params, Phi, dPhi, progress);
+    const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
+    std::vector<MatrixXfR> dPhi;
+    MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, blocks, progress);
+    if (Phi.cols() > blocks.rows) {  // the dual form needs every row on every rank
+        ranks_.allGatherRows(Phi, blocks);
+        for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
+        const LinearEvidence evidence(Phi, targets_);
+        const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+        point.logEvidence = o.logEvidence;
+        point.alpha = o.alpha;
+        point.beta = o.beta;
+        if (gradient) {
+            const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets_);
+            for (const MatrixXfR& d : dPhi) point.gradient.push_back((G.array() * d.cast<double>().array()).sum());
+        }
+        return point;
     }
+    // Primal: the normal equations and the gradient's sums over rows go block by block, in the
+    // fixed tree of orbit/parallel/BlockSum.hpp.
+    Indices all(rows_.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const LinearEvidence evidence(normalEquations(Phi, all, targets_, blocks, ranks_), targets_.squaredNorm());
+    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+    point.logEvidence = o.logEvidence;
+    point.alpha = o.alpha;
+    point.beta = o.beta;
+    if (gradient) {
+        const Eigen::MatrixXd sums = sumOverBlocks(ranks_, blocks.count(), [&](Eigen::Index b) {
+            const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
+            const Eigen::MatrixXd G = evidence.featureGradientOfRows(o.alpha, o.beta, Phi.middleRows(r0, n), targets_.middleRows(r0, n));
+            Eigen::MatrixXd leaf(1, Eigen::Index(dPhi.size()));
+            for (std::size_t m = 0; m < dPhi.size(); ++m)
+                leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0, n).cast<double>().array()).sum();
+            return leaf;
+        });
+        for (Eigen::Index m = 0; m < sums.cols(); ++m) point.gradient.push_back(sums(0, m));
+    }
+    return point;
+}
+
+EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, double>& values, bool gradient,
+                                                  const Progress& progress) const
+{
+    if (!tangents_) throw SpecError("precision", "double precision needs irf features of a differentiable group", config_.features);
+    EvidencePoint point;
+    point.params = values;
+    std::vector<MatrixXdR> dPhi;
+    MatrixXdR Phi;
+    tangents_->compute(dist_->withParameters(values), data_.X, rows_, gradient ? params_ : std::vector<std::string>{}, Phi,
+                       dPhi, progress);
     const LinearEvidence evidence(Phi, targets_);
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
@@ -178,7 +246,7 @@ EvidencePoint EvidenceObjective::evaluateWith(const std::map<std::string, double
     point.beta = o.beta;
     if (gradient) {
         const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets_);
-        for (const Mat& d : dPhi) point.gradient.push_back((G.array() * d.template cast<double>().array()).sum());
+        for (const MatrixXdR& d : dPhi) point.gradient.push_back((G.array() * d.array()).sum());
     }
     return point;
 }
@@ -217,7 +285,8 @@ std::vector<double> parseValueList(const std::string& text)
 }
 
 EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, const std::string& param,
-                            const std::vector<double>& values, const Progress& progress, const LearnStep& step)
+                            const std::vector<double>& values, const Progress& progress, const LearnStep& step,
+                            const Ranks& ranks)
 {
     const auto t0 = std::chrono::steady_clock::now();
     LocalityConfig c = config;
@@ -225,7 +294,7 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
     c.bounds.clear();
     c.validate();
     if (values.empty()) throw SpecError("values", "is empty");
-    const EvidenceObjective objective(data, learningRows(data, c), c);
+    const EvidenceObjective objective(data, learningRows(data, c), c, ranks);
     EvidenceCurve curve;
     curve.param = param;
     curve.trainRows = learningRows(data, c).size();
@@ -252,7 +321,8 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
 
 EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& config, const std::string& xParam,
                                 const std::vector<double>& xValues, const std::string& yParam,
-                                const std::vector<double>& yValues, const Progress& progress, const LearnStep& step)
+                                const std::vector<double>& yValues, const Progress& progress, const LearnStep& step,
+                                const Ranks& ranks)
 {
     const auto t0 = std::chrono::steady_clock::now();
     LocalityConfig c = config;
@@ -261,7 +331,7 @@ EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& confi
     c.validate();
     if (xValues.empty() || yValues.empty()) throw SpecError("values", "is empty");
     const Indices rows = learningRows(data, c);
-    const EvidenceObjective objective(data, rows, c);
+    const EvidenceObjective objective(data, rows, c, ranks);
     EvidenceSurface surface;
     surface.xParam = xParam;
     surface.yParam = yParam;
@@ -437,14 +507,15 @@ void localSearch(Search& search, std::vector<double> u0, const std::vector<doubl
 
 } // namespace
 
-LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step)
+LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step,
+                          const Ranks& ranks)
 {
     const auto t0 = std::chrono::steady_clock::now();
     config.validate();
     if (config.learn.empty()) throw SpecError("learn", "name at least one parameter of the distribution", config.dist);
     Indices test;
     const Indices rows = learningRows(data, config, &test);
-    const EvidenceObjective objective(data, rows, config);
+    const EvidenceObjective objective(data, rows, config, ranks);
     const std::shared_ptr<const Group> group = makeGroup(config.group, data.shape, featureSeed(config.seed));
     const std::shared_ptr<const Distribution> dist = makeDistribution(config.dist, *group);
 

@@ -145,8 +145,7 @@ void TrainConfig::validate() const
         throw SpecError("validation", "must be in (0, 1)", formatNumber(validationFraction));
     if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))
         throw SpecError("inner-folds", "must be 0 (one validation split) or between 2 and 50", std::to_string(innerFolds));
-    if (blockRows < 1 || blockRows > (1LL << 24))
-        throw SpecError("block-rows", "must be between 1 and 16777216", std::to_string(blockRows));
+    checkBlockRows(blockRows);
     for (double f : learningCurve)
         if (!(f > 0 && f <= 1)) throw SpecError("learning-curve", "fractions must be in (0, 1]", formatNumber(f));
     std::set<std::string> names;

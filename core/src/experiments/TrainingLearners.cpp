@@ -6,6 +6,7 @@
 #include "orbit/learn/LinearSvm.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/parallel/BlockSum.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -250,7 +251,7 @@ public:
                 return W ? decode(c.coding, timesDouble(Fs, *W)) : failedOutcome();
             });
         }
-        const Eigen::MatrixXd& K = kernel(p, heldAt(poll, 0.0, "Gram matrix"));
+        const Eigen::MatrixXd& K = kernel(p, &clock.sums, heldAt(poll, 0.0, "Gram matrix"));
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
         const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
@@ -273,20 +274,24 @@ public:
     }
 
 private:
-    /// F F^T (float products over 2048-column blocks summed in double, polling between tiles),
-    /// then the Gaussian map for krr (exact double Gram there: distances cancel digits).
-    const Eigen::MatrixXd& kernel(const PointFeatures& p, const Progress& poll) const
+    /// F F^T (float products over column chunks summed in double, polling between tiles), then the
+    /// Gaussian map for krr (exact double Gram there: distances cancel digits). The chunks are
+    /// blocks of feature columns, at most 6 of them (P = 2 and 3 get equal shares): each rank
+    /// computes its own chunks' lower triangles, added in the fixed tree of
+    /// orbit/parallel/BlockSum.hpp (at most 4 N x N partial sums at once) and mirrored once.
+    /// (Packing the triangles to halve the bytes was tried: the packing cost more than it saved.)
+    const Eigen::MatrixXd& kernel(const PointFeatures& p, BlockSumTimes* times, const Progress& poll) const
     {
         if (p.K) return *p.K;
-        Eigen::MatrixXd K = Eigen::MatrixXd::Zero(p.F.rows(), p.F.rows());
-        constexpr Eigen::Index kBlock = 2048;
-        for (Eigen::Index c0 = 0; c0 < p.F.cols(); c0 += kBlock) {
+        constexpr Eigen::Index kChunks = 6, kAlign = 64;
+        const Eigen::Index width = std::max<Eigen::Index>(kAlign, (p.F.cols() + kChunks * kAlign - 1) / (kChunks * kAlign) * kAlign);
+        const RowBlocks chunks{p.F.cols(), width};  // "rows" of F^T
+        Eigen::MatrixXd K = sumOverBlocks(*rows_.ranks, chunks.count(), [&](Eigen::Index c) {
             reportProgress(poll, 0.0, "Gram matrix");
-            const MatrixXfR B = p.F.middleCols(c0, std::min(kBlock, p.F.cols() - c0));
-            const Eigen::MatrixXd part = gaussian_ ? gramOfRows(B, poll) : gramOfRowsMixed(B, kBlock, poll);
-            reportProgress(poll, 0.0, "Gram matrix");  // adding an N x N block takes a moment for large N
-            K += part;
-        }
+            const MatrixXfR B = p.F.middleCols(chunks.begin(c), chunks.end(c) - chunks.begin(c));
+            return gaussian_ ? lowerGramOfRows(B, poll) : lowerGramOfRowsMixed(B, std::min<Eigen::Index>(width, 2048), poll);
+        }, times);
+        mirrorLower(K);
         if (gaussian_) {
             if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
             const Eigen::VectorXd n2 = K.diagonal();

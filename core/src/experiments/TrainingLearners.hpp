@@ -73,7 +73,7 @@ public:
 /// clock its fits add their stages to (products, reduction, solve).
 struct RowPartition {
     const Ranks* ranks = &oneProcess();
-    Eigen::Index blockRows = 512;
+    Eigen::Index blockRows = kDefaultBlockRows;
     StageCosts* seconds = nullptr;
 };
 

@@ -132,10 +132,27 @@ Eigen::MatrixXd LinearEvidence::gradientOf(double alpha, double beta, const Feat
     requirePositive("alpha", alpha);
     requirePositive("beta", beta);
     const Eigen::MatrixXd M = posteriorMean(alpha, beta, Phi);  // D x C
+    return gradientGiven(alpha, beta, M, Phi.template cast<double>(), T);
+}
+
+Eigen::MatrixXd LinearEvidence::featureGradientOfRows(double alpha, double beta, const MatrixXfR& PhiRows,
+                                                      const Eigen::MatrixXd& TRows) const
+{
+    if (dual_) throw ContractError("LinearEvidence::featureGradientOfRows", "the dual form needs all rows of the features");
+    requireSize("BayesianLinearRegression", "columns of Phi", PhiRows.cols(), D_);
+    requireSize("BayesianLinearRegression", "rows of the targets", TRows.rows(), PhiRows.rows());
+    requireSize("BayesianLinearRegression", "target columns", TRows.cols(), C_);
+    requirePositive("alpha", alpha);
+    requirePositive("beta", beta);
+    return gradientGiven(alpha, beta, posteriorMean(alpha, beta), PhiRows.cast<double>(), TRows);
+}
+
+Eigen::MatrixXd LinearEvidence::gradientGiven(double alpha, double beta, const Eigen::MatrixXd& M, const Eigen::MatrixXd& P,
+                                              const Eigen::MatrixXd& T) const
+{
     const double shift = alpha / beta, C = static_cast<double>(C_);
     Eigen::MatrixXd G;
     detail::sequentialEigen([&] {
-        const Eigen::MatrixXd P = Phi.template cast<double>();
         // beta Phi A^{-1} = Phi (Phi^T Phi + shift I)^{-1} = (Phi Phi^T + shift I)^{-1} Phi.
         const Eigen::MatrixXd betaPhiAinv = dual_ ? solver_->solve(shift, P) : Eigen::MatrixXd(solver_->solve(shift, P.transpose()).transpose());
         G.noalias() = beta * (T - P * M) * M.transpose();

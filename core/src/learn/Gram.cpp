@@ -35,18 +35,11 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
     });
 }
 
+} // namespace
+
 void mirrorLower(Eigen::MatrixXd& G)
 {
     G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
-}
-
-} // namespace
-
-void requireSize(const char* where, const char* what, long long got, long long expected)
-{
-    if (got != expected)
-        throw ContractError(where, std::string(what) + ": expected " + std::to_string(expected) + ", got " +
-                                       std::to_string(got));
 }
 
 namespace {
@@ -66,7 +59,7 @@ Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
 }
 
 template <class M>
-Eigen::MatrixXd gramOfRowsOf(const M& X, const Progress& progress)
+Eigen::MatrixXd gramOfRowsOf(const M& X, const Progress& progress, bool mirror = true)
 {
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(X.rows(), X.rows());
     for (Eigen::Index c = 0; c < X.cols(); c += kChunk) {
@@ -75,7 +68,7 @@ Eigen::MatrixXd gramOfRowsOf(const M& X, const Progress& progress)
         const Eigen::MatrixXd B = X.middleCols(c, w).template cast<double>();  // N x w
         accumulateLowerGram(B, K);
     }
-    mirrorLower(K);
+    if (mirror) mirrorLower(K);
     return K;
 }
 
@@ -120,7 +113,16 @@ Eigen::MatrixXd transposeTimes(const MatrixXdR& X, const Eigen::MatrixXd& Y) { r
 
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk) { return gramOfRowsMixed(X, chunk, {}); }
 
+Eigen::MatrixXd lowerGramOfRows(const MatrixXfR& X, const Progress& progress) { return gramOfRowsOf(X, progress, false); }
+
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress)
+{
+    Eigen::MatrixXd K = lowerGramOfRowsMixed(X, chunk, progress);
+    mirrorLower(K);
+    return K;
+}
+
+Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress)
 {
     if (chunk < 1) throw ContractError("gramOfRowsMixed", "chunk must be positive, got " + std::to_string(chunk));
     const Eigen::Index n = X.rows();
@@ -151,7 +153,6 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
         }
     }
     reportProgress(progress, 1.0, "Gram matrix");
-    mirrorLower(K);
     return K;
 }
 

@@ -4,6 +4,12 @@
 
 namespace orbit {
 
+void checkBlockRows(long long rows)
+{
+    if (rows < 1 || rows > kMaxBlockRows)
+        throw SpecError("block-rows", "must be between 1 and " + std::to_string(kMaxBlockRows), std::to_string(rows));
+}
+
 int Ranks::ownerOf(Eigen::Index block, Eigen::Index blocks) const
 {
     for (int q = 0; q < size(); ++q)

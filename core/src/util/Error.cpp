@@ -83,4 +83,11 @@ ContractError::ContractError(std::string where, std::string detail)
 {
 }
 
+void requireSize(const char* where, const char* what, long long got, long long expected)
+{
+    if (got != expected)
+        throw ContractError(where, std::string(what) + ": expected " + std::to_string(expected) + ", got " +
+                                       std::to_string(got));
+}
+
 } // namespace orbit

@@ -2,6 +2,7 @@
 // noise ~ N(0, beta^{-1} I), so marginally t ~ N(0, beta^{-1} I + alpha^{-1} Phi Phi^T).
 #include "LearnTestData.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -182,6 +183,19 @@ private slots:
         // Float features give the same gradient to float precision.
         const Eigen::MatrixXd Gf = LinearEvidence(Pf, T).featureGradient(alpha, beta, Pf, T);
         QVERIFY((Gf - G).norm() < 1e-5 * G.norm());
+        // From normal equations (what processes have after their block sums), the gradient of some
+        // rows alone is those rows of the whole gradient; the dual form has no such rows.
+        Indices all(static_cast<std::size_t>(n));
+        for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+        const LinearEvidence fromSums(normalEquations(Pf, all, T, RowBlocks{n, 4}, oneProcess()), T.squaredNorm());
+        if (d <= n) {
+            const Eigen::Index r0 = 1, rows = n - 3;
+            const Eigen::MatrixXd part = fromSums.featureGradientOfRows(alpha, beta, Pf.middleRows(r0, rows), T.middleRows(r0, rows));
+            QVERIFY2((part - Gf.middleRows(r0, rows)).norm() < 1e-10 * Gf.norm(),
+                     qPrintable(QString::number((part - Gf.middleRows(r0, rows)).norm() / Gf.norm())));
+        } else {
+            QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).featureGradientOfRows(alpha, beta, Pf, T));
+        }
     }
     void rejectsBadInput()
     {

@@ -6,6 +6,7 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/parallel/Ranks.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -37,6 +38,10 @@ struct LocalityConfig {
     /// where float rounding of the features would drown finite differences. irf features only.
     bool doublePrecision = false;
     std::uint64_t seed = 0;
+    /// Rows per block of the learning rows: features, their derivatives, the normal equations and
+    /// the gradient's sums go block by block (one process or many give the same bits; see
+    /// TrainConfig::blockRows).
+    long long blockRows = kDefaultBlockRows;
 
     /// Throws SpecError naming the field (`learn`, `bounds`, `max-evals`, `eval`, ...) and the value.
     void validate() const;
@@ -65,7 +70,9 @@ struct EvidencePoint {
 class EvidenceObjective {
 public:
     /// Throws SpecError naming the field for a bad map, group, distribution, parameter or kernel.
-    EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config);
+    /// Evaluations are collective over `ranks`: each computes the features of its own blocks of
+    /// `rows` (float precision; double precision runs whole on every rank).
+    EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks = oneProcess());
     ~EvidenceObjective();
 
     const std::vector<std::string>& parameters() const { return params_; }
@@ -82,15 +89,19 @@ public:
     MatrixXfR features(const std::map<std::string, double>& values, const Indices& rows) const;
 
 private:
-    template <class Mat>
-    EvidencePoint evaluateWith(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
-    MatrixXfR featuresWith(const std::map<std::string, double>& values, const Indices& rows,
-                           const std::vector<std::string>& params, std::vector<MatrixXfR>* dPhi,
-                           const Progress& progress) const;
+    /// evaluate() in double precision throughout, whole on every rank (derivative checks).
+    EvidencePoint evaluateInDouble(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
+    /// The features (and derivatives) of this rank's blocks of rows_, one call per block, in a
+    /// rows_.size() x D matrix whose other rows are zero.
+    MatrixXfR ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
+                          std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const;
+    /// evaluate() in float precision, block by block over the ranks.
+    EvidencePoint evaluateInBlocks(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
 
     const Dataset& data_;
     Indices rows_;
     LocalityConfig config_;
+    const Ranks& ranks_;
     std::vector<std::string> params_;
     std::shared_ptr<const Group> group_;
     std::shared_ptr<const Distribution> dist_;
@@ -128,7 +139,7 @@ using LearnStep = std::function<void(const EvidencePoint& point, const EvidenceP
 /// Throws SpecError naming the field: unknown or unlearnable parameters, bounds outside the valid
 /// range or excluding the start value.
 LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress = {},
-                          const LearnStep& step = {});
+                          const LearnStep& step = {}, const Ranks& ranks = oneProcess());
 
 /// The common-random-number evidence curve over one parameter (others as in config.dist).
 struct EvidenceCurve {
@@ -141,7 +152,7 @@ struct EvidenceCurve {
 /// Evaluates the evidence at each value (no gradient). Throws SpecError for a bad parameter or value.
 EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, const std::string& param,
                             const std::vector<double>& values, const Progress& progress = {},
-                            const LearnStep& step = {});
+                            const LearnStep& step = {}, const Ranks& ranks = oneProcess());
 
 /// The evidence over a grid of two parameters: logEvidence(i, j) at x = xValues[i], y = yValues[j].
 struct EvidenceSurface {
@@ -157,7 +168,7 @@ struct EvidenceSurface {
 EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& config, const std::string& xParam,
                                 const std::vector<double>& xValues, const std::string& yParam,
                                 const std::vector<double>& yValues, const Progress& progress = {},
-                                const LearnStep& step = {});
+                                const LearnStep& step = {}, const Ranks& ranks = oneProcess());
 
 /// `LO:HI:N[:log]` or `V1,V2,...` into values (N evenly spaced, or evenly in log for :log).
 /// Throws SpecError("values").

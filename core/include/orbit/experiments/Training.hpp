@@ -44,7 +44,7 @@ struct TrainConfig {
     /// (ridge, blr) are summed over (orbit/parallel/BlockSum.hpp): the numbers depend on it, never on
     /// the number of processes the run is spread over. Small enough that P ranks get nearly equal
     /// shares of whole blocks; each block's product is summed as one more D x D matrix.
-    long long blockRows = 512;
+    long long blockRows = kDefaultBlockRows;
     /// When > 0, rows [testFrom, N) are a given test set (a separate test file after the training
     /// file, Dataset::followedBy): the one outer split trains on the rows before it, and `eval` is
     /// not used.
@@ -78,8 +78,9 @@ struct FoldResult {
 };
 
 /// Wall-clock seconds of a run by stage, on the slowest rank, and the rows its products covered.
-/// Learners whose fits are not sums over rows (svm, krr, ridge in the dual form) count their whole
-/// fit as solve.
+/// The dual form (krr, ridge with more features than rows) counts its N x N Gram matrix, a sum over
+/// feature-column chunks, as products and reduction; the rest of every fit (and all of svm's) is
+/// solve.
 struct StageCosts {
     double features = 0.0;   ///< fitting the maps and computing this rank's feature rows
     double products = 0.0;   ///< this rank's block products F_b^T F_b, F_b^T Y_b

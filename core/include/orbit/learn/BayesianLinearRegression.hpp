@@ -53,6 +53,11 @@ public:
     /// Phi A^{-1} = (alpha I + beta Phi Phi^T)^{-1} Phi). Phi and T must be those it was built from.
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const;
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXdR& Phi, const Eigen::MatrixXd& T) const;
+    /// The rows of featureGradient for some rows of Phi and T, in the primal form (built from
+    /// normal equations, or N >= D): given M and the factorisation the gradient goes row by row, so
+    /// each process takes its own rows. Throws ContractError in the dual form.
+    Eigen::MatrixXd featureGradientOfRows(double alpha, double beta, const MatrixXfR& PhiRows,
+                                          const Eigen::MatrixXd& TRows) const;
 
     struct Optimum {
         double alpha = 0.0, beta = 0.0, logEvidence = 0.0, gamma = 0.0;
@@ -71,6 +76,9 @@ private:
     Eigen::MatrixXd inBasisSolution(double alpha, double beta) const;
     template <class M> Eigen::MatrixXd meanOf(double alpha, double beta, const M& Phi) const;
     template <class M> Eigen::MatrixXd gradientOf(double alpha, double beta, const M& Phi, const Eigen::MatrixXd& T) const;
+    /// beta (T - Phi M) M^T - C beta Phi A^{-1} for rows of Phi and T, given M.
+    Eigen::MatrixXd gradientGiven(double alpha, double beta, const Eigen::MatrixXd& M, const Eigen::MatrixXd& P,
+                                  const Eigen::MatrixXd& T) const;
 
     struct Terms {
         double sumM2 = 0.0;     ///< sum_c ||m_c||^2

@@ -28,6 +28,13 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk = 2048);
 /// outside any parallel region.
 Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
 
+/// gramOfRows and gramOfRowsMixed without the mirroring: only the tiles on and below the diagonal
+/// are filled (the rest is zero), so that several can be added before one mirrorLower.
+Eigen::MatrixXd lowerGramOfRows(const MatrixXfR& X, const Progress& progress);
+Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
+/// Copies the strictly lower triangle of a square G onto its strictly upper one.
+void mirrorLower(Eigen::MatrixXd& G);
+
 /// The same products of a double-precision matrix.
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X);
 Eigen::MatrixXd gramOfRows(const MatrixXdR& X);
@@ -42,9 +49,5 @@ Eigen::MatrixXd timesDouble(const MatrixXfR& X, const Eigen::MatrixXd& W);
 
 /// X^T Y (D x C) in double. Requires X.rows() == Y.rows().
 Eigen::MatrixXd transposeTimes(const MatrixXfR& X, const Eigen::MatrixXd& Y);
-
-/// Throws ContractError(where, ...) naming both sizes when `got != expected`: the sizes of arrays
-/// passed between core functions, which no user input can make disagree.
-void requireSize(const char* where, const char* what, long long got, long long expected);
 
 } // namespace orbit

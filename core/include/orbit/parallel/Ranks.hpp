@@ -17,10 +17,17 @@
 
 namespace orbit {
 
+/// The default rows per block (--block-rows): small enough that P ranks get nearly equal shares of
+/// whole blocks, large enough that each block's product is an efficient one.
+constexpr long long kDefaultBlockRows = 512;
+constexpr long long kMaxBlockRows = 1LL << 24;
+/// Throws SpecError("block-rows") unless 1 <= rows <= kMaxBlockRows.
+void checkBlockRows(long long rows);
+
 /// A fixed partition of `rows` rows into blocks of `blockRows` (the last one shorter).
 struct RowBlocks {
     Eigen::Index rows = 0;
-    Eigen::Index blockRows = 512;
+    Eigen::Index blockRows = kDefaultBlockRows;
 
     Eigen::Index count() const { return rows == 0 ? 0 : (rows + blockRows - 1) / blockRows; }
     Eigen::Index begin(Eigen::Index block) const { return std::min(rows, block * blockRows); }

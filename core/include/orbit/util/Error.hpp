@@ -114,6 +114,10 @@ private:
     std::string where_, detail_;
 };
 
+/// Throws ContractError(where, ...) naming both sizes when `got != expected`: the sizes of arrays
+/// passed between core functions, which no user input can make disagree.
+void requireSize(const char* where, const char* what, long long got, long long expected);
+
 /// The core was asked to stop (a cancel callback returned true).
 class Cancelled : public std::runtime_error {
 public:
