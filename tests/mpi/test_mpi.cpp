@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <functional>
+
 using orbittest::MpiRun;
 using orbittest::runMpi;
 
@@ -41,6 +43,28 @@ QJsonValue withoutTimings(const QJsonValue& v)
 }
 
 QString message(const MpiRun& r) { return QString::fromUtf8(r.err.right(2000)); }
+
+/// Runs `args` under mpirun at P = 1 .. maxRanks: every run succeeds, passes `check`, and prints
+/// the JSON of P = 1 but for timings and the rank count.
+void sameJsonAtEveryRankCount(const QStringList& args, int maxRanks, const std::function<void(const QJsonObject&, int)>& check)
+{
+    QJsonValue one;
+    for (int P = 1; P <= maxRanks; ++P) {
+        const MpiRun r = runMpi(P, args);
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        check(j, P);
+        if (QTest::currentTestFailed()) return;
+        if (P == 1)
+            one = withoutTimings(j);
+        else
+            QVERIFY2(withoutTimings(j) == one,
+                     qPrintable(QString("P=%1: %2\nP=1: %3")
+                                    .arg(P)
+                                    .arg(QString::fromUtf8(QJsonDocument(withoutTimings(j).toObject()).toJson()))
+                                    .arg(QString::fromUtf8(QJsonDocument(one.toObject()).toJson()))));
+    }
+}
 
 } // namespace
 
@@ -125,23 +149,11 @@ private slots:
     {
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
-        QJsonValue one;
-        for (int P = 1; P <= maxRanks; ++P) {
-            const MpiRun r = runMpi(P, QStringList{"train", "--json"} + options);
-            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
-            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        sameJsonAtEveryRankCount(QStringList{"train", "--json"} + options, maxRanks, [](const QJsonObject& j, int P) {
             QCOMPARE(j["ranks"].toInt(), P);
             QVERIFY(j["stage_seconds"].toObject().contains("reduction"));
             QVERIFY(j["mean"].isDouble());
-            if (P == 1)
-                one = withoutTimings(j);
-            else
-                QVERIFY2(withoutTimings(j) == one,
-                         qPrintable(QString("P=%1: %2\nP=1: %3")
-                                        .arg(P)
-                                        .arg(QString::fromUtf8(QJsonDocument(withoutTimings(j).toObject()).toJson()))
-                                        .arg(QString::fromUtf8(QJsonDocument(one.toObject()).toJson()))));
-        }
+        });
     }
 
     /// learn and evidence spread every evaluation's features, normal equations and gradient sums
@@ -173,21 +185,8 @@ private slots:
     {
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
-        QJsonValue one;
-        for (int P = 1; P <= maxRanks; ++P) {
-            const MpiRun r = runMpi(P, options + QStringList{"--json"});
-            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
-            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
-            QVERIFY(j.contains("log_evidence"));
-            if (P == 1)
-                one = withoutTimings(j);
-            else
-                QVERIFY2(withoutTimings(j) == one,
-                         qPrintable(QString("P=%1: %2\nP=1: %3")
-                                        .arg(P)
-                                        .arg(QString::fromUtf8(QJsonDocument(withoutTimings(j).toObject()).toJson()))
-                                        .arg(QString::fromUtf8(QJsonDocument(one.toObject()).toJson()))));
-        }
+        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks,
+                                 [](const QJsonObject& j, int) { QVERIFY(j.contains("log_evidence")); });
     }
 
     /// An experiment deals its settings out to the ranks: the same table as one process.

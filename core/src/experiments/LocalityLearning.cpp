@@ -42,6 +42,21 @@ Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows)
     return TargetCoding::regression(t).encode(t);
 }
 
+/// The evidence maximised over alpha, beta from all rows of the features at once, and (for each
+/// derivative in dPhi) its gradient sum_ij G_ij dPhi_ij, into `point`.
+template <class Mat>
+void evidenceOfAllRows(const Mat& Phi, const std::vector<Mat>& dPhi, const Eigen::MatrixXd& targets, EvidencePoint& point)
+{
+    const LinearEvidence evidence(Phi, targets);
+    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+    point.logEvidence = o.logEvidence;
+    point.alpha = o.alpha;
+    point.beta = o.beta;
+    if (dPhi.empty()) return;
+    const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets);
+    for (const Mat& d : dPhi) point.gradient.push_back((G.array() * d.template cast<double>().array()).sum());
+}
+
 } // namespace
 
 void LocalityConfig::validate() const
@@ -62,6 +77,7 @@ void LocalityConfig::validate() const
             throw SpecError("bounds", "names a parameter that is not learned", name);
     }
 }
+
 
 Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test)
 {
@@ -195,15 +211,7 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     if (Phi.cols() > blocks.rows) {  // the dual form needs every row on every rank
         ranks_.allGatherRows(Phi, blocks);
         for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
-        const LinearEvidence evidence(Phi, targets_);
-        const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
-        point.logEvidence = o.logEvidence;
-        point.alpha = o.alpha;
-        point.beta = o.beta;
-        if (gradient) {
-            const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets_);
-            for (const MatrixXfR& d : dPhi) point.gradient.push_back((G.array() * d.cast<double>().array()).sum());
-        }
+        evidenceOfAllRows(Phi, dPhi, targets_, point);
         return point;
     }
     // Primal: the normal equations and the gradient's sums over rows go block by block, in the
@@ -239,15 +247,7 @@ EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, do
     MatrixXdR Phi;
     tangents_->compute(dist_->withParameters(values), data_.X, rows_, gradient ? params_ : std::vector<std::string>{}, Phi,
                        dPhi, progress);
-    const LinearEvidence evidence(Phi, targets_);
-    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
-    point.logEvidence = o.logEvidence;
-    point.alpha = o.alpha;
-    point.beta = o.beta;
-    if (gradient) {
-        const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets_);
-        for (const MatrixXdR& d : dPhi) point.gradient.push_back((G.array() * d.array()).sum());
-    }
+    evidenceOfAllRows(Phi, dPhi, targets_, point);
     return point;
 }
 
