@@ -138,12 +138,22 @@ std::uint64_t seedOption(const Args& args)
     return static_cast<std::uint64_t>(args.integer("seed", 0, 0, std::numeric_limits<long long>::max()));
 }
 
+namespace {
+
+/// The dataset at `path`, read as --format says (or detected).
+Dataset loadWithFormat(const Args& args, const std::string& path)
+{
+    LoadOptions options;
+    if (args.has("format")) options.format = parseFormat(args.text("format"));
+    return loadDataset(path, options);
+}
+
+} // namespace
+
 std::optional<Dataset> loadDataOption(const Args& args)
 {
     if (!args.has("data")) return std::nullopt;
-    LoadOptions options;
-    if (args.has("format")) options.format = parseFormat(args.text("format"));
-    return loadDataset(args.text("data"), options);
+    return loadWithFormat(args, args.text("data"));
 }
 
 std::vector<Option> recipeOptions()
@@ -192,9 +202,7 @@ Dataset preparedTestData(const Args& args)
     DataRecipe recipe = recipeOf(args);
     recipe.n = 0;
     recipe.seed = deriveSeed(recipe.seed, kTestDataStream);
-    LoadOptions options;
-    if (args.has("format")) options.format = parseFormat(args.text("format"));
-    return prepareDataset(loadDataset(args.required("test-data"), options), recipe);
+    return prepareDataset(loadWithFormat(args, args.required("test-data")), recipe);
 }
 
 std::size_t indexOption(const Args& args, const Dataset& data)

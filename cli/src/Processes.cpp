@@ -19,6 +19,13 @@ namespace {
 /// Messages travel in pieces of at most 2^27 elements (1 GiB of doubles): MPI counts are ints.
 constexpr long long kPiece = 1LL << 27;
 
+/// move(at, n) for consecutive pieces [at, at + n) covering [0, count).
+template <class Move>
+void inPieces(long long count, const Move& move)
+{
+    for (long long at = 0; at < count; at += kPiece) move(at, int(std::min(kPiece, count - at)));
+}
+
 /// Started by mpirun: Open MPI (and PMIx launchers) put the rank in the environment.
 bool launchedByMpirun()
 {
@@ -42,8 +49,7 @@ public:
     {
         const long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
         MPI_Send(dims, 2, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
-        for (long long at = 0; at < M.size(); at += kPiece)
-            MPI_Send(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, to, kTag, MPI_COMM_WORLD);
+        inPieces(M.size(), [&](long long at, int n) { MPI_Send(M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD); });
     }
 
     Eigen::MatrixXd receive(int from) const override
@@ -51,9 +57,9 @@ public:
         long long dims[2] = {0, 0};
         MPI_Recv(dims, 2, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         Eigen::MatrixXd M(dims[0], dims[1]);
-        for (long long at = 0; at < M.size(); at += kPiece)
-            MPI_Recv(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, from, kTag, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+        inPieces(M.size(), [&](long long at, int n) {
+            MPI_Recv(M.data() + at, n, MPI_DOUBLE, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        });
         return M;
     }
 
@@ -61,8 +67,7 @@ public:
     {
         const long long size = static_cast<long long>(text.size());
         MPI_Send(&size, 1, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
-        for (long long at = 0; at < size; at += kPiece)
-            MPI_Send(text.data() + at, int(std::min(kPiece, size - at)), MPI_CHAR, to, kTag, MPI_COMM_WORLD);
+        inPieces(size, [&](long long at, int n) { MPI_Send(text.data() + at, n, MPI_CHAR, to, kTag, MPI_COMM_WORLD); });
     }
 
     std::string receiveText(int from) const override
@@ -70,9 +75,9 @@ public:
         long long size = 0;
         MPI_Recv(&size, 1, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         std::string text(static_cast<std::size_t>(size), '\0');
-        for (long long at = 0; at < size; at += kPiece)
-            MPI_Recv(text.data() + at, int(std::min(kPiece, size - at)), MPI_CHAR, from, kTag, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+        inPieces(size, [&](long long at, int n) {
+            MPI_Recv(text.data() + at, n, MPI_CHAR, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        });
         return text;
     }
 
@@ -81,8 +86,7 @@ public:
         long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
         MPI_Bcast(dims, 2, MPI_LONG_LONG, from, MPI_COMM_WORLD);
         if (rank_ != from) M.resize(dims[0], dims[1]);
-        for (long long at = 0; at < M.size(); at += kPiece)
-            MPI_Bcast(M.data() + at, int(std::min(kPiece, M.size() - at)), MPI_DOUBLE, from, MPI_COMM_WORLD);
+        inPieces(M.size(), [&](long long at, int n) { MPI_Bcast(M.data() + at, n, MPI_DOUBLE, from, MPI_COMM_WORLD); });
     }
 
     double maximum(double value) const override

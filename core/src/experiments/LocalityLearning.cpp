@@ -224,9 +224,10 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     point.alpha = o.alpha;
     point.beta = o.beta;
     if (gradient) {
+        const Eigen::MatrixXd M = evidence.posteriorMean(o.alpha, o.beta);
         const Eigen::MatrixXd sums = sumOverBlocks(ranks_, blocks.count(), [&](Eigen::Index b) {
             const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
-            const Eigen::MatrixXd G = evidence.featureGradientOfRows(o.alpha, o.beta, Phi.middleRows(r0, n), targets_.middleRows(r0, n));
+            const Eigen::MatrixXd G = evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0, n), targets_.middleRows(r0, n));
             Eigen::MatrixXd leaf(1, Eigen::Index(dPhi.size()));
             for (std::size_t m = 0; m < dPhi.size(); ++m)
                 leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0, n).cast<double>().array()).sum();

@@ -237,6 +237,14 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
     g.test.resize(P * L * K);
     g.foldSeconds.assign(K, 0.0);
     const std::vector<double>& values = learnerAxis_.values;
+    // Fold f's inner and outer training sets are unions of cells[f]: a learner that sums over rows
+    // computes each cell's products once for the whole fold.
+    std::vector<std::vector<Indices>> cells(K);
+    for (std::size_t f = 0; f < K; ++f) {
+        std::vector<Indices> validationSets;
+        for (const Split& in : inner[f]) validationSets.push_back(in.test);
+        cells[f] = cellsOf(outer[f].train, validationSets);
+    }
 
     for (std::size_t p = 0; p < P; ++p) {
         const double lo = share * double(p) / double(P), hi = share * double(p + 1) / double(P);
@@ -265,11 +273,7 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                 learn.at((double(std::min(fit, fits - 1)) + done) / double(fits), what + " · " + step);
                 return false;  // a cancel throws from Stage::at
             };
-            // The inner and outer training sets are unions of these cells: a learner that sums
-            // over rows computes each cell's products once for the whole fold.
-            std::vector<Indices> validationSets;
-            for (const Split& in : inner[f]) validationSets.push_back(in.test);
-            learner_->shareCells(pf, cellsOf(outer[f].train, validationSets), poll);
+            learner_->shareCells(pf, cells[f], poll);
             // Validation score and evidence of a point: the mean over the inner splits.
             for (const Split& in : inner[f]) {
                 const auto vo = learner_->fit(pf, in.train, in.test, values, poll);

@@ -142,10 +142,15 @@ NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, 
     return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress);
 }
 
-/// Every cell's normal equations of the raw targets, once per fold (TrainLearner::shareCells).
+/// Every cell's normal equations of the raw targets into p.cells, once per fold
+/// (TrainLearner::shareCells), when the fold's outer fit is primal (D <= its rows); else none.
 void computeCells(const Dataset& data, const PointFeatures& p, const std::vector<Indices>& cells,
                   const RowPartition& rows, const Progress& poll)
 {
+    p.cells.clear();
+    std::size_t total = 0;
+    for (const Indices& c : cells) total += c.size();
+    if (std::size_t(p.F.cols()) > total) return;
     FitClock clock(rows);
     const RowBlocks blocks{p.F.rows(), rows.blockRows};
     for (const Indices& cell : cells) {
@@ -267,10 +272,10 @@ public:
 
     void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
     {
-        p.cells.clear();
-        std::size_t rows = 0;
-        for (const Indices& c : cells) rows += c.size();
-        if (!gaussian_ && std::size_t(p.F.cols()) <= rows) computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
+        if (gaussian_)
+            p.cells.clear();
+        else
+            computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:
@@ -390,10 +395,7 @@ public:
 
     void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
     {
-        p.cells.clear();
-        std::size_t rows = 0;
-        for (const Indices& c : cells) rows += c.size();
-        if (std::size_t(p.F.cols()) <= rows) computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
+        computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:

@@ -135,16 +135,18 @@ Eigen::MatrixXd LinearEvidence::gradientOf(double alpha, double beta, const Feat
     return gradientGiven(alpha, beta, M, Phi.template cast<double>(), T);
 }
 
-Eigen::MatrixXd LinearEvidence::featureGradientOfRows(double alpha, double beta, const MatrixXfR& PhiRows,
-                                                      const Eigen::MatrixXd& TRows) const
+Eigen::MatrixXd LinearEvidence::featureGradientOfRows(double alpha, double beta, const Eigen::MatrixXd& M,
+                                                      const MatrixXfR& PhiRows, const Eigen::MatrixXd& TRows) const
 {
     if (dual_) throw ContractError("LinearEvidence::featureGradientOfRows", "the dual form needs all rows of the features");
     requireSize("BayesianLinearRegression", "columns of Phi", PhiRows.cols(), D_);
     requireSize("BayesianLinearRegression", "rows of the targets", TRows.rows(), PhiRows.rows());
     requireSize("BayesianLinearRegression", "target columns", TRows.cols(), C_);
+    requireSize("BayesianLinearRegression", "rows of the posterior mean", M.rows(), D_);
+    requireSize("BayesianLinearRegression", "columns of the posterior mean", M.cols(), C_);
     requirePositive("alpha", alpha);
     requirePositive("beta", beta);
-    return gradientGiven(alpha, beta, posteriorMean(alpha, beta), PhiRows.cast<double>(), TRows);
+    return gradientGiven(alpha, beta, M, PhiRows.cast<double>(), TRows);
 }
 
 Eigen::MatrixXd LinearEvidence::gradientGiven(double alpha, double beta, const Eigen::MatrixXd& M, const Eigen::MatrixXd& P,

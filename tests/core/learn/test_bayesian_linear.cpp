@@ -190,11 +190,13 @@ private slots:
         const LinearEvidence fromSums(normalEquations(Pf, all, T, RowBlocks{n, 4}, oneProcess()), T.squaredNorm());
         if (d <= n) {
             const Eigen::Index r0 = 1, rows = n - 3;
-            const Eigen::MatrixXd part = fromSums.featureGradientOfRows(alpha, beta, Pf.middleRows(r0, rows), T.middleRows(r0, rows));
+            const Eigen::MatrixXd part = fromSums.featureGradientOfRows(alpha, beta, fromSums.posteriorMean(alpha, beta),
+                                                                      Pf.middleRows(r0, rows), T.middleRows(r0, rows));
             QVERIFY2((part - Gf.middleRows(r0, rows)).norm() < 1e-10 * Gf.norm(),
                      qPrintable(QString::number((part - Gf.middleRows(r0, rows)).norm() / Gf.norm())));
         } else {
-            QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).featureGradientOfRows(alpha, beta, Pf, T));
+            const Eigen::MatrixXd M = Eigen::MatrixXd::Zero(d, 3);
+            QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).featureGradientOfRows(alpha, beta, M, Pf, T));
         }
     }
     void rejectsBadInput()

@@ -54,9 +54,9 @@ public:
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const;
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXdR& Phi, const Eigen::MatrixXd& T) const;
     /// The rows of featureGradient for some rows of Phi and T, in the primal form (built from
-    /// normal equations, or N >= D): given M and the factorisation the gradient goes row by row, so
-    /// each process takes its own rows. Throws ContractError in the dual form.
-    Eigen::MatrixXd featureGradientOfRows(double alpha, double beta, const MatrixXfR& PhiRows,
+    /// normal equations, or N >= D), given M = posteriorMean(alpha, beta): the gradient goes row
+    /// by row, so each process takes its own rows. Throws ContractError in the dual form.
+    Eigen::MatrixXd featureGradientOfRows(double alpha, double beta, const Eigen::MatrixXd& M, const MatrixXfR& PhiRows,
                                           const Eigen::MatrixXd& TRows) const;
 
     struct Optimum {
