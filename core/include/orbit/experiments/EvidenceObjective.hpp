@@ -1,0 +1,119 @@
+#pragma once
+// The log evidence of Bayesian linear regression on invariant features as a smooth function of the
+// distribution's parameters (common random numbers), with its gradient: what learnLocality
+// maximises (LocalityLearning.hpp) and evidenceCurve / evidenceSurface sweep (EvidenceCurves.hpp).
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/parallel/Ranks.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace orbit {
+
+class Distribution;
+class Group;
+class InvariantFourierTangents;
+
+/// What `learn` and `evidence` need besides the data.
+struct LocalityConfig {
+    std::string features = "irf:s=1000,r=32,mode=data";  ///< a feature map spec (makeFeatureMap); irf for gradients; own samples per input by default
+    std::string group;                         ///< group spec
+    std::string dist;                          ///< distribution spec: the start values
+    std::string kernel = "gaussian:median=1";  ///< base kernel (its bandwidth stays fixed)
+    std::string eval;                          ///< empty: all rows train; holdout:FRAC / kfold:K: learn on the first split's training part
+    std::vector<std::string> learn;            ///< parameter names (Distribution::parameters(), e.g. "kappa", "rotation.a")
+    /// Search ranges that replace the descriptors' learnMinimum..learnMaximum, by parameter name.
+    std::map<std::string, std::pair<double, double>> bounds;
+    int maxEvaluations = 30;                   ///< evidence evaluations in all (the scan included)
+    /// Features, products and evidence in double precision (twice the time): for derivative checks,
+    /// where float rounding of the features would drown finite differences. irf features only.
+    bool doublePrecision = false;
+    std::uint64_t seed = 0;
+    /// Rows per block of the learning rows: features, their derivatives, the normal equations and
+    /// the gradient's sums go block by block (one process or many give the same bits; see
+    /// TrainConfig::blockRows).
+    long long blockRows = kDefaultBlockRows;
+
+    /// Throws SpecError naming the field (`learn`, `bounds`, `max-evals`, `eval`, ...) and the value.
+    void validate() const;
+};
+
+/// One evaluation of the objective: the parameter values, the log evidence maximised over the prior
+/// and noise precisions alpha, beta, and (when asked) its gradient in the parameters' own units.
+struct EvidencePoint {
+    std::map<std::string, double> params;
+    double logEvidence = 0.0;
+    std::vector<double> gradient;  ///< d log evidence / d param, in LocalityConfig::learn order; empty if not asked
+    double alpha = 0.0, beta = 0.0;
+    std::string stage;             ///< "scan", "lbfgs" or "bracket" (learn), "curve" (evidence)
+};
+
+/// The log evidence of Bayesian linear regression (BayesianLinearRegression's coding: one-hot classes,
+/// standardised targets) on the features of `rows`, as a function of the distribution's parameters,
+/// with the templates, phases and base noise of the group elements fixed by config.seed
+/// (featureSeed(seed), as `train` draws them): the same seed gives the same curve, and the curve is
+/// a smooth function of every parameter whose samples are reparameterised.
+///
+/// Gradient (hasGradient()): irf features of a differentiable group (rotation, translation, scale,
+/// affine) and learnable parameters. d log p / d theta_m = sum_ij G_ij dPhi_ij / d theta_m with
+/// G = LinearEvidence::featureGradient at the optimal alpha, beta (whose own change drops out) and
+/// dPhi from InvariantFourierTangents. Otherwise (noisy sort, other maps) values only.
+class EvidenceObjective {
+public:
+    /// Throws SpecError naming the field for a bad map, group, distribution, parameter or kernel.
+    /// Evaluations are collective over `ranks`: each computes the features of its own blocks of
+    /// `rows` (float precision; double precision runs whole on every rank).
+    EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks = oneProcess());
+    ~EvidenceObjective();
+
+    const std::vector<std::string>& parameters() const { return params_; }
+    bool hasGradient() const { return tangents_ != nullptr && gradientOk_; }
+    /// The values of the parameters in config.dist.
+    std::map<std::string, double> startValues() const;
+    /// The distribution spec with these values.
+    std::string distSpec(const std::map<std::string, double>& values) const;
+
+    /// Throws SpecError for a value outside the parameter's valid range; Cancelled from progress.
+    EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient, const Progress& progress = {}) const;
+
+    /// The features of other rows of the data at these values (for scoring a held-out part).
+    MatrixXfR features(const std::map<std::string, double>& values, const Indices& rows) const;
+
+private:
+    /// evaluate() in double precision throughout, whole on every rank (derivative checks).
+    EvidencePoint evaluateInDouble(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
+    /// The features (and derivatives) of this rank's blocks of rows_, one call per block, in a
+    /// rows_.size() x D matrix whose other rows are zero.
+    MatrixXfR ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
+                          std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const;
+    /// evaluate() in float precision, block by block over the ranks.
+    EvidencePoint evaluateInBlocks(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
+
+    const Dataset& data_;
+    Indices rows_;
+    LocalityConfig config_;
+    const Ranks& ranks_;
+    std::vector<std::string> params_;
+    std::shared_ptr<const Group> group_;
+    std::shared_ptr<const Distribution> dist_;
+    std::string kernelSpec_;                  ///< the kernel with its bandwidth resolved once
+    std::unique_ptr<InvariantFourierTangents> tangents_;
+    bool gradientOk_ = false;
+    Eigen::MatrixXd targets_;                 ///< the coded targets of rows_
+};
+
+/// Called after every evaluation with the point and the best so far (for live views); may not throw.
+using LearnStep = std::function<void(const EvidencePoint& point, const EvidencePoint& best, int evaluation)>;
+
+/// The rows learning sees: all rows (eval empty) or the training part of the first outer split of
+/// `eval` (seeded like train). `test` gets that split's test rows (empty without eval).
+Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test = nullptr);
+
+} // namespace orbit

@@ -1,0 +1,249 @@
+#include "orbit/experiments/EvidenceObjective.hpp"
+
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/InvariantFourierTangents.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/NormalEquations.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/parallel/BlockSum.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace orbit {
+
+namespace {
+
+TrainConfig splitConfig(const LocalityConfig& c)
+{
+    TrainConfig t;
+    t.eval = c.eval;
+    t.seed = c.seed;
+    return t;
+}
+
+Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows)
+{
+    if (data.isClassification())
+        return TargetCoding::classes(data.numClasses, TargetCoding::Kind::OneHot).encode(select(data.labels, rows));
+    const std::vector<double> t = select(data.targets, rows);
+    return TargetCoding::regression(t).encode(t);
+}
+
+/// The evidence maximised over alpha, beta from all rows of the features at once, and (for each
+/// derivative in dPhi) its gradient sum_ij G_ij dPhi_ij, into `point`.
+template <class Mat>
+void evidenceOfAllRows(const Mat& Phi, const std::vector<Mat>& dPhi, const Eigen::MatrixXd& targets, EvidencePoint& point)
+{
+    const LinearEvidence evidence(Phi, targets);
+    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+    point.logEvidence = o.logEvidence;
+    point.alpha = o.alpha;
+    point.beta = o.beta;
+    if (dPhi.empty()) return;
+    const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets);
+    for (const Mat& d : dPhi) point.gradient.push_back((G.array() * d.template cast<double>().array()).sum());
+}
+
+} // namespace
+
+void LocalityConfig::validate() const
+{
+    if (trim(features).empty()) throw SpecError("features", "is empty");
+    if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
+    if (maxEvaluations < 1 || maxEvaluations > 100000)
+        throw SpecError("max-evals", "must be between 1 and 100000", std::to_string(maxEvaluations));
+    checkBlockRows(blockRows);
+    if (!eval.empty()) splitConfig(*this).validate();
+    for (std::size_t i = 0; i < learn.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (learn[i] == learn[j]) throw SpecError("learn", "parameter named twice", learn[i]);
+    for (const auto& [name, range] : bounds) {
+        if (!std::isfinite(range.first) || !std::isfinite(range.second) || !(range.first < range.second))
+            throw SpecError("bounds", "needs finite LO < HI for " + name, formatNumber(range.first) + ":" + formatNumber(range.second));
+        if (std::find(learn.begin(), learn.end(), name) == learn.end())
+            throw SpecError("bounds", "names a parameter that is not learned", name);
+    }
+}
+
+
+Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test)
+{
+    if (test) test->clear();
+    if (config.eval.empty()) {
+        Indices all(data.count());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        return all;
+    }
+    const std::vector<Split> splits = outerSplits(data, splitConfig(config));
+    if (test) *test = splits.front().test;
+    return splits.front().train;
+}
+
+EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks)
+    : data_(data), rows_(std::move(rows)), config_(config), ranks_(ranks), params_(config.learn)
+{
+    if (!data.isClassification() && !data.isRegression())
+        throw SpecError("data", "learning the locality needs class labels or regression targets", data.source);
+    if (rows_.size() < 2) throw SpecError("data", "too few training rows", std::to_string(rows_.size()));
+    const std::uint64_t seed = featureSeed(config.seed);
+    const FeatureContext context = makeFeatureContext(data, config.group, config.dist, config.kernel, seed);
+    group_ = context.group;
+    dist_ = context.dist;
+    if (context.kernel) kernelSpec_ = context.kernel->spec();
+    for (const std::string& p : params_) dist_->parameterDescriptor(p);  // throws naming an unknown one
+    const Spec spec = parseSpec(config.features, "features");
+    if (spec.name == "irf" && group_->isDifferentiable()) {
+        spec.allowOnly({"s", "r", "form", "mode"});
+        const std::string form = spec.text("form", "cos");
+        if (form != "cos" && form != "complex") throw SpecError("features irf.form", "must be cos or complex", form);
+        tangents_ = std::make_unique<InvariantFourierTangents>(
+            context, int(spec.integer("s", 1, 10000000)), int(spec.integer("r", 1, 100000)),
+            form == "complex" ? InvariantFourierTangents::Form::Complex : InvariantFourierTangents::Form::Cos,
+            spec.text("mode", "auto"), seed);
+        gradientOk_ = std::all_of(params_.begin(), params_.end(),
+                                  [&](const std::string& p) { return dist_->parameterDescriptor(p).learnable; });
+    } else {
+        makeFeatureMap(config.features, context);  // checks the spec now, not at the first evaluation
+    }
+    targets_ = codedTargets(data, rows_);
+}
+
+EvidenceObjective::~EvidenceObjective() = default;
+
+std::map<std::string, double> EvidenceObjective::startValues() const
+{
+    std::map<std::string, double> out;
+    for (const auto& [name, value] : dist_->parameters())
+        if (std::find(params_.begin(), params_.end(), name) != params_.end()) out[name] = value;
+    return out;
+}
+
+std::string EvidenceObjective::distSpec(const std::map<std::string, double>& values) const
+{
+    return dist_->withParameters(values)->spec();
+}
+
+MatrixXfR EvidenceObjective::features(const std::map<std::string, double>& values, const Indices& rows) const
+{
+    const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
+    MatrixXfR Phi;
+    if (tangents_) {
+        std::vector<MatrixXfR> none;
+        tangents_->compute(dist, data_.X, rows, {}, Phi, none);
+        return Phi;
+    }
+    // Any other map: fitted on the learning rows with train's seed, then applied to `rows`.
+    const std::uint64_t seed = featureSeed(config_.seed);
+    const FeatureContext context = makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed);
+    const auto map = makeFeatureMap(config_.features, context);
+    map->fit(selectRows(data_.X, rows_), seed);
+    return map->transform(selectRows(data_.X, rows));
+}
+
+EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& values, bool gradient,
+                                          const Progress& progress) const
+{
+    if (gradient && !hasGradient())
+        throw SpecError("learn", "no gradient for these features and parameters (irf features of rotation, "
+                                 "translation, scale or affine, and learnable parameters, have one)",
+                        config_.features);
+    return config_.doublePrecision ? evaluateInDouble(values, gradient, progress) : evaluateInBlocks(values, gradient, progress);
+}
+
+MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
+                                         std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const
+{
+    const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
+    std::unique_ptr<FeatureMap> map;  // maps without tangents: fitted once on all learning rows, as featuresWith does
+    if (!tangents_) {
+        const std::uint64_t seed = featureSeed(config_.seed);
+        map = makeFeatureMap(config_.features, makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed));
+        map->fit(selectRows(data_.X, rows_), seed, [&](double f, const std::string& what) {
+            reportProgress(progress, 0.2 * f, "fitting: " + what);
+            return false;
+        });
+    }
+    const Eigen::Index D = tangents_ ? tangents_->dim() : map->dim();
+    MatrixXfR Phi = MatrixXfR::Zero(blocks.rows, D);
+    dPhi.assign(params.size(), MatrixXfR::Zero(blocks.rows, D));
+    const Eigen::Index first = ranks_.firstBlock(blocks.count(), ranks_.rank()), last = ranks_.lastBlock(blocks.count(), ranks_.rank());
+    for (Eigen::Index b = first; b < last; ++b) {
+        const Eigen::Index r0 = blocks.begin(b), r1 = blocks.end(b);
+        const Indices block(rows_.begin() + r0, rows_.begin() + r1);
+        const Progress inBlock = [&](double f, const std::string& what) {
+            reportProgress(progress, 0.2 + 0.8 * (double(b - first) + f) / double(last - first), what);
+            return false;
+        };
+        MatrixXfR Pb;
+        if (tangents_) {
+            std::vector<MatrixXfR> dPb;
+            tangents_->compute(dist, data_.X, block, params, Pb, dPb, inBlock);
+            for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(r0, r1 - r0) = dPb[m];
+        } else {
+            Pb = map->transform(selectRows(data_.X, block));
+        }
+        Phi.middleRows(r0, r1 - r0) = Pb;
+    }
+    return Phi;
+}
+
+EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, double>& values, bool gradient,
+                                                  const Progress& progress) const
+{
+    EvidencePoint point;
+    point.params = values;
+    const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
+    std::vector<MatrixXfR> dPhi;
+    MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, blocks, progress);
+    if (Phi.cols() > blocks.rows) {  // the dual form needs every row on every rank
+        ranks_.allGatherRows(Phi, blocks);
+        for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
+        evidenceOfAllRows(Phi, dPhi, targets_, point);
+        return point;
+    }
+    // Primal: the normal equations and the gradient's sums over rows go block by block, in the
+    // fixed tree of orbit/parallel/BlockSum.hpp.
+    Indices all(rows_.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const LinearEvidence evidence(normalEquations(Phi, all, targets_, blocks, ranks_), targets_.squaredNorm());
+    const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
+    point.logEvidence = o.logEvidence;
+    point.alpha = o.alpha;
+    point.beta = o.beta;
+    if (gradient) {
+        const Eigen::MatrixXd M = evidence.posteriorMean(o.alpha, o.beta);
+        const Eigen::MatrixXd sums = sumOverBlocks(ranks_, blocks.count(), [&](Eigen::Index b) {
+            const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
+            const Eigen::MatrixXd G = evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0, n), targets_.middleRows(r0, n));
+            Eigen::MatrixXd leaf(1, Eigen::Index(dPhi.size()));
+            for (std::size_t m = 0; m < dPhi.size(); ++m)
+                leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0, n).cast<double>().array()).sum();
+            return leaf;
+        });
+        for (Eigen::Index m = 0; m < sums.cols(); ++m) point.gradient.push_back(sums(0, m));
+    }
+    return point;
+}
+
+EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, double>& values, bool gradient,
+                                                  const Progress& progress) const
+{
+    if (!tangents_) throw SpecError("precision", "double precision needs irf features of a differentiable group", config_.features);
+    EvidencePoint point;
+    point.params = values;
+    std::vector<MatrixXdR> dPhi;
+    MatrixXdR Phi;
+    tangents_->compute(dist_->withParameters(values), data_.X, rows_, gradient ? params_ : std::vector<std::string>{}, Phi,
+                       dPhi, progress);
+    evidenceOfAllRows(Phi, dPhi, targets_, point);
+    return point;
+}
+
+} // namespace orbit
