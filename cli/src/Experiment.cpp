@@ -170,6 +170,8 @@ int runExperiment(const Args& args, Io& io)
     // finishes them and sends them to rank 0 at the end; rank 0 prints and writes the table.
     const Ranks& ranks = io.ranks;
     const auto mine = [&](std::size_t i) { return int(i % std::size_t(ranks.size())) == ranks.rank(); };
+    // Score lines as settings finish: rank 0 says its own; the others' wait for the end (below).
+    const bool sayLines = !args.flag("json") && ranks.isRoot();
     std::vector<Json> rows(settings.size());
     for (std::size_t i = 0; i < settings.size(); ++i) {
         if (!mine(i)) continue;
@@ -179,7 +181,7 @@ int runExperiment(const Args& args, Io& io)
         if (resume) {
             std::string why;
             if (auto row = savedRow(file, s.name, fingerprint, why)) {
-                if (!args.flag("json")) io.out << scoreLine(*row) << " (resumed)\n";
+                if (sayLines) io.out << scoreLine(*row) << " (resumed)\n";
                 rows[i] = std::move(*row);
                 continue;
             }
@@ -199,7 +201,7 @@ int runExperiment(const Args& args, Io& io)
         j["result"] = trainResultJson(result);
         // Kept as soon as it is finished: a run killed later keeps this row (--resume continues).
         if (args.has("out")) writeAtomically(file, Json{{"fingerprint", fingerprint}, {"row", j}}.dump(2) + "\n");
-        if (!args.flag("json")) io.out << scoreLine(j) << "\n";
+        if (sayLines) io.out << scoreLine(j) << "\n";
         rows[i] = std::move(j);
     }
     if (!ranks.isRoot()) {
@@ -214,7 +216,7 @@ int runExperiment(const Args& args, Io& io)
         std::size_t k = 0;
         for (std::size_t i = q; i < settings.size(); i += std::size_t(ranks.size())) {
             rows[i] = theirs.at(k++);
-            if (!args.flag("json")) io.out << scoreLine(rows[i]) << " (rank " << q << ")\n";
+            if (sayLines) io.out << scoreLine(rows[i]) << " (rank " << q << ")\n";
         }
     }
     Json list = Json::array();

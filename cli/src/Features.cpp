@@ -42,10 +42,10 @@ int runFeatures(const Args& args, Io& io)
     const Ranks& ranks = io.ranks;
     const RowBlocks blocks{data->X.rows(), blockRowsOption(args)};
     MatrixXfR F(data->X.rows(), map->dim()), part;
-    for (Eigen::Index b = ranks.firstBlock(blocks.count(), ranks.rank()); b < ranks.lastBlock(blocks.count(), ranks.rank()); ++b) {
-        map->transform(data->X, std::size_t(blocks.begin(b)), std::size_t(blocks.end(b)), part);
-        F.middleRows(blocks.begin(b), part.rows()) = part;
-    }
+    ranks.forOwnRows(blocks, 0, [&](Eigen::Index begin, Eigen::Index end) {
+        map->transform(data->X, std::size_t(begin), std::size_t(end), part);
+        F.middleRows(begin, part.rows()) = part;
+    });
     const auto t2 = std::chrono::steady_clock::now();
     ranks.gatherRows(F, blocks);
     const auto t3 = std::chrono::steady_clock::now();

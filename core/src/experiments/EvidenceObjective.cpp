@@ -173,12 +173,11 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
     const Eigen::Index D = tangents_ ? tangents_->dim() : map->dim();
     MatrixXfR Phi = MatrixXfR::Zero(blocks.rows, D);
     dPhi.assign(params.size(), MatrixXfR::Zero(blocks.rows, D));
-    const Eigen::Index first = ranks_.firstBlock(blocks.count(), ranks_.rank()), last = ranks_.lastBlock(blocks.count(), ranks_.rank());
-    for (Eigen::Index b = first; b < last; ++b) {
-        const Eigen::Index r0 = blocks.begin(b), r1 = blocks.end(b);
+    const Eigen::Index first = ranks_.firstRow(blocks), own = std::max<Eigen::Index>(1, ranks_.lastRow(blocks) - first);
+    ranks_.forOwnRows(blocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
         const Indices block(rows_.begin() + r0, rows_.begin() + r1);
         const Progress inBlock = [&](double f, const std::string& what) {
-            reportProgress(progress, 0.2 + 0.8 * (double(b - first) + f) / double(last - first), what);
+            reportProgress(progress, 0.2 + 0.8 * (double(r0 - first) + f * double(r1 - r0)) / double(own), what);
             return false;
         };
         MatrixXfR Pb;
@@ -190,7 +189,7 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
             Pb = map->transform(selectRows(data_.X, block));
         }
         Phi.middleRows(r0, r1 - r0) = Pb;
-    }
+    });
     return Phi;
 }
 

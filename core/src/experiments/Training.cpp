@@ -154,22 +154,18 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
                                config_.features);
     PointFeatures out;
     out.F.resize(n, dim);
-    // This rank's rows of the run's row blocks, in calls of at most 64 rows (fewer when the map is
-    // expensive, so a cancel is seen within a fraction of a second). A row's bits depend on where it
-    // sits in its call (Eigen's product kernels treat a call's last rows apart), so the calls are
-    // cut at every multiple of kRows and of the block size: the same calls at any number of ranks.
+    // This rank's rows of the run's row blocks, in calls of at most kRows rows (fewer when the map
+    // is expensive, so a cancel is seen within a fraction of a second), cut alike at any rank count.
     const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
     const Eigen::Index first = ranks_.firstRow(blocks), last = ranks_.lastRow(blocks), own = std::max<Eigen::Index>(1, last - first);
     const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_, map->spec()), dim);
-    const auto nextMultiple = [](Eigen::Index r, Eigen::Index k) { return (r / k + 1) * k; };
     MatrixXfR block;
-    for (Eigen::Index r = first, e = first; r < last; r = e) {
+    ranks_.forOwnRows(blocks, kRows, [&](Eigen::Index r, Eigen::Index e) {
         stage.at(kFitShare + (1.0 - kFitShare) * double(r - first) / double(own),
                  "features " + std::to_string(r - first) + "/" + std::to_string(last - first));
-        e = std::min({last, nextMultiple(r, kRows), nextMultiple(r, blocks.blockRows)});
         map->transform(data_.X, std::size_t(r), std::size_t(e), block);
         out.F.middleRows(r, e - r) = block;
-    }
+    });
     const auto gathering = std::chrono::steady_clock::now();
     ranks_.allGatherRows(out.F, blocks);
     const auto gathered = std::chrono::steady_clock::now();

@@ -17,6 +17,18 @@ int Ranks::ownerOf(Eigen::Index block, Eigen::Index blocks) const
     throw ContractError("Ranks::ownerOf", "block " + std::to_string(block) + " of " + std::to_string(blocks));
 }
 
+void Ranks::forOwnRows(const RowBlocks& b, Eigen::Index callRows,
+                       const std::function<void(Eigen::Index, Eigen::Index)>& call) const
+{
+    const auto nextMultiple = [](Eigen::Index r, Eigen::Index k) { return (r / k + 1) * k; };
+    const Eigen::Index last = lastRow(b);
+    for (Eigen::Index r = firstRow(b), e = r; r < last; r = e) {
+        e = std::min(last, nextMultiple(r, b.blockRows));
+        if (callRows > 0) e = std::min(e, nextMultiple(r, callRows));
+        call(r, e);
+    }
+}
+
 std::vector<Eigen::MatrixXd> Ranks::deal(std::size_t first, std::size_t n,
                                          const std::function<Eigen::MatrixXd(std::size_t)>& task) const
 {

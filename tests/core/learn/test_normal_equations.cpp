@@ -149,6 +149,38 @@ private slots:
         QCOMPARE(calls, std::size_t(3));
         QCOMPARE(all[2](1, 0), 2.0);
     }
+
+    /// The calls over own rows cover every row once over the ranks, stay inside the rank's blocks,
+    /// and are the same runs at P = 1, 2, 3: cut at block boundaries and multiples of callRows.
+    void ownRowsAreCutAlikeAtAnyRankCount()
+    {
+        const RowBlocks blocks{103, 20};
+        for (Eigen::Index callRows : {Eigen::Index(0), Eigen::Index(7), Eigen::Index(64)}) {
+            std::vector<std::pair<Eigen::Index, Eigen::Index>> onOne;
+            RecordingRanks(0, 1).forOwnRows(blocks, callRows, [&](Eigen::Index b, Eigen::Index e) { onOne.emplace_back(b, e); });
+            QCOMPARE(onOne.front().first, Eigen::Index(0));
+            QCOMPARE(onOne.back().second, blocks.rows);
+            for (std::size_t k = 0; k < onOne.size(); ++k) {
+                const auto [b, e] = onOne[k];
+                QVERIFY(b < e);
+                if (k > 0) QCOMPARE(b, onOne[k - 1].second);
+                QCOMPARE(blocks.of(b), blocks.of(e - 1));                       // inside one block
+                if (callRows > 0) QCOMPARE(b / callRows, (e - 1) / callRows);  // and one run of callRows
+            }
+            QCOMPARE(onOne.size(), callRows == 7 ? std::size_t(20) : callRows == 64 ? std::size_t(7) : std::size_t(6));
+            for (int P : {2, 3}) {
+                std::vector<std::pair<Eigen::Index, Eigen::Index>> overRanks;
+                for (int me = 0; me < P; ++me) {
+                    const RecordingRanks ranks(me, P);
+                    ranks.forOwnRows(blocks, callRows, [&](Eigen::Index b, Eigen::Index e) {
+                        QVERIFY(b >= ranks.firstRow(blocks) && e <= ranks.lastRow(blocks));
+                        overRanks.emplace_back(b, e);
+                    });
+                }
+                QCOMPARE(overRanks, onOne);
+            }
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestNormalEquations)

@@ -55,6 +55,12 @@ public:
     /// Rows [first, last) this rank owns.
     Eigen::Index firstRow(const RowBlocks& b) const { return b.begin(firstBlock(b.count(), rank())); }
     Eigen::Index lastRow(const RowBlocks& b) const { return b.begin(lastBlock(b.count(), rank())); }
+    /// Calls call(begin, end) for this rank's rows of `b`, in order, in runs cut at every block
+    /// boundary and, when callRows > 0, at every multiple of callRows. A row's bits may depend on
+    /// where it sits in its call (Eigen's product kernels treat a call's last rows apart): these cuts
+    /// are the same at any number of ranks, so the rows are too.
+    void forOwnRows(const RowBlocks& b, Eigen::Index callRows,
+                    const std::function<void(Eigen::Index begin, Eigen::Index end)>& call) const;
 
     /// M has b.rows rows, this rank's own rows filled; on return every rank holds every row (each
     /// owner's rows, unchanged).
