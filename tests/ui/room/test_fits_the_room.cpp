@@ -206,6 +206,11 @@ private slots:
         QVERIFY(!w.trainingPanel()->hasError());
     }
 
+    void cleanup()
+    {
+        window().presentationAction()->setChecked(false);  // also after a failed check
+    }
+
     void everyPanelHasItsPrimaryActions()
     {
         // A new panel adds its row to primaryActions().
