@@ -58,7 +58,7 @@ void scaleFontOf(QObject* object, const char* key, bool up, Get get, Set set)
     const QVariant before = object->property(key);
     if (up && !before.isValid()) {
         object->setProperty(key, get());
-        set(scaled(get(), PresentationMode::fontScale()));
+        set(scaled(get(), PresentationMode::chartFontScale()));
     } else if (!up && before.isValid()) {
         set(before.value<QFont>());
         object->setProperty(key, QVariant());

@@ -1,6 +1,6 @@
 #pragma once
 // Presentation mode of a window, for the back row of a lecture room: every widget's font grows
-// by fontScale(), chart lines and markers thicken by lineScale() (also in charts drawn later),
+// by fontScale() (chart text by chartFontScale()), chart lines and markers thicken by lineScale() (also in charts drawn later),
 // and the secondary controls (export buttons, secondary status text) are hidden. Turning it off
 // restores the fonts, pens and visibility it changed, and nothing else.
 //
@@ -23,6 +23,8 @@ public:
 
     static constexpr double fontScale() { return 1.4; }
     static constexpr double lineScale() { return 2.0; }
+    /// Chart titles and axis labels grow less: a chart's plot area shrinks by what its labels take.
+    static constexpr double chartFontScale() { return 1.25; }
 
     bool isOn() const { return on_; }
     void setOn(bool on);

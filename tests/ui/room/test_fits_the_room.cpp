@@ -330,7 +330,7 @@ private slots:
         QVERIFY(tabBar->font().pointSizeF() >= tabFont * 1.3);
         QVERIFY(density->pen().widthF() >= penWidth * 1.9);
         QVERIFY(w.groupPanel()->densityChart()->chart()->axes().front()->labelsFont().pointSizeF() >=
-                axisFont.pointSizeF() * 1.3);
+                axisFont.pointSizeF() * 1.2);
         for (QWidget* b : exports)
             QVERIFY2(b->isHidden(), qPrintable(b->objectName()));
         QVERIFY(w.statusBar()->isHidden());
