@@ -1,12 +1,14 @@
 // orbitlab: the Orbit Lab desktop application.
 //   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
-//            [--export DIR --panel NAME]
+//            [--export DIR --panel NAME] [--size WxH] [--presentation]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
+#include "widgets/WindowFit.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -14,6 +16,7 @@
 #include <QIcon>
 
 #include <cstdio>
+#include <optional>
 
 int main(int argc, char** argv)
 {
@@ -45,8 +48,22 @@ int main(int argc, char** argv)
                                         "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
-    parser.addOptions({data, session, screenshot, panel, exportDir, run, at});
+    const QCommandLineOption size("size", "The window's size in pixels, e.g. 1280x720 (a projector): what --screenshot "
+                                          "renders (default 1400x900), or the window's size when it opens.", "WxH");
+    const QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation mode): larger "
+                                                          "fonts and lines, export buttons hidden.");
+    parser.addOptions({data, session, screenshot, panel, exportDir, run, at, size, presentation});
     parser.process(arguments);
+
+    std::optional<QSize> windowSize;
+    if (parser.isSet(size)) {
+        windowSize = orbitui::parseWindowSize(parser.value(size));
+        if (!windowSize) {
+            std::fprintf(stderr, "orbitlab: --size: expected WIDTHxHEIGHT in pixels, each from 200 to 10000 (value %s)\n",
+                         orbit::quoteValue(parser.value(size).toStdString()).c_str());
+            return 2;
+        }
+    }
 
     const bool shooting = parser.isSet(screenshot);
     const bool exporting = parser.isSet(exportDir);
@@ -65,8 +82,8 @@ int main(int argc, char** argv)
     }
     // A screenshot or an export is reproducible: it ignores and keeps the saved window geometry.
     orbitui::MainWindow window(nullptr, !shooting && !exporting);
-    if (shooting || exporting)
-        window.resize(1400, 900);
+    if (shooting || exporting || windowSize)
+        window.resize(windowSize.value_or(QSize(1400, 900)));
 
     if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && (shooting || exporting))
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
@@ -112,7 +129,13 @@ int main(int argc, char** argv)
                      orbit::quoteValue(parser.value(at).toStdString()).c_str());
         return 2;
     }
+    if (parser.isSet(presentation))
+        window.presentationAction()->setChecked(true);
     window.show();
+    if (windowSize && window.size() != *windowSize)  // its panels do not fit: say what was rendered
+        std::fprintf(stderr, "orbitlab: --size: the window needs at least %dx%d; it is %dx%d (value %s)\n",
+                     window.minimumWidth(), window.minimumHeight(), window.width(), window.height(),
+                     orbit::quoteValue(parser.value(size).toStdString()).c_str());
     if (exporting) {
         window.exportWhenIdle(parser.value(exportDir), shooting ? parser.value(screenshot) : QString());
         return QApplication::exec();

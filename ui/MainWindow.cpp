@@ -9,6 +9,8 @@
 #include "panels/KernelsPanel.hpp"
 #include "panels/OrbitsPanel.hpp"
 #include "panels/TrainingPanel.hpp"
+#include "widgets/PresentationMode.hpp"
+#include "widgets/WindowFit.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -86,13 +88,16 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
         if (currentPanel() != dataPanel_)
             showPanel("data");
     });
+    presentation_ = new PresentationMode(this);
+    PresentationMode::markSecondary(statusBar());
     buildMenus();
 
-    resize(1360, 860);
+    // Within the screen (a 1280 x 720 projector too), at the last geometry when there is one.
+    placeWindow(this, restoring_ ? settings_->windowGeometry() : QByteArray(), QSize(1360, 860));
     if (restoring_) {
-        restoreGeometry(settings_->windowGeometry());
         restoreState(settings_->windowState());
         showPanel(settings_->currentPanel());
+        presentationAction_->setChecked(settings_->presentationMode());
     }
 }
 
@@ -180,6 +185,17 @@ void MainWindow::buildMenus()
         QAction* a = view->addAction(QString(p->title()).replace("&&", "&"), this, [this, p] { tabs_->setCurrentWidget(p); });
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + static_cast<int>(i))));
     }
+    view->addSeparator();
+    presentationAction_ = view->addAction(tr("&Presentation mode"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    presentationAction_->setToolTip(tr("Larger fonts, lines and markers for the back row; export buttons and the "
+                                       "status bar hidden"));
+    connect(presentationAction_, &QAction::toggled, this, [this](bool on) {
+        presentation_->setOn(on);
+        if (restoring_)
+            settings_->setPresentationMode(on);
+    });
 }
 
 void MainWindow::rebuildRecentMenu()

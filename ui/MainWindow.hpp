@@ -22,6 +22,7 @@ class KernelsPanel;
 class LabState;
 class OrbitsPanel;
 class Panel;
+class PresentationMode;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -40,6 +41,9 @@ public:
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
     const std::vector<Panel*>& panels() const { return panels_; }
+    /// Presentation mode (View menu, Ctrl+Shift+P): larger fonts and lines, secondary controls hidden.
+    PresentationMode* presentation() const { return presentation_; }
+    QAction* presentationAction() const { return presentationAction_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
     /// Shows the panel called `name`; false when there is none.
@@ -100,6 +104,8 @@ private:
     LabState* state_;
     QTabWidget* tabs_;
     QMenu* recentMenu_ = nullptr;
+    PresentationMode* presentation_ = nullptr;
+    QAction* presentationAction_ = nullptr;
     QLabel* datasetLabel_;
     std::vector<Panel*> panels_;
     DataPanel* dataPanel_;

@@ -12,7 +12,7 @@ Settings::Settings(const QString& path) : settings_(std::make_unique<QSettings>(
 QStringList Settings::allKeys()
 {
     using namespace SettingsKey;
-    return {WindowGeometry, WindowState, CurrentPanel, RecentFiles, LastDirectory, LastSessionDirectory};
+    return {WindowGeometry, WindowState, CurrentPanel, RecentFiles, LastDirectory, LastSessionDirectory, PresentationMode};
 }
 
 QByteArray Settings::windowGeometry() const { return settings_->value(SettingsKey::WindowGeometry).toByteArray(); }
@@ -59,6 +59,9 @@ QString Settings::lastSessionDirectory() const
     return settings_->value(SettingsKey::LastSessionDirectory, lastDirectory()).toString();
 }
 void Settings::setLastSessionDirectory(const QString& dir) { settings_->setValue(SettingsKey::LastSessionDirectory, dir); }
+
+bool Settings::presentationMode() const { return settings_->value(SettingsKey::PresentationMode, false).toBool(); }
+void Settings::setPresentationMode(bool on) { settings_->setValue(SettingsKey::PresentationMode, on); }
 
 void Settings::sync() { settings_->sync(); }
 

@@ -18,6 +18,7 @@ inline constexpr char CurrentPanel[] = "window/panel";
 inline constexpr char RecentFiles[] = "files/recent";
 inline constexpr char LastDirectory[] = "files/lastDirectory";
 inline constexpr char LastSessionDirectory[] = "files/lastSessionDirectory";
+inline constexpr char PresentationMode[] = "view/presentation";
 } // namespace SettingsKey
 
 /// Typed access to the application's persistent settings.
@@ -50,6 +51,9 @@ public:
     void setLastDirectory(const QString& dir);
     QString lastSessionDirectory() const;
     void setLastSessionDirectory(const QString& dir);
+    /// Whether the window was last left in presentation mode (View menu).
+    bool presentationMode() const;
+    void setPresentationMode(bool on);
 
     void sync();
 

@@ -3,6 +3,7 @@
 #include "models/LabState.hpp"
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/FieldHighlight.hpp"
+#include "widgets/FlowLayout.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "workers/KernelTasks.hpp"
@@ -77,21 +78,13 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     progress_->setTextVisible(false);
     progress_->hide();
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(caption(tr("N points"), nTip));
-    controls->addWidget(n_);
-    controls->addSpacing(10);
-    controls->addWidget(caption(tr("r (group samples)"), rTip));
-    controls->addWidget(r_);
-    controls->addSpacing(10);
-    controls->addWidget(caption(tr("Approximation"), methodTip));
-    controls->addWidget(method_);
-    controls->addSpacing(10);
-    controls->addWidget(caption(tr("s"), sTip));
-    controls->addWidget(s_);
-    controls->addSpacing(10);
-    controls->addWidget(caption(tr("σ / median distance"), bwTip));
-    controls->addWidget(bandwidth_);
+    // One line on a wide screen; wraps (Compute included) on a narrow one or in presentation mode.
+    auto* controls = new FlowLayout;
+    controls->addWidget(flowGroup(caption(tr("N points"), nTip), {n_}));
+    controls->addWidget(flowGroup(caption(tr("r (group samples)"), rTip), {r_}));
+    controls->addWidget(flowGroup(caption(tr("Approximation"), methodTip), {method_}));
+    controls->addWidget(flowGroup(caption(tr("s"), sTip), {s_}));
+    controls->addWidget(flowGroup(caption(tr("σ / median distance"), bwTip), {bandwidth_}));
     controls->addStretch();
     controls->addWidget(progress_);
     controls->addWidget(auto_);
@@ -103,6 +96,7 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     auto* summaryRow = new QHBoxLayout;
     summaryRow->addWidget(summary_, 1);
     auto* featuresButton = new QPushButton(tr("Features ψ CSV/.npy…"));
+    featuresButton->setObjectName("export-features");
     featuresButton->setToolTip(tr("Save the feature matrix ψ of the N points (one row per point, in heatmap order) "
                                   "as CSV or NumPy .npy"));
     summaryRow->addWidget(featuresButton, 0, Qt::AlignTop);
@@ -133,9 +127,11 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
         auto* buttons = new QHBoxLayout;
         buttons->addStretch();
         auto* matrixButton = new QPushButton(tr("Matrix CSV/.npy…"));
+        matrixButton->setObjectName("export-matrix");
         matrixButton->setToolTip(tr("Save the numbers of this matrix as CSV or NumPy .npy"));
         matrixButton->setFlat(true);
         auto* pngButton = new QPushButton(tr("PNG…"));
+        pngButton->setObjectName("export-png");
         pngButton->setToolTip(tr("Save this heatmap as a PNG picture"));
         pngButton->setFlat(true);
         buttons->addWidget(matrixButton);

@@ -79,10 +79,11 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     form->addRow(tr("Evaluations"), evaluations_);
     form->addRow(tr("Landscape"), landscape_);
     form->addRow(perInput_);
-    auto* buttons = new QHBoxLayout;
+    actions_ = new QWidget;
+    auto* buttons = new QHBoxLayout(actions_);
+    buttons->setContentsMargins(0, 0, 0, 0);
     buttons->addWidget(learnButton_, 2);
     buttons->addWidget(undoButton_, 1);
-    form->addRow(buttons);
     settings_ = box;
 
     summary_ = new QLabel;

@@ -39,6 +39,8 @@ public:
     LocalityPane(LabState* state, QObject* parent = nullptr);
 
     QWidget* settingsWidget() const { return settings_; }
+    /// The Learn locality and Undo buttons, for the host to keep in sight beside its own actions.
+    QWidget* actionsWidget() const { return actions_; }
     QWidget* resultsWidget() const { return results_; }
     TaskRunner* runner() const { return runner_; }
     LocalityView* view() const { return view_; }
@@ -95,6 +97,7 @@ private:
     QCheckBox* perInput_;  ///< irf: independent orbit samples per input (mode=data)
     QPushButton* learnButton_;
     QPushButton* undoButton_;
+    QWidget* actions_;
     QLabel* summary_;
     LocalityView* view_;
     std::optional<OrbitSettings> before_;        ///< the settings before the last learn (Undo)

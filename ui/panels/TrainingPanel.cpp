@@ -126,10 +126,7 @@ QWidget* TrainingPanel::buildSettings()
     auto* layout = new QVBoxLayout(host);
     layout->setContentsMargins(0, 0, 4, 0);
     layout->addWidget(form_);
-    layout->addLayout(buttons);
     layout->addWidget(localityPane_->settingsWidget());
-    layout->addWidget(control_->progressBar());
-    layout->addWidget(control_->statusLabel());
     layout->addStretch(1);
     auto* scroll = new QScrollArea;
     scroll->setWidget(host);
@@ -138,7 +135,16 @@ QWidget* TrainingPanel::buildSettings()
     scroll->setMinimumWidth(330);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     form_->markFields(fields());
-    return scroll;
+    // The actions stay in sight under the scrolled settings, on a 720-pixel screen too.
+    auto* column = new QWidget;
+    auto* columnLayout = new QVBoxLayout(column);
+    columnLayout->setContentsMargins(0, 0, 0, 0);
+    columnLayout->addWidget(scroll, 1);
+    columnLayout->addLayout(buttons);
+    columnLayout->addWidget(localityPane_->actionsWidget());
+    columnLayout->addWidget(control_->progressBar());
+    columnLayout->addWidget(control_->statusLabel());
+    return column;
 }
 
 QWidget* TrainingPanel::buildResults()
