@@ -1,9 +1,10 @@
 // orbitlab: the Orbit Lab desktop application.
-//   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
+//   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
 //            [--export DIR --panel NAME]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
+#include "Share.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 
@@ -14,6 +15,8 @@
 #include <QIcon>
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -35,6 +38,8 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     const QCommandLineOption data("data", "Open this dataset (any format the core loads).", "FILE");
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
+    const QCommandLineOption setting("setting", "Open this setting: the line Edit ▸ Copy setting gives (orbitlab-setting:1:…).",
+                                     "TEXT");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
     const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
     const QCommandLineOption exportDir("export",
@@ -45,7 +50,7 @@ int main(int argc, char** argv)
                                         "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
-    parser.addOptions({data, session, screenshot, panel, exportDir, run, at});
+    parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at});
     parser.process(arguments);
 
     const bool shooting = parser.isSet(screenshot);
@@ -63,6 +68,19 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // A malformed setting is refused before anything loads: one line naming what is wrong.
+    std::optional<orbitui::SessionState> shared;
+    if (parser.isSet(setting)) {
+        try {
+            shared = orbitui::decodeSetting(parser.value(setting));
+        } catch (const std::exception& e) {
+            std::string what = e.what();
+            if (what.rfind("setting", 0) == 0)
+                what = "--" + what;  // the core's field "setting ..." is this flag
+            std::fprintf(stderr, "orbitlab: %s\n", what.c_str());
+            return 2;
+        }
+    }
     // A screenshot or an export is reproducible: it ignores and keeps the saved window geometry.
     orbitui::MainWindow window(nullptr, !shooting && !exporting);
     if (shooting || exporting)
@@ -71,9 +89,11 @@ int main(int argc, char** argv)
     if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && (shooting || exporting))
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
                      qPrintable(orbitui::safePath(parser.value(session))));
+    if (shared)
+        window.applySession(*shared);
     if (parser.isSet(data)) {
         window.openData(parser.value(data));
-    } else if (!parser.isSet(session)) {
+    } else if (!parser.isSet(session) && !shared) {
         const QString sample = orbitui::findSampleData(orbitui::defaultSampleFile());
         if (!sample.isEmpty())
             window.openData(sample);
