@@ -22,6 +22,7 @@ class KernelsPanel;
 class LabState;
 class OrbitsPanel;
 class Panel;
+class ShareActions;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -39,6 +40,8 @@ public:
     KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    /// Copy setting, Open setting…, Copy as command (ShareActions.hpp).
+    ShareActions* share() const { return share_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
@@ -108,6 +111,7 @@ private:
     KernelsPanel* kernelsPanel_;
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
+    ShareActions* share_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {
