@@ -66,7 +66,14 @@ bool ShareActions::openSetting(const QString& text)
     try {
         session = decodeSetting(text);
     } catch (const std::exception& e) {
-        window_->currentPanel()->showError(tr("Could not open the setting: %1").arg(QString::fromUtf8(e.what())));
+        // "setting: the text is cut short" reads "Could not open the setting: the text is cut short";
+        // a field keeps its name ("orbit.r: expected …").
+        QString what = QString::fromUtf8(e.what());
+        if (what.startsWith("setting: "))
+            what.remove(0, 9);
+        else if (what.startsWith("setting "))
+            what.remove(0, 8);
+        window_->currentPanel()->showError(tr("Could not open the setting: %1").arg(what));
         return false;
     }
     window_->currentPanel()->clearError();
