@@ -10,6 +10,7 @@
 #include "panels/ApproximationPanel.hpp"
 #include "panels/GroupPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "panels/OrbitsPanel.hpp"
 #include "panels/LocalityPane.hpp"
 #include "panels/TrainingPanel.hpp"
 #include "workers/TrainingTask.hpp"
@@ -242,6 +243,47 @@ private slots:
             const std::size_t b = std::size_t(std::clamp(int((rows[i][0] - lo) / width), 0, int(bins) - 1));
             QCOMPARE(outline[1 + 2 * b].second, rows[i][2]);
         }
+    }
+
+    // Orbits: the copied `embed` line's rows are the embedding's points (the inputs and their copies).
+    void orbitsCommandMatchesThePanel()
+    {
+        WindowFixture fx;
+        orbitui::MainWindow& w = *fx.window;
+        orbitui::OrbitSettings o = orbitui::defaultSettingsFor(orbit::DataKind::Images);
+        o.dist.kappa = 1.5;
+        o.r = 12;
+        o.seed = 7;
+        prepare(w, orbittest::digitsPng(), o, 3000);
+        w.state()->setEmbeddingInputs({3000, 4500});
+        w.showPanel("orbits");
+        QVERIFY(settle(w));
+        const QString gui = dir_.filePath("gui-orbits");
+        QDir().mkpath(gui);
+        QString error;
+        QVERIFY2(!w.exportPanelCharts(w.orbitsPanel(), gui, &error).isEmpty(), qPrintable(error));
+        const QString line = copied(w);
+        QVERIFY2(line.startsWith("orbitlab-cli embed ") && line.contains("--indices 3000,4500"), qPrintable(line));
+        const auto r = runLine(line, gui + "-cli");
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const auto rows = orbittest::readNumbers(QDir(gui + "-cli").filePath("orbit-embedding.csv"), true);
+        const auto chart = orbittest::readChart(QDir(gui).filePath("orbit-embedding.csv"));
+        QCOMPARE(rows.size(), std::size_t(2 * 13));  // per input: itself (copy -1), then r = 12 copies
+        const auto same = [](double a, double b) { return float(a) == float(b); };  // float32 points
+        const auto& inputs = chart.at("the inputs x");
+        int copies = 0;
+        for (const auto& [name, points] : chart) {
+            if (name == "the inputs x")
+                continue;
+            const std::size_t j = name.startsWith("#3000") ? 0 : 1;
+            QCOMPARE(points.size(), std::size_t(12));
+            for (std::size_t k = 0; k < 12; ++k, ++copies) {
+                const auto& row = rows[j * 13 + 1 + k];
+                QVERIFY(same(points[k].first, row[2]) && same(points[k].second, row[3]));
+            }
+            QVERIFY(same(inputs[j].first, rows[j * 13][2]) && same(inputs[j].second, rows[j * 13][3]));
+        }
+        QCOMPARE(copies, 24);
     }
 
     // Approximation: the copied `approx-error` line's rows are the panel's curves.
