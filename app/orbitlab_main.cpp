@@ -1,9 +1,10 @@
 // orbitlab: the Orbit Lab desktop application.
-//   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
+//   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
 //            [--export DIR --panel NAME] [--size WxH] [--presentation]
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
+#include "Share.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 #include "widgets/WindowFit.hpp"
@@ -17,6 +18,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -38,6 +40,8 @@ int main(int argc, char** argv)
     parser.addVersionOption();
     const QCommandLineOption data("data", "Open this dataset (any format the core loads).", "FILE");
     const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
+    const QCommandLineOption setting("setting", "Open this setting: the line Edit ▸ Copy setting gives (orbitlab-setting:1:…).",
+                                     "TEXT");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
     const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
     const QCommandLineOption exportDir("export",
@@ -52,7 +56,7 @@ int main(int argc, char** argv)
                                           "renders (default 1400x900), or the window's size when it opens.", "WxH");
     const QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation mode): larger "
                                                           "fonts and lines, export buttons hidden.");
-    parser.addOptions({data, session, screenshot, panel, exportDir, run, at, size, presentation});
+    parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation});
     parser.process(arguments);
 
     std::optional<QSize> windowSize;
@@ -80,6 +84,19 @@ int main(int argc, char** argv)
             return 2;
         }
     }
+    // A malformed setting is refused before anything loads: one line naming what is wrong.
+    std::optional<orbitui::SessionState> shared;
+    if (parser.isSet(setting)) {
+        try {
+            shared = orbitui::decodeSetting(parser.value(setting));
+        } catch (const std::exception& e) {
+            std::string what = e.what();
+            if (what.rfind("setting", 0) == 0)
+                what = "--" + what;  // the core's field "setting ..." is this flag
+            std::fprintf(stderr, "orbitlab: %s\n", what.c_str());
+            return 2;
+        }
+    }
     // A screenshot or an export is reproducible: it ignores and keeps the saved window geometry.
     orbitui::MainWindow window(nullptr, !shooting && !exporting);
     if (shooting || exporting || windowSize)
@@ -88,9 +105,11 @@ int main(int argc, char** argv)
     if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && (shooting || exporting))
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
                      qPrintable(orbitui::safePath(parser.value(session))));
+    if (shared)
+        window.applySession(*shared);
     if (parser.isSet(data)) {
         window.openData(parser.value(data));
-    } else if (!parser.isSet(session)) {
+    } else if (!parser.isSet(session) && !shared) {
         const QString sample = orbitui::findSampleData(orbitui::defaultSampleFile());
         if (!sample.isEmpty())
             window.openData(sample);

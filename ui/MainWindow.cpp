@@ -2,6 +2,7 @@
 
 #include "Presets.hpp"
 #include "SafeText.hpp"
+#include "ShareActions.hpp"
 #include "models/LabState.hpp"
 #include "panels/ApproximationPanel.hpp"
 #include "panels/DataPanel.hpp"
@@ -155,6 +156,7 @@ void MainWindow::buildMenus()
         }
     });
     save->setShortcut(QKeySequence::Save);
+    share_ = new ShareActions(this, file, menuBar()->addMenu(tr("&Edit")));
     file->addSeparator();
     file->addAction(tr("Save screens&hot…"), this, &MainWindow::saveScreenshotDialog);
     file->addSeparator();

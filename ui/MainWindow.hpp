@@ -23,6 +23,7 @@ class LabState;
 class OrbitsPanel;
 class Panel;
 class PresentationMode;
+class ShareActions;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -40,6 +41,8 @@ public:
     KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    /// Copy setting, Open setting…, Copy as command (ShareActions.hpp).
+    ShareActions* share() const { return share_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     /// Presentation mode (View menu, Ctrl+Shift+P): larger fonts and lines, secondary controls hidden.
     PresentationMode* presentation() const { return presentation_; }
@@ -114,6 +117,7 @@ private:
     KernelsPanel* kernelsPanel_;
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
+    ShareActions* share_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {

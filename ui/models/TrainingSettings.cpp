@@ -166,4 +166,18 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
     return config;
 }
 
+std::string learnFeatureSpec(const TrainingSettings& s)
+{
+    std::string spec = s.featureSpec();
+    if (s.learnPerInput && spec.rfind("irf", 0) == 0 && spec.find("mode=") == std::string::npos &&
+        spec.find('+') == std::string::npos)
+        spec += spec.find(':') == std::string::npos ? ":mode=data" : ",mode=data";
+    return spec;
+}
+
+std::string learnKernelSpec(const TrainingSettings& s)
+{
+    return "gaussian:median=" + orbit::formatNumber(s.medians.empty() ? 1.0 : s.medians.front());
+}
+
 } // namespace orbitui

@@ -72,4 +72,10 @@ std::string formatNumberList(const std::vector<double>& values);
 /// distribution of `orbit` are passed only for invariant features. Does not validate.
 orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 
+/// Learn locality's feature spec: featureSpec(), with ",mode=data" (own group samples per input)
+/// added when learnPerInput is set and the spec is a single irf map that does not say its mode.
+std::string learnFeatureSpec(const TrainingSettings& settings);
+/// Learn locality's fixed base kernel: "gaussian:median=M" with the first median multiple (1 without any).
+std::string learnKernelSpec(const TrainingSettings& settings);
+
 } // namespace orbitui

@@ -165,6 +165,8 @@ void GroupPanel::request()
 
 bool GroupPanel::isIdle() const { return !runner_->busy(); }
 
+std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
+
 QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const
 {
     QStringList written;

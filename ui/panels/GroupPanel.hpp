@@ -3,6 +3,8 @@
 // density with a histogram of samples drawn from it (computed on its worker).
 #include "panels/Panel.hpp"
 
+#include <string>
+
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
@@ -28,6 +30,8 @@ public:
     ChartBox* densityChart() const { return chartBox_; }
     /// How many density results were drawn (tests).
     int drawCount() const { return draws_; }
+    /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.
+    std::string densityFactor() const;
 
 private:
     void request();

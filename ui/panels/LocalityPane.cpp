@@ -245,17 +245,16 @@ void LocalityPane::start(const TrainingSettings& training)
     request.dataset = ds;
     request.subset = std::size_t(std::max(0, training.subset));
     orbit::LocalityConfig& c = request.config;
-    c.features = training.featureSpec();
     // Own samples per input unless the spec already says how the average is taken.
-    if (perInput_->isChecked() && c.features.rfind("irf", 0) == 0 && c.features.find("mode=") == std::string::npos &&
-        c.features.find('+') == std::string::npos)
-        c.features += c.features.find(':') == std::string::npos ? ":mode=data" : ",mode=data";
+    TrainingSettings perInput = training;
+    perInput.learnPerInput = perInput_->isChecked();
+    c.features = learnFeatureSpec(perInput);
     if (!isInvariantSpec(c.features))
         throw orbit::SpecError("features", "learning the locality needs invariant features (irf, inystrom, gicdf, kif)",
                                c.features);
     c.group = orbitSettings.groupSpec();
     c.dist = orbitSettings.distSpec();
-    c.kernel = "gaussian:median=" + orbit::formatNumber(training.medians.empty() ? 1.0 : training.medians.front());
+    c.kernel = learnKernelSpec(training);
     c.eval = training.evalSpec();
     c.seed = training.seed;
     c.learn = names;
