@@ -1,9 +1,11 @@
 // orbitlab: the Orbit Lab desktop application.
 //   orbitlab [--data FILE] [--session FILE] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
-//            [--export DIR --panel NAME]
+//            [--export DIR --panel NAME] [--lesson N|NAME [--step K]]
+#include "LessonDock.hpp"
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
+#include "models/Lessons.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 
@@ -45,8 +47,39 @@ int main(int argc, char** argv)
                                         "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
-    parser.addOptions({data, session, screenshot, panel, exportDir, run, at});
+    const QCommandLineOption lesson("lesson", "Start a guided lesson (its number, 1-6, or its name: orbit, locality, kernels, "
+                                              "features, molecules, evidence); it loads its own data.", "N|NAME");
+    const QCommandLineOption lessonStep("step", "With --lesson: start at this step (1 = the first).", "K");
+    parser.addOptions({data, session, screenshot, panel, exportDir, run, at, lesson, lessonStep});
     parser.process(arguments);
+
+    int lessonIndex = -1, lessonAt = 0;
+    if (parser.isSet(lesson)) {
+        lessonIndex = orbitui::findLesson(parser.value(lesson));
+        if (lessonIndex < 0) {
+            std::fprintf(stderr, "orbitlab: --lesson: no such lesson (value %s); lessons:",
+                         orbit::quoteValue(parser.value(lesson).toStdString()).c_str());
+            for (const orbitui::Lesson& l : orbitui::lessons())
+                std::fprintf(stderr, " %s", qPrintable(l.name));
+            std::fprintf(stderr, "\n");
+            return 2;
+        }
+        if (parser.isSet(data) || parser.isSet(session)) {
+            std::fprintf(stderr, "orbitlab: --lesson: a lesson loads its own data and settings; leave out --data and --session\n");
+            return 2;
+        }
+        const int steps = static_cast<int>(orbitui::lessons()[static_cast<std::size_t>(lessonIndex)].steps.size());
+        bool ok = true;
+        lessonAt = parser.isSet(lessonStep) ? parser.value(lessonStep).toInt(&ok) - 1 : 0;
+        if (!ok || lessonAt < 0 || lessonAt >= steps) {
+            std::fprintf(stderr, "orbitlab: --step: expected 1 to %d for this lesson (value %s)\n", steps,
+                         orbit::quoteValue(parser.value(lessonStep).toStdString()).c_str());
+            return 2;
+        }
+    } else if (parser.isSet(lessonStep)) {
+        std::fprintf(stderr, "orbitlab: --step: only used with --lesson\n");
+        return 2;
+    }
 
     const bool shooting = parser.isSet(screenshot);
     const bool exporting = parser.isSet(exportDir);
@@ -71,7 +104,12 @@ int main(int argc, char** argv)
     if (parser.isSet(session) && !window.openSessionFile(parser.value(session)) && (shooting || exporting))
         std::fprintf(stderr, "orbitlab: %s: the session could not be opened (shown in the window)\n",
                      qPrintable(orbitui::safePath(parser.value(session))));
-    if (parser.isSet(data)) {
+    if (lessonIndex >= 0) {
+        if (!window.lessonDock()->start(lessonIndex, lessonAt)) {
+            std::fprintf(stderr, "orbitlab: --lesson: %s\n", qPrintable(window.lessonDock()->text()));
+            return 2;
+        }
+    } else if (parser.isSet(data)) {
         window.openData(parser.value(data));
     } else if (!parser.isSet(session)) {
         const QString sample = orbitui::findSampleData(orbitui::defaultSampleFile());

@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "LessonDock.hpp"
 #include "Presets.hpp"
 #include "SafeText.hpp"
 #include "models/LabState.hpp"
@@ -87,6 +88,10 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
             showPanel("data");
     });
     buildMenus();
+    lessonDock_ = new LessonDock(this);
+    addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    lessonDock_->hide();
+    menuBar()->addMenu(lessonDock_->menu());
 
     resize(1360, 860);
     if (restoring_) {

@@ -20,6 +20,7 @@ class DataPanel;
 class GroupPanel;
 class KernelsPanel;
 class LabState;
+class LessonDock;
 class OrbitsPanel;
 class Panel;
 class TrainingPanel;
@@ -39,6 +40,8 @@ public:
     KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    /// The guided lessons' side panel (hidden until a lesson starts; the Lessons menu).
+    LessonDock* lessonDock() const { return lessonDock_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
@@ -108,6 +111,7 @@ private:
     KernelsPanel* kernelsPanel_;
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
+    LessonDock* lessonDock_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {
