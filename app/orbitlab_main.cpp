@@ -1,10 +1,12 @@
 // orbitlab: the Orbit Lab desktop application.
 //   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
-//            [--export DIR --panel NAME] [--size WxH] [--presentation]
+//            [--export DIR --panel NAME] [--size WxH] [--presentation] [--lesson N|NAME [--step K]]
+#include "LessonDock.hpp"
 #include "MainWindow.hpp"
 #include "SampleData.hpp"
 #include "SafeText.hpp"
 #include "Share.hpp"
+#include "models/Lessons.hpp"
 #include "panels/DataPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 #include "widgets/WindowFit.hpp"
@@ -56,7 +58,10 @@ int main(int argc, char** argv)
                                           "renders (default 1400x900), or the window's size when it opens.", "WxH");
     const QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation mode): larger "
                                                           "fonts and lines, export buttons hidden.");
-    parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation});
+    const QCommandLineOption lesson("lesson", "Start a guided lesson (its number, 1-6, or its name: orbit, locality, kernels, "
+                                              "features, molecules, evidence); it loads its own data.", "N|NAME");
+    const QCommandLineOption lessonStep("step", "With --lesson: start at this step (1 = the first).", "K");
+    parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation, lesson, lessonStep});
     parser.process(arguments);
 
     std::optional<QSize> windowSize;
@@ -67,6 +72,34 @@ int main(int argc, char** argv)
                          orbit::quoteValue(parser.value(size).toStdString()).c_str());
             return 2;
         }
+    }
+
+    int lessonIndex = -1, lessonAt = 0;
+    if (parser.isSet(lesson)) {
+        lessonIndex = orbitui::findLesson(parser.value(lesson));
+        if (lessonIndex < 0) {
+            std::fprintf(stderr, "orbitlab: --lesson: no such lesson (value %s); lessons:",
+                         orbit::quoteValue(parser.value(lesson).toStdString()).c_str());
+            for (const orbitui::Lesson& l : orbitui::lessons())
+                std::fprintf(stderr, " %s", qPrintable(l.name));
+            std::fprintf(stderr, "\n");
+            return 2;
+        }
+        if (parser.isSet(data) || parser.isSet(session) || parser.isSet(setting)) {
+            std::fprintf(stderr, "orbitlab: --lesson: a lesson loads its own data and settings; leave out --data, --session and --setting\n");
+            return 2;
+        }
+        const int steps = static_cast<int>(orbitui::lessons()[static_cast<std::size_t>(lessonIndex)].steps.size());
+        bool ok = true;
+        lessonAt = parser.isSet(lessonStep) ? parser.value(lessonStep).toInt(&ok) - 1 : 0;
+        if (!ok || lessonAt < 0 || lessonAt >= steps) {
+            std::fprintf(stderr, "orbitlab: --step: expected 1 to %d for this lesson (value %s)\n", steps,
+                         orbit::quoteValue(parser.value(lessonStep).toStdString()).c_str());
+            return 2;
+        }
+    } else if (parser.isSet(lessonStep)) {
+        std::fprintf(stderr, "orbitlab: --step: only used with --lesson\n");
+        return 2;
     }
 
     const bool shooting = parser.isSet(screenshot);
@@ -107,7 +140,12 @@ int main(int argc, char** argv)
                      qPrintable(orbitui::safePath(parser.value(session))));
     if (shared)
         window.applySession(*shared);
-    if (parser.isSet(data)) {
+    if (lessonIndex >= 0) {
+        if (!window.lessonDock()->start(lessonIndex, lessonAt)) {
+            std::fprintf(stderr, "orbitlab: --lesson: %s\n", qPrintable(window.lessonDock()->text()));
+            return 2;
+        }
+    } else if (parser.isSet(data)) {
         window.openData(parser.value(data));
     } else if (!parser.isSet(session) && !shared) {
         const QString sample = orbitui::findSampleData(orbitui::defaultSampleFile());

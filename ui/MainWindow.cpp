@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "LessonDock.hpp"
 #include "Presets.hpp"
 #include "SafeText.hpp"
 #include "ShareActions.hpp"
@@ -92,6 +93,10 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     presentation_ = new PresentationMode(this);
     PresentationMode::markSecondary(statusBar());
     buildMenus();
+    lessonDock_ = new LessonDock(this);
+    addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    lessonDock_->hide();
+    menuBar()->addMenu(lessonDock_->menu());
 
     // Within the screen (a 1280 x 720 projector too), at the last geometry when there is one.
     placeWindow(this, restoring_ ? settings_->windowGeometry() : QByteArray(), QSize(1360, 860));

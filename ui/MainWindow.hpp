@@ -20,6 +20,7 @@ class DataPanel;
 class GroupPanel;
 class KernelsPanel;
 class LabState;
+class LessonDock;
 class OrbitsPanel;
 class Panel;
 class PresentationMode;
@@ -43,6 +44,8 @@ public:
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
     /// Copy setting, Open setting…, Copy as command (ShareActions.hpp).
     ShareActions* share() const { return share_; }
+    /// The guided lessons' side panel (hidden until a lesson starts; the Lessons menu).
+    LessonDock* lessonDock() const { return lessonDock_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     /// Presentation mode (View menu, Ctrl+Shift+P): larger fonts and lines, secondary controls hidden.
     PresentationMode* presentation() const { return presentation_; }
@@ -118,6 +121,7 @@ private:
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
     ShareActions* share_ = nullptr;
+    LessonDock* lessonDock_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {
