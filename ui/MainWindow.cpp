@@ -7,12 +7,14 @@
 #include "panels/DataPanel.hpp"
 #include "panels/GroupPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "panels/LinkedViews.hpp"
 #include "panels/OrbitsPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -61,6 +63,7 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     addPanel(approximationPanel_);
     trainingPanel_ = new TrainingPanel(state_);  // the last tab
     addPanel(trainingPanel_);
+    linkedViews_ = new LinkedViews(this, state_, orbitsPanel_, kernelsPanel_, trainingPanel_);
 
     datasetLabel_->setTextFormat(Qt::PlainText);
     statusBar()->addPermanentWidget(datasetLabel_);
@@ -180,6 +183,11 @@ void MainWindow::buildMenus()
         QAction* a = view->addAction(QString(p->title()).replace("&&", "&"), this, [this, p] { tabs_->setCurrentWidget(p); });
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + static_cast<int>(i))));
     }
+    view->addSeparator();
+    QAction* inspector = linkedViews_->dock()->toggleViewAction();
+    inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    inspector->setToolTip(tr("The samples behind a clicked heatmap cell, embedding point or confusion cell"));
+    view->addAction(inspector);
 }
 
 void MainWindow::rebuildRecentMenu()

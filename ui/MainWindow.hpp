@@ -20,6 +20,7 @@ class DataPanel;
 class GroupPanel;
 class KernelsPanel;
 class LabState;
+class LinkedViews;
 class OrbitsPanel;
 class Panel;
 class TrainingPanel;
@@ -39,6 +40,8 @@ public:
     KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    /// The inspector and the links to it from the Kernels, Orbits and Training panels.
+    LinkedViews* linkedViews() const { return linkedViews_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
@@ -108,6 +111,7 @@ private:
     KernelsPanel* kernelsPanel_;
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
+    LinkedViews* linkedViews_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {
