@@ -105,7 +105,7 @@ QString LinkedViews::kernelCellText(int matrix, int row, int column) const
     const std::array<const Eigen::MatrixXd*, 4> matrices{&result->base, &result->invariant, &result->approx,
                                                          &result->difference};
     const Eigen::MatrixXd& M = *matrices[static_cast<std::size_t>(matrix)];
-    return tr("row %1 = %2\ncolumn %3 = %4\nk = %5\nclick: inspect this pair")
+    return tr("row i = %1: %2\ncolumn j = %3: %4\nk = %5\nclick: inspect this pair")
         .arg(row)
         .arg(sampleName(ds, result->indices[std::size_t(row)]))
         .arg(column)

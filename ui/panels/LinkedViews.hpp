@@ -43,7 +43,7 @@ public:
     /// The dataset rows of the test samples of confusion cell (truth, predicted) of the last
     /// training result, in the order of its predictions.
     std::vector<int> confusionSamples(int truth, int predicted) const;
-    /// The tooltip of a Kernels heatmap cell: "row i = sample #n (label), column j = sample #m (label)".
+    /// The tooltip of a Kernels heatmap cell: "row i = 4: sample #n (label)", "column j = 25: sample #m (label)", "k = value".
     QString kernelCellText(int matrix, int row, int column) const;
 
     /// Most rows a confusion cell lists (a diagonal cell may hold hundreds of right answers).

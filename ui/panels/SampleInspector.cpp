@@ -241,7 +241,7 @@ void SampleInspector::drawCurve(const orbit::KernelCurve& curve, const KernelCel
             upper->append(curve.t[k], curve.q[k]);
         auto* area = new QAreaSeries(upper);
         upper->setParent(area);  // the area series does not own its line
-        area->setName(tr("q(t), the distribution"));
+        area->setName(tr("q(t)"));
         area->setColor(QColor(120, 170, 230, 90));
         area->setBorderColor(QColor(70, 120, 200));
         chart->addSeries(area);
@@ -272,15 +272,15 @@ void SampleInspector::drawCurve(const orbit::KernelCurve& curve, const KernelCel
         s->attachAxis(axisT);
         s->attachAxis(axisK);
     };
-    addLine(tr("k_qG(xᵢ, xⱼ) = %1").arg(number(cell.invariant)), {tLo, cell.invariant}, {tHi, cell.invariant},
+    addLine(tr("k_qG"), {tLo, cell.invariant}, {tHi, cell.invariant},
             QPen(QColor(0, 140, 70), 1.5, Qt::DashLine));
-    addLine(tr("t* = %1 (best alignment)").arg(number(curve.tStar())), {curve.tStar(), kLo}, {curve.tStar(), kHi},
+    addLine(tr("t*"), {curve.tStar(), kLo}, {curve.tStar(), kHi},
             QPen(QColor(210, 30, 30), 2.5));
     if (curve.bestWeighted && *curve.bestWeighted != curve.best) {
         const double tq = curve.t[*curve.bestWeighted];
-        addLine(tr("argmax k·q = %1").arg(number(tq)), {tq, kLo}, {tq, kHi}, QPen(QColor(230, 140, 20), 1.5, Qt::DotLine));
+        addLine(tr("argmax k·q"), {tq, kLo}, {tq, kHi}, QPen(QColor(230, 140, 20), 1.5, Qt::DotLine));
     }
-    chart->setTitle(tr("k(g_t x_%1, x_%2) over %3, q(t) shaded").arg(cell.i).arg(cell.j).arg(p));
+    chart->setTitle(tr("k(g_t x_%1, x_%2) over %3").arg(cell.i).arg(cell.j).arg(p));
     chart_->show();
 }
 

@@ -94,8 +94,8 @@ private slots:
 
         // Hover names both samples.
         const QString tip = view->cellText(row, column);
-        QVERIFY2(tip.contains(QString("row %1 = sample #%2 (%3)").arg(row).arg(i).arg(sampleCaption(ds, i))), qPrintable(tip));
-        QVERIFY2(tip.contains(QString("column %1 = sample #%2 (%3)").arg(column).arg(j).arg(sampleCaption(ds, j))), qPrintable(tip));
+        QVERIFY2(tip.contains(QString("row i = %1: sample #%2 (%3)").arg(row).arg(i).arg(sampleCaption(ds, i))), qPrintable(tip));
+        QVERIFY2(tip.contains(QString("column j = %1: sample #%2 (%3)").arg(column).arg(j).arg(sampleCaption(ds, j))), qPrintable(tip));
 
         SampleInspector* inspector = w.linkedViews()->inspector();
         QVERIFY(!w.linkedViews()->dock()->isVisible());
