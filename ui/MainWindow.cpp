@@ -9,6 +9,7 @@
 #include "panels/DataPanel.hpp"
 #include "panels/GroupPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "panels/LinkedViews.hpp"
 #include "panels/OrbitsPanel.hpp"
 #include "panels/TrainingPanel.hpp"
 #include "widgets/PresentationMode.hpp"
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -65,6 +67,7 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     addPanel(approximationPanel_);
     trainingPanel_ = new TrainingPanel(state_);  // the last tab
     addPanel(trainingPanel_);
+    linkedViews_ = new LinkedViews(this, state_, orbitsPanel_, kernelsPanel_, trainingPanel_);
 
     datasetLabel_->setTextFormat(Qt::PlainText);
     statusBar()->addPermanentWidget(datasetLabel_);
@@ -203,6 +206,10 @@ void MainWindow::buildMenus()
         if (restoring_)
             settings_->setPresentationMode(on);
     });
+    QAction* inspector = linkedViews_->dock()->toggleViewAction();
+    inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    inspector->setToolTip(tr("The samples behind a clicked heatmap cell, embedding point or confusion cell"));
+    view->addAction(inspector);
 }
 
 void MainWindow::rebuildRecentMenu()

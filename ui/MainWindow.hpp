@@ -21,6 +21,7 @@ class GroupPanel;
 class KernelsPanel;
 class LabState;
 class LessonDock;
+class LinkedViews;
 class OrbitsPanel;
 class Panel;
 class PresentationMode;
@@ -46,6 +47,8 @@ public:
     ShareActions* share() const { return share_; }
     /// The guided lessons' side panel (hidden until a lesson starts; the Lessons menu).
     LessonDock* lessonDock() const { return lessonDock_; }
+    /// The inspector and the links to it from the Kernels, Orbits and Training panels.
+    LinkedViews* linkedViews() const { return linkedViews_; }
     const std::vector<Panel*>& panels() const { return panels_; }
     /// Presentation mode (View menu, Ctrl+Shift+P): larger fonts and lines, secondary controls hidden.
     PresentationMode* presentation() const { return presentation_; }
@@ -122,6 +125,7 @@ private:
     TrainingPanel* trainingPanel_;
     ShareActions* share_ = nullptr;
     LessonDock* lessonDock_ = nullptr;
+    LinkedViews* linkedViews_ = nullptr;
     bool restoring_;
     /// A session's dataset that was not found: what it needs once the file is located.
     struct MissingData {

@@ -4,6 +4,7 @@
 
 #include <QFontMetrics>
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QTextDocument>
 #include <QToolTip>
@@ -99,6 +100,7 @@ void HeatmapView::setMatrix(const Eigen::MatrixXd& matrix, const QStringList& ro
     matrix_ = matrix;
     rowLabels_ = rowLabels.size() == matrix.rows() ? rowLabels : QStringList();
     columnLabels_ = columnLabels.size() == matrix.cols() ? columnLabels : QStringList();
+    marked_.reset();
     rebuildTicks();
     rebuildImage();
 }
@@ -112,6 +114,7 @@ void HeatmapView::clear()
     columnValues_.clear();
     overlay_.clear();
     overlayHighlight_ = -1;
+    marked_.reset();
     rebuildTicks();
     rebuildImage();
 }
@@ -232,6 +235,35 @@ std::optional<std::pair<int, int>> HeatmapView::cellAt(QPoint pos) const
     return std::make_pair(row, col);
 }
 
+QPoint HeatmapView::cellCentre(int row, int column) const
+{
+    const HeatmapLayout g = geometry(rect());
+    return QPoint(static_cast<int>(g.cells.left() + (column + 0.5) * g.cellW),
+                  static_cast<int>(g.cells.top() + (row + 0.5) * g.cellH));
+}
+
+void HeatmapView::setMarkedCell(std::optional<std::pair<int, int>> cell)
+{
+    marked_ = cell;
+    update();
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* e)
+{
+    pressed_ = e->button() == Qt::LeftButton ? cellAt(e->position().toPoint()) : std::nullopt;
+    QWidget::mousePressEvent(e);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* e)
+{
+    // A click is a press and a release on the same cell (a drag across cells selects nothing).
+    const auto cell = e->button() == Qt::LeftButton ? cellAt(e->position().toPoint()) : std::nullopt;
+    if (cell && pressed_ == cell)
+        emit cellClicked(cell->first, cell->second);
+    pressed_.reset();
+    QWidget::mouseReleaseEvent(e);
+}
+
 QString HeatmapView::cellText(int row, int column) const
 {
     if (row < 0 || column < 0 || row >= matrix_.rows() || column >= matrix_.cols())
@@ -296,6 +328,20 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         p.drawImage(g.cells, image_);
     }
     paintOverlay(p, g);
+    if (marked_ && marked_->first < matrix_.rows() && marked_->second < matrix_.cols()) {
+        // The inspected cell: a white frame in a dark one, visible on every colour of the map,
+        // at least 8 px wide however small the cells are.
+        const double w = std::max(8.0, g.cellW), h = std::max(8.0, g.cellH);
+        const QRectF r(g.cells.left() + (marked_->second + 0.5) * g.cellW - w / 2,
+                       g.cells.top() + (marked_->first + 0.5) * g.cellH - h / 2, w, h);
+        p.save();
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(Qt::black, 3));
+        p.drawRect(r);
+        p.setPen(QPen(Qt::white, 1.5));
+        p.drawRect(r);
+        p.restore();
+    }
     paintAxes(p, g, area);
     paintValues(p, g);
     paintColorBar(p, g, area);

@@ -83,6 +83,12 @@ public:
 
     /// The cell under a widget position, if any: (row, column).
     std::optional<std::pair<int, int>> cellAt(QPoint pos) const;
+    /// The centre of cell (row, column) in widget coordinates (where a click selects it).
+    QPoint cellCentre(int row, int column) const;
+    /// Frames cell (row, column) (e.g. the one an inspector shows); std::nullopt removes the frame.
+    /// Cleared by setMatrix and clear().
+    void setMarkedCell(std::optional<std::pair<int, int>> cell);
+    std::optional<std::pair<int, int>> markedCell() const { return marked_; }
     /// The tooltip text of cell (row, column).
     QString cellText(int row, int column) const;
     /// The widget as a picture (heatmap, labels, colour bar).
@@ -91,9 +97,15 @@ public:
     /// The same picture as vector graphics (cells as rectangles when there are at most 128 x 128).
     bool exportSvg(const QString& path) const;
 
+signals:
+    /// A left click released over cell (row, column).
+    void cellClicked(int row, int column);
+
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     QSize sizeHint() const override { return {360, 360}; }
     QSize minimumSizeHint() const override { return {160, 160}; }
 
@@ -125,6 +137,8 @@ private:
     std::vector<QPointF> overlay_;
     int overlayHighlight_ = -1;
     int overlayJoinFrom_ = 0;
+    std::optional<std::pair<int, int>> marked_;
+    std::optional<std::pair<int, int>> pressed_;  ///< the cell a left button went down on
 };
 
 } // namespace orbitui

@@ -343,6 +343,8 @@ Trainer::Point Trainer::summarise(const GridScores& g, const std::vector<Split>&
             }
         } else if (data_.isClassification()) {
             r.confusion += confusionMatrix(o.classes, select(data_.labels, outer[f].test), data_.numClasses);
+            for (std::size_t k = 0; k < outer[f].test.size(); ++k)
+                r.predictions.push_back({outer[f].test[k], f, data_.labels[outer[f].test[k]], o.classes[k]});
         } else {
             fr.mae = mae(o.targets, select(data_.targets, outer[f].test));
             maes.push_back(fr.mae);

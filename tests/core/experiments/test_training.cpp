@@ -227,6 +227,35 @@ private slots:
         QVERIFY(differs || other.confusion != a.confusion);  // another seed: other folds
     }
 
+    // The per-sample predictions: every row is tested exactly once over k folds, each prediction
+    // carries the row's own class, the folds' accuracies are the fractions of right predictions, and
+    // counting (truth, predicted) pairs gives the confusion matrix cell by cell.
+    void predictionsAreTheConfusionSamples()
+    {
+        const Dataset ds = blobs(12, 5);
+        TrainConfig c;
+        c.features = "rf:s=16";  // too few features for perfect blobs: some wrong predictions
+        c.eval = "kfold:3";
+        c.grid = {{"lambda", {1e-1}}, {"median", {0.05}}};
+        c.seed = 2;
+        const TrainResult r = train(ds, c);
+        QCOMPARE(r.predictions.size(), ds.count());
+        std::set<std::size_t> rows;
+        Eigen::MatrixXi counts = Eigen::MatrixXi::Zero(3, 3);
+        std::vector<int> right(3, 0), total(3, 0);
+        for (const TestPrediction& p : r.predictions) {
+            rows.insert(p.row);
+            QCOMPARE(p.truth, ds.labels[p.row]);
+            QVERIFY(p.predicted >= 0 && p.predicted < 3 && p.fold < 3);
+            ++counts(p.truth, p.predicted);
+            ++total[p.fold];
+            right[p.fold] += p.truth == p.predicted;
+        }
+        QCOMPARE(rows.size(), ds.count());
+        QVERIFY(counts == r.confusion);
+        for (std::size_t f = 0; f < 3; ++f) QCOMPARE(r.folds[f].score, double(right[f]) / total[f]);
+    }
+
     // Progress fractions rise in [0, 1]; a true return throws Cancelled.
     void progressAndCancel()
     {

@@ -92,6 +92,15 @@ struct StageCosts {
     long long productRows = 0;
 };
 
+/// One test sample of a classification run: the row of the data it was tested on (train()'s own rows),
+/// the outer fold whose test part held it, its class and the class the fold's chosen learner predicted.
+struct TestPrediction {
+    std::size_t row = 0;
+    std::size_t fold = 0;
+    int truth = 0, predicted = 0;
+    bool operator==(const TestPrediction&) const = default;
+};
+
 struct TrainResult {
     std::string metric;                  ///< "accuracy" or "rmse"
     std::vector<FoldResult> folds;
@@ -100,6 +109,9 @@ struct TrainResult {
     std::optional<double> logEvidence;   ///< mean over folds (blr)
     std::vector<GridRow> grid;           ///< every grid point in defaultGrid order, first axis varying slowest
     Eigen::MatrixXi confusion;           ///< classes: summed over the folds' test parts (truth rows, predicted cols)
+    /// classes: every test sample of every fold that did not fail, fold by fold in its test order; the
+    /// confusion matrix counts exactly these (confusion(a, b) = #{p : p.truth == a, p.predicted == b}).
+    std::vector<TestPrediction> predictions;
     std::vector<LearningCurvePoint> learningCurve;  ///< at the first fold's chosen point, if requested
     Eigen::Index featureDim = 0;
     std::string featureSpec;             ///< the spec actually used (after defaults)
