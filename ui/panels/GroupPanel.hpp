@@ -3,6 +3,8 @@
 // density with a histogram of samples drawn from it (computed on its worker).
 #include "panels/Panel.hpp"
 
+#include <memory>
+
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
@@ -14,6 +16,7 @@ class ChartBox;
 class DistributionEditor;
 class LabState;
 class TaskRunner;
+struct DensityResult;
 
 class GroupPanel : public Panel {
     Q_OBJECT
@@ -28,6 +31,8 @@ public:
     ChartBox* densityChart() const { return chartBox_; }
     /// How many density results were drawn (tests).
     int drawCount() const { return draws_; }
+    /// The last density drawn, with the request (settings) it was computed for; null before the first.
+    std::shared_ptr<const DensityResult> lastResult() const { return last_; }
 
 private:
     void request();
@@ -44,6 +49,7 @@ private:
     QValueAxis* axisX_;
     QValueAxis* axisY_;
     int draws_ = 0;
+    std::shared_ptr<const DensityResult> last_;
 };
 
 } // namespace orbitui
