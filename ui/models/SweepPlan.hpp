@@ -16,7 +16,7 @@ struct SweepPlan {
     int frames = 20;
     Spacing spacing = Spacing::Linear;
     Mode mode = Mode::Bounce;
-    int intervalMs = 150;  ///< the least time between two frames (a slow frame makes it longer)
+    int intervalMs = 150;  ///< the least time between two frames (a slow frame makes it longer); a GIF shows each frame this long (150 ms for 0)
 
     /// "" when the plan can be played for a parameter called `label` whose valid values are
     /// [minimum, maximum]; else one line naming the field ("from", "to", "frames", "spacing",

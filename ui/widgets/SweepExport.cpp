@@ -25,7 +25,12 @@
 #include <QPushButton>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace orbitui {
 
@@ -54,10 +59,17 @@ QString GifWriter::open(const QString& path, QSize size, int delayMs)
     if (size.isEmpty() || size.width() > 65535 || size.height() > 65535)
         return QObject::tr("Could not write %1: frame size %2 x %3 is not a GIF size")
             .arg(path).arg(size.width()).arg(size.height());
+    // Opened here, not by EGifOpenFileName (which creates the file readable by its owner only):
+    // a GIF for slides gets the usual permissions (0666 less the umask).
+    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0)
+        return QObject::tr("Could not write %1: %2").arg(path, QString::fromLocal8Bit(std::strerror(errno)));
     int error = 0;
-    GifFileType* gif = EGifOpenFileName(QFile::encodeName(path).constData(), false, &error);
-    if (!gif)
+    GifFileType* gif = EGifOpenFileHandle(fd, &error);  // owns fd once it succeeded
+    if (!gif) {
+        ::close(fd);
         return gifError(path, error);
+    }
     gif_ = gif;
     path_ = path;
     size_ = size;
@@ -192,7 +204,7 @@ void SweepRecorder::start(SweepControl* sweep, QWidget* target, Format format, c
         gif_ = std::make_shared<GifWriter>();
     const SweepPlan plan = sweep->plan();
     const int frames = plan.frames;
-    const int delayMs = std::max(plan.intervalMs, 20);
+    const int delayMs = plan.intervalMs > 0 ? std::max(plan.intervalMs, 20) : 150;  // "as fast as computed" is too fast for slides
     QPointer<QWidget> grabbed(target);
     // Written on the worker one frame at a time: the sweep follows the pacer, so the next frame
     // waits until this file is written.
