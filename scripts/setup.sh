@@ -26,6 +26,7 @@ packages=(
   libmatio-dev liblinear-dev libspectra-dev libnlopt-cxx-dev nlohmann-json3-dev zlib1g-dev libomp-dev
   libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
+  libgif-dev
   xvfb xauth fonts-dejavu-core
 )
 

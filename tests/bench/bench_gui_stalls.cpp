@@ -6,7 +6,10 @@
 // largest CPU time the GUI thread itself spent within one gap: on a loaded machine a gap also holds time the
 // thread waited for a core, which no change to the application can remove.
 //
-// Usage: bench_gui_stalls   (QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
+// "play" rows play a parameter sweep (SweepControl) and report the largest gap and GUI-thread CPU
+// per frame (max and 95th percentile over the frames; a frame runs from one settled frame to the next).
+//
+// Usage: bench_gui_stalls [--play-only]   (--play-only: the digits and the sweeps only; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
 #include "MainWindow.hpp"
 #include "Settings.hpp"
@@ -19,6 +22,7 @@
 #include "panels/TrainingPanel.hpp"
 #include "widgets/DistributionEditor.hpp"
 #include "widgets/ParameterControl.hpp"
+#include "widgets/SweepControl.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -30,6 +34,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <cstdio>
 #include <functional>
@@ -173,6 +178,92 @@ void measure(Heartbeat& hb, const std::string& name, const std::function<void()>
     std::fflush(stdout);
 }
 
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p * double(v.size())) - 1));
+    return v[i];
+}
+
+/// Plays `sweep` with `plan` until `frames` frames settled; the heartbeat is reset at every settled
+/// frame, so each frame's gap and busy time cover applying it, computing and drawing it.
+void playFrames(Heartbeat& hb, const std::string& name, SweepControl* sweep, const SweepPlan& plan, int frames)
+{
+    if (!sweep) {
+        std::printf("  (no sweep for %s)\n", name.c_str());
+        return;
+    }
+    spin(50);
+    sweep->setPlan(plan);
+    std::vector<double> gaps, busy, periods;
+    QElapsedTimer t, frameClock;
+    auto c = QObject::connect(sweep, &SweepControl::frameSettled, [&](int, double) {
+        gaps.push_back(hb.maxGapMs());
+        busy.push_back(hb.maxBusyMs());
+        periods.push_back(frameClock.nsecsElapsed() * 1e-6);
+        frameClock.restart();
+        hb.reset();
+    });
+    hb.reset();
+    timedApp->reset();
+    t.start();
+    frameClock.start();
+    sweep->play();
+    const bool ok = waitUntil([&] { return int(gaps.size()) >= frames; }, 300000);
+    sweep->stop();
+    QObject::disconnect(c);
+    const double total = t.nsecsElapsed() * 1e-6;
+    const double worstGap = gaps.empty() ? 0.0 : *std::max_element(gaps.begin(), gaps.end());
+    const double worstBusy = busy.empty() ? 0.0 : *std::max_element(busy.begin(), busy.end());
+    rows.push_back({name, 0.0, worstGap, worstBusy, total, ok});
+    std::printf("  %-46s %zu frames, per frame: max gap %6.1f ms (p95 %6.1f), busy max %6.1f ms (p95 %6.1f), "
+                "frame period median %6.0f ms%s\n",
+                name.c_str(), gaps.size(), worstGap, percentile(gaps, 0.95), worstBusy, percentile(busy, 0.95),
+                percentile(periods, 0.5), ok ? "" : "  [did not reach the frames]");
+    std::printf("  %-46s slowest event: %s\n", "", timedApp->slowest().c_str());
+    std::fflush(stdout);
+}
+
+/// The sweeps a teacher plays: κ on the Group and Orbits panels, r on Orbits, κ with the Kernels
+/// panel following (N = 60).
+void playActions(Heartbeat& hb, MainWindow& w)
+{
+    SweepPlan kappa;
+    kappa.from = 0.25;
+    kappa.to = 32;
+    kappa.frames = 15;
+    kappa.spacing = SweepPlan::Spacing::Log;
+    kappa.mode = SweepPlan::Mode::Bounce;
+    kappa.intervalMs = 0;
+    auto sweepOf = [](ParameterControl* c) { return c ? c->findChild<SweepControl*>() : nullptr; };
+    w.showPanel("group");
+    playFrames(hb, "play: κ sweep on the group panel", sweepOf(w.groupPanel()->editor()->parameterControl("rotation", "kappa")),
+               kappa, 30);
+    w.showPanel("orbits");
+    DistributionEditor* orbits = w.orbitsPanel()->editor();
+    playFrames(hb, "play: κ sweep on the orbits panel", sweepOf(orbits->parameterControl("rotation", "kappa")), kappa, 30);
+    SweepPlan r;
+    r.from = 1;
+    r.to = 256;
+    r.frames = 9;
+    r.spacing = SweepPlan::Spacing::Log;
+    r.mode = SweepPlan::Mode::Bounce;
+    r.intervalMs = 0;
+    playFrames(hb, "play: r sweep 1..256 on the orbits panel", sweepOf(orbits->rControl()), r, 16);
+    const KernelsSettings before = w.kernelsPanel()->settings();
+    KernelsSettings ks = before;
+    ks.n = 60;
+    w.kernelsPanel()->applySettings(ks);
+    w.showPanel("kernels");
+    waitUntil([&] { return w.isIdle(); }, 120000);
+    playFrames(hb, "play: κ sweep, kernels panel (N = 60) follows", sweepOf(orbits->parameterControl("rotation", "kappa")),
+               kappa, 30);
+    w.kernelsPanel()->applySettings(before);  // the later rows keep their usual N
+    w.showPanel("orbits");
+    waitUntil([&] { return w.isIdle(); }, 120000);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -220,6 +311,11 @@ int main(int argc, char** argv)
     w.showPanel("data");
     measure(hb, "start-up sample data settles", [] {}, idle);
     load(digits);
+    const bool playOnly = app.arguments().contains("--play-only");
+    if (playOnly) {
+        playActions(hb, w);
+        return 0;
+    }
     w.showPanel("data");
     load(qm7);
     load(fashion);
@@ -235,6 +331,7 @@ int main(int argc, char** argv)
     DistributionEditor* orbits = w.orbitsPanel()->editor();
     dragSlider(orbits->parameterControl("rotation", "kappa"), "orbits: drag κ slider (7 steps)", {700, 600, 500, 400, 300, 200, 100});
     dragSlider(orbits->rControl(), "orbits: drag r slider (5 steps)", {800, 600, 400, 300, 200});
+    playActions(hb, w);
 
     w.showPanel("kernels");
     measure(hb, "kernels: compute", [&] { w.kernelsPanel()->compute(); }, idle);

@@ -2,6 +2,7 @@
 
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"
+#include "models/SweepPacer.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/DistributionEditor.hpp"
 #include "widgets/FieldHighlight.hpp"
@@ -127,6 +128,7 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
         else
             axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
         ++draws_;
+        last_ = r;
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
@@ -136,6 +138,8 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     });
     updateFactorChoice();
     request();
+    // A parameter sweep shows its next frame once this density is drawn.
+    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
 }
 
 void GroupPanel::updateFactorChoice()

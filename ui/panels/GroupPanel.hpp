@@ -4,6 +4,7 @@
 #include "panels/Panel.hpp"
 
 #include <string>
+#include <memory>
 
 class QAreaSeries;
 class QComboBox;
@@ -16,6 +17,7 @@ class ChartBox;
 class DistributionEditor;
 class LabState;
 class TaskRunner;
+struct DensityResult;
 
 class GroupPanel : public Panel {
     Q_OBJECT
@@ -32,6 +34,8 @@ public:
     int drawCount() const { return draws_; }
     /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.
     std::string densityFactor() const;
+    /// The last density drawn, with the request (settings) it was computed for; null before the first.
+    std::shared_ptr<const DensityResult> lastResult() const { return last_; }
 
 private:
     void request();
@@ -48,6 +52,7 @@ private:
     QValueAxis* axisX_;
     QValueAxis* axisY_;
     int draws_ = 0;
+    std::shared_ptr<const DensityResult> last_;
 };
 
 } // namespace orbitui

@@ -1,6 +1,7 @@
 #include "panels/KernelsPanel.hpp"
 
 #include "models/LabState.hpp"
+#include "models/SweepPacer.hpp"
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FlowLayout.hpp"
@@ -89,6 +90,11 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     controls->addWidget(progress_);
     controls->addWidget(auto_);
     content()->addLayout(controls);
+    sweepNote_ = new QLabel;
+    sweepNote_->setWordWrap(true);
+    sweepNote_->setStyleSheet("color: #8a5a00;");
+    sweepNote_->hide();
+    content()->addWidget(sweepNote_);
 
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
@@ -197,6 +203,36 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     fields()->add("features", s_);  // the size of the map; its other keys are fixed by the method
     fields()->add("kernel", bandwidth_);
     updateRText();
+
+    // Parameter sweeps: follow them live for small N (the sweep waits for these matrices), else
+    // hold the change until the sweep stops.
+    SweepPacer* pacer = SweepPacer::of(state_);
+    pacer->follow(this, [this] { return followsSweep() && !isIdle(); });
+    connect(pacer, &SweepPacer::playingChanged, this, [this](bool playing) {
+        updateSweepNote();
+        if (!playing && sweepHeld_) {
+            sweepHeld_ = false;
+            settingsChanged();
+        }
+    });
+    connect(n_, &QSpinBox::valueChanged, this, &KernelsPanel::updateSweepNote);
+}
+
+bool KernelsPanel::followsSweep() const
+{
+    const auto ds = state_->dataset();
+    const int n = ds ? std::min(n_->value(), static_cast<int>(ds->count())) : n_->value();
+    return n <= kSweepFollowMaxN;
+}
+
+void KernelsPanel::updateSweepNote()
+{
+    const bool held = SweepPacer::of(state_)->isPlaying() && !followsSweep();
+    sweepNote_->setText(tr("The kernel matrices do not follow the sweep for N > %1 (N = %2): they are recomputed when "
+                           "it stops. Set N ≤ %1 to watch them change live.")
+                            .arg(kSweepFollowMaxN)
+                            .arg(n_->value()));
+    sweepNote_->setVisible(held);
 }
 
 KernelsSettings KernelsPanel::settings() const
@@ -238,6 +274,14 @@ void KernelsPanel::settingsChanged()
         return;
     if (!auto_->autoApply() && last_)
         summary_->setText(summaryText() + tr("  <i>(settings changed: press Compute)</i>"));
+    if (SweepPacer::of(state_)->isPlaying()) {
+        if (!followsSweep()) {
+            sweepHeld_ = true;
+            return;
+        }
+        auto_->applyNow();  // a frame of a sweep: no debounce, the sweep waits for the result
+        return;
+    }
     auto_->markChanged();
 }
 

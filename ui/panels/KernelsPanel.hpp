@@ -52,6 +52,14 @@ public:
     /// Writes the feature matrix psi (N x D, rows in heatmap order) as .csv or .npy.
     QString exportFeatures(const QString& path) const;
 
+    /// Up to this many points the matrices follow a parameter sweep live (SweepControl); above
+    /// it they wait until the sweep stops, and the panel says so.
+    static constexpr int kSweepFollowMaxN = 100;
+    /// True when the current N is small enough to follow a sweep.
+    bool followsSweep() const;
+    /// The note shown while a sweep plays that the matrices do not follow.
+    QLabel* sweepNote() const { return sweepNote_; }
+
 private:
     void settingsChanged();
     void draw(std::shared_ptr<const KernelResult> result);
@@ -70,6 +78,9 @@ private:
     QLabel* summary_;
     std::array<HeatmapView*, 4> heatmaps_{};
     std::shared_ptr<const KernelResult> last_;
+    QLabel* sweepNote_ = nullptr;
+    bool sweepHeld_ = false;  ///< a change arrived during a sweep the matrices do not follow
+    void updateSweepNote();
 };
 
 } // namespace orbitui

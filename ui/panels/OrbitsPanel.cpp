@@ -2,6 +2,7 @@
 
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"
+#include "models/SweepPacer.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/DistributionEditor.hpp"
 #include "widgets/FieldHighlight.hpp"
@@ -190,6 +191,8 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
         probe_->chart()->removeAllSeries();
         probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
     });
+    // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
+    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
 }
 
 void OrbitsPanel::showInput()

@@ -43,6 +43,14 @@ void AutoApplyControl::markChanged()
         schedule();
 }
 
+void AutoApplyControl::applyNow()
+{
+    if (autoApply() && host_->isVisible())
+        fire();
+    else
+        markChanged();
+}
+
 void AutoApplyControl::schedule()
 {
     if (host_->isVisible())

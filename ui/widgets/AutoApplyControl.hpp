@@ -20,6 +20,9 @@ public:
     void setAutoApply(bool on);
     /// The settings changed: recompute soon (auto-apply, host visible) or remember.
     void markChanged();
+    /// The settings changed and the change should show at once (a frame of a parameter sweep):
+    /// recompute now when auto-apply is on and the host visible, else as markChanged().
+    void applyNow();
     /// True while a change waits to be applied (a recomputation is scheduled or wanted).
     bool isStale() const { return stale_; }
     /// True while a scheduled recomputation has not started.

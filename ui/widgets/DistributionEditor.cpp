@@ -2,8 +2,11 @@
 
 #include "models/DistributionCatalog.hpp"
 #include "models/LabState.hpp"
+#include "models/SweepPacer.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/ParameterControl.hpp"
+#include "widgets/SweepControl.hpp"
+#include "widgets/SweepExport.hpp"
 
 #include "orbit/registry/Registry.hpp"
 
@@ -41,6 +44,15 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
                                  "copies, and invariant features average over r transformed copies."))),
       seed_(new QLineEdit)
 {
+    r_->setObjectName("r");
+    {
+        SweepPlan rPlan;  // r doubling: 1, 2, 4, ..., 64
+        rPlan.from = 1;
+        rPlan.to = 64;
+        rPlan.frames = 7;
+        rPlan.spacing = SweepPlan::Spacing::Log;
+        attachSweep(r_)->setPlan(rPlan);
+    }
     group_->setToolTip(tr("The transformation group G whose elements act on the input."));
     groupDescription_->setWordWrap(true);
     groupDescription_->setVisible(!compact);
@@ -188,6 +200,7 @@ void DistributionEditor::rebuild()
             auto* control = new ParameterControl(info);
             control->setObjectName(fc.factor + "/" + info.key);
             control->setValue(parameterValue(s.factor(factor), info.key));
+            attachSweep(control);
             const QString key = info.key;
             connect(control, &ParameterControl::valueChanged, this, [this, factor, key](double v) {
                 edit([&](OrbitSettings& st) { setParameterValue(st.factor(factor), key, v); });
@@ -246,6 +259,13 @@ void DistributionEditor::registerFields(FieldHighlight* fields) const
                     return c;
         return factors_.empty() ? nullptr : factors_.front().dist;
     });
+}
+
+SweepControl* DistributionEditor::attachSweep(ParameterControl* control)
+{
+    auto* sweep = new SweepControl(control, SweepPacer::of(state_));
+    connect(sweep, &SweepControl::exportRequested, sweep, [sweep] { showSweepExportDialog(sweep); });
+    return sweep;
 }
 
 ParameterControl* DistributionEditor::parameterControl(const QString& factor, const QString& key) const

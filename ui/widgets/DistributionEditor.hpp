@@ -19,6 +19,7 @@ namespace orbitui {
 class FieldHighlight;
 class LabState;
 class ParameterControl;
+class SweepControl;
 
 class DistributionEditor : public QWidget {
     Q_OBJECT
@@ -47,6 +48,8 @@ private:
     void rebuild();
     void refreshValues();
     void edit(const std::function<void(OrbitSettings&)>& change);
+    /// Gives `control` play / step buttons (SweepControl) paced by the state's SweepPacer.
+    SweepControl* attachSweep(ParameterControl* control);
 
     LabState* state_;
     bool compact_;

@@ -41,7 +41,7 @@ ParameterControl::ParameterControl(const ParameterInfo& info, QWidget* parent)
 ParameterControl::ParameterControl(const QString& label, double minimum, double maximum, double sliderMinimum,
                                    double sliderMaximum, bool logScale, int decimals, const QString& tooltip,
                                    QWidget* parent)
-    : QWidget(parent), label_(new QLabel(label)), slider_(new QSlider(Qt::Horizontal)), spin_(new QDoubleSpinBox),
+    : QWidget(parent), label_(new QLabel(label)), header_(new QHBoxLayout), slider_(new QSlider(Qt::Horizontal)), spin_(new QDoubleSpinBox),
       sliderMin_(sliderMinimum), sliderMax_(sliderMaximum), logScale_(logScale)
 {
     slider_->setRange(0, kSteps);
@@ -62,7 +62,9 @@ ParameterControl::ParameterControl(const QString& label, double minimum, double 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
-    layout->addWidget(label_);
+    header_->setContentsMargins(0, 0, 0, 0);
+    header_->addWidget(label_, 1);
+    layout->addLayout(header_);
     layout->addLayout(row);
 
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
@@ -81,6 +83,10 @@ ParameterControl::ParameterControl(const QString& label, double minimum, double 
         emit valueChanged(v);
     });
 }
+
+QString ParameterControl::label() const { return label_->text(); }
+double ParameterControl::minimum() const { return spin_->minimum(); }
+double ParameterControl::maximum() const { return spin_->maximum(); }
 
 double ParameterControl::value() const { return spin_->value(); }
 

@@ -7,6 +7,7 @@
 #include "models/DistributionCatalog.hpp"
 
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QSlider;
 
@@ -26,6 +27,15 @@ public:
     void setValue(double v);
     QSlider* slider() const { return slider_; }
     QDoubleSpinBox* spinBox() const { return spin_; }
+    /// The label's row: accessories (e.g. a SweepControl's buttons) go on its right.
+    QHBoxLayout* header() const { return header_; }
+    QString label() const;
+    /// The spin box's whole valid range and the slider's span.
+    double minimum() const;
+    double maximum() const;
+    double sliderMinimum() const { return sliderMin_; }
+    double sliderMaximum() const { return sliderMax_; }
+    bool logScale() const { return logScale_; }
 
     static constexpr int kSteps = 1000;
     /// Slider position <-> value over the slider's span (public for tests).
@@ -37,6 +47,7 @@ signals:
 
 private:
     QLabel* label_;
+    QHBoxLayout* header_;
     QSlider* slider_;
     QDoubleSpinBox* spin_;
     double sliderMin_, sliderMax_;
