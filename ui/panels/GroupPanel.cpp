@@ -163,6 +163,12 @@ void GroupPanel::request()
     runner_->submit(makeDensityTask(req));
 }
 
+std::string GroupPanel::factor() const
+{
+    const std::string f = factor_->currentData().toString().toStdString();
+    return f.empty() ? state_->orbitSettings().factors().front() : f;
+}
+
 bool GroupPanel::isIdle() const { return !runner_->busy(); }
 
 QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const

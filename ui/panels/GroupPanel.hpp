@@ -3,6 +3,8 @@
 // density with a histogram of samples drawn from it (computed on its worker).
 #include "panels/Panel.hpp"
 
+#include <string>
+
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
@@ -26,6 +28,11 @@ public:
     QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
     ChartBox* densityChart() const { return chartBox_; }
+    /// The density curve q of the current setting, and the group factor it plots (e.g. "rotation").
+    QLineSeries* densitySeries() const { return density_; }
+    QValueAxis* densityAxisX() const { return axisX_; }
+    QValueAxis* densityAxisY() const { return axisY_; }
+    std::string factor() const;
     /// How many density results were drawn (tests).
     int drawCount() const { return draws_; }
 
