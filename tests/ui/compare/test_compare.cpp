@@ -36,6 +36,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 #include <algorithm>
@@ -353,9 +354,12 @@ private slots:
         MainWindow& w = *f.window;
         QVERIFY(loadAndSettle(w, digitsPng()));
         trigger(w, "pinAction");
+        QSignalSpy said(w.comparison(), &Comparison::message);
         QVERIFY(loadAndSettle(w, g2Xyz()));  // molecules: no rotation of an image
         QVERIFY(!w.comparison()->isPinned());
-        QVERIFY2(w.statusBar()->currentMessage().contains("A was unpinned"), qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(said.count(), 1);
+        const QString why = said.front().front().toString();
+        QVERIFY2(why.startsWith("A was unpinned") && why.contains("rotation"), qPrintable(why));
         // Data of the same kind keep A.
         trigger(w, "pinAction");
         const PinnedSetting a = *w.comparison()->pinned();
