@@ -84,6 +84,7 @@ TrainingComparison::TrainingComparison(Comparison* comparison, LabState* state, 
     pictures->addWidget(confusion_[0]);
     pictures->addWidget(confusion_[1]);
     pictures->setChildrenCollapsible(false);
+    pictures->setSizes({420, 400, 400});
     auto* layout = new QVBoxLayout(widget_);
     layout->addWidget(note_);
     layout->addWidget(table_);
@@ -201,7 +202,7 @@ void TrainingComparison::draw()
         table_->setItem(Samples, column, cell(QString::number(res->samples)));
         table_->setItem(Time, column, cell(durationText(r.seconds)));
 
-        auto* set = new QBarSet(k == 0 ? comparison_->label() : "B: " + Comparison::describe(state_->orbitSettings()));
+        auto* set = new QBarSet(which);  // the setting of each is in the note above and in the table
         set->setColor(k == 0 ? kColorA : kColorB);
         for (const orbit::FoldResult& fold : r.folds) {
             set->append(fold.score);

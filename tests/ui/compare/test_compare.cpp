@@ -222,9 +222,9 @@ private slots:
             QCOMPARE(series[0]->name(), QString("A: r = 1"));
             QCOMPARE(series[1]->name(), QString("A: r = 4"));
             for (const orbit::ApproxErrorRow& row : a->rows) {
-                const QLineSeries* line = series[row.r == 1 ? 0 : 1];
+                const QList<QPointF> points = series[row.r == 1 ? 0 : 1]->points();
                 const double want = c == 0 ? row.spectral : row.frobenius;
-                QVERIFY(std::any_of(line->points().begin(), line->points().end(),
+                QVERIFY(std::any_of(points.begin(), points.end(),
                                     [&](const QPointF& p) { return p.x() == row.s && p.y() == want; }));
             }
             // B's own curves are named as B's, and both sets are in the chart.
