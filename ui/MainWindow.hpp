@@ -16,6 +16,8 @@ class QTabWidget;
 namespace orbitui {
 
 class ApproximationPanel;
+class Comparison;
+class ComparisonViews;
 class DataPanel;
 class GroupPanel;
 class KernelsPanel;
@@ -53,6 +55,14 @@ public:
     /// Presentation mode (View menu, Ctrl+Shift+P): larger fonts and lines, secondary controls hidden.
     PresentationMode* presentation() const { return presentation_; }
     QAction* presentationAction() const { return presentationAction_; }
+    /// The A/B comparison: the pinned setting A and the panels' views of it.
+    Comparison* comparison() const { return comparison_; }
+    ComparisonViews* comparisonViews() const { return comparisonViews_; }
+    /// Pins the current setting as A (Compare ▸ Pin as A); unpinA() forgets it.
+    void pinCurrentAsA();
+    void unpinA();
+    /// The status bar's "A: …" while A is pinned (hidden otherwise).
+    QLabel* pinIndicator() const { return pinLabel_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
     /// Shows the panel called `name`; false when there is none.
@@ -135,6 +145,9 @@ private:
         QString panel;
     };
     std::optional<MissingData> missingData_;
+    Comparison* comparison_ = nullptr;
+    ComparisonViews* comparisonViews_ = nullptr;
+    QLabel* pinLabel_ = nullptr;
 };
 
 } // namespace orbitui

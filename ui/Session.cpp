@@ -325,6 +325,46 @@ ApproximationSettings approximationFromJson(const QJsonObject& o)
 
 } // namespace
 
+namespace {
+
+/// The fields of a session that make up a pinned setting.
+constexpr const char* kPinnedKeys[] = {"orbit", "kernels", "approximation", "training"};
+
+QJsonObject pinnedToJson(const PinnedSetting& p)
+{
+    SessionState s;
+    s.orbit = p.orbit;
+    s.kernels = p.kernels;
+    s.approximation = p.approximation;
+    s.training = p.training;
+    const QJsonObject whole = toJson(s);
+    QJsonObject o;
+    for (const char* key : kPinnedKeys)
+        o.insert(key, whole.value(key));
+    return o;
+}
+
+/// Reads "pinned" with the session's own readers; their errors are renamed "pinned.<field>".
+PinnedSetting pinnedFromJson(const QJsonValue& v)
+{
+    if (!v.isObject())
+        bad("pinned", "expected an object", v);
+    const QJsonObject o = v.toObject();
+    QJsonObject whole{{"format", kFormat}, {"version", kVersion}};
+    for (const char* key : kPinnedKeys)
+        if (o.contains(key))
+            whole.insert(key, o.value(key));
+    SessionState s;
+    try {
+        s = sessionFromJson(whole);
+    } catch (const orbit::SpecError& e) {
+        throw orbit::SpecError("pinned." + e.field(), e.detail(), e.value());
+    }
+    return {s.orbit, s.kernels, s.approximation, s.training};
+}
+
+} // namespace
+
 QJsonObject toJson(const SessionState& s)
 {
     QJsonArray embedding;
@@ -342,14 +382,17 @@ QJsonObject toJson(const SessionState& s)
                           {"seed", QString::number(o.seed)},
                           {"group_spec", QString::fromStdString(o.groupSpec())},
                           {"dist_spec", QString::fromStdString(o.distSpec())}};
-    return {{"format", kFormat},
-            {"version", kVersion},
-            {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
-            {"orbit", orbitJson},
-            {"training", trainingToJson(s.training)},
-            {"kernels", kernelsToJson(s.kernels)},
-            {"approximation", approximationToJson(s.approximation)},
-            {"panel", s.panel}};
+    QJsonObject json{{"format", kFormat},
+                     {"version", kVersion},
+                     {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
+                     {"orbit", orbitJson},
+                     {"training", trainingToJson(s.training)},
+                     {"kernels", kernelsToJson(s.kernels)},
+                     {"approximation", approximationToJson(s.approximation)},
+                     {"panel", s.panel}};
+    if (s.pinned)
+        json.insert("pinned", pinnedToJson(*s.pinned));
+    return json;
 }
 
 SessionState sessionFromJson(const QJsonObject& json)
@@ -406,6 +449,8 @@ SessionState sessionFromJson(const QJsonObject& json)
     s.kernels = kernelsFromJson(json.value("kernels").toObject());
     s.approximation = approximationFromJson(json.value("approximation").toObject());
     s.panel = readString(json, "panel", "", {});
+    if (json.contains("pinned"))
+        s.pinned = pinnedFromJson(json.value("pinned"));
     return s;
 }
 

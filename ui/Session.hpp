@@ -13,6 +13,16 @@
 
 namespace orbitui {
 
+/// The setting pinned as A of an A/B comparison (models/Comparison.hpp): the whole setting but the
+/// dataset, which A and B share.
+struct PinnedSetting {
+    OrbitSettings orbit;
+    KernelsSettings kernels;
+    ApproximationSettings approximation;
+    TrainingSettings training;
+    bool operator==(const PinnedSetting&) const = default;
+};
+
 /// Everything needed to bring the application back to where the user was.
 struct SessionState {
     QString dataPath;
@@ -23,11 +33,15 @@ struct SessionState {
     ApproximationSettings approximation;
     TrainingSettings training;
     QString panel;
+    /// A of the A/B comparison while one is pinned (the optional "pinned" object of the file).
+    std::optional<PinnedSetting> pinned;
     bool operator==(const SessionState&) const = default;
 };
 
 /// {"format": "orbitlab-session", "version": 1, "data": {...}, "orbit": {...}, "panel": ...}.
-/// Seeds are written as decimal strings (64-bit values do not fit a JSON double).
+/// Seeds are written as decimal strings (64-bit values do not fit a JSON double). A pinned setting
+/// is "pinned": {"orbit": {...}, "kernels": {...}, "approximation": {...}, "training": {...}}, its
+/// fields read as the session's own and named "pinned.orbit.r" etc. in errors.
 QJsonObject toJson(const SessionState& s);
 /// Reads a session object; missing fields keep their defaults. Throws orbit::SpecError naming the
 /// field and the offending value when a present field is malformed.

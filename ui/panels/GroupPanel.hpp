@@ -3,8 +3,8 @@
 // density with a histogram of samples drawn from it (computed on its worker).
 #include "panels/Panel.hpp"
 
-#include <string>
 #include <memory>
+#include <string>
 
 class QAreaSeries;
 class QComboBox;
@@ -30,6 +30,10 @@ public:
     QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
     ChartBox* densityChart() const { return chartBox_; }
+    /// The density curve q of the current setting and its axes.
+    QLineSeries* densitySeries() const { return density_; }
+    QValueAxis* densityAxisX() const { return axisX_; }
+    QValueAxis* densityAxisY() const { return axisY_; }
     /// How many density results were drawn (tests).
     int drawCount() const { return draws_; }
     /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.

@@ -101,4 +101,6 @@ bool Panel::writeChartCsv(const QString& dir, const QString& name, const QString
     return true;
 }
 
+void Panel::appendWidget(QWidget* widget, int stretch) { content_->addWidget(widget, stretch); }
+
 } // namespace orbitui

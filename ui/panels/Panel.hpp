@@ -57,6 +57,10 @@ public:
     /// to a one-line message naming it. Charts without data are left out.
     virtual QStringList exportCharts(const QString& dir, QString* error) const;
 
+    /// Appends `widget` below the panel's content with `stretch`: views attached from outside the
+    /// panel (the A/B comparison, ui/panels/ComparisonViews.hpp).
+    void appendWidget(QWidget* widget, int stretch = 0);
+
 signals:
     /// A short message for the status bar.
     void statusMessage(const QString& text);

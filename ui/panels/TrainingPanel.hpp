@@ -79,6 +79,8 @@ public:
     bool showsResults() const;
     QLineEdit* specEdit() const;
     TrainingForm* form() const { return form_; }
+    /// The results' tabs (training results, learned locality; the A/B comparison adds its own).
+    QTabWidget* resultTabs() const { return resultTabs_; }
 
 protected:
     /// Ctrl+R and Esc work anywhere in the window while this panel is shown, and only then.

@@ -26,10 +26,12 @@ struct PlotPoints {
     QStringList labels;
 };
 
-PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& settings, double bandwidth)
+PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& settings, double bandwidth,
+                      const std::vector<std::size_t>& points)
 {
     PlotPoints p;
-    p.indices = orbit::kernelPlotIndices(ds, static_cast<std::size_t>(n), settings.seed);  // by label, or by target
+    p.indices = !points.empty() ? points  // given (an A/B comparison's shared points)
+                                : orbit::kernelPlotIndices(ds, static_cast<std::size_t>(n), settings.seed);  // by label, or by target
     p.subset = ds.subset(p.indices);
     p.context = orbit::makeFeatureContext(p.subset, settings.groupSpec(), settings.distSpec(), kernelSpecOf(bandwidth),
                                           settings.seed);
@@ -55,6 +57,12 @@ void KernelRequest::validate(std::size_t count) const
     if (n < 2 || static_cast<std::size_t>(n) > count)
         throw orbit::SpecError("N", "must be between 2 and the number of samples (" + std::to_string(count) + ")",
                                std::to_string(n));
+    if (!points.empty() && points.size() != static_cast<std::size_t>(n))
+        throw orbit::SpecError("N", "must equal the number of given points (" + std::to_string(points.size()) + ")",
+                               std::to_string(n));
+    for (std::size_t i : points)
+        if (i >= count)
+            throw orbit::SpecError("index", "no such sample (" + std::to_string(count) + " samples)", std::to_string(i));
     if (r < 1)
         throw orbit::SpecError("r", "must be >= 1", std::to_string(r));
     if (s < 1)
@@ -78,7 +86,7 @@ Task makeKernelTask(KernelRequest request)
         auto result = std::make_shared<KernelResult>();
         result->request = request;
         ctx.progress(0.02, QStringLiteral("choosing %1 points").arg(request.n));
-        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth);
+        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth, request.points);
         result->indices = p.indices;
         result->labels = p.labels;
         orbit::KernelComparisonConfig config;
@@ -126,7 +134,7 @@ Task makeApproxTask(ApproxRequest request)
         auto result = std::make_shared<ApproxResult>();
         result->request = request;
         ctx.progress(0.0, QStringLiteral("reference kernel (ref-r = %1)").arg(request.config.refR));
-        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth);
+        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth, {});
         result->kernelSpec = p.context.kernel->spec();
         const auto onRow = [&](const orbit::ApproxErrorRow& row) { ctx.partial(QVariant::fromValue(row)); };
         const orbit::Progress progress = [&](double fraction, const std::string& what) {

@@ -27,6 +27,9 @@ struct KernelRequest {
     std::string method = "rf";      ///< rf (invariant random Fourier), nystrom, gicdf
     int s = 200;                    ///< templates / landmarks (GICDF: templates m)
     double bandwidth = 1.0;         ///< Gaussian sigma = bandwidth x median pairwise distance
+    /// When not empty: these dataset rows, in this order, instead of kernelPlotIndices (n of them;
+    /// the A of an A/B comparison on B's points).
+    std::vector<std::size_t> points;
     /// The feature-map spec of method, s and r, e.g. "irf:s=200,r=20".
     std::string featureSpec() const;
     /// Throws SpecError naming the field (n, r, s, method) when a value is out of range.
