@@ -72,12 +72,15 @@ QList<QWidget*> buttons(QWidget* panel, const QString& text)
     return out;
 }
 
+/// The widgets of type T that `parent` shows: those a panel hides on purpose until asked (a
+/// sweep's range row, the A/B heatmaps while nothing is pinned) are not on screen to be clipped.
 template <typename T>
 QList<QWidget*> all(QWidget* parent)
 {
     QList<QWidget*> out;
     for (T* w : parent->findChildren<T*>())
-        out.append(w);
+        if (w->isVisibleTo(parent))
+            out.append(w);
     return out;
 }
 
