@@ -46,7 +46,7 @@ LessonDock::LessonDock(MainWindow* window)
     layout->addWidget(heading_);
     layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
-    body->setMinimumWidth(260);
+    body->setMinimumWidth(240);
     setWidget(body);
 
     connect(next_, &QPushButton::clicked, this, &LessonDock::next);

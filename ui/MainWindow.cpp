@@ -117,6 +117,8 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     buildMenus();
     lessonDock_ = new LessonDock(this);
     addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    // One side area for both: at 1280 x 720 the panels keep their width when both are open.
+    tabifyDockWidget(linkedViews_->dock(), lessonDock_);
     lessonDock_->hide();
     menuBar()->addMenu(lessonDock_->menu());
 

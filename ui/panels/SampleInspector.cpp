@@ -59,7 +59,7 @@ SampleInspector::SampleInspector(QWidget* parent)
     list_->setWordWrap(true);
     list_->setSpacing(4);
     list_->setSelectionMode(QAbstractItemView::SingleSelection);
-    setMinimumWidth(360);
+    setMinimumWidth(280);
     list_->setToolTip(tr("Each input x with the first copies g·x of its orbit (as in the Orbits gallery). "
                          "Click one to make it the current input everywhere."));
     auto* chart = new QChart;

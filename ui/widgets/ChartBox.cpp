@@ -34,7 +34,7 @@ ChartBox::ChartBox(QChart* chart, const QString& baseName, QWidget* parent)
 {
     styleChart(chart);
     view_->setRenderHint(QPainter::Antialiasing);
-    view_->setMinimumSize(240, 200);
+    view_->setMinimumSize(200, 170);
     const ExportHandler onExport = [this](const QString& kind) { exportWithDialog(kind); };
     addExportMenu(view_, onExport);
 

@@ -16,7 +16,7 @@ ConfusionMatrixView::ConfusionMatrixView(const QString& baseName, QWidget* paren
     heatmap_->setAxisNames(tr("true"), tr("predicted"), tr("count"));
     heatmap_->setAxisCaptions(tr("true class"), tr("predicted class"));
     heatmap_->setCellTextFunction([this](int i, int j) { return cellText(i, j); });
-    heatmap_->setMinimumSize(240, 200);
+    heatmap_->setMinimumSize(200, 170);
 
     const ExportHandler onExport = [this](const QString& kind) { exportWithDialog(kind); };
     addExportMenu(heatmap_, onExport);

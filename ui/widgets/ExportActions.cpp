@@ -1,8 +1,9 @@
 #include "widgets/ExportActions.hpp"
 
+#include "widgets/FlowLayout.hpp"
+
 #include <QCoreApplication>
 #include <QFileDialog>
-#include <QHBoxLayout>
 #include <QMenu>
 #include <QPainter>
 #include <QPushButton>
@@ -15,9 +16,9 @@ namespace {
 QString tr(const char* text) { return QCoreApplication::translate("orbitui::ExportActions", text); }
 } // namespace
 
-QHBoxLayout* makeExportButtons(const QString& pictureTip, const QString& csvTip, const ExportHandler& onExport)
+QLayout* makeExportButtons(const QString& pictureTip, const QString& csvTip, const ExportHandler& onExport)
 {
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new FlowLayout(nullptr, 6, 0);  // wraps under a narrow chart instead of widening it
     buttons->addStretch();
     for (const QString& kind : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("csv")}) {
         auto* b = new QPushButton(kind == "csv" ? tr("Data CSV…") : kind.toUpper() + "…");

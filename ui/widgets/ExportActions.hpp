@@ -7,7 +7,7 @@
 
 #include <functional>
 
-class QHBoxLayout;
+class QLayout;
 class QPainter;
 class QWidget;
 
@@ -16,9 +16,10 @@ namespace orbitui {
 /// Called with the kind of export asked for: "png", "svg" or "csv".
 using ExportHandler = std::function<void(const QString& kind)>;
 
-/// A right-aligned row of flat buttons (object names "export-png", "export-svg", "export-csv").
+/// A right-aligned row of flat buttons (object names "export-png", "export-svg", "export-csv") that
+/// wraps onto a second line when the chart above it is narrow.
 /// `pictureTip` is the tooltip of PNG / SVG with %1 for the format; `csvTip` that of CSV.
-QHBoxLayout* makeExportButtons(const QString& pictureTip, const QString& csvTip, const ExportHandler& onExport);
+QLayout* makeExportButtons(const QString& pictureTip, const QString& csvTip, const ExportHandler& onExport);
 /// Gives `target` a context menu with the three exports.
 void addExportMenu(QWidget* target, const ExportHandler& onExport);
 /// Asks where to save an export of `kind` (default file `baseName.kind`); empty when cancelled.

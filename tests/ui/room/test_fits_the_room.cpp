@@ -6,11 +6,13 @@
 // presentation mode enlarges fonts and chart lines, hides the export buttons and restores all of
 // it; the window opens inside the screen and a saved geometry larger than it or off it is
 // clamped; `orbitlab --size WxH` renders at that size and refuses bad sizes.
+#include "LessonDock.hpp"
 #include "MainWindow.hpp"
 #include "Settings.hpp"
 #include "models/LabState.hpp"
 #include "panels/GroupPanel.hpp"
 #include "panels/KernelsPanel.hpp"
+#include "panels/LinkedViews.hpp"
 #include "panels/LocalityPane.hpp"
 #include "panels/OrbitsPanel.hpp"
 #include "panels/TrainingPanel.hpp"
@@ -212,6 +214,8 @@ private slots:
     void cleanup()
     {
         window().presentationAction()->setChecked(false);  // also after a failed check
+        window().lessonDock()->hide();
+        window().linkedViews()->dock()->hide();
     }
 
     void everyPanelHasItsPrimaryActions()
@@ -228,12 +232,14 @@ private slots:
         QTest::addColumn<QSize>("size");
         QTest::addColumn<bool>("presentation");
         QTest::addColumn<QString>("panel");
+        QTest::addColumn<QString>("side");  // a side area open beside the panel: lesson, inspector or none
         for (const QSize size : {QSize(1280, 720), QSize(1366, 768)})
             for (const bool presentation : {false, true})
-                for (Panel* p : window().panels())
-                    QTest::addRow("%dx%d%s %s", size.width(), size.height(), presentation ? " presenting" : "",
-                                  qPrintable(p->name()))
-                        << size << presentation << p->name();
+                for (const QString& side : {QString(), QString("lesson"), QString("inspector")})
+                    for (Panel* p : window().panels())
+                        QTest::addRow("%dx%d%s%s %s", size.width(), size.height(), presentation ? " presenting" : "",
+                                      side.isEmpty() ? "" : qPrintable(" with " + side), qPrintable(p->name()))
+                            << size << presentation << p->name() << side;
     }
 
     void panelsAreUsableAtProjectorSizes()
@@ -241,8 +247,13 @@ private slots:
         QFETCH(QSize, size);
         QFETCH(bool, presentation);
         QFETCH(QString, panel);
+        QFETCH(QString, side);
         MainWindow& w = window();
         w.presentationAction()->setChecked(presentation);
+        if (side == "lesson")
+            w.lessonDock()->show();
+        if (side == "inspector")
+            w.linkedViews()->dock()->show();
         QVERIFY(w.showPanel(panel));
         w.resize(size);
         settle(w);
