@@ -1,5 +1,6 @@
 #include "MainWindow.hpp"
 
+#include "CompareActions.hpp"
 #include "LessonDock.hpp"
 #include "Presets.hpp"
 #include "SafeText.hpp"
@@ -97,22 +98,10 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     });
     presentation_ = new PresentationMode(this);
     PresentationMode::markSecondary(statusBar());
-    // A/B comparison: the pinned A, the panels' views of it, and "A: …" in the status bar.
+    // A/B comparison: the pinned A and the panels' views of it (the Compare menu: buildMenus).
     comparison_ = new Comparison(state_, this);
     comparisonViews_ = new ComparisonViews(comparison_, state_, groupPanel_, kernelsPanel_, approximationPanel_,
                                            trainingPanel_, this);
-    pinLabel_ = new QLabel;
-    pinLabel_->setTextFormat(Qt::PlainText);
-    pinLabel_->setObjectName("pinIndicator");
-    pinLabel_->setStyleSheet("QLabel { background: #fff3c4; border: 1px solid #d9b84a; padding: 1px 6px; }");
-    pinLabel_->setToolTip(tr("The setting pinned as A; the current setting is B. Compare ▸ Unpin A to go back."));
-    pinLabel_->hide();
-    statusBar()->addPermanentWidget(pinLabel_);
-    connect(comparison_, &Comparison::pinnedChanged, this, [this] {
-        pinLabel_->setText(comparison_->label() + tr("  ·  B: the current setting"));
-        pinLabel_->setVisible(comparison_->isPinned());
-    });
-    connect(comparison_, &Comparison::message, this, [this](const QString& text) { statusBar()->showMessage(text, 12000); });
 
     buildMenus();
     lessonDock_ = new LessonDock(this);
@@ -210,16 +199,7 @@ void MainWindow::buildMenus()
         });
     }
 
-    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
-    QAction* pin = compare->addAction(tr("&Pin as A"), this, &MainWindow::pinCurrentAsA);
-    pin->setObjectName("pinAction");
-    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    pin->setToolTip(tr("Keep the current setting as A; change anything, and the panels show A beside B"));
-    QAction* unpin = compare->addAction(tr("&Unpin A"), this, &MainWindow::unpinA);
-    unpin->setObjectName("unpinAction");
-    unpin->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));
-    unpin->setEnabled(false);
-    connect(comparison_, &Comparison::pinnedChanged, unpin, [this, unpin] { unpin->setEnabled(comparison_->isPinned()); });
+    compare_ = new CompareActions(this, comparison_, menuBar()->addMenu(tr("&Compare")), statusBar());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (std::size_t i = 0; i < panels_.size(); ++i) {
@@ -295,15 +275,6 @@ SessionState MainWindow::captureSession() const
     s.pinned = comparison_->pinned();
     return s;
 }
-
-void MainWindow::pinCurrentAsA()
-{
-    const SessionState s = captureSession();
-    comparison_->pin(PinnedSetting{s.orbit, s.kernels, s.approximation, s.training});
-    statusBar()->showMessage(tr("Pinned as %1. Change anything: the panels show A beside B.").arg(comparison_->label()), 8000);
-}
-
-void MainWindow::unpinA() { comparison_->unpin(tr("A unpinned.")); }
 
 void MainWindow::applySession(const SessionState& session)
 {

@@ -16,6 +16,7 @@ class QTabWidget;
 namespace orbitui {
 
 class ApproximationPanel;
+class CompareActions;
 class Comparison;
 class ComparisonViews;
 class DataPanel;
@@ -58,11 +59,8 @@ public:
     /// The A/B comparison: the pinned setting A and the panels' views of it.
     Comparison* comparison() const { return comparison_; }
     ComparisonViews* comparisonViews() const { return comparisonViews_; }
-    /// Pins the current setting as A (Compare ▸ Pin as A); unpinA() forgets it.
-    void pinCurrentAsA();
-    void unpinA();
-    /// The status bar's "A: …" while A is pinned (hidden otherwise).
-    QLabel* pinIndicator() const { return pinLabel_; }
+    /// Compare ▸ Pin as A / Unpin A and the status bar's "A: …" (CompareActions.hpp).
+    CompareActions* compare() const { return compare_; }
     Panel* panel(const QString& name) const;
     Panel* currentPanel() const;
     /// Shows the panel called `name`; false when there is none.
@@ -147,7 +145,7 @@ private:
     std::optional<MissingData> missingData_;
     Comparison* comparison_ = nullptr;
     ComparisonViews* comparisonViews_ = nullptr;
-    QLabel* pinLabel_ = nullptr;
+    CompareActions* compare_ = nullptr;
 };
 
 } // namespace orbitui

@@ -6,6 +6,7 @@
 // are those of separate single runs with the same seed, and one column again after Unpin. A pinned
 // setting survives a session file; an old session without one loads unpinned; a malformed one is
 // rejected naming the field; data A's group cannot act on unpin it.
+#include "CompareActions.hpp"
 #include "MainWindow.hpp"
 #include "Session.hpp"
 #include "models/Comparison.hpp"
@@ -112,11 +113,11 @@ private slots:
         MainWindow& w = *f.window;
         QVERIFY(loadAndSettle(w, digitsPng()));
         QVERIFY(setKappa(w, 0.0));
-        QVERIFY(!w.pinIndicator()->isVisible() || w.pinIndicator()->isHidden());
+        QVERIFY(!w.compare()->indicator()->isVisible() || w.compare()->indicator()->isHidden());
         trigger(w, "pinAction");
         QVERIFY(w.comparison()->isPinned());
-        QVERIFY(!w.pinIndicator()->isHidden());
-        QVERIFY2(w.pinIndicator()->text().startsWith("A: rotation, vonmises κ=0"), qPrintable(w.pinIndicator()->text()));
+        QVERIFY(!w.compare()->indicator()->isHidden());
+        QVERIFY2(w.compare()->indicator()->text().startsWith("A: rotation, vonmises κ=0"), qPrintable(w.compare()->indicator()->text()));
         QVERIFY(setKappa(w, 4.0));
 
         QChart* chart = w.groupPanel()->densityChart()->chart();
@@ -139,7 +140,7 @@ private slots:
         trigger(w, "unpinAction");
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 60000));
         QVERIFY(!w.comparison()->isPinned());
-        QVERIFY(w.pinIndicator()->isHidden());
+        QVERIFY(w.compare()->indicator()->isHidden());
         QVERIFY(!seriesNamed(chart, "A: ") && !seriesNamed(chart, "B: "));
         QVERIFY(seriesNamed(chart, "density q"));
     }
@@ -313,7 +314,7 @@ private slots:
         QVERIFY(g.window->comparison()->isPinned());
         QVERIFY(*g.window->comparison()->pinned() == a);
         QCOMPARE(g.window->state()->orbitSettings().dist.kappa, 4.0);
-        QVERIFY(!g.window->pinIndicator()->isHidden());
+        QVERIFY(!g.window->compare()->indicator()->isHidden());
         QVERIFY(g.window->captureSession().pinned == std::optional<PinnedSetting>(a));
 
         // Without "pinned" (older sessions): nothing pinned.

@@ -1,0 +1,40 @@
+#pragma once
+// The main window's A/B actions: Compare ▸ Pin as A (Ctrl+P) and Unpin A (Ctrl+Shift+U), and the
+// status bar's "A: …" label while A is pinned. The pinned setting is models/Comparison.hpp, the
+// panels' views of it panels/ComparisonViews.hpp; this class only wires them to the window.
+#include <QObject>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QStatusBar;
+
+namespace orbitui {
+
+class Comparison;
+class MainWindow;
+
+class CompareActions : public QObject {
+    Q_OBJECT
+public:
+    /// Adds Pin as A and Unpin A to `compare` and the "A: …" label to `status`.
+    CompareActions(MainWindow* window, Comparison* comparison, QMenu* compare, QStatusBar* status);
+
+    /// Pins the window's current setting (without the data path) as A.
+    void pinCurrentAsA();
+    void unpinA();
+    /// "A: …" while A is pinned, hidden otherwise.
+    QLabel* indicator() const { return label_; }
+    QAction* pinAction() const { return pin_; }
+    QAction* unpinAction() const { return unpin_; }
+
+private:
+    MainWindow* window_;
+    Comparison* comparison_;
+    QStatusBar* status_;
+    QLabel* label_;
+    QAction* pin_;
+    QAction* unpin_;
+};
+
+} // namespace orbitui
