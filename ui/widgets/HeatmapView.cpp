@@ -435,13 +435,24 @@ void HeatmapView::paintAxes(QPainter& p, const HeatmapLayout& g, const QRect& ar
 
 void HeatmapView::paintValues(QPainter& p, const HeatmapLayout& g) const
 {
-    // Values in the cells, where they fit.
-    if (!showValues_)
+    // Values in the cells, where they fit: in the widget's font, or in one down to 70 % of it (the
+    // second of two matrices side by side may have a few pixels less per cell than the first).
+    if (!showValues_ || matrix_.size() == 0)
         return;
-    const QFontMetrics fm(font());
-    const QString widest = QString::number(matrix_.cwiseAbs().maxCoeff(), 'f', decimals_) + "-";
-    if (fm.horizontalAdvance(widest) + 4 > g.cellW || fm.height() > g.cellH)
+    const QString widest = QString::number(matrix_.cwiseAbs().maxCoeff(), 'f', decimals_) +
+                           (matrix_.minCoeff() < 0 ? "-" : "");
+    QFont f = font();
+    const qreal full = f.pointSizeF();
+    auto fits = [&] {
+        const QFontMetricsF fm(f);
+        return fm.horizontalAdvance(widest) + 4 <= g.cellW && fm.height() <= g.cellH;
+    };
+    while (!fits() && full > 0 && f.pointSizeF() > 0.7 * full + 1e-9)
+        f.setPointSizeF(std::max(0.7 * full, f.pointSizeF() - 0.5));
+    if (!fits())
         return;
+    p.save();
+    p.setFont(f);
     for (Eigen::Index i = 0; i < matrix_.rows(); ++i)
         for (Eigen::Index j = 0; j < matrix_.cols(); ++j) {
             const QRectF cell(g.cells.left() + j * g.cellW, g.cells.top() + i * g.cellH, g.cellW, g.cellH);
@@ -449,6 +460,7 @@ void HeatmapView::paintValues(QPainter& p, const HeatmapLayout& g) const
             p.setPen(c.lightnessF() > 0.55 ? Qt::black : Qt::white);
             p.drawText(cell, Qt::AlignCenter, QString::number(matrix_(i, j), 'f', decimals_));
         }
+    p.restore();
 }
 
 void HeatmapView::paintColorBar(QPainter& p, const HeatmapLayout& g, const QRect& area) const

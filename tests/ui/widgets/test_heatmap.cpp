@@ -150,6 +150,43 @@ private slots:
         view.setMatrix(Eigen::MatrixXd::Identity(30, 30));
         QCOMPARE(view.toImage().size(), view.size());
     }
+
+    // Counts are written in the cells where they fit, in a font down to 70 % of the widget's when
+    // the cells are a little small for the full one (the second confusion matrix of A/B), and not
+    // at all in cells far too small. A cell with text has pixels of the text colour in its middle.
+    void valuesAreWrittenWhereTheyFit()
+    {
+        Eigen::MatrixXd counts = Eigen::MatrixXd::Zero(10, 10);
+        counts.diagonal().setConstant(21);
+        const QFontMetricsF fm(QApplication::font());
+        const double fullCell = std::max(fm.horizontalAdvance("21") + 4, fm.height());
+        auto textPixels = [&](int cell) {
+            HeatmapView view;
+            view.setShowValues(true, 0);
+            view.setMatrix(counts);
+            // The smallest square view whose cells are `cell` pixels wide (cell width grows with the view).
+            auto cellWidth = [&](int side) {
+                view.resize(side, side);
+                return view.cellCentre(0, 9).x() - view.cellCentre(0, 8).x();
+            };
+            int lo = 40, hi = 2000;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                cellWidth(mid) >= cell ? hi = mid : lo = mid + 1;
+            }
+            cellWidth(lo);
+            const QImage image = view.toImage();
+            const QPoint c = view.cellCentre(3, 6);  // off the diagonal, among dark cells: count 0, in white
+            int n = 0;
+            for (int dy = -2; dy <= 2; ++dy)
+                for (int dx = -3; dx <= 3; ++dx)
+                    n += QColor(image.pixel(c + QPoint(dx, dy))).lightnessF() > 0.5;
+            return n;
+        };
+        QVERIFY2(textPixels(int(std::ceil(fullCell)) + 2) > 0, "full font");
+        QVERIFY2(textPixels(int(std::floor(0.9 * fullCell))) > 0, "a smaller font");
+        QCOMPARE(textPixels(int(std::floor(0.4 * fullCell))), 0);
+    }
 };
 
 QTEST_MAIN(TestHeatmap)
