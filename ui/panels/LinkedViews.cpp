@@ -44,7 +44,7 @@ QString sampleName(const orbit::Dataset& ds, std::size_t i)
 
 LinkedViews::LinkedViews(QMainWindow* window, LabState* state, OrbitsPanel* orbits, KernelsPanel* kernels,
                          TrainingPanel* training)
-    : QObject(window), state_(state), orbits_(orbits), kernels_(kernels), training_(training),
+    : QObject(window), window_(window), state_(state), orbits_(orbits), kernels_(kernels), training_(training),
       inspector_(new SampleInspector), dock_(new QDockWidget(tr("Inspector"), window))
 {
     dock_->setObjectName("inspectorDock");  // saveState / restoreState find it by name
@@ -52,6 +52,13 @@ LinkedViews::LinkedViews(QMainWindow* window, LabState* state, OrbitsPanel* orbi
     dock_->setAllowedAreas(Qt::RightDockWidgetArea | Qt::BottomDockWidgetArea | Qt::LeftDockWidgetArea);
     window->addDockWidget(Qt::RightDockWidgetArea, dock_);
     dock_->hide();
+    // Shown (by a click or View ▸ Inspector) in a wide window, the dock takes 2/7 of it, so the
+    // curve's axes and legend are not cut; at 1280 x 720 it keeps its minimum and the panel its width.
+    connect(dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || dock_->isFloating()) return;
+        const int wanted = std::clamp(window_->width() * 2 / 7, dock_->minimumSizeHint().width(), 560);
+        if (dock_->width() < wanted) window_->resizeDocks({dock_}, {wanted}, Qt::Horizontal);
+    });
 
     for (int m = 0; m < 4; ++m) {
         HeatmapView* view = kernels_->heatmap(KernelsPanel::Matrix(m));

@@ -56,6 +56,7 @@ private:
     void showInspector();
     QString embeddingPointText(int input, int copy) const;
 
+    QMainWindow* window_;
     LabState* state_;
     OrbitsPanel* orbits_;
     KernelsPanel* kernels_;

@@ -218,12 +218,16 @@ void SampleInspector::drawCurve(const orbit::KernelCurve& curve, const KernelCel
     clearChart(chart);
     chart_->setNote({});
     const QString p = parameterText(curve.parameter);
+    // Short tick labels: the dock may be narrow, and an elided "0.…" says nothing.
     auto* axisT = new QValueAxis;
     axisT->setTitleText(p);
+    axisT->setLabelFormat("%.2f");
     auto* axisK = new QValueAxis;
     axisK->setTitleText(tr("k(g_t xᵢ, xⱼ)"));
+    axisK->setLabelFormat("%.2g");
     auto* axisQ = new QValueAxis;
     axisQ->setTitleText(tr("density q(t)"));
+    axisQ->setLabelFormat("%.2g");
     chart->addAxis(axisT, Qt::AlignBottom);
     chart->addAxis(axisK, Qt::AlignLeft);
     chart->addAxis(axisQ, Qt::AlignRight);
@@ -280,7 +284,7 @@ void SampleInspector::drawCurve(const orbit::KernelCurve& curve, const KernelCel
         const double tq = curve.t[*curve.bestWeighted];
         addLine(tr("argmax k·q"), {tq, kLo}, {tq, kHi}, QPen(QColor(230, 140, 20), 1.5, Qt::DotLine));
     }
-    chart->setTitle(tr("k(g_t x_%1, x_%2) over %3").arg(cell.i).arg(cell.j).arg(p));
+    chart->setTitle(tr("k(g_t x_%1, x_%2)").arg(cell.i).arg(cell.j));  // over the axis below
     chart_->show();
 }
 
