@@ -310,7 +310,9 @@ void HeatmapView::paint(QPainter& p, const QRect& area, bool vectorCells) const
         bold.setBold(true);
         p.setFont(bold);
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(g.title, Qt::AlignHCenter | Qt::AlignVCenter, title_);
+        // Elided at its end when the view is narrower than the title (not cut at both sides).
+        p.drawText(g.title, Qt::AlignHCenter | Qt::AlignVCenter,
+                   QFontMetrics(bold).elidedText(title_, Qt::ElideRight, g.title.width()));
         p.setFont(font());
     }
     if (image_.isNull()) {

@@ -170,6 +170,8 @@ void PresentationMode::scaleChart(QChart* chart, bool up)
         }
     }
     for (QAbstractAxis* axis : chart->axes()) {
+        // Enlarged tick labels that no longer fit are drawn whole: "0.…" tells the back row nothing.
+        axis->setTruncateLabels(!up);
         scaleFontOf(axis, kLabelsFont, up, [axis] { return axis->labelsFont(); }, [axis](const QFont& f) { axis->setLabelsFont(f); });
         scaleFontOf(axis, kTitleFont, up, [axis] { return axis->titleFont(); }, [axis](const QFont& f) { axis->setTitleFont(f); });
     }

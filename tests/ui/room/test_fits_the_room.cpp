@@ -345,6 +345,8 @@ private slots:
         QVERIFY(density->pen().widthF() >= penWidth * 1.9);
         QVERIFY(w.groupPanel()->densityChart()->chart()->axes().front()->labelsFont().pointSizeF() >=
                 axisFont.pointSizeF() * 1.2);
+        for (QAbstractAxis* axis : w.groupPanel()->densityChart()->chart()->axes())
+            QVERIFY(!axis->truncateLabels());  // enlarged tick labels are drawn whole, never "0.…"
         for (QWidget* b : exports)
             QVERIFY2(b->isHidden(), qPrintable(b->objectName()));
         QVERIFY(w.statusBar()->isHidden());
@@ -364,6 +366,8 @@ private slots:
         QCOMPARE(compute->font().pointSizeF(), computeFont);
         QCOMPARE(tabBar->font().pointSizeF(), tabFont);
         QCOMPARE(w.groupPanel()->densityChart()->chart()->axes().front()->labelsFont().pointSizeF(), axisFont.pointSizeF());
+        for (QAbstractAxis* axis : w.groupPanel()->densityChart()->chart()->axes())
+            QVERIFY(axis->truncateLabels());
         for (QAbstractSeries* series : w.groupPanel()->densityChart()->chart()->series())
             if (auto* line = qobject_cast<QLineSeries*>(series); line && line->isVisible() && !line->points().isEmpty())
                 QCOMPARE(line->pen().widthF(), penWidth);
