@@ -25,6 +25,7 @@
 #include "orbit/experiments/Experiment.hpp"
 
 #include "CliRunner.hpp"
+#include "Screenshot.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -144,7 +145,7 @@ private slots:
         // The chart: c(t), q(t) under it, k_qG and t* drawn.
         QVERIFY(inspector->curveChart()->isVisible());
         QVERIFY(inspector->curveChart()->chart()->series().size() >= 4);
-        w.grab().save(QDir::temp().filePath("orbitlab-inspector-digits.png"));
+        QVERIFY(saveScreenshot(w, "inspector.png"));
     }
 
     // Permutations have no one-parameter path: values and orbits, no curve, and the reason; the
@@ -167,7 +168,7 @@ private slots:
         QVERIFY(inspector->valuesText().contains("No curve over t"));
         QVERIFY(inspector->valuesText().contains(QString::number(result->invariant(3, 11), 'g', 4)));
         QVERIFY(!inspector->curveChart()->isVisible());
-        w.grab().save(QDir::temp().filePath("orbitlab-inspector-g2.png"));
+        QVERIFY(saveScreenshot(w, "inspector-g2.png"));
 
         QTemporaryDir dir;
         const CliResult cli = runCli({"kernel", "--data", g2Xyz().toStdString(), "--n", "20", "--group", "permutation",
@@ -197,7 +198,7 @@ private slots:
         const QImage strip = SampleInspector::orbitStrip(*w.state()->dataset(), w.state()->orbitSettings(),
                                                          int(result->indices[0]), SampleInspector::kCopies);
         QVERIFY(strip.width() > (SampleInspector::kCopies + 1) * strip.height());
-        w.grab().save(QDir::temp().filePath("orbitlab-inspector-qm7.png"));
+        QVERIFY(saveScreenshot(w, "inspector-qm7.png"));
     }
 
     // A click on the marker of embedding input 1 makes it the current input: the Data grid's current
@@ -305,7 +306,7 @@ private slots:
                 all += std::size_t(counts(x, y));
             }
         QCOMPARE(all, result->result.predictions.size());
-        w.grab().save(QDir::temp().filePath("orbitlab-inspector-confusion.png"));
+        QVERIFY(saveScreenshot(w, "inspector-confusion.png"));
 
         // Clicking a listed sample makes it the current input.
         QListWidgetItem* item = inspector->list()->item(0);

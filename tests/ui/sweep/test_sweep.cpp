@@ -23,6 +23,7 @@
 #include "workers/KernelTasks.hpp"
 #include "workers/Tasks.hpp"
 
+#include "Screenshot.hpp"
 #include "WindowFixture.hpp"
 
 #include <QComboBox>
@@ -208,6 +209,7 @@ private slots:
                 QVERIFY(f.galleryDraws > frames[k - 1].galleryDraws);  // the gallery was redrawn
         }
         QVERIFY(lab.w.groupPanel()->densityChart()->chart()->series().size() > 0);
+        QVERIFY(saveScreenshot(lab.w, "sweep.png"));
     }
 
     void stepForwardAndBackMoveExactlyOneFrame()
