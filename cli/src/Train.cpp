@@ -129,7 +129,8 @@ Command trainCommand()
             "largest log evidence (null without blr). It also gives `ranks`, `stage_seconds` {features,\n"
             "products, reduction, solve} on the slowest rank, and `product_rows`: the training rows whose\n"
             "products were computed (a fold's inner and outer fits of ridge and blr share per-cell sums, so\n"
-            "each of its rows counts once).\n\n" +
+            "each of its rows counts once; a k-fold run shares the outer test sets' sums across its folds\n"
+            "and subtracts the inner validation sets', so a row counts once plus once per validation set).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

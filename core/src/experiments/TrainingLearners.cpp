@@ -106,19 +106,18 @@ private:
     std::chrono::steady_clock::time_point t0_;
 };
 
-/// The sum of the shared cells' raw equations (in cell order) when `train` is a union of cells,
-/// else nullopt.
-std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices& train)
+/// The sum, in cell order, of the cells inside the rows marked in `in` (`size` of them), when those
+/// rows are exactly a union of cells; else nullopt.
+std::optional<NormalEquations> unionOfCells(const std::vector<CellEquations>& cells, const std::vector<char>& in,
+                                            std::size_t size)
 {
-    if (p.cells.empty()) return std::nullopt;
-    std::vector<char> in(static_cast<std::size_t>(p.F.rows()), 0);
-    for (std::size_t r : train) in[r] = 1;
     std::optional<NormalEquations> sum;
     std::size_t covered = 0;
-    for (const CellEquations& c : p.cells) {
-        if (!in[c.rows.front()]) continue;
-        if (!std::all_of(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; })) return std::nullopt;
-        covered += c.rows.size();
+    for (const CellEquations& c : cells) {
+        const auto inside = std::size_t(std::count_if(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; }));
+        if (inside == 0) continue;
+        if (inside != c.rows.size()) return std::nullopt;
+        covered += inside;
         if (!sum) {
             sum = c.raw;
         } else {
@@ -127,8 +126,30 @@ std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices&
             sum->samples += c.raw.samples;
         }
     }
-    if (covered != train.size()) return std::nullopt;
+    if (covered != size) return std::nullopt;
     return sum;
+}
+
+/// The raw equations of `train` from the shared sets (SharedRowSets): the sum of the cells it is
+/// made of, or of the cells it is made of with a removable set R, less R's. Nullopt when neither fits.
+std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices& train)
+{
+    if (p.cells.empty()) return std::nullopt;
+    std::vector<char> in(static_cast<std::size_t>(p.F.rows()), 0);
+    for (std::size_t r : train) in[r] = 1;
+    if (auto sum = unionOfCells(p.cells, in, train.size())) return sum;
+    for (const CellEquations& R : p.removable) {
+        if (std::any_of(R.rows.begin(), R.rows.end(), [&](std::size_t r) { return in[r] != 0; })) continue;
+        for (std::size_t r : R.rows) in[r] = 1;
+        auto sum = unionOfCells(p.cells, in, train.size() + R.rows.size());
+        for (std::size_t r : R.rows) in[r] = 0;
+        if (!sum) continue;
+        sum->G -= R.raw.G;
+        sum->B -= R.raw.B;
+        sum->samples -= R.raw.samples;
+        return sum;
+    }
+    return std::nullopt;
 }
 
 /// The normal equations of the training rows with coded targets Y: the shared cells' when `train`
@@ -142,23 +163,26 @@ NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, 
     return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress);
 }
 
-/// Every cell's normal equations of the raw targets into p.cells, once per fold
-/// (TrainLearner::shareCells), when the fold's outer fit is primal (D <= its rows); else none.
-void computeCells(const Dataset& data, const PointFeatures& p, const std::vector<Indices>& cells,
-                  const RowPartition& rows, const Progress& poll)
+/// The normal equations of the raw targets of every shared set into p.cells and p.removable, once
+/// per fold or run (TrainLearner::shareCells), when the fits are primal (D <= the cells' rows); else none.
+void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSets& sets, const RowPartition& rows,
+                  const Progress& poll)
 {
     p.cells.clear();
+    p.removable.clear();
     std::size_t total = 0;
-    for (const Indices& c : cells) total += c.size();
+    for (const Indices& c : sets.cells) total += c.size();
     if (std::size_t(p.F.cols()) > total) return;
     FitClock clock(rows);
     const RowBlocks blocks{p.F.rows(), rows.blockRows};
-    for (const Indices& cell : cells) {
-        const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, cell), data.numClasses)
-                                                          : rawTargets(select(data.targets, cell));
-        clock.rows += static_cast<long long>(cell.size());
-        p.cells.push_back({cell, normalEquations(p.F, cell, R, blocks, *rows.ranks, &clock.sums, poll)});
-    }
+    auto equations = [&](const Indices& set) {
+        const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
+                                                          : rawTargets(select(data.targets, set));
+        clock.rows += static_cast<long long>(set.size());
+        return CellEquations{set, normalEquations(p.F, set, R, blocks, *rows.ranks, &clock.sums, poll)};
+    };
+    for (const Indices& cell : sets.cells) p.cells.push_back(equations(cell));
+    for (const Indices& set : sets.removable) p.removable.push_back(equations(set));
 }
 
 /// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
@@ -270,12 +294,12 @@ public:
         });
     }
 
-    void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
+    void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
     {
         if (gaussian_)
-            p.cells.clear();
+            TrainLearner::shareCells(p, sets, poll);
         else
-            computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
+            computeCells(data_, p, sets, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:
@@ -393,9 +417,9 @@ public:
         });
     }
 
-    void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const override
+    void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
     {
-        computeCells(data_, p, cells, rows_, heldAt(poll, 0.0, "Gram matrix"));
+        computeCells(data_, p, sets, rows_, heldAt(poll, 0.0, "Gram matrix"));
     }
 
 private:

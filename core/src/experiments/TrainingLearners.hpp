@@ -19,22 +19,32 @@
 
 namespace orbit::detail {
 
-/// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one cell of an outer
-/// fold's training rows (cellsOf its inner validation sets).
+/// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one shared row set.
 struct CellEquations {
     Indices rows;
     NormalEquations raw;
 };
 
+/// The row sets whose products a learner that sums over rows computes once and shares between fits
+/// (TrainLearner::shareCells). `cells` are disjoint; every fit's training set is a union of cells,
+/// or a union of cells less one `removable` set lying inside it. One outer fold: the cells of its
+/// training rows (cellsOf its inner validation sets), nothing removable. A whole k-fold run: the
+/// outer test sets (a fold trains on the others), with the inner validation sets removable.
+struct SharedRowSets {
+    std::vector<Indices> cells;
+    std::vector<Indices> removable;
+};
+
 /// The features of one grid point: row i of F belongs to dataset row i. `K` caches the N x N
 /// matrix the dual learners need (F F^T, or the Gaussian kernel for krr), computed on first use.
-/// `cells` holds the current fold's cell equations (TrainLearner::shareCells), if its learner sums
-/// over rows.
+/// `cells` and `removable` hold the equations of the shared row sets in force (TrainLearner::shareCells),
+/// if its learner sums over rows.
 struct PointFeatures {
     MatrixXfR F;
     double kernelSigma = 0.0;                 ///< krr only: bandwidth of the Gaussian kernel on F
     mutable std::optional<Eigen::MatrixXd> K;
     mutable std::vector<CellEquations> cells;
+    mutable std::vector<CellEquations> removable;
 };
 
 /// Predictions for the test rows of one fit, at one value of the learner's parameter.
@@ -57,15 +67,16 @@ public:
     virtual std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
                                      const std::vector<double>& values,
                                      const Progress& poll) const = 0;
-    /// Before the fits of one outer fold, whose training sets (inner and outer) are all unions of
-    /// `cells`: a learner whose fits are sums over rows (primal ridge, blr) computes every cell's
-    /// normal equations once, into p.cells, and its fits add those up instead of recomputing their
-    /// products. Others leave p.cells empty. Collective.
-    virtual void shareCells(const PointFeatures& p, const std::vector<Indices>& cells, const Progress& poll) const
+    /// Before the fits whose training sets are made of `sets` (SharedRowSets): a learner whose fits
+    /// are sums over rows (primal ridge, blr) computes every set's normal equations once, into
+    /// p.cells and p.removable, and its fits add (and subtract) those instead of recomputing their
+    /// products. Others leave both empty. Collective.
+    virtual void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const
     {
-        (void)cells;
+        (void)sets;
         (void)poll;
         p.cells.clear();
+        p.removable.clear();
     }
 };
 

@@ -424,9 +424,10 @@ private slots:
         QVERIFY2(r.mean < 0.5 * sd, qPrintable(QString("%1 vs sd %2").arg(r.mean).arg(sd)));
     }
 
-    // Every outer fold computes its training rows' products once, shared by its inner fit (on one
-    // cell) and its outer fit (both cells), for ridge and blr. (The closed-form tests above check
-    // the numbers of such shared fits.)
+    // A k-fold run shares its products across the folds, for ridge and blr: every row's once (each
+    // outer test set), plus each inner validation set's, which an inner fit subtracts from its
+    // fold's sum; not every fold's training rows (2 N here). A fold trained with shared products
+    // scores as ridge in closed form on its own rows.
     void foldsShareTheirProducts()
     {
         const Dataset ds = blobs(30, 3);
@@ -438,10 +439,42 @@ private slots:
             c.learner = learner;
             if (learner == "blr") c.grid.clear();
             const TrainResult r = train(ds, c);
-            long long rows = 0;
-            for (const Split& s : outerSplits(ds, c)) rows += static_cast<long long>(s.train.size());
+            const std::vector<Split> outer = outerSplits(ds, c);
+            long long rows = static_cast<long long>(ds.count()), perFold = 0;
+            for (std::size_t f = 0; f < outer.size(); ++f) {
+                perFold += static_cast<long long>(outer[f].train.size());
+                for (const Split& in : innerSplits(ds, c, outer[f].train, f)) rows += static_cast<long long>(in.test.size());
+            }
             QCOMPARE(r.stages.productRows, rows);
+            QVERIFY(rows < perFold);
         }
+        const Dataset reg = linearRegression(60, 4, 7);
+        TrainConfig k;
+        k.features = "raw";
+        k.learner = "ridge";
+        k.eval = "kfold:3";
+        k.grid = {{"lambda", {1e-3, 30.0}}};
+        k.seed = 5;
+        const TrainResult r = train(reg, k);
+        const std::vector<Split> outer = outerSplits(reg, k);
+        QCOMPARE(r.folds.size(), outer.size());
+        for (std::size_t f = 0; f < outer.size(); ++f) {
+            const double expected = closedFormRmse(reg, outer[f], r.folds[f].chosen.at("lambda"));
+            QVERIFY2(std::abs(r.folds[f].score - expected) < 1e-9 * (1 + expected),
+                     qPrintable(QString("fold %1: %2 vs %3").arg(f).arg(r.folds[f].score).arg(expected)));
+        }
+        // The inner fits (a fold's sum less its validation set's): the validation RMSE of each grid
+        // point is the mean over the folds of the closed form on their inner splits.
+        QCOMPARE(r.grid.size(), std::size_t(2));
+        for (const GridRow& row : r.grid) {
+            double expected = 0;
+            for (std::size_t f = 0; f < outer.size(); ++f)
+                expected += closedFormRmse(reg, innerSplits(reg, k, outer[f].train, f).front(), row.params.at("lambda")) /
+                            double(outer.size());
+            QVERIFY2(std::abs(row.validation - expected) < 1e-9 * (1 + expected),
+                     qPrintable(QString("%1 vs %2").arg(row.validation).arg(expected)));
+        }
+        QVERIFY(r.stages.productRows < 2 * 60);  // shared across the folds
     }
 
     // krr on a kernel feature map: --kernel fixes the map's base kernel and the median axis is the
