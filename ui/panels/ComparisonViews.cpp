@@ -254,9 +254,10 @@ void KernelsComparison::draw()
     views_[A]->setRange(lo, hi);
     views_[B]->setRange(lo, hi);
     views_[BMinusA]->setAutoRange();
-    views_[A]->setMatrix(ma, b->labels, b->labels);
-    views_[B]->setMatrix(mb, b->labels, b->labels);
-    views_[BMinusA]->setMatrix(diff, b->labels, b->labels);
+    // B's points (A's are the same): their labels, and energy ticks for molecules.
+    showKernelMatrix(*views_[A], ma, *b);
+    showKernelMatrix(*views_[B], mb, *b);
+    showKernelMatrix(*views_[BMinusA], diff, *b);
     views_[A]->setTitle(tr("A: %1 · %2").arg(name, Comparison::describe(result_->request.settings)));
     views_[B]->setTitle(tr("B: %1 · %2").arg(name, Comparison::describe(b->request.settings)));
     const double normA = ma.norm();

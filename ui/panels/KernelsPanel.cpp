@@ -26,6 +26,24 @@
 
 namespace orbitui {
 
+void showKernelMatrix(HeatmapView& view, const Eigen::MatrixXd& m, const KernelResult& r)
+{
+    // Classes form labelled blocks. Points ordered by target get numeric ticks of the target along
+    // both axes and its unit in the axis captions (the labels, from sampleCaption, carry it too).
+    const orbit::Dataset& ds = *r.request.dataset;
+    std::vector<double> targets;
+    QString caption;
+    if (ds.isRegression()) {
+        for (std::size_t i : r.indices)
+            targets.push_back(ds.targets[i]);
+        const QString unit = QString::fromStdString(ds.targetUnit);
+        caption = unit.isEmpty() ? QObject::tr("target") : QObject::tr("target (%1)").arg(unit);
+    }
+    view.setMatrix(m, r.labels, r.labels);
+    view.setAxisValues(targets, targets);
+    view.setAxisCaptions(caption, caption);
+}
+
 namespace {
 
 const char* const kFileNames[] = {"kernel-base", "kernel-invariant", "kernel-approximation", "kernel-difference"};
@@ -338,27 +356,13 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
         tr("Invariant kernel k_qG, Monte Carlo, r = %1").arg(r.request.r),
         tr("Approximation ⟨ψ(xᵢ), ψ(xⱼ)⟩: %1, s = %2").arg(methodTitle(r.request.method)).arg(r.request.s),
         tr("Difference approximation − k_qG (rel. Frobenius %1)").arg(r.frobenius, 0, 'f', 3)};
-    // Classes form labelled blocks. Points ordered by target get numeric ticks of the target along
-    // both axes and its unit in the axis captions (the labels, from sampleCaption, carry it too).
-    const orbit::Dataset& ds = *r.request.dataset;
-    std::vector<double> targets;
-    const QStringList& labels = r.labels;
-    QString caption;
-    if (ds.isRegression()) {
-        for (std::size_t i : r.indices)
-            targets.push_back(ds.targets[i]);
-        const QString unit = QString::fromStdString(ds.targetUnit);
-        caption = unit.isEmpty() ? tr("target") : tr("target (%1)").arg(unit);
-    }
     for (int m = 0; m < 4; ++m) {
         HeatmapView* view = heatmaps_[static_cast<std::size_t>(m)];
         if (m == Difference || (m == Approximation && ownScale))
             view->setAutoRange();
         else
             view->setRange(lo, hi);
-        view->setMatrix(*matrices[static_cast<std::size_t>(m)], labels, labels);
-        view->setAxisValues(targets, targets);
-        view->setAxisCaptions(caption, caption);
+        showKernelMatrix(*view, *matrices[static_cast<std::size_t>(m)], r);
         view->setTitle(titles[static_cast<std::size_t>(m)]);
     }
     QString text = summaryText();

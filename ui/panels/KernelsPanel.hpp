@@ -24,6 +24,11 @@ class LabState;
 class TaskRunner;
 struct KernelResult;
 
+/// Gives `view` the matrix `m` of result `r` with its axes: the class labels of the points, and for
+/// points ordered by target also numeric ticks of the target on both axes, its unit in the captions.
+/// (The four heatmaps of the Kernels panel and the A/B views show their matrices this way.)
+void showKernelMatrix(HeatmapView& view, const Eigen::MatrixXd& m, const KernelResult& r);
+
 class KernelsPanel : public Panel {
     Q_OBJECT
 public:

@@ -196,6 +196,43 @@ private slots:
         QVERIFY(w.kernelsPanel()->lastResult()->invariant == pinnedA);
     }
 
+    // Molecules are ordered by energy: the A, B and B − A views carry the same energy ticks and
+    // captions (kcal/mol) as the panel's own heatmaps, not bare cells.
+    void kernelsOfMoleculesKeepTheirEnergyAxes()
+    {
+        WindowFixture f;
+        MainWindow& w = *f.window;
+        KernelsSettings k;
+        k.n = 40;
+        k.r = 4;
+        k.s = 64;
+        k.autoApply = false;
+        w.kernelsPanel()->applySettings(k);
+        QVERIFY(loadAndSettle(w, g2Xyz()));
+        ParameterControl* sigma = w.groupPanel()->editor()->parameterControl("permutation", "sigma");
+        QVERIFY(sigma);
+        sigma->spinBox()->setValue(0.0);
+        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.sigma == 0.0 && w.isIdle(); }, 120000));
+        trigger(w, "pinAction");
+        sigma->spinBox()->setValue(1.0);
+        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.sigma == 1.0 && w.isIdle(); }, 120000));
+        w.kernelsPanel()->compute();
+        QVERIFY(QTest::qWaitFor([&] { return w.isIdle() && w.kernelsPanel()->lastResult(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return w.isIdle() && w.comparisonViews()->kernels()->resultA(); }, 120000));
+
+        const HeatmapView* own = w.kernelsPanel()->heatmap(KernelsPanel::Invariant);
+        QVERIFY(!own->rowTicks().empty());
+        QVERIFY2(own->axisCaptions().first.contains("kcal/mol"), qPrintable(own->axisCaptions().first));
+        KernelsComparison* kc = w.comparisonViews()->kernels();
+        for (auto which : {KernelsComparison::A, KernelsComparison::B, KernelsComparison::BMinusA}) {
+            const HeatmapView* view = kc->view(which);
+            QCOMPARE(view->rowTicks().size(), own->rowTicks().size());
+            for (std::size_t t = 0; t < own->rowTicks().size(); ++t)
+                QCOMPARE(view->rowTicks()[t].text, own->rowTicks()[t].text);
+            QVERIFY(view->axisCaptions() == own->axisCaptions());
+        }
+    }
+
     void approximationOverlaysTheCurvesOfA()
     {
         WindowFixture f;
