@@ -21,10 +21,10 @@ CompareActions::CompareActions(MainWindow* window, Comparison* comparison, QMenu
     label_->hide();
     status_->addPermanentWidget(label_);
 
-    pin_ = compare->addAction(tr("&Pin as A"), this, &CompareActions::pinCurrentAsA);
-    pin_->setObjectName("pinAction");
-    pin_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    pin_->setToolTip(tr("Keep the current setting as A; change anything, and the panels show A beside B"));
+    QAction* pin = compare->addAction(tr("&Pin as A"), this, &CompareActions::pinCurrentAsA);
+    pin->setObjectName("pinAction");
+    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    pin->setToolTip(tr("Keep the current setting as A; change anything, and the panels show A beside B"));
     unpin_ = compare->addAction(tr("&Unpin A"), this, &CompareActions::unpinA);
     unpin_->setObjectName("unpinAction");
     unpin_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U));

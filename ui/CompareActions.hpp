@@ -25,16 +25,13 @@ public:
     void unpinA();
     /// "A: …" while A is pinned, hidden otherwise.
     QLabel* indicator() const { return label_; }
-    QAction* pinAction() const { return pin_; }
-    QAction* unpinAction() const { return unpin_; }
 
 private:
     MainWindow* window_;
     Comparison* comparison_;
     QStatusBar* status_;
     QLabel* label_;
-    QAction* pin_;
-    QAction* unpin_;
+    QAction* unpin_;  ///< enabled while A is pinned
 };
 
 } // namespace orbitui
