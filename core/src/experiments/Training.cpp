@@ -324,25 +324,25 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
             const PointFeatures& pf = independent_ ? *shared : local;
             const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
             const std::string what = where + ", fold " + std::to_string(f + 1) + "/" + std::to_string(K);
-            // Progress of the fold: fit `fit` of `fits` (the inner splits, then the outer one) is g done.
-            std::size_t fit = 0;
-            const std::size_t fits = inner[f].size() + 1;
             auto poll = [&](double done, const std::string& step) {
-                learn.at((double(std::min(fit, fits - 1)) + done) / double(fits), what + " · " + step);
+                learn.at(done, what + " · " + step);
                 return false;  // a cancel throws from Stage::at
             };
             if (!runWide) learner_->shareCells(pf, cells[f], poll);
-            // Validation score and evidence of a point: the mean over the inner splits.
-            for (const Split& in : inner[f]) {
-                const auto vo = learner_->fit(pf, in.train, in.test, values, poll);
-                ++fit;
+            // The inner splits and the outer one in one go: their dealt work (Choleskys, SVMs,
+            // evidences) shares the ranks. Validation score and evidence of a point: the mean over
+            // the inner splits.
+            std::vector<Split> splits = inner[f];
+            splits.push_back(outer[f]);
+            const auto outcomes = learner_->fitAll(pf, splits, values, poll);
+            for (std::size_t j = 0; j < inner[f].size(); ++j) {
                 const double w = 1.0 / double(inner[f].size());
                 for (std::size_t l = 0; l < L; ++l) {
-                    g.validation[g.at(p, l, f)] += w * scoreOf(data_, vo.at(l), in.test);
-                    g.innerEvidence[g.at(p, l, f)] += w * vo.at(l).logEvidence;
+                    g.validation[g.at(p, l, f)] += w * scoreOf(data_, outcomes[j].at(l), inner[f][j].test);
+                    g.innerEvidence[g.at(p, l, f)] += w * outcomes[j].at(l).logEvidence;
                 }
             }
-            const auto to = learner_->fit(pf, outer[f].train, outer[f].test, values, poll);
+            const std::vector<Outcome>& to = outcomes.back();
             if (!runWide) pf.cells.clear();
             for (std::size_t l = 0; l < L; ++l) g.test[g.at(p, l, f)] = to.at(l);
             g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();

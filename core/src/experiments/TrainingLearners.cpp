@@ -212,26 +212,6 @@ Outcome unpacked(const Eigen::MatrixXd& m)
     return o;
 }
 
-/// Deals the fits that do not split over rows (Ranks::deal): one per lambda, C or evidence. The
-/// turn runs on over the whole training run, so that successive fits start on the next rank and
-/// the ranks get equal shares.
-class Dealer {
-public:
-    explicit Dealer(const RowPartition& rows) : ranks_(*rows.ranks) {}
-    std::vector<Outcome> operator()(std::size_t n, const std::function<Outcome(std::size_t)>& fit) const
-    {
-        const std::vector<Eigen::MatrixXd> all = ranks_.deal(turn_, n, [&](std::size_t k) { return packed(fit(k)); });
-        turn_ += n;
-        std::vector<Outcome> out;
-        for (const Eigen::MatrixXd& m : all) out.push_back(unpacked(m));
-        return out;
-    }
-
-private:
-    const Ranks& ranks_;
-    mutable std::size_t turn_ = 0;
-};
-
 Outcome failedOutcome()
 {
     Outcome o;
@@ -250,48 +230,120 @@ Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const I
     return S;
 }
 
+/// What one fit leaves to be dealt out once its collective parts are done: `tasks` independent
+/// pieces of work (one per value, or one) of `cost` each (flops, roughly), piece k computed by
+/// run(k) on the rank it is dealt to. `run` holds what it needs; it is called only within fitAll.
+struct DealtFit {
+    std::size_t tasks = 0;
+    double cost = 1.0;
+    std::function<Outcome(std::size_t)> run;
+};
+
+/// The Cholesky of value k of `lambdas` held at its share of a ridge fit's progress: the Gram
+/// matrix takes the first third, the lambdas the rest.
+Progress solving(const Progress& poll, const std::vector<double>& lambdas, std::size_t k)
+{
+    return heldAt(poll, (1.0 + 2.0 * double(k) / double(lambdas.size())) / 3.0, "Cholesky λ=" + shortNumber(lambdas[k]));
+}
+
+/// A learner whose fits are prepared (the collective parts: normal equations, the kernel) and then
+/// dealt out (TrainLearner::fitAll): all the fits' tasks in one turn, by balancedOwners. The turn
+/// runs on over the whole training run, so that tasks of equal cost start on the next rank each
+/// time and the ranks get equal shares.
+class DealtLearner : public TrainLearner {
+public:
+    explicit DealtLearner(const RowPartition& rows) : rows_(rows) {}
+
+    std::vector<std::vector<Outcome>> fitAll(const PointFeatures& p, const std::vector<Split>& splits,
+                                             const std::vector<double>& values, const Progress& poll) const final
+    {
+        FitClock clock(rows_);
+        // Fit j's progress f, as its prepare and its tasks report it, within the whole: the
+        // preparations fill the first third, fit after fit, and the dealt tasks the rest. Tasks
+        // run in dealing order, not fit order, so what is reported never goes back.
+        const double J = double(splits.size());
+        bool dealing = false;
+        double last = 0.0;
+        std::vector<Progress> polls;
+        polls.reserve(splits.size());
+        for (std::size_t j = 0; j < splits.size(); ++j)
+            polls.push_back([&, j](double f, const std::string& step) {
+                const double at = dealing ? (1.0 + 2.0 * (double(j) + f) / J) / 3.0 : (double(j) + std::min(1.0, 3.0 * f)) / (3.0 * J);
+                last = std::max(last, at);
+                return poll && poll(last, step);
+            });
+        std::vector<DealtFit> fits;
+        fits.reserve(splits.size());
+        for (std::size_t j = 0; j < splits.size(); ++j) fits.push_back(prepare(p, splits[j], values, polls[j], clock));
+        std::vector<double> costs;
+        std::vector<std::pair<std::size_t, std::size_t>> task;  // (fit, piece) of each dealt task
+        for (std::size_t j = 0; j < fits.size(); ++j)
+            for (std::size_t k = 0; k < fits[j].tasks; ++k) {
+                costs.push_back(fits[j].cost);
+                task.emplace_back(j, k);
+            }
+        dealing = true;
+        const Ranks& ranks = *rows_.ranks;
+        const std::vector<int> owners = balancedOwners(costs, ranks.size(), turn_);
+        turn_ += costs.size();
+        const std::vector<Eigen::MatrixXd> all =
+            ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
+        std::vector<std::vector<Outcome>> out(splits.size());
+        for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
+        return out;
+    }
+
+protected:
+    /// The collective parts of the fit of `split` (every rank calls it, in the same order), and
+    /// the tasks left to deal. `poll` and `values` outlive the returned run.
+    virtual DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>& values,
+                             const Progress& poll, FitClock& clock) const = 0;
+
+    RowPartition rows_;
+
+private:
+    mutable std::size_t turn_ = 0;
+};
+
 /// Ridge on F (primal when D <= n_train, else dual through F F^T) or kernel ridge with a Gaussian
 /// kernel on F (always dual). Every lambda costs one parallel Cholesky.
-class RidgeLearner : public TrainLearner {
+class RidgeLearner : public DealtLearner {
 public:
     RidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows)
-        : data_(data), gaussian_(gaussianKernel), rows_(rows)
+        : DealtLearner(rows), data_(data), gaussian_(gaussianKernel)
     {
     }
     std::string axis() const override { return "lambda"; }
 
-    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& lambdas, const Progress& poll) const override
+    DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>& lambdas, const Progress& poll,
+                     FitClock& clock) const override
     {
         for (double l : lambdas)
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
-        FitClock clock(rows_);
-        const Coded c = codeTargets(data_, train);
-        // The Gram matrix takes the first third of the progress, the lambdas the rest.
-        const double L = double(lambdas.size());
-        auto solving = [&](std::size_t k) {
-            return heldAt(poll, (1.0 + 2.0 * double(k) / L) / 3.0, "Cholesky λ=" + shortNumber(lambdas[k]));
-        };
-        if (primal(p, train)) {
-            const NormalEquations ne = trainingEquations(p, train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
-            const MatrixXfR Fs = selectRows(p.F, test);
-            return deal_(lambdas.size(), [&](std::size_t k) {
-                const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(k));
-                return W ? decode(c.coding, timesDouble(Fs, *W)) : failedOutcome();
-            });
+        Coded c = codeTargets(data_, split.train);
+        if (primal(p, split.train)) {
+            NormalEquations ne = trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+            const double D = double(p.F.cols());
+            return {lambdas.size(), D * D * D,
+                    [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding](std::size_t k) {
+                        const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k));
+                        return W ? decode(coding, timesDouble(Fs, *W)) : failedOutcome();
+                    }};
         }
         const Eigen::MatrixXd& K = kernel(p, &clock.sums, heldAt(poll, 0.0, "Gram matrix"));
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
-        const Eigen::MatrixXd Ktt = subMatrix(K, train, train);
+        Eigen::MatrixXd Ktt = subMatrix(K, split.train, split.train);
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
-        const Eigen::MatrixXd Kst = subMatrix(K, test, train);
-        return deal_(lambdas.size(), [&](std::size_t k) {
-            const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(k));
-            if (!A) return failedOutcome();
-            Eigen::MatrixXd D(Kst.rows(), A->cols());
-            for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst * A->col(j);  // GEMV: one thread
-            return decode(c.coding, D);
-        });
+        Eigen::MatrixXd Kst = subMatrix(K, split.test, split.train);
+        const double n = double(split.train.size());
+        return {lambdas.size(), n * n * n,
+                [&lambdas, &poll, Ktt = std::move(Ktt), Kst = std::move(Kst), c = std::move(c)](std::size_t k) {
+                    const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(poll, lambdas, k));
+                    if (!A) return failedOutcome();
+                    Eigen::MatrixXd D(Kst.rows(), A->cols());
+                    for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst * A->col(j);  // GEMV: one thread
+                    return decode(c.coding, D);
+                }};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
@@ -338,83 +390,80 @@ private:
 
     const Dataset& data_;
     bool gaussian_;
-    RowPartition rows_;
-    Dealer deal_{rows_};
 };
 
 /// liblinear's L2-loss SVM, one fit per C (classes only).
-class SvmLearner : public TrainLearner {
+class SvmLearner : public DealtLearner {
 public:
-    SvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows) : data_(data), seed_(seed), rows_(rows) {}
+    SvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows) : DealtLearner(rows), data_(data), seed_(seed) {}
     std::string axis() const override { return "C"; }
 
-    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>& values, const Progress& poll) const override
+    DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>& values, const Progress& poll,
+                     FitClock&) const override
     {
-        const FitClock clock(rows_);
         for (double C : values)
             if (!std::isfinite(C) || !(C > 0)) throw SpecError("grid C", "must be > 0", std::to_string(C));
-        const MatrixXfR Ft = selectRows(p.F, train), Fs = selectRows(p.F, test);
-        const std::vector<int> labels = select(data_.labels, train);
-        return deal_(values.size(), [&](std::size_t k) {
-            LinearSvm svm(values[k], 0.1, seed_);
-            const std::string step = "SVM C=" + shortNumber(values[k]);
-            const double f = double(k) / double(values.size());
-            reportProgress(poll, f, step);
-            svm.fit(Ft, labels, data_.numClasses, heldAt(poll, f, step));
-            Outcome o;
-            o.logEvidence = kNaN;
-            o.classes = svm.predictClasses(Fs);
-            return o;
-        });
+        return {values.size(), double(split.train.size()) * double(p.F.cols()),
+                [this, &values, &poll, Ft = selectRows(p.F, split.train), Fs = selectRows(p.F, split.test),
+                 labels = select(data_.labels, split.train)](std::size_t k) {
+                    LinearSvm svm(values[k], 0.1, seed_);
+                    const std::string step = "SVM C=" + shortNumber(values[k]);
+                    const double f = double(k) / double(values.size());
+                    reportProgress(poll, f, step);
+                    svm.fit(Ft, labels, data_.numClasses, heldAt(poll, f, step));
+                    Outcome o;
+                    o.logEvidence = kNaN;
+                    o.classes = svm.predictClasses(Fs);
+                    return o;
+                }};
     }
 
 private:
     const Dataset& data_;
     std::uint64_t seed_;
-    RowPartition rows_;
-    Dealer deal_{rows_};
 };
 
 /// Bayesian linear regression with alpha, beta maximising the evidence (no learner axis).
-class BlrLearner : public TrainLearner {
+class BlrLearner : public DealtLearner {
 public:
-    BlrLearner(const Dataset& data, const RowPartition& rows) : data_(data), rows_(rows) {}
+    BlrLearner(const Dataset& data, const RowPartition& rows) : DealtLearner(rows), data_(data) {}
     std::string axis() const override { return {}; }
 
-    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                             const std::vector<double>&, const Progress& poll) const override
+    DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>&, const Progress& poll,
+                     FitClock& clock) const override
     {
-        FitClock clock(rows_);
         reportProgress(poll, 0.0, "Bayesian evidence");  // the evidence itself (one tridiagonalisation) does not poll
-        const MatrixXfR Fs = selectRows(p.F, test);
         // Primal: the normal equations are sums over row blocks (collective); the evidence
         // maximisation and the predictions then run on one rank (dealt).
+        const Indices& train = split.train;
         std::optional<NormalEquations> ne;
         TargetCoding coding;
         Eigen::MatrixXd T;
+        const double n = double(train.size()), D = double(p.F.cols());
         if (std::size_t(p.F.cols()) <= train.size()) {
             coding = data_.isClassification() ? TargetCoding::classes(data_.numClasses, TargetCoding::Kind::OneHot)
                                               : TargetCoding::regression(select(data_.targets, train));
             T = data_.isClassification() ? coding.encode(select(data_.labels, train)) : coding.encode(select(data_.targets, train));
             ne = trainingEquations(p, train, coding, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
         }
-        return deal_(1, [&](std::size_t) {
-            BayesianLinearRegression blr;
-            if (ne)
-                blr.fit(*ne, T.squaredNorm(), coding);
-            else if (data_.isClassification())
-                blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
-            else
-                blr.fit(selectRows(p.F, train), select(data_.targets, train));
-            Outcome o;
-            if (data_.isClassification())
-                o.classes = blr.predictClasses(Fs);
-            else
-                o.targets = blr.predictTargets(Fs);
-            o.logEvidence = blr.logEvidence();
-            return o;
-        });
+        return {1, ne ? D * D * D : n * D * std::min(n, D),
+                [this, &p, train, ne = std::move(ne), coding = std::move(coding), sumT2 = T.squaredNorm(),
+                 Fs = selectRows(p.F, split.test)](std::size_t) {
+                    BayesianLinearRegression blr;
+                    if (ne)
+                        blr.fit(*ne, sumT2, coding);
+                    else if (data_.isClassification())
+                        blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
+                    else
+                        blr.fit(selectRows(p.F, train), select(data_.targets, train));
+                    Outcome o;
+                    if (data_.isClassification())
+                        o.classes = blr.predictClasses(Fs);
+                    else
+                        o.targets = blr.predictTargets(Fs);
+                    o.logEvidence = blr.logEvidence();
+                    return o;
+                }};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
@@ -424,8 +473,6 @@ public:
 
 private:
     const Dataset& data_;
-    RowPartition rows_;
-    Dealer deal_{rows_};
 };
 
 } // namespace

@@ -56,17 +56,28 @@ struct Outcome {
 };
 
 /// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
-/// is empty (blr); fit() trains on rows `train` and predicts rows `test`, once per value (one
-/// outcome for blr). `poll` is reported to between units of work of at most a few tenths of a
-/// second (Gram tiles, Cholesky panels, one value) with the fraction of this fit done and a short
-/// name of the step ("Gram matrix", "Cholesky λ=0.001"); a cancel throws Cancelled.
+/// is empty (blr); a fit trains on the rows of split.train and predicts split.test, once per value
+/// (one outcome for blr). `poll` is reported to between units of work of at most a few tenths of a
+/// second (Gram tiles, Cholesky panels, one value) with the fraction done and a short name of the
+/// step ("Gram matrix", "Cholesky λ=0.001"); a cancel throws Cancelled.
 class TrainLearner {
 public:
     virtual ~TrainLearner() = default;
     virtual std::string axis() const = 0;
-    virtual std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
-                                     const std::vector<double>& values,
-                                     const Progress& poll) const = 0;
+    /// The outcomes of several fits (e.g. a fold's inner splits and its outer split), fits[j] of
+    /// splits[j]. The parts of every fit that sum over rows come first (collective); the work that
+    /// does not split over rows (a Cholesky per lambda, an SVM per C, an evidence maximisation) is
+    /// then dealt out over the ranks in one turn for all the fits, the costliest first, so that fits
+    /// of different sizes share the ranks evenly. The outcomes do not depend on who computes them.
+    /// `poll` gets the fraction of all the fits done.
+    virtual std::vector<std::vector<Outcome>> fitAll(const PointFeatures& p, const std::vector<Split>& splits,
+                                                     const std::vector<double>& values, const Progress& poll) const = 0;
+    /// One fit: fitAll of one split.
+    std::vector<Outcome> fit(const PointFeatures& p, const Indices& train, const Indices& test,
+                             const std::vector<double>& values, const Progress& poll) const
+    {
+        return fitAll(p, {Split{train, test}}, values, poll).front();
+    }
     /// Before the fits whose training sets are made of `sets` (SharedRowSets): a learner whose fits
     /// are sums over rows (primal ridge, blr) computes every set's normal equations once, into
     /// p.cells and p.removable, and its fits add (and subtract) those instead of recomputing their

@@ -2,6 +2,8 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
+
 namespace orbit {
 
 void checkBlockRows(long long rows)
@@ -32,12 +34,42 @@ void Ranks::forOwnRows(const RowBlocks& b, Eigen::Index callRows,
 std::vector<Eigen::MatrixXd> Ranks::deal(std::size_t first, std::size_t n,
                                          const std::function<Eigen::MatrixXd(std::size_t)>& task) const
 {
-    const std::size_t P = static_cast<std::size_t>(size()), me = static_cast<std::size_t>(rank());
-    std::vector<Eigen::MatrixXd> out(n);
-    for (std::size_t k = 0; k < n; ++k)
-        if ((first + k) % P == me) out[k] = task(k);
-    for (std::size_t k = 0; k < n && P > 1; ++k) broadcast(out[k], static_cast<int>((first + k) % P));
+    std::vector<int> owners(n);
+    for (std::size_t k = 0; k < n; ++k) owners[k] = static_cast<int>((first + k) % static_cast<std::size_t>(size()));
+    return dealTo(owners, task);
+}
+
+std::vector<Eigen::MatrixXd> Ranks::dealTo(const std::vector<int>& owners,
+                                           const std::function<Eigen::MatrixXd(std::size_t)>& task) const
+{
+    for (int q : owners)
+        if (q < 0 || q >= size()) throw ContractError("Ranks::dealTo", "owner " + std::to_string(q) + " of " + std::to_string(size()) + " ranks");
+    std::vector<Eigen::MatrixXd> out(owners.size());
+    for (std::size_t k = 0; k < owners.size(); ++k)
+        if (owners[k] == rank()) out[k] = task(k);
+    for (std::size_t k = 0; k < owners.size() && size() > 1; ++k) broadcast(out[k], owners[k]);
     return out;
+}
+
+std::vector<int> balancedOwners(const std::vector<double>& costs, int ranks, std::size_t first)
+{
+    if (ranks < 1) throw ContractError("balancedOwners", "ranks " + std::to_string(ranks));
+    std::vector<std::size_t> order(costs.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return costs[a] > costs[b]; });
+    std::vector<double> load(static_cast<std::size_t>(ranks), 0.0);
+    std::vector<int> owners(costs.size());
+    const std::size_t P = static_cast<std::size_t>(ranks);
+    for (std::size_t k : order) {
+        std::size_t best = first % P;
+        for (std::size_t i = 1; i < P; ++i) {
+            const std::size_t q = (first + i) % P;
+            if (load[q] < load[best]) best = q;
+        }
+        owners[k] = static_cast<int>(best);
+        load[best] += costs[k];
+    }
+    return owners;
 }
 
 namespace {
