@@ -229,13 +229,12 @@ void playFrames(Heartbeat& hb, const std::string& name, SweepControl* sweep, con
 /// panel following (N = 60).
 void playActions(Heartbeat& hb, MainWindow& w)
 {
-    SweepPlan kappa;
-    kappa.from = 0.25;
-    kappa.to = 32;
-    kappa.frames = 15;
-    kappa.spacing = SweepPlan::Spacing::Log;
-    kappa.mode = SweepPlan::Mode::Bounce;
-    kappa.intervalMs = 0;
+    // Log-spaced, back and forth, each frame as soon as the last one settled.
+    const auto bounce = [](double from, double to, int frames) {
+        return SweepPlan{.from = from, .to = to, .frames = frames, .spacing = SweepPlan::Spacing::Log,
+                         .mode = SweepPlan::Mode::Bounce, .intervalMs = 0};
+    };
+    const SweepPlan kappa = bounce(0.25, 32, 15);
     auto sweepOf = [](ParameterControl* c) { return c ? c->findChild<SweepControl*>() : nullptr; };
     w.showPanel("group");
     playFrames(hb, "play: κ sweep on the group panel", sweepOf(w.groupPanel()->editor()->parameterControl("rotation", "kappa")),
@@ -243,14 +242,7 @@ void playActions(Heartbeat& hb, MainWindow& w)
     w.showPanel("orbits");
     DistributionEditor* orbits = w.orbitsPanel()->editor();
     playFrames(hb, "play: κ sweep on the orbits panel", sweepOf(orbits->parameterControl("rotation", "kappa")), kappa, 30);
-    SweepPlan r;
-    r.from = 1;
-    r.to = 256;
-    r.frames = 9;
-    r.spacing = SweepPlan::Spacing::Log;
-    r.mode = SweepPlan::Mode::Bounce;
-    r.intervalMs = 0;
-    playFrames(hb, "play: r sweep 1..256 on the orbits panel", sweepOf(orbits->rControl()), r, 16);
+    playFrames(hb, "play: r sweep 1..256 on the orbits panel", sweepOf(orbits->rControl()), bounce(1, 256, 9), 16);
     const KernelsSettings before = w.kernelsPanel()->settings();
     KernelsSettings ks = before;
     ks.n = 60;

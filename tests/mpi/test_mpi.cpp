@@ -1,6 +1,7 @@
 // orbitlab-cli spread over MPI ranks gives the numbers of one process: features byte for byte,
 // `train --json` metrics bit for bit; and a rank that fails ends the job with its message, never a
 // hang.
+#include "FileBytes.hpp"
 #include "MpiRunner.hpp"
 #include "TestPaths.hpp"
 
@@ -13,16 +14,11 @@
 
 #include <functional>
 
+using orbittest::fileBytes;
 using orbittest::MpiRun;
 using orbittest::runMpi;
 
 namespace {
-
-QByteArray fileBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 /// The JSON without what may differ between runs: timings, and the number of ranks itself.
 QJsonValue withoutTimings(const QJsonValue& v)

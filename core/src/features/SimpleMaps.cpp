@@ -24,7 +24,7 @@ void RawMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end, M
     out = X.middleRows(Eigen::Index(begin), Eigen::Index(end - begin));
 }
 
-SortedCoulombMap::SortedCoulombMap(Shape shape) : shape_(shape)
+SortedCoulombMap::SortedCoulombMap(Shape shape) : InputSpaceMap(shape)
 {
     if (shape.height != shape.width || shape.channels != 1)
         throw SpecError("features", "sorted needs square n x n matrices (Coulomb)",

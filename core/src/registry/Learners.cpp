@@ -13,107 +13,64 @@ namespace {
 /// A positive grid axis of a learner, searched in log space.
 ParamDescriptor axis(std::string key, std::string label, std::string doc)
 {
-    ParamDescriptor p;
-    p.key = std::move(key);
-    p.label = std::move(label);
-    p.minimum = 0.0;
-    p.minimumOpen = true;
-    p.maximum = std::numeric_limits<double>::max();
-    p.defaultValue = 1.0;
-    p.learnMinimum = 1e-8;
-    p.learnMaximum = 1e4;
-    p.logScale = true;
-    p.decimals = 8;
-    p.doc = std::move(doc);
-    return p;
+    return {.key = std::move(key), .label = std::move(label), .minimum = 0.0, .minimumOpen = true,
+            .maximum = std::numeric_limits<double>::max(), .defaultValue = 1.0, .learnMinimum = 1e-8, .learnMaximum = 1e4,
+            .logScale = true, .doc = std::move(doc), .decimals = 8};
 }
 
-LearnerDescriptor learner(Learner id, std::string display, std::string doc)
+/// A learner's or an evaluation's descriptor: its spec name is toString(id); `parameters` its grid
+/// axis or the one value it takes, if any.
+template <class Descriptor, class Kind>
+Descriptor describe(Kind id, std::string display, std::string doc, std::vector<ParamDescriptor> parameters = {})
 {
-    LearnerDescriptor l;
-    l.id = id;
-    l.name = toString(id);
-    l.displayName = std::move(display);
-    l.doc = std::move(doc);
-    return l;
+    Descriptor d;
+    d.id = id;
+    d.name = toString(id);
+    d.displayName = std::move(display);
+    d.doc = std::move(doc);
+    d.parameters = std::move(parameters);
+    return d;
 }
 
 std::vector<LearnerDescriptor> makeLearners()
 {
     const ParamDescriptor lambda = axis("lambda", "λ", "The ridge strength; the best of the grid on the validation split is kept.");
-    std::vector<LearnerDescriptor> all;
-    LearnerDescriptor ridge = learner(Learner::Ridge, "ridge regression",
-                                      "Ridge regression on the features (one-vs-all ±1 targets for classes).");
-    ridge.parameters = {lambda};
+    LearnerDescriptor ridge = describe<LearnerDescriptor>(
+        Learner::Ridge, "ridge regression", "Ridge regression on the features (one-vs-all ±1 targets for classes).", {lambda});
     ridge.defaultAxis = {1e-6, 1e-4, 1e-2, 1.0};
-    all.push_back(ridge);
-    LearnerDescriptor svm = learner(Learner::Svm, "linear SVM", "A linear SVM (liblinear, one-vs-rest); classes only.");
-    svm.parameters = {axis("C", "C", "The SVM cost: a large C fits the training data harder.")};
+    LearnerDescriptor svm = describe<LearnerDescriptor>(
+        Learner::Svm, "linear SVM", "A linear SVM (liblinear, one-vs-rest); classes only.",
+        {axis("C", "C", "The SVM cost: a large C fits the training data harder.")});
     svm.defaultAxis = {0.01, 0.1, 1.0, 10.0};
     svm.classesOnly = true;
-    all.push_back(svm);
-    LearnerDescriptor krr = learner(Learner::Krr, "kernel ridge (krr)",
-                                    "Exact Gaussian kernel ridge regression on the output of the feature map.");
-    krr.parameters = {lambda};
+    LearnerDescriptor krr = describe<LearnerDescriptor>(
+        Learner::Krr, "kernel ridge (krr)", "Exact Gaussian kernel ridge regression on the output of the feature map.", {lambda});
     krr.defaultAxis = ridge.defaultAxis;
     krr.gaussianKernel = true;
-    all.push_back(krr);
-    LearnerDescriptor blr = learner(Learner::Blr, "Bayesian linear regression (blr)",
-                                    "Bayesian linear regression: its precisions maximise the evidence, which it reports "
-                                    "(so it can choose κ without a validation split).");
+    LearnerDescriptor blr = describe<LearnerDescriptor>(
+        Learner::Blr, "Bayesian linear regression (blr)",
+        "Bayesian linear regression: its precisions maximise the evidence, which it reports "
+        "(so it can choose κ without a validation split).");
     blr.logEvidence = true;
-    all.push_back(blr);
-    return all;
+    return {ridge, svm, krr, blr};
 }
 
 std::vector<EvaluationDescriptor> makeEvaluations()
 {
-    std::vector<EvaluationDescriptor> all;
-    EvaluationDescriptor holdout;
-    holdout.id = EvaluationKind::HoldOut;
-    holdout.name = toString(holdout.id);
-    holdout.displayName = "hold-out";
-    holdout.doc = "One seeded split: the fraction FRAC of the samples is kept aside for testing.";
-    ParamDescriptor fraction;
-    fraction.key = "fraction";
-    fraction.label = "test fraction";
-    fraction.placeholder = "FRAC";
-    fraction.minimum = 0.0;
-    fraction.minimumOpen = true;
-    fraction.maximum = 1.0;
-    fraction.maximumOpen = true;
-    fraction.defaultValue = 0.2;
-    fraction.learnMinimum = 0.05;
-    fraction.learnMaximum = 0.95;
-    fraction.sweepable = false;
-    fraction.decimals = 2;
-    fraction.doc = "The fraction of the samples kept aside for testing.";
-    holdout.parameters = {fraction};
-    all.push_back(holdout);
-    EvaluationDescriptor kfold;
-    kfold.id = EvaluationKind::KFold;
-    kfold.name = toString(kfold.id);
-    kfold.displayName = "k-fold";
-    kfold.doc = "K seeded random folds; each is tested once by a model trained on the others.";
-    ParamDescriptor k;
-    k.key = k.placeholder = "K";
-    k.label = "folds K";
-    k.type = ParamType::Integer;
-    k.minimum = k.learnMinimum = 2;
-    k.maximum = k.learnMaximum = 1000;
-    k.defaultValue = 3;
-    k.sweepable = false;
-    k.decimals = 0;
-    k.doc = "The number of folds.";
-    kfold.parameters = {k};
-    all.push_back(kfold);
-    EvaluationDescriptor folds;
-    folds.id = EvaluationKind::Folds;
-    folds.name = toString(folds.id);
-    folds.displayName = "the dataset's folds";
-    folds.doc = "The folds stored in the data (e.g. the five of QM7's .mat file).";
-    all.push_back(folds);
-    return all;
+    const ParamDescriptor fraction{.key = "fraction", .label = "test fraction", .minimum = 0.0, .minimumOpen = true,
+                                   .maximum = 1.0, .defaultValue = 0.2, .learnMinimum = 0.05, .learnMaximum = 0.95,
+                                   .sweepable = false, .doc = "The fraction of the samples kept aside for testing.",
+                                   .maximumOpen = true, .placeholder = "FRAC", .decimals = 2};
+    const ParamDescriptor k{.key = "K", .label = "folds K", .minimum = 2, .maximum = 1000, .defaultValue = 3,
+                            .learnMinimum = 2, .learnMaximum = 1000, .sweepable = false, .doc = "The number of folds.",
+                            .type = ParamType::Integer, .placeholder = "K", .decimals = 0};
+    return {describe<EvaluationDescriptor>(EvaluationKind::HoldOut, "hold-out",
+                                           "One seeded split: the fraction FRAC of the samples is kept aside for testing.",
+                                           {fraction}),
+            describe<EvaluationDescriptor>(EvaluationKind::KFold, "k-fold",
+                                           "K seeded random folds; each is tested once by a model trained on the others.", {k}),
+            describe<EvaluationDescriptor>(EvaluationKind::Folds, "the dataset's folds",
+                                           "The folds stored in the data (e.g. the five of QM7's .mat file).")};
 }
 
 std::string evaluationChoices()

@@ -63,63 +63,44 @@ std::string ParamDescriptor::rangeText() const
     return text.empty() ? "any number" : text;
 }
 
-namespace {
-
-ParamDescriptor param(std::string key, std::string label, std::string unit, double lo, bool loOpen, double hi,
-                      double def, double learnLo, double learnHi, bool logScale, bool learnable, std::string doc)
-{
-    ParamDescriptor p;
-    p.key = std::move(key);
-    p.label = std::move(label);
-    p.unit = std::move(unit);
-    p.minimum = lo;
-    p.minimumOpen = loOpen;
-    p.maximum = hi;
-    p.defaultValue = def;
-    p.learnMinimum = learnLo;
-    p.learnMaximum = learnHi;
-    p.logScale = logScale;
-    p.learnable = learnable;
-    p.doc = std::move(doc);
-    return p;
-}
-
-} // namespace
-
 const std::vector<ParamDescriptor>& distributionParameters(const std::string& name, GroupKind kind)
 {
     constexpr double pi = std::numbers::pi;
     static const std::vector<ParamDescriptor> none;
+    // Real numbers, required and sweepable (ParamDescriptor's defaults) unless an entry says otherwise.
     static const std::vector<ParamDescriptor> vonMises = {
-        param("kappa", "κ (concentration)", "", 0.0, false, 1e6, 1.0, 0.01, 1000.0, true, true,
-              "How concentrated the rotation angles are around 0: κ = 0 is the uniform (Haar) measure over all "
-              "angles, large κ keeps the copies close to the input.")};
+        {.key = "kappa", .label = "κ (concentration)", .minimum = 0.0, .maximum = 1e6, .defaultValue = 1.0,
+         .learnMinimum = 0.01, .learnMaximum = 1000.0, .logScale = true, .learnable = true,
+         .doc = "How concentrated the rotation angles are around 0: κ = 0 is the uniform (Haar) measure over all "
+                "angles, large κ keeps the copies close to the input."}};
     static const std::vector<ParamDescriptor> uniformAngle = {
         // Searched and scanned on a linear scale: windows of interest span 5° to 180°, evenly.
-        param("a", "a (half-width, rad)", "rad", 0.0, true, pi, 0.5, 0.01, pi, false, true,
-              "The half-width of the window: angles are drawn uniformly from [-a, a] radians (π = all rotations).")};
-    static const std::vector<ParamDescriptor> uniformShift = [] {
-        ParamDescriptor a = param("a", "a (half-width, px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
-                                  "The half-width of the window: shifts are drawn uniformly from [-a, a] pixels on each axis.");
-        a.decimals = 2;
-        return std::vector<ParamDescriptor>{a};
-    }();
+        {.key = "a", .label = "a (half-width, rad)", .unit = "rad", .minimum = 0.0, .minimumOpen = true, .maximum = pi,
+         .defaultValue = 0.5, .learnMinimum = 0.01, .learnMaximum = pi, .logScale = false, .learnable = true,
+         .doc = "The half-width of the window: angles are drawn uniformly from [-a, a] radians (π = all rotations)."}};
+    static const std::vector<ParamDescriptor> uniformShift = {
+        {.key = "a", .label = "a (half-width, px)", .unit = "px", .minimum = 0.0, .minimumOpen = true, .maximum = 1e6,
+         .defaultValue = 1.0, .learnMinimum = 0.01, .learnMaximum = 100.0, .logScale = true, .learnable = true,
+         .doc = "The half-width of the window: shifts are drawn uniformly from [-a, a] pixels on each axis.",
+         .decimals = 2}};
     static const std::vector<ParamDescriptor> gaussian = {
-        param("sigma", "σ (px)", "px", 0.0, true, 1e6, 1.0, 0.01, 100.0, true, true,
-              "The standard deviation of the shift in pixels on each axis: larger σ moves the copies further "
-              "from the input.")};
-    static const std::vector<ParamDescriptor> logNormal = [] {
-        ParamDescriptor mu = param("mu", "μ (log-scale mean)", "", -10.0, false, 10.0, 0.0, -3.0, 3.0, false, true,
-                                   "The mean of log s: μ = 0 centres the zoom factors on 1 (no zoom).");
-        mu.required = false;  // lognormal:sigma=S is centred on s = 1
-        return std::vector<ParamDescriptor>{
-            mu, param("sigma", "σ (log-scale spread)", "", 0.0, true, 10.0, 0.3, 0.001, 5.0, true, true,
-                      "The standard deviation of log s: larger σ gives stronger zooms in and out.")};
-    }();
+        {.key = "sigma", .label = "σ (px)", .unit = "px", .minimum = 0.0, .minimumOpen = true, .maximum = 1e6,
+         .defaultValue = 1.0, .learnMinimum = 0.01, .learnMaximum = 100.0, .logScale = true, .learnable = true,
+         .doc = "The standard deviation of the shift in pixels on each axis: larger σ moves the copies further "
+                "from the input."}};
+    static const std::vector<ParamDescriptor> logNormal = {
+        {.key = "mu", .label = "μ (log-scale mean)", .minimum = -10.0, .maximum = 10.0, .defaultValue = 0.0,
+         .learnMinimum = -3.0, .learnMaximum = 3.0, .logScale = false, .learnable = true,
+         .doc = "The mean of log s: μ = 0 centres the zoom factors on 1 (no zoom).",
+         .required = false},  // lognormal:sigma=S is centred on s = 1
+        {.key = "sigma", .label = "σ (log-scale spread)", .minimum = 0.0, .minimumOpen = true, .maximum = 10.0,
+         .defaultValue = 0.3, .learnMinimum = 0.001, .learnMaximum = 5.0, .logScale = true, .learnable = true,
+         .doc = "The standard deviation of log s: larger σ gives stronger zooms in and out."}};
     static const std::vector<ParamDescriptor> noisySort = {
-        param("sigma", "σ (row-norm noise)", "", 0.0, false, 1e6, 1.0, 0.01, 1000.0, true, false,
-              "The noise added to the row norms before sorting: σ = 0 always gives the sorted Coulomb matrix, "
-              "larger σ mixes atoms of similar norm. The evidence is piecewise constant in σ (no gradient).")};
+        {.key = "sigma", .label = "σ (row-norm noise)", .minimum = 0.0, .maximum = 1e6, .defaultValue = 1.0,
+         .learnMinimum = 0.01, .learnMaximum = 1000.0, .logScale = true, .learnable = false,
+         .doc = "The noise added to the row norms before sorting: σ = 0 always gives the sorted Coulomb matrix, "
+                "larger σ mixes atoms of similar norm. The evidence is piecewise constant in σ (no gradient)."}};
     if (name == "vonmises") return vonMises;
     if (name == "uniform") return kind == GroupKind::Translation ? uniformShift : uniformAngle;
     if (name == "gaussian") return gaussian;

@@ -5,6 +5,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "RandomMatrices.hpp"
+
 #include <Eigen/SVD>
 #include <QtTest>
 
@@ -12,14 +14,12 @@ using namespace orbit;
 
 namespace {
 
+/// Gaussian rows with a wide first column (sd 4) and a second column centred on 5.
 MatrixXfR randomData(int n, int d, std::uint64_t seed)
 {
-    Rng rng = makeRng(seed);
-    MatrixXfR X(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < d; ++j)
-            X(i, j) = static_cast<float>(standardNormal(rng) * (1.0 + 3.0 * (j == 0)) + (j == 1 ? 5.0 : 0.0));
-    return X;
+    return orbittest::sampledMatrix(n, d, seed, [](Rng& rng, Eigen::Index j) {
+        return standardNormal(rng) * (1.0 + 3.0 * (j == 0)) + (j == 1 ? 5.0 : 0.0);
+    });
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "LoadErrors.hpp"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -17,21 +19,12 @@
 #include <sys/stat.h>
 
 using namespace orbit;
+using orbittest::errorOf;
 namespace fs = std::filesystem;
 
 Q_DECLARE_METATYPE(orbit::Format)
 
 namespace {
-
-std::optional<LoadError> errorOf(const std::string& path, const LoadOptions& options = {})
-{
-    try {
-        loadDataset(path, options);
-    } catch (const LoadError& e) {
-        return e;
-    }
-    return std::nullopt;
-}
 
 void writeFile(const std::string& path, const std::string& bytes)
 {

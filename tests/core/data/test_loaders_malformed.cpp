@@ -4,6 +4,7 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "LoadErrors.hpp"
 #include "TestPaths.hpp"
 
 #include <QtTest>
@@ -12,22 +13,10 @@
 #include <limits>
 
 using namespace orbit;
+using orbittest::errorOf;
 using orbittest::fixture;
 
 Q_DECLARE_METATYPE(orbit::LoadErrorKind)
-
-namespace {
-/// Loads and returns the error; fails the test if nothing was thrown.
-std::optional<LoadError> errorOf(const std::string& path, const LoadOptions& options = {})
-{
-    try {
-        loadDataset(path, options);
-    } catch (const LoadError& e) {
-        return e;
-    }
-    return std::nullopt;
-}
-} // namespace
 
 class TestLoadersMalformed : public QObject {
     Q_OBJECT

@@ -1,11 +1,10 @@
 // LGIKA Figure 1 and the invariance probe, on real digits.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/ApproxError.hpp"
 #include "orbit/experiments/InvarianceProbe.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/util/Error.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <QtTest>
 
@@ -13,16 +12,8 @@ using namespace orbit;
 
 namespace {
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        LoadOptions o;
-        o.limit = 1000;
-        const Dataset all = loadDataset(orbittest::bundledFile("digits.png"), o);
-        return all.subset(kernelPlotIndices(all, 60, 3));
-    }();
-    return d;
-}
+/// 60 plot points (seed 3) among the first 1000 digits.
+const Dataset& digits() { return orbittest::kernelPlotDigits<1000, 60, 3>(); }
 
 } // namespace
 

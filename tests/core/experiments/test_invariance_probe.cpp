@@ -1,11 +1,10 @@
 // The Orbits panel's invariance probe in core: an invariant map and its plain map of the same
 // templates, fitted on the kernel-plot points, probed on one input. Exact group averaging (Haar on
 // C_4 with the whole-group Nystrom map, LGIKA Lemma: k_G(gx, y) = k_G(x, y)) gives similarity 1.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/InvarianceProbe.hpp"
 #include "orbit/util/Error.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <QtTest>
 
@@ -13,15 +12,8 @@ using namespace orbit;
 
 namespace {
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        LoadOptions o;
-        o.limit = 500;
-        return loadDataset(orbittest::bundledFile("digits.png"), o);
-    }();
-    return d;
-}
+/// The first 500 bundled digits.
+const Dataset& digits() { return orbittest::firstDigits<500>(); }
 
 ProbeResult probe(const std::string& group, const std::string& dist, const std::string& features, std::size_t index = 17,
                   std::uint64_t seed = 3)

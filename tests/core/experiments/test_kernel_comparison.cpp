@@ -8,6 +8,7 @@
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "BundledDigits.hpp"
 #include "TestPaths.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -19,16 +20,8 @@ using namespace orbit;
 
 namespace {
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        LoadOptions o;
-        o.limit = 800;
-        const Dataset all = loadDataset(orbittest::bundledFile("digits.png"), o);
-        return all.subset(kernelPlotIndices(all, 40, 2));
-    }();
-    return d;
-}
+/// 40 plot points (seed 2) among the first 800 digits.
+const Dataset& digits() { return orbittest::kernelPlotDigits<800, 40, 2>(); }
 
 KernelComparison compare(const std::string& dist, const std::string& features, int r = 8, std::uint64_t seed = 1)
 {
@@ -108,9 +101,7 @@ private slots:
     // the same seeded subset of rows either way.
     void plotPointsAreOrderedByLabelOrTarget()
     {
-        LoadOptions o;
-        o.limit = 800;
-        const Dataset all = loadDataset(orbittest::bundledFile("digits.png"), o);
+        const Dataset& all = orbittest::firstDigits<800>();
         const auto byLabel = kernelPlotIndices(all, 50, 4);
         for (std::size_t i = 1; i < byLabel.size(); ++i) QVERIFY(all.labels[byLabel[i - 1]] <= all.labels[byLabel[i]]);
         const Dataset g2 = loadDataset(orbittest::bundledFile("g2.extxyz"), {});

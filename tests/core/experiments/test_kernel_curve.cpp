@@ -4,11 +4,10 @@
 // within one grid step when it does not. A quarter turn is an element of C_4: c(1) = 1 there. q is
 // the distribution's density on the grid (von Mises: exp(kappa cos t) / (2 pi I0(kappa))), and a
 // group without one parameter has no curve, with the reason in the error.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/KernelCurve.hpp"
 #include "orbit/util/Error.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <QtTest>
 
@@ -19,13 +18,8 @@ using namespace orbit;
 
 namespace {
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        return loadDataset(orbittest::bundledFile("digits.png"));
-    }();
-    return d;
-}
+/// All 5000 bundled digits.
+const Dataset& digits() { return orbittest::firstDigits<0>(); }
 
 /// x rotated by theta (the group's own warp).
 std::vector<float> rotated(const Group& g, const Shape& shape, const float* x, double theta)

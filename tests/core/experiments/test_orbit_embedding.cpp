@@ -1,10 +1,9 @@
 // The Orbits panel's embedding in core: a PCA of the stacked orbits whose explained fractions are
 // sorted, sum to at most 1 and equal the scores' variances over the stack's total variance.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/OrbitEmbedding.hpp"
 #include "orbit/util/Error.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <QtTest>
 
@@ -12,15 +11,8 @@ using namespace orbit;
 
 namespace {
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        LoadOptions o;
-        o.limit = 600;
-        return loadDataset(orbittest::bundledFile("digits.png"), o);
-    }();
-    return d;
-}
+/// The first 600 bundled digits.
+const Dataset& digits() { return orbittest::firstDigits<600>(); }
 
 OrbitSampler sampler(const std::string& dist, int r, std::uint64_t seed)
 {

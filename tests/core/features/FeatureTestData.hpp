@@ -1,10 +1,9 @@
 #pragma once
 // Shared by the feature-map suites: a feature context for a data kind, group and distribution, the
 // first 600 bundled digits, and bit-identity of two feature matrices.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/features/FeatureMap.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <cstring>
 #include <string>
@@ -29,15 +28,7 @@ inline orbit::FeatureContext context(orbit::DataKind kind, orbit::Shape shape, c
 }
 
 /// The first 600 of the bundled digits (20 x 20 images), loaded once.
-inline const orbit::Dataset& digits()
-{
-    static const orbit::Dataset d = [] {
-        orbit::LoadOptions o;
-        o.limit = 600;
-        return orbit::loadDataset(bundledFile("digits.png"), o);
-    }();
-    return d;
-}
+inline const orbit::Dataset& digits() { return firstDigits<600>(); }
 
 inline bool sameBits(const orbit::MatrixXfR& a, const orbit::MatrixXfR& b)
 {

@@ -3,27 +3,21 @@
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "RandomMatrices.hpp"
+
 #include <QtTest>
 #include <algorithm>
 #include <omp.h>
 
 using namespace orbit;
+using orbittest::uniformMatrix;
 
 namespace {
-
-MatrixXfR randomRows(int n, int d, std::uint64_t seed)
-{
-    Rng rng = makeRng(seed);
-    MatrixXfR x(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < d; ++j) x(i, j) = static_cast<float>(uniform01(rng));
-    return x;
-}
 
 /// n symmetric "Coulomb" matrices of size m with the last `pad` rows/columns zero.
 MatrixXfR coulombLike(int n, int m, int pad, std::uint64_t seed)
 {
-    MatrixXfR x = randomRows(n, m * m, seed);
+    MatrixXfR x = uniformMatrix(n, m * m, seed);
     for (int s = 0; s < n; ++s)
         for (int i = 0; i < m; ++i)
             for (int j = 0; j < m; ++j) {
@@ -48,7 +42,7 @@ private slots:
     void sameBitsAtAnyThreadCountAndBlocking()
     {
         const int n = 37, side = 12, r = 5;
-        const MatrixXfR X = randomRows(n, side * side, 1);
+        const MatrixXfR X = uniformMatrix(n, side * side, 1);
         const OrbitSampler s = rotationSampler(side, r, 99);
         MatrixXfR one, two, a, b;
         const int before = omp_get_max_threads();
@@ -115,8 +109,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, OrbitSampler(P, makeDistribution("vonmises:kappa=1", *G), Shape{4, 4, 1}, 3, 1));
         const OrbitSampler s(G, d, Shape{4, 4, 1}, 2, 1);
         MatrixXfR out;
-        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(randomRows(3, 15, 1), 0, 3, out));
-        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(randomRows(3, 16, 1), 2, 4, out));
+        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(uniformMatrix(3, 15, 1), 0, 3, out));
+        QVERIFY_THROWS_EXCEPTION(ContractError, s.transformBlock(uniformMatrix(3, 16, 1), 2, 4, out));
     }
 };
 

@@ -1,10 +1,9 @@
 // Run-time SIMD dispatch (orbit/util/Simd.hpp): the level follows the CPU, and every kernel gives
 // the same bits at every level, so a portable binary computes the same features on any x86-64.
-#include "orbit/data/Loaders.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/util/Simd.hpp"
 
-#include "TestPaths.hpp"
+#include "BundledDigits.hpp"
 
 #include <QtTest>
 
@@ -36,15 +35,8 @@ struct LevelGuard {
     ~LevelGuard() { setSimdLevel(saved); }
 };
 
-const Dataset& digits()
-{
-    static const Dataset d = [] {
-        LoadOptions o;
-        o.limit = 200;
-        return loadDataset(orbittest::source("resources/data/digits.png"), o);
-    }();
-    return d;
-}
+/// The first 200 bundled digits.
+const Dataset& digits() { return orbittest::firstDigits<200>(); }
 
 MatrixXfR features(const std::string& spec, const std::string& group, const std::string& dist, SimdLevel level)
 {

@@ -25,6 +25,7 @@
 #include "workers/KernelTasks.hpp"
 #include "workers/TrainingTask.hpp"
 
+#include "QuickSettings.hpp"
 #include "WindowFixture.hpp"
 
 #include <QAction>
@@ -85,20 +86,12 @@ void compareDensity(const QLineSeries* s, double kappa)
                  qPrintable(QString("κ = %1, θ = %2: %3 against %4").arg(kappa).arg(p.x()).arg(p.y()).arg(vonMises(p.x(), kappa))));
 }
 
+/// quickInvariantBlr(150, 4, 7) without a locality sweep or a learning curve.
 TrainingSettings fastInvariant()
 {
-    TrainingSettings s;
-    s.preset = "irf";
-    s.s = 150;
-    s.r = 4;
-    s.learner = "blr";
-    s.eval = "holdout";
-    s.holdoutFraction = 0.25;
-    s.medians = {1.0};
+    TrainingSettings s = quickInvariantBlr(150, 4, 7);
     s.localityAxis.clear();  // κ is the setting's own, not swept
-    s.subset = 300;
     s.learningCurve = false;
-    s.seed = 7;
     return s;
 }
 
@@ -149,12 +142,7 @@ private slots:
     {
         WindowFixture f;
         MainWindow& w = *f.window;
-        KernelsSettings k;
-        k.n = 30;
-        k.r = 4;
-        k.s = 64;
-        k.autoApply = false;
-        w.kernelsPanel()->applySettings(k);
+        w.kernelsPanel()->applySettings(smallKernels(30));
         QVERIFY(loadAndSettle(w, digitsPng()));
         QVERIFY(setKappa(w, 0.0));
         trigger(w, "pinAction");
@@ -202,12 +190,7 @@ private slots:
     {
         WindowFixture f;
         MainWindow& w = *f.window;
-        KernelsSettings k;
-        k.n = 40;
-        k.r = 4;
-        k.s = 64;
-        k.autoApply = false;
-        w.kernelsPanel()->applySettings(k);
+        w.kernelsPanel()->applySettings(smallKernels(40));
         QVERIFY(loadAndSettle(w, g2Xyz()));
         ParameterControl* sigma = w.groupPanel()->editor()->parameterControl("permutation", "sigma");
         QVERIFY(sigma);
@@ -237,13 +220,8 @@ private slots:
     {
         WindowFixture f;
         MainWindow& w = *f.window;
-        ApproximationSettings s;
-        s.n = 30;
-        s.sList = {10, 20};
-        s.rList = {1, 4};
-        s.refR = 4;
+        ApproximationSettings s = manualApproximation(30, {10, 20}, {1, 4});
         s.repeats = 1;
-        s.autoApply = false;
         w.approximationPanel()->applySettings(s);
         QVERIFY(loadAndSettle(w, digitsPng()));
         QVERIFY(setKappa(w, 0.0));

@@ -8,13 +8,13 @@
 #include "orbit/cli/Json.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "AppRunner.hpp"
 #include "ChartCsv.hpp"
 #include "CliRunner.hpp"
+#include "QuickSettings.hpp"
 #include "TestPaths.hpp"
 
 #include <QDir>
-#include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -39,39 +39,17 @@ class TestExport : public QObject {
     QString session_;
     orbitui::SessionState state_;
 
-    struct Run {
-        int status = -1;
-        QString out, err;
-    };
-
-    /// Runs the application binary with `args`, offscreen, with a settings folder of its own.
-    Run app(const QStringList& args, int timeoutMs = 300000)
+    /// Runs the application binary with `args`, offscreen, with settings of its own in dir_.
+    orbittest::AppRun app(const QStringList& args, int timeoutMs = 300000)
     {
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
-        env.insert("XDG_RUNTIME_DIR", dir_.filePath("runtime"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(ORBITLAB_APP), args);
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = "timed out";
-            return r;
-        }
-        r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return orbittest::runApp(dir_.path(), args, timeoutMs);
     }
 
     /// Exports `panel` into a folder of its own; fails the test unless it exits 0.
     QString exportPanel(const QString& panel)
     {
         const QString out = dir_.filePath("export-" + panel);
-        const Run r = app({"--session", session_, "--export", out, "--panel", panel});
+        const orbittest::AppRun r = app({"--session", session_, "--export", out, "--panel", panel});
         if (r.status != 0)
             qWarning("orbitlab --export %s: exit %d: %s", qPrintable(panel), r.status, qPrintable(r.err));
         return r.status == 0 ? out : QString();
@@ -84,8 +62,6 @@ private slots:
     void initTestCase()
     {
         QVERIFY(dir_.isValid());
-        QDir().mkpath(dir_.filePath("runtime"));
-        QFile::setPermissions(dir_.filePath("runtime"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         orbitui::SessionState& s = state_;
         s.dataPath = QString::fromStdString(orbittest::bundledFile("digits.png"));
         s.selectedIndex = 3000;
@@ -104,17 +80,11 @@ private slots:
         s.approximation.rList = {2, 4};
         s.approximation.refR = 6;
         s.approximation.repeats = 1;
-        s.training.preset = "irf";
-        s.training.s = 60;
-        s.training.r = 4;
-        s.training.learner = "blr";
-        s.training.eval = "holdout";
+        s.training = orbittest::quickInvariantBlr(60, 4, 7);
         s.training.holdoutFraction = 0.3;
         s.training.localityAxis = "kappa";
         s.training.locality = {0.3, 3.0};
-        s.training.subset = 300;
         s.training.learningCurve = true;
-        s.training.seed = 7;
         s.panel = "data";
         session_ = dir_.filePath("session.json");
         QCOMPARE(orbitui::saveSession(session_, s), QString());
@@ -133,17 +103,7 @@ private slots:
         const auto r = orbittest::runCli({"density", "--group", "rotation", "--dist", "vonmises:kappa=1.5", "-n", "20000",
                                           "--data", data(), "--index", "3000", "--seed", seed(), "--out", csv});
         QVERIFY2(r.status == 0, r.err.c_str());
-        const auto rows = readNumbers(QString::fromStdString(csv), true);
-        QCOMPARE(curve.size(), rows.size());
-        // Outline: (lo, 0), then (left edge, h_b), (right edge, h_b) per bin, then (hi, 0).
-        const std::size_t bins = (outline.size() - 2) / 2;
-        const double lo = outline.front().first, hi = outline.back().first, width = (hi - lo) / double(bins);
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            QCOMPARE(curve[i].first, rows[i][0]);
-            QCOMPARE(curve[i].second, rows[i][1]);
-            const std::size_t b = std::size_t(std::clamp(int((rows[i][0] - lo) / width), 0, int(bins) - 1));
-            QCOMPARE(outline[1 + 2 * b].second, rows[i][2]);
-        }
+        orbittest::compareDensityRows(curve, outline, readNumbers(QString::fromStdString(csv), true));
     }
 
     // Orbits: the embedding's points are `embed`'s rows, the probe's curves are `probe`'s columns
@@ -233,15 +193,8 @@ private slots:
         QVERIFY2(r.status == 0, r.err.c_str());
         const Json rows = Json::parse(r.out)["rows"];
         QCOMPARE(int(rows.size()), 4);
-        const auto spectral = readChart(QDir(out).filePath("approximation-spectral.csv"));
-        const auto frobenius = readChart(QDir(out).filePath("approximation-frobenius.csv"));
-        for (const Json& row : rows) {
-            const QString name = QStringLiteral("r = %1").arg(row["r"].get<int>());
-            const std::size_t k = row["s"].get<int>() == 10 ? 0 : 1;
-            QCOMPARE(spectral.at(name).at(k).first, row["s"].get<double>());
-            QCOMPARE(spectral.at(name).at(k).second, row["spectral"].get<double>());
-            QCOMPARE(frobenius.at(name).at(k).second, row["frobenius"].get<double>());
-        }
+        orbittest::compareApproximationRows(rows, readChart(QDir(out).filePath("approximation-spectral.csv")),
+                                            readChart(QDir(out).filePath("approximation-frobenius.csv")), 10);
     }
 
     // Training: the score curve and the learning curve are `train --json`'s curve and learning_curve
@@ -317,7 +270,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(int, status);
         QFETCH(QString, says);
-        const Run r = app(args, 120000);
+        const orbittest::AppRun r = app(args, 120000);
         QVERIFY2(r.status == status, qPrintable(QString("exit %1: %2").arg(r.status).arg(r.err)));
         QStringList ours;
         for (const QString& line : r.err.split('\n', Qt::SkipEmptyParts))

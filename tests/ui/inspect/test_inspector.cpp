@@ -25,6 +25,7 @@
 #include "orbit/experiments/Experiment.hpp"
 
 #include "CliRunner.hpp"
+#include "QuickSettings.hpp"
 #include "Screenshot.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
@@ -47,16 +48,6 @@ using namespace orbitui;
 using namespace orbittest;
 
 namespace {
-
-KernelsSettings smallKernels(int n)
-{
-    KernelsSettings k;
-    k.n = n;
-    k.r = 4;
-    k.s = 64;
-    k.autoApply = false;
-    return k;
-}
 
 /// Shows the window on `panel`, computes the Kernels matrices of n points and waits for them.
 bool computeKernels(MainWindow& w, int n)

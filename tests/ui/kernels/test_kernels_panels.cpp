@@ -22,6 +22,7 @@
 #include "orbit/experiments/ApproxError.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "QuickSettings.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -39,7 +40,7 @@
 #include <numeric>
 
 using namespace orbitui;
-using namespace orbittest;  // WindowFixture, loadAndSettle, digitsPng, g2Xyz
+using namespace orbittest;  // WindowFixture, loadAndSettle, digitsPng, g2Xyz, smallKernels
 
 namespace {
 
@@ -68,28 +69,6 @@ void assertClassLabels(const KernelsPanel& panel, const orbit::Dataset& ds)
         QCOMPARE(view->axisCaptions(), std::make_pair(QString(), QString()));
         QVERIFY2(!view->cellText(0, 1).contains("kcal"), qPrintable(view->cellText(0, 1)));
     }
-}
-
-KernelsSettings smallKernels(int n)
-{
-    KernelsSettings k;
-    k.n = n;
-    k.r = 4;
-    k.s = 64;
-    k.autoApply = false;
-    return k;
-}
-
-/// Approximation-error settings of n points over the grid s x r, reference r = 4, computed on request.
-ApproximationSettings manualApproximation(int n, std::vector<int> sList, std::vector<int> rList)
-{
-    ApproximationSettings a;
-    a.n = n;
-    a.sList = std::move(sList);
-    a.rList = std::move(rList);
-    a.refR = 4;
-    a.autoApply = false;
-    return a;
 }
 
 /// Applies `k` and computes; true once the panel is idle with a result (of the current dataset: a

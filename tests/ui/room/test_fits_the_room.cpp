@@ -24,6 +24,7 @@
 #include "widgets/PresentationMode.hpp"
 #include "widgets/WindowFit.hpp"
 
+#include "AppRunner.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -36,7 +37,6 @@
 #include <QListView>
 #include <QMenu>
 #include <QMenuBar>
-#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QSlider>
@@ -475,23 +475,10 @@ private slots:
     {
         QTemporaryDir dir;
         auto app = [&](const QStringList& args, QString* err) {
-            QProcess p;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert("QT_QPA_PLATFORM", "offscreen");
-            env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
-            env.insert("XDG_RUNTIME_DIR", dir.filePath("runtime"));
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(ORBITLAB_APP), args);
-            if (!p.waitForFinished(120000)) {
-                p.kill();
-                p.waitForFinished();
-                return -1;
-            }
-            *err = QString::fromUtf8(p.readAllStandardError());
-            return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+            const orbittest::AppRun r = orbittest::runApp(dir.path(), args, 120000);
+            *err = r.err;
+            return r.status;
         };
-        QDir().mkpath(dir.filePath("runtime"));
-        QFile::setPermissions(dir.filePath("runtime"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QString err;
         const QString png = dir.filePath("kernels.png");
         QCOMPARE(app({"--data", digitsPng(), "--panel", "kernels", "--size", "1280x720", "--screenshot", png}, &err), 0);

@@ -19,6 +19,7 @@
 
 #include "ChartCsv.hpp"
 #include "CliRunner.hpp"
+#include "QuickSettings.hpp"
 
 #include <QAction>
 #include <QClipboard>
@@ -234,15 +235,7 @@ private slots:
             }
             return;
         }
-        const auto& curve = chart.at("density q");
-        QCOMPARE(curve.size(), rows.size());
-        const double lo = outline.front().first, hi = outline.back().first, width = (hi - lo) / double(bins);
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            QCOMPARE(curve[i].first, rows[i][0]);
-            QCOMPARE(curve[i].second, rows[i][1]);
-            const std::size_t b = std::size_t(std::clamp(int((rows[i][0] - lo) / width), 0, int(bins) - 1));
-            QCOMPARE(outline[1 + 2 * b].second, rows[i][2]);
-        }
+        orbittest::compareDensityRows(chart.at("density q"), outline, rows);
     }
 
     // Orbits: the copied `embed` line's rows are the embedding's points (the inputs and their copies).
@@ -295,13 +288,9 @@ private slots:
         o.dist.kappa = 0.5;
         o.seed = 3;
         prepare(w, orbittest::digitsPng(), o, 0);
-        orbitui::ApproximationSettings a;
-        a.n = 20;
-        a.sList = {10, 40};
-        a.rList = {2, 4};
+        orbitui::ApproximationSettings a = orbittest::manualApproximation(20, {10, 40}, {2, 4});
         a.refR = 6;
         a.repeats = 1;
-        a.autoApply = false;
         w.approximationPanel()->applySettings(a);
         w.showPanel("approximation");
         w.approximationPanel()->compute();
@@ -316,16 +305,9 @@ private slots:
         QVERIFY2(r.status == 0, r.err.c_str());
         QVERIFY(QFile::exists(QDir(gui + "-cli").filePath("approximation.csv")));
         const Json rows = Json::parse(r.out)["rows"];
-        const auto spectral = orbittest::readChart(QDir(gui).filePath("approximation-spectral.csv"));
-        const auto frobenius = orbittest::readChart(QDir(gui).filePath("approximation-frobenius.csv"));
         QCOMPARE(int(rows.size()), 4);
-        for (const Json& row : rows) {
-            const QString name = QStringLiteral("r = %1").arg(row["r"].get<int>());
-            const std::size_t k = row["s"].get<int>() == 10 ? 0 : 1;
-            QCOMPARE(spectral.at(name).at(k).first, row["s"].get<double>());
-            QCOMPARE(spectral.at(name).at(k).second, row["spectral"].get<double>());
-            QCOMPARE(frobenius.at(name).at(k).second, row["frobenius"].get<double>());
-        }
+        orbittest::compareApproximationRows(rows, orbittest::readChart(QDir(gui).filePath("approximation-spectral.csv")),
+                                            orbittest::readChart(QDir(gui).filePath("approximation-frobenius.csv")), 10);
     }
 
     // Training: the copied `train` line runs and its score curve is the panel's; the mpirun variant
@@ -337,18 +319,11 @@ private slots:
         orbitui::OrbitSettings o = orbitui::defaultSettingsFor(orbit::DataKind::Images);
         o.seed = 5;
         prepare(w, orbittest::digitsPng(), o, 0);
-        orbitui::TrainingSettings t;
-        t.preset = "irf";
-        t.s = 60;
-        t.r = 4;
-        t.learner = "blr";
-        t.eval = "holdout";
+        orbitui::TrainingSettings t = orbittest::quickInvariantBlr(60, 4, 7);
         t.holdoutFraction = 0.3;
         t.localityAxis = "kappa";
         t.locality = {0.3, 3.0};
-        t.subset = 300;
         t.learningCurve = false;
-        t.seed = 7;
         t.learn = {"kappa"};
         t.learnEvaluations = 3;
         t.learnLandscape = 0;

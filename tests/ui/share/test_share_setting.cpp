@@ -4,6 +4,8 @@
 // with one message naming what is wrong, and the session in force stays.
 #include "Share.hpp"
 #include "ShareActions.hpp"
+#include "AppRunner.hpp"
+#include "FileBytes.hpp"
 #include "WindowFixture.hpp"
 
 #include "models/LabState.hpp"
@@ -23,7 +25,6 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTimer>
@@ -31,15 +32,10 @@
 
 #include <zlib.h>
 
+using orbittest::fileBytes;
 using orbittest::WindowFixture;
 
 namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 /// The message decodeSetting refuses `text` with, or "" when it accepts it.
 QString rejection(const QString& text)
@@ -149,7 +145,7 @@ class TestShareSetting : public QObject {
         QVERIFY(QTest::qWaitFor([&] { return b.window->isIdle(); }, 60000));
         const QString after = dir_.filePath(tag + "-after.json");
         QVERIFY(b.window->saveSessionFile(after));
-        QCOMPARE(readAll(after), readAll(before));
+        QCOMPARE(fileBytes(after), fileBytes(before));
         QCOMPARE(b.window->currentPanel()->name(), QString("kernels"));
     }
 
@@ -271,16 +267,10 @@ private slots:
     {
         QFETCH(QString, text);
         QFETCH(QString, says);
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("QT_QPA_PLATFORM", "offscreen");
-        env.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(ORBITLAB_APP), {"--setting", text, "--screenshot", dir_.filePath("never.png")});
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(p.exitCode(), 2);
-        const QString err = QString::fromUtf8(p.readAllStandardError());
+        const orbittest::AppRun r =
+            orbittest::runApp(dir_.path(), {"--setting", text, "--screenshot", dir_.filePath("never.png")}, 60000);
+        QCOMPARE(r.status, 2);  // finished, and refused
+        const QString& err = r.err;
         QStringList ours;
         for (const QString& line : err.split('\n', Qt::SkipEmptyParts))
             if (line.startsWith("orbitlab:"))
@@ -299,16 +289,11 @@ private slots:
         const QString session = dir_.filePath("cli-session.json");
         QCOMPARE(orbitui::saveSession(session, s), QString());
         const auto exportWith = [&](const QStringList& open, const QString& out) {
-            QProcess p;
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert("QT_QPA_PLATFORM", "offscreen");
-            env.insert("XDG_CONFIG_HOME", dir_.filePath("config"));
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(ORBITLAB_APP), open + QStringList{"--export", dir_.filePath(out), "--panel", "group"});
-            const bool ok = p.waitForFinished(120000) && p.exitCode() == 0;
-            if (!ok)
-                qWarning("%s", p.readAllStandardError().constData());
-            return ok ? readAll(dir_.filePath(out + "/density.csv")) : QByteArray();
+            const orbittest::AppRun r =
+                orbittest::runApp(dir_.path(), open + QStringList{"--export", dir_.filePath(out), "--panel", "group"}, 120000);
+            if (r.status != 0)
+                qWarning("%s", qPrintable(r.err));
+            return r.status == 0 ? fileBytes(dir_.filePath(out + "/density.csv")) : QByteArray();
         };
         const QByteArray viaSetting = exportWith({"--setting", orbitui::encodeSetting(s)}, "via-setting");
         const QByteArray viaSession = exportWith({"--session", session}, "via-session");

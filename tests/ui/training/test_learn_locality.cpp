@@ -17,6 +17,7 @@
 #include "orbit/experiments/LocalityLearning.hpp"
 
 #include "PanelFixture.hpp"
+#include "QuickSettings.hpp"
 #include "TestPaths.hpp"
 
 #include <QCheckBox>
@@ -35,19 +36,28 @@ using namespace orbitui;
 namespace {
 
 /// 300 digits, irf s = 150, r = 6, one hold-out split: a learn takes a second or two.
-TrainingSettings quick()
+TrainingSettings quick() { return orbittest::quickInvariantBlr(150, 6, 2); }
+
+/// Affine orbits with two parameters to learn: a uniform rotation window a = 0.8, a Gaussian shift
+/// σ = 0.8, no zoom (delta).
+OrbitSettings affineWindows()
 {
-    TrainingSettings s;
-    s.preset = "irf";
-    s.s = 150;
-    s.r = 6;
-    s.learner = "blr";
-    s.eval = "holdout";
-    s.holdoutFraction = 0.25;
-    s.medians = {1.0};
-    s.subset = 300;
-    s.seed = 2;
-    return s;
+    OrbitSettings affine;
+    affine.group = "affine";
+    affine.rotation = DistributionParams{"uniform", 1.0, 0.8};
+    affine.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.8};
+    affine.scale = DistributionParams{"delta"};
+    return affine;
+}
+
+/// quick() on `subset` digits with s templates of r samples: a learn that runs long enough to cancel.
+TrainingSettings slowLearn(int subset, int s, int r)
+{
+    TrainingSettings t = quick();
+    t.subset = subset;
+    t.s = s;
+    t.r = r;
+    return t;
 }
 
 /// The panel on a bundled file (orbittest::TrainingPanelFixture) with, on the digits, `orbit` in force.
@@ -136,10 +146,7 @@ private slots:
     void cancelKeepsTheBestPointSoFar()
     {
         Fixture fx;
-        TrainingSettings slow = quick();
-        slow.subset = 2000;
-        slow.s = 1500;
-        slow.r = 24;
+        TrainingSettings slow = slowLearn(2000, 1500, 24);
         slow.learnEvaluations = 200;
         slow.learnLandscape = 0;
         const QByteArray before = fx.sessionBytes();
@@ -167,10 +174,7 @@ private slots:
     void cancelBeforeTheFirstStepLeavesTheSessionAsItWas()
     {
         Fixture fx;
-        TrainingSettings slow = quick();
-        slow.subset = 3000;
-        slow.s = 2000;
-        slow.r = 32;
+        TrainingSettings slow = slowLearn(3000, 2000, 32);
         slow.learnLandscape = 40;
         const QByteArray before = fx.sessionBytes();
         fx.panel.setSettings(slow);
@@ -183,12 +187,7 @@ private slots:
     }
     void twoParametersDrawASurfaceWithThePath()
     {
-        OrbitSettings affine;
-        affine.group = "affine";
-        affine.rotation = DistributionParams{"uniform", 1.0, 0.8};
-        affine.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.8};
-        affine.scale = DistributionParams{"delta"};
-        Fixture fx("digits.png", affine);
+        Fixture fx("digits.png", affineWindows());
         QListWidget* list = fx.pane().parameterList();
         QCOMPARE(list->count(), 2);  // rotation a, translation sigma (delta has none)
         for (int i = 0; i < list->count(); ++i) list->item(i)->setCheckState(Qt::Checked);
@@ -208,12 +207,7 @@ private slots:
     }
     void theChoicesTravelWithTheSettings()
     {
-        OrbitSettings affine;
-        affine.group = "affine";
-        affine.rotation = DistributionParams{"uniform", 1.0, 0.8};
-        affine.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.8};
-        affine.scale = DistributionParams{"delta"};
-        Fixture fx("digits.png", affine);
+        Fixture fx("digits.png", affineWindows());
         QCOMPARE(fx.pane().checkedParameters(), (std::vector<std::string>{"rotation.a"}));  // the first by default
         TrainingSettings s = quick();
         s.learn = {"translation.sigma", "scale.sigma"};  // scale is the delta here: not offered, ignored

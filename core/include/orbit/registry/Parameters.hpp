@@ -29,10 +29,12 @@ enum class ParamType {
 /// noisy sort's sigma is sweepable and searched without a gradient).
 /// A spec must give a `required` parameter; an optional one takes defaultValue when left out, or,
 /// when defaultText is not empty, what defaultText says (a Choice's word, "the data's size", ...).
+/// Every member has an initialiser, so a descriptor is written with designated initialisers that
+/// name only what differs from these defaults.
 struct ParamDescriptor {
-    std::string key;           ///< spec key: "kappa", "a", "sigma", "mu"
-    std::string label;         ///< for panels: "κ (concentration)"
-    std::string unit;          ///< "rad", "px", "" (dimensionless)
+    std::string key{};         ///< spec key: "kappa", "a", "sigma", "mu"
+    std::string label{};       ///< for panels: "κ (concentration)"
+    std::string unit{};        ///< "rad", "px", "" (dimensionless)
     double minimum = 0.0;
     bool minimumOpen = false;
     double maximum = 0.0;
@@ -42,14 +44,14 @@ struct ParamDescriptor {
     bool logScale = false;
     bool learnable = false;    ///< a gradient of the evidence exists (reparameterised samples)
     bool sweepable = true;
-    std::string doc;           ///< one sentence: what it does
+    std::string doc{};         ///< one sentence: what it does
 
     ParamType type = ParamType::Real;
     bool maximumOpen = false;
     bool required = true;
-    std::vector<std::string> choices;  ///< Choice: the accepted words; Real: words accepted besides numbers
-    std::string defaultText;   ///< the default when it is not defaultValue (a Choice's word, or in words)
-    std::string placeholder;   ///< in synopses: the "K" of kappa=K; empty: the key's first letter, upper case
+    std::vector<std::string> choices{};  ///< Choice: the accepted words; Real: words accepted besides numbers
+    std::string defaultText{}; ///< the default when it is not defaultValue (a Choice's word, or in words)
+    std::string placeholder{}; ///< in synopses: the "K" of kappa=K; empty: the key's first letter, upper case
     int decimals = 3;          ///< digits after the point in the panels' spin boxes
 
     /// Whether v is a valid value (for Integer: also a whole number).
