@@ -137,6 +137,11 @@ private slots:
                                                       "--dist", "noisysort:sigma=0.1", "--eval", "holdout:0.3", "--learner",
                                                       "ridge", "--kernel", "gaussian:median=1"}
                                        << 2;
+        // A separate test file: its rows come last and in no training set; the products' blocks
+        // are owned by the training rows they hold.
+        QTest::newRow("digits ridge test-data") << (digitsIrf + QStringList{"--learner", "ridge", "--test-data", digits,
+                                                                            "--grid", "lambda=1e-3,1e-1"})
+                                                << 3;
         QTest::newRow("g2 blr holdout") << (g2Irf.mid(0, g2Irf.size() - 4) + QStringList{"--eval", "holdout:0.3", "--block-rows", "16", "--learner", "blr"})
                                         << 3;
     }

@@ -24,6 +24,8 @@ namespace orbit::detail {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
+constexpr bool kRowsGathered = true;
 
 std::string shortNumber(double v)
 {
@@ -160,7 +162,8 @@ NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, 
 {
     if (auto raw = sumOfCells(p, train)) return coded(std::move(*raw), coding);
     clock.rows += static_cast<long long>(train.size());
-    return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress);
+    return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress,
+                           kRowsGathered);
 }
 
 /// The normal equations of the raw targets of every shared set into p.cells and p.removable, once
@@ -179,7 +182,7 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
         const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
                                                           : rawTargets(select(data.targets, set));
         clock.rows += static_cast<long long>(set.size());
-        return CellEquations{set, normalEquations(p.F, set, R, blocks, *rows.ranks, &clock.sums, poll)};
+        return CellEquations{set, normalEquations(p.F, set, R, blocks, *rows.ranks, &clock.sums, poll, kRowsGathered)};
     };
     for (const Indices& cell : sets.cells) p.cells.push_back(equations(cell));
     for (const Indices& set : sets.removable) p.removable.push_back(equations(set));

@@ -10,7 +10,7 @@ namespace orbit {
 
 NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const Eigen::MatrixXd& Y,
                                 const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times,
-                                const Progress& progress)
+                                const Progress& progress, bool everyRowEverywhere)
 {
     requireSize("normalEquations", "rows of the feature matrix", F.rows(), blocks.rows);
     requireSize("normalEquations", "rows of the targets", Y.rows(), static_cast<long long>(rows.size()));
@@ -40,7 +40,10 @@ NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const E
         GB.rightCols(C) = transposeTimes(Fb, Yb);
         return GB;
     };
-    Eigen::MatrixXd GB = sumOverBlocks(ranks, blocks.count(), leaf, times);
+    std::vector<double> weights;
+    if (everyRowEverywhere)
+        for (const auto& ks : inBlock) weights.push_back(double(ks.size()));
+    Eigen::MatrixXd GB = sumOverBlocks(ranks, blocks.count(), leaf, times, everyRowEverywhere ? &weights : nullptr);
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(rows.size());
     n.G = GB.leftCols(D);

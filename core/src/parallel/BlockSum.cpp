@@ -1,5 +1,7 @@
 #include "orbit/parallel/BlockSum.hpp"
 
+#include "orbit/util/Error.hpp"
+
 #include <chrono>
 #include <vector>
 
@@ -21,9 +23,11 @@ Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi)
 
 class TreeWalk {
 public:
-    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf)
-        : ranks_(ranks), blocks_(blocks), leaf_(leaf), first_(ranks.firstBlock(blocks, ranks.rank())),
-          last_(ranks.lastBlock(blocks, ranks.rank()))
+    /// starts: each rank's first block, then `blocks`.
+    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
+             std::vector<Eigen::Index> starts)
+        : ranks_(ranks), blocks_(blocks), leaf_(leaf), starts_(std::move(starts)),
+          first_(starts_[std::size_t(ranks.rank())]), last_(starts_[std::size_t(ranks.rank()) + 1])
     {
     }
 
@@ -77,23 +81,55 @@ private:
     /// The rank owning every block of [lo, hi), or -1 when several do.
     int soleOwner(Eigen::Index lo, Eigen::Index hi) const
     {
-        const int q = ranks_.ownerOf(lo, blocks_);
-        return hi <= ranks_.lastBlock(blocks_, q) ? q : -1;
+        int q = 0;
+        while (lo >= starts_[std::size_t(q) + 1]) ++q;  // ranks owning no block are passed over
+        return hi <= starts_[std::size_t(q) + 1] ? q : -1;
     }
 
     const Ranks& ranks_;
     Eigen::Index blocks_;
     const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf_;
+    std::vector<Eigen::Index> starts_;
     Eigen::Index first_, last_;
 };
 
 } // namespace
 
+std::vector<Eigen::Index> weightedBlockStarts(const std::vector<double>& weights, int ranks)
+{
+    const auto blocks = static_cast<Eigen::Index>(weights.size());
+    double total = 0.0;
+    for (double w : weights) total += w;
+    std::vector<Eigen::Index> starts(static_cast<std::size_t>(ranks) + 1, blocks);
+    starts[0] = 0;
+    if (!(total > 0.0)) {
+        for (int q = 1; q < ranks; ++q) starts[std::size_t(q)] = blocks * q / ranks;
+        return starts;
+    }
+    double before = 0.0;  // weight of the blocks before b
+    int q = 1;
+    for (Eigen::Index b = 0; b < blocks && q < ranks; ++b) {
+        while (q < ranks && before >= total * q / ranks) starts[std::size_t(q++)] = b;
+        before += weights[std::size_t(b)];
+    }
+    return starts;
+}
+
 Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
-                              const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times)
+                              const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times,
+                              const std::vector<double>* weights)
 {
     const auto t0 = Clock::now();
-    TreeWalk walk(ranks, blocks, leaf);
+    std::vector<Eigen::Index> starts;
+    if (weights) {
+        if (static_cast<Eigen::Index>(weights->size()) != blocks)
+            throw ContractError("sumOverBlocks", std::to_string(weights->size()) + " weights for " + std::to_string(blocks) + " blocks");
+        starts = weightedBlockStarts(*weights, ranks.size());
+    } else {
+        for (int q = 0; q < ranks.size(); ++q) starts.push_back(ranks.firstBlock(blocks, q));
+        starts.push_back(blocks);
+    }
+    TreeWalk walk(ranks, blocks, leaf, std::move(starts));
     Eigen::MatrixXd sum;
     if (blocks > 0) {
         if (ranks.isRoot())

@@ -4,6 +4,7 @@
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
+#include "orbit/parallel/BlockSum.hpp"
 #include "orbit/parallel/Ranks.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -167,6 +168,35 @@ private slots:
         QCOMPARE(std::max(load[0], load[1]), 5.0);
         QCOMPARE(owners, (std::vector<int>{1, 1, 0, 0, 1, 0}));
         QVERIFY_THROWS_EXCEPTION(ContractError, balancedOwners(costs, 0, 0));
+    }
+
+    /// Blocks owned by weight: contiguous runs of about equal weight (equal counts when nothing
+    /// weighs); a rank computes the leaves of its run only, whatever the counts, and one process
+    /// gets the same sum with weights as without.
+    void weightedOwnershipFollowsTheRows()
+    {
+        QCOMPARE(weightedBlockStarts({1, 1, 1, 1}, 2), (std::vector<Eigen::Index>{0, 2, 4}));
+        QCOMPARE(weightedBlockStarts({1, 1, 0, 0}, 2), (std::vector<Eigen::Index>{0, 1, 4}));  // test rows last
+        QCOMPARE(weightedBlockStarts({0, 0, 1, 1}, 2), (std::vector<Eigen::Index>{0, 3, 4}));
+        QCOMPARE(weightedBlockStarts({5, 0, 0, 0, 0, 1}, 2), (std::vector<Eigen::Index>{0, 1, 6}));
+        QCOMPARE(weightedBlockStarts({0, 0, 0}, 3), (std::vector<Eigen::Index>{0, 1, 2, 3}));
+        QCOMPARE(weightedBlockStarts({1, 1, 1, 1, 1, 1}, 3), (std::vector<Eigen::Index>{0, 2, 4, 6}));
+
+        const std::vector<double> weights{1, 1, 0, 0};
+        std::vector<Eigen::Index> computed;
+        const auto leaf = [&](Eigen::Index b) {
+            computed.push_back(b);
+            return Eigen::MatrixXd::Constant(2, 2, double(b + 1)).eval();
+        };
+        sumOverBlocks(RecordingRanks(1, 2), 4, leaf, nullptr, &weights);
+        QCOMPARE(computed, (std::vector<Eigen::Index>{1, 2, 3}));  // rank 1's run: blocks 1 to 3
+        computed.clear();
+        sumOverBlocks(RecordingRanks(1, 2), 4, leaf);
+        QCOMPARE(computed, (std::vector<Eigen::Index>{2, 3}));  // by count: blocks 2 and 3
+        computed.clear();
+        const Eigen::MatrixXd plain = sumOverBlocks(oneProcess(), 4, leaf);
+        QVERIFY(sumOverBlocks(oneProcess(), 4, leaf, nullptr, &weights) == plain);
+        QVERIFY_THROWS_EXCEPTION(ContractError, sumOverBlocks(oneProcess(), 3, leaf, nullptr, &weights));
     }
 
     /// The calls over own rows cover every row once over the ranks, stay inside the rank's blocks,

@@ -23,9 +23,13 @@ struct NormalEquations {
 /// its rows in R, in increasing row order; the blocks are summed by sumOverBlocks. Only the rows of
 /// this rank's blocks of F are read. Collective. Requires rows within [0, N) and no repeats;
 /// blocks.rows == N. `progress` is reported to (and may cancel) between 512-row chunks of a block.
+/// `everyRowEverywhere`: every rank holds all of F (train gathers the feature rows), so the blocks
+/// are owned by how many of `rows` they hold rather than by count (sumOverBlocks' weights): a
+/// separate test file's rows, which come last and are in no training set, no longer leave one
+/// rank short of products. The same bits either way.
 NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const Eigen::MatrixXd& Y,
                                 const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times = nullptr,
-                                const Progress& progress = {});
+                                const Progress& progress = {}, bool everyRowEverywhere = false);
 
 /// Targets before any coding, so that normal equations of several row sets can be added first and
 /// coded afterwards: one-hot classes (numClasses columns) or the target itself (one column), then a

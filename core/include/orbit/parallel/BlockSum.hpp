@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 
 #include <functional>
+#include <vector>
 
 namespace orbit {
 
@@ -26,8 +27,17 @@ struct BlockSumTimes {
 /// has the same size. The root holds at most about log2(blocks) + 1 partial sums at once; another
 /// rank holds the subtrees it sends (at most about 2 log2(blocks)), since the root adds them only
 /// after its own blocks. Collective.
+///
+/// With `weights` (one per block, e.g. the rows a block's leaf reads), ranks own contiguous runs
+/// of blocks of about equal weight instead of equal counts (weightedBlockStarts); every rank must
+/// then be able to compute any block's leaf. The sum is the same bits either way.
 Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
                               const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
-                              BlockSumTimes* times = nullptr);
+                              BlockSumTimes* times = nullptr, const std::vector<double>* weights = nullptr);
+
+/// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
+/// order whose weights add up to about total / ranks each (rank q starts at the first block whose
+/// preceding weight reaches q total / ranks). All weights 0: equal counts, as Ranks::firstBlock.
+std::vector<Eigen::Index> weightedBlockStarts(const std::vector<double>& weights, int ranks);
 
 } // namespace orbit
