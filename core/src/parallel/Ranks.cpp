@@ -12,13 +12,6 @@ void checkBlockRows(long long rows)
         throw SpecError("block-rows", "must be between 1 and " + std::to_string(kMaxBlockRows), std::to_string(rows));
 }
 
-int Ranks::ownerOf(Eigen::Index block, Eigen::Index blocks) const
-{
-    for (int q = 0; q < size(); ++q)
-        if (block < lastBlock(blocks, q)) return q;
-    throw ContractError("Ranks::ownerOf", "block " + std::to_string(block) + " of " + std::to_string(blocks));
-}
-
 void Ranks::forOwnRows(const RowBlocks& b, Eigen::Index callRows,
                        const std::function<void(Eigen::Index, Eigen::Index)>& call) const
 {

@@ -50,8 +50,6 @@ public:
     /// floor or ceil(blocks / size) blocks each.
     Eigen::Index firstBlock(Eigen::Index blocks, int q) const { return blocks * q / size(); }
     Eigen::Index lastBlock(Eigen::Index blocks, int q) const { return blocks * (q + 1) / size(); }
-    /// The rank owning `block`.
-    int ownerOf(Eigen::Index block, Eigen::Index blocks) const;
     /// Rows [first, last) this rank owns.
     Eigen::Index firstRow(const RowBlocks& b) const { return b.begin(firstBlock(b.count(), rank())); }
     Eigen::Index lastRow(const RowBlocks& b) const { return b.begin(lastBlock(b.count(), rank())); }
