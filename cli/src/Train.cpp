@@ -130,7 +130,9 @@ Command trainCommand()
             "products, reduction, solve} on the slowest rank, and `product_rows`: the training rows whose\n"
             "products were computed (a fold's inner and outer fits of ridge and blr share per-cell sums, so\n"
             "each of its rows counts once; a k-fold run shares the outer test sets' sums across its folds\n"
-            "and subtracts the inner validation sets', so a row counts once plus once per validation set).\n\n" +
+"and subtracts the inner validation sets', so a row counts once plus once per validation set), and\n"
+            "`feature_rows_held`: the most feature rows one rank held (about N / P when ridge or blr fit only\n"
+            "in the primal, so the rows stay spread over the ranks; N when they are gathered).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

@@ -59,6 +59,7 @@ Json trainResultJson(const TrainResult& r)
                           {"reduction", r.stages.reduction},
                           {"solve", r.stages.solve}};
     j["product_rows"] = r.stages.productRows;
+    j["feature_rows_held"] = r.stages.heldRows;
     j["feature_dim"] = r.featureDim;
     j["features"] = r.featureSpec;
     Json grid = Json::array();

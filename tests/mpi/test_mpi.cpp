@@ -27,7 +27,7 @@ QJsonValue withoutTimings(const QJsonValue& v)
         QJsonObject o;
         const QJsonObject in = v.toObject();
         for (auto it = in.begin(); it != in.end(); ++it)
-            if (!it.key().contains("seconds") && it.key() != "ranks") o.insert(it.key(), withoutTimings(it.value()));
+            if (!it.key().contains("seconds") && it.key() != "ranks" && it.key() != "feature_rows_held") o.insert(it.key(), withoutTimings(it.value()));
         return o;
     }
     if (v.isArray()) {
@@ -117,43 +117,50 @@ private slots:
     {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<int>("maxRanks");
+        QTest::addColumn<bool>("spread");  // the feature rows stay on the ranks that computed them
         const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
         const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
         const QStringList g2Irf = {"--data", g2, "--features", "irf:s=60,r=6", "--group", "permutation", "--dist",
                                    "noisysort:sigma=0.1", "--eval", "kfold:3", "--block-rows", "16"};
-        QTest::newRow("g2 ridge") << (g2Irf + QStringList{"--learner", "ridge"}) << 3;
-        QTest::newRow("g2 blr") << (g2Irf + QStringList{"--learner", "blr"}) << 2;
+        QTest::newRow("g2 ridge") << (g2Irf + QStringList{"--learner", "ridge"}) << 3 << true;
+        QTest::newRow("g2 blr") << (g2Irf + QStringList{"--learner", "blr"}) << 2 << true;
         const QStringList digitsIrf = {"--data", digits, "--n", "1200", "--features", "irf:s=120,r=6", "--group", "rotation",
                                        "--dist", "vonmises:kappa=1", "--block-rows", "100"};
         QTest::newRow("digits ridge kfold") << (digitsIrf + QStringList{"--learner", "ridge", "--eval", "kfold:3", "--grid",
                                                                         "lambda=1e-3,1e-1"})
-                                            << 3;
-        QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2;
+                                            << 3 << true;
+        QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2 << true;
         // Fits that do not split over rows are dealt out (one per C or lambda, in turn over the run).
         QTest::newRow("digits svm") << (digitsIrf + QStringList{"--learner", "svm", "--grid", "C=0.1,1", "--eval", "holdout:0.25"})
-                                    << 3;
-        QTest::newRow("g2 krr") << (g2Irf + QStringList{"--learner", "krr", "--kernel", "gaussian:median=1", "--grid", "lambda=1e-4,1e-2;median=1"}) << 3;
+                                    << 3 << false;
+        QTest::newRow("g2 krr") << (g2Irf + QStringList{"--learner", "krr", "--kernel", "gaussian:median=1", "--grid", "lambda=1e-4,1e-2;median=1"}) << 3 << false;
         QTest::newRow("g2 ridge dual") << QStringList{"--data", g2, "--features", "irf:s=200,r=4", "--group", "permutation",
                                                       "--dist", "noisysort:sigma=0.1", "--eval", "holdout:0.3", "--learner",
                                                       "ridge", "--kernel", "gaussian:median=1"}
-                                       << 2;
-        // A separate test file: its rows come last and in no training set; the products' blocks
-        // are owned by the training rows they hold.
+                                       << 2 << false;
+        // A separate test file: its rows come last and in no training set; the ranks' runs of
+        // blocks are weighted by the feature rows and the product rows they hold.
         QTest::newRow("digits ridge test-data") << (digitsIrf + QStringList{"--learner", "ridge", "--test-data", digits,
                                                                             "--grid", "lambda=1e-3,1e-1"})
-                                                << 3;
+                                                << 3 << true;
         QTest::newRow("g2 blr holdout") << (g2Irf.mid(0, g2Irf.size() - 4) + QStringList{"--eval", "holdout:0.3", "--block-rows", "16", "--learner", "blr"})
-                                        << 3;
+                                        << 3 << true;
     }
 
     void trainGivesTheSameMetricsAtAnyRankCount()
     {
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
-        sameJsonAtEveryRankCount(QStringList{"train", "--json"} + options, maxRanks, [](const QJsonObject& j, int P) {
+        QFETCH(bool, spread);
+        int rows = 0;  // every feature row: what one process holds
+        sameJsonAtEveryRankCount(QStringList{"train", "--json"} + options, maxRanks, [&](const QJsonObject& j, int P) {
             QCOMPARE(j["ranks"].toInt(), P);
             QVERIFY(j["stage_seconds"].toObject().contains("reduction"));
             QVERIFY(j["mean"].isDouble());
+            const int held = j["feature_rows_held"].toInt();
+            if (P == 1) rows = held;
+            QVERIFY2(held > 0 && (spread ? held < rows || P == 1 : held == rows),
+                     qPrintable(QString("P=%1 held %2 of %3 feature rows").arg(P).arg(held).arg(rows)));
         });
     }
 
@@ -176,6 +183,18 @@ private slots:
             << QStringList{"learn", "--data", g2, "--features", "irf:s=30,r=4", "--group", "permutation", "--dist",
                            "noisysort:sigma=0.5", "--learn", "sigma", "--max-evals", "5", "--block-rows", "32"}
             << 2;
+        // The held-out score: fitted on the learning rows' block sums and predicted block by block
+        // by the ranks holding the test rows (regression, a map without tangents); in the dual form
+        // (more features than learning rows) on every rank whole.
+        QTest::newRow("learn noisy sort held out")
+            << QStringList{"learn", "--data", g2, "--features", "irf:s=30,r=4", "--group", "permutation", "--dist",
+                           "noisysort:sigma=0.5", "--learn", "sigma", "--max-evals", "3", "--block-rows", "16", "--eval", "holdout:0.3"}
+            << 3;
+        QTest::newRow("learn dual held out")
+            << (QStringList{"learn", "--data", digits, "--n", "80", "--features", "irf:s=90,r=4", "--group", "rotation",
+                            "--dist", "vonmises:kappa=1", "--block-rows", "16", "--learn", "kappa", "--max-evals", "3",
+                            "--eval", "holdout:0.25"})
+            << 2;
         QTest::newRow("evidence dual (more features than rows)")
             << (QStringList{"evidence", "--data", digits, "--n", "60", "--features", "irf:s=80,r=4", "--group", "rotation",
                             "--dist", "vonmises:kappa=1", "--block-rows", "16", "--param", "kappa", "--values", "1,4"})
@@ -186,8 +205,11 @@ private slots:
     {
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
-        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks,
-                                 [](const QJsonObject& j, int) { QVERIFY(j.contains("log_evidence")); });
+        const bool heldOut = options.contains("--eval");
+        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks, [&](const QJsonObject& j, int) {
+            QVERIFY(j.contains("log_evidence"));
+            if (heldOut) QVERIFY2(j["test"].isDouble() && j["test_rows"].toInt() > 0, qPrintable(QJsonDocument(j).toJson()));
+        });
     }
 
     /// An experiment deals its settings out to the ranks: the same table as one process.

@@ -1,6 +1,7 @@
 #include "orbit/experiments/EvidenceObjective.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/evaluation/Metrics.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/InvariantFourierTangents.hpp"
@@ -28,12 +29,17 @@ TrainConfig splitConfig(const LocalityConfig& c)
     return t;
 }
 
+/// BayesianLinearRegression's coding of the rows' labels or targets.
+TargetCoding targetCoding(const Dataset& data, const Indices& rows)
+{
+    if (data.isClassification()) return TargetCoding::classes(data.numClasses, TargetCoding::Kind::OneHot);
+    return TargetCoding::regression(select(data.targets, rows));
+}
+
 Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows)
 {
-    if (data.isClassification())
-        return TargetCoding::classes(data.numClasses, TargetCoding::Kind::OneHot).encode(select(data.labels, rows));
-    const std::vector<double> t = select(data.targets, rows);
-    return TargetCoding::regression(t).encode(t);
+    const TargetCoding coding = targetCoding(data, rows);
+    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
 }
 
 /// The evidence maximised over alpha, beta from all rows of the features at once, and (for each
@@ -130,21 +136,55 @@ std::string EvidenceObjective::distSpec(const std::map<std::string, double>& val
     return dist_->withParameters(values)->spec();
 }
 
-MatrixXfR EvidenceObjective::features(const std::map<std::string, double>& values, const Indices& rows) const
+double EvidenceObjective::heldOutScore(const std::map<std::string, double>& values, const Indices& test,
+                                      const Progress& progress) const
 {
-    const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
-    MatrixXfR Phi;
-    if (tangents_) {
-        std::vector<MatrixXfR> none;
-        tangents_->compute(dist, data_.X, rows, {}, Phi, none);
-        return Phi;
+    const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
+    const RowBlocks testBlocks{Eigen::Index(test.size()), Eigen::Index(config_.blockRows)};
+    const Progress half = [&](double f, const std::string& what) { return progress && progress(0.5 * f, what); };
+    const Progress otherHalf = [&](double f, const std::string& what) { return progress && progress(0.5 + 0.5 * f, what); };
+    std::vector<MatrixXfR> none;
+    bool dual = false;
+    MatrixXfR Phi = ownFeatures(values, {}, none, rows_, blocks, dual, half);
+    MatrixXfR held = ownFeatures(values, {}, none, test, testBlocks, dual, otherHalf);
+    BayesianLinearRegression blr;
+    Eigen::MatrixXd decision;
+    if (dual) {  // every row on every rank
+        ranks_.allGatherRows(Phi, blocks);
+        ranks_.allGatherRows(held, testBlocks);
+        if (data_.isClassification())
+            blr.fit(Phi, select(data_.labels, rows_), data_.numClasses);
+        else
+            blr.fit(Phi, select(data_.targets, rows_));
+        decision = blr.decisionValues(held);
+    } else {
+        Indices all(rows_.size());
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        blr.fit(normalEquationsOfHeld(Phi, ownedStarts(blocks), all, targets_, blocks, ranks_), targets_.squaredNorm(),
+                targetCoding(data_, rows_));
+        // Each rank's test blocks, one product per block (the same calls at any number of ranks).
+        const Eigen::Index first = ranks_.firstRow(testBlocks);
+        Eigen::MatrixXd mine(held.rows(), blr.weights().cols());
+        ranks_.forOwnRows(testBlocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
+            mine.middleRows(r0 - first, r1 - r0) = blr.decisionValues(held.middleRows(r0 - first, r1 - r0));
+        });
+        decision.resize(Eigen::Index(test.size()), mine.cols());
+        Eigen::Index at = 0;
+        for (const Eigen::MatrixXd& piece : ranks_.allPieces(mine)) {
+            decision.middleRows(at, piece.rows()) = piece;
+            at += piece.rows();
+        }
     }
-    // Any other map: fitted on the learning rows with train's seed, then applied to `rows`.
-    const std::uint64_t seed = featureSeed(config_.seed);
-    const FeatureContext context = makeFeatureContext(data_, config_.group, dist->spec(), kernelSpec_, seed);
-    const auto map = makeFeatureMap(config_.features, context);
-    map->fit(selectRows(data_.X, rows_), seed);
-    return map->transform(selectRows(data_.X, rows));
+    if (data_.isClassification()) return accuracy(TargetCoding::argmax(decision), select(data_.labels, test));
+    return rmse(blr.coding().decode(decision), select(data_.targets, test));
+}
+
+std::vector<Eigen::Index> EvidenceObjective::ownedStarts(const RowBlocks& blocks) const
+{
+    std::vector<Eigen::Index> starts;
+    for (int q = 0; q < ranks_.size(); ++q) starts.push_back(ranks_.firstBlock(blocks.count(), q));
+    starts.push_back(blocks.count());
+    return starts;
 }
 
 EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& values, bool gradient,
@@ -158,7 +198,8 @@ EvidencePoint EvidenceObjective::evaluate(const std::map<std::string, double>& v
 }
 
 MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
-                                         std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const
+                                         std::vector<MatrixXfR>& dPhi, const Indices& rows, const RowBlocks& blocks, bool& dual,
+                                         const Progress& progress) const
 {
     const std::shared_ptr<const Distribution> dist = dist_->withParameters(values);
     std::unique_ptr<FeatureMap> map;  // maps without tangents: fitted once on all learning rows, as featuresWith does
@@ -171,11 +212,13 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
         });
     }
     const Eigen::Index D = tangents_ ? tangents_->dim() : map->dim();
-    MatrixXfR Phi = MatrixXfR::Zero(blocks.rows, D);
-    dPhi.assign(params.size(), MatrixXfR::Zero(blocks.rows, D));
     const Eigen::Index first = ranks_.firstRow(blocks), own = std::max<Eigen::Index>(1, ranks_.lastRow(blocks) - first);
+    dual = D > Eigen::Index(rows_.size());  // the dual form gathers every row; the primal keeps its own
+    const Eigen::Index held = dual ? blocks.rows : ranks_.lastRow(blocks) - first, offset = dual ? 0 : first;
+    MatrixXfR Phi = MatrixXfR::Zero(held, D);
+    dPhi.assign(params.size(), MatrixXfR::Zero(held, D));
     ranks_.forOwnRows(blocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
-        const Indices block(rows_.begin() + r0, rows_.begin() + r1);
+        const Indices block(rows.begin() + r0, rows.begin() + r1);
         const Progress inBlock = [&](double f, const std::string& what) {
             reportProgress(progress, 0.2 + 0.8 * (double(r0 - first) + f * double(r1 - r0)) / double(own), what);
             return false;
@@ -184,11 +227,11 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
         if (tangents_) {
             std::vector<MatrixXfR> dPb;
             tangents_->compute(dist, data_.X, block, params, Pb, dPb, inBlock);
-            for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(r0, r1 - r0) = dPb[m];
+            for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(r0 - offset, r1 - r0) = dPb[m];
         } else {
             Pb = map->transform(selectRows(data_.X, block));
         }
-        Phi.middleRows(r0, r1 - r0) = Pb;
+        Phi.middleRows(r0 - offset, r1 - r0) = Pb;
     });
     return Phi;
 }
@@ -200,30 +243,34 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     point.params = values;
     const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
     std::vector<MatrixXfR> dPhi;
-    MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, blocks, progress);
-    if (Phi.cols() > blocks.rows) {  // the dual form needs every row on every rank
+    bool dual = false;
+    MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, rows_, blocks, dual, progress);
+    if (dual) {  // the dual form needs every row on every rank
         ranks_.allGatherRows(Phi, blocks);
         for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
         evidenceOfAllRows(Phi, dPhi, targets_, point);
         return point;
     }
     // Primal: the normal equations and the gradient's sums over rows go block by block, in the
-    // fixed tree of orbit/parallel/BlockSum.hpp.
+    // fixed tree of orbit/parallel/BlockSum.hpp, each rank summing the blocks it holds.
     Indices all(rows_.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    const LinearEvidence evidence(normalEquations(Phi, all, targets_, blocks, ranks_), targets_.squaredNorm());
+    const std::vector<Eigen::Index> starts = ownedStarts(blocks);
+    const Eigen::Index first = ranks_.firstRow(blocks);
+    const LinearEvidence evidence(normalEquationsOfHeld(Phi, starts, all, targets_, blocks, ranks_), targets_.squaredNorm());
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
     point.beta = o.beta;
     if (gradient) {
         const Eigen::MatrixXd M = evidence.posteriorMean(o.alpha, o.beta);
-        const Eigen::MatrixXd sums = sumOverBlocks(ranks_, blocks.count(), [&](Eigen::Index b) {
+        const Eigen::MatrixXd sums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
             const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
-            const Eigen::MatrixXd G = evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0, n), targets_.middleRows(r0, n));
+            const Eigen::MatrixXd G =
+                evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0 - first, n), targets_.middleRows(r0, n));
             Eigen::MatrixXd leaf(1, Eigen::Index(dPhi.size()));
             for (std::size_t m = 0; m < dPhi.size(); ++m)
-                leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0, n).cast<double>().array()).sum();
+                leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0 - first, n).cast<double>().array()).sum();
             return leaf;
         });
         for (Eigen::Index m = 0; m < sums.cols(); ++m) point.gradient.push_back(sums(0, m));

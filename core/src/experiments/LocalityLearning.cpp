@@ -1,10 +1,8 @@
 #include "orbit/experiments/LocalityLearning.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
-#include "orbit/evaluation/Metrics.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/groups/Group.hpp"
-#include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -323,17 +321,8 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
     reportProgress(progress, 1.0, "scoring");
 
     if (!test.empty()) {
-        const MatrixXfR train = objective.features(result.learned, rows), held = objective.features(result.learned, test);
-        BayesianLinearRegression blr;
-        if (data.isClassification()) {
-            blr.fit(train, select(data.labels, rows), data.numClasses);
-            result.metric = "accuracy";
-            result.test = accuracy(blr.predictClasses(held), select(data.labels, test));
-        } else {
-            blr.fit(train, select(data.targets, rows));
-            result.metric = "rmse";
-            result.test = rmse(blr.predictTargets(held), select(data.targets, test));
-        }
+        result.metric = data.isClassification() ? "accuracy" : "rmse";
+        result.test = objective.heldOutScore(result.learned, test);
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;

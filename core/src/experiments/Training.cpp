@@ -7,6 +7,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/parallel/BlockSum.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
@@ -90,6 +91,14 @@ private:
     /// The learning curve at point (p, l) on split s; progress runs over [from, 1].
     std::vector<LearningCurvePoint> learningCurveAt(std::size_t p, std::size_t l, const Split& s, double from);
     ParamPoint pointAt(std::size_t p, std::size_t l) const;
+    /// The training sizes of the learning curve on split s (none without one).
+    std::vector<std::size_t> curveSizes(const Split& s) const
+    {
+        std::vector<std::size_t> sizes;
+        for (double frac : config_.learningCurve)
+            sizes.push_back(std::clamp<std::size_t>(std::size_t(std::llround(frac * double(s.train.size()))), 2, s.train.size()));
+        return sizes;
+    }
 
     double medianDistance()
     {
@@ -120,6 +129,10 @@ private:
     std::vector<ParamPoint> featurePoints_;
     bool independent_ = false;
     std::optional<double> median_;
+    /// Spread features (PointFeatures::spread): each rank's first block, then the block count, and
+    /// the fewest training rows of any fit of the run (features of more dimensions are gathered).
+    std::vector<Eigen::Index> starts_;
+    std::size_t spreadLimit_ = 0;
     Eigen::Index featureDim_ = 0;
     std::string featureSpec_;
 };
@@ -150,25 +163,37 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
         map->fit(data_.X, featureSeed(config_.seed), fitProgress);
     // dim() is known after the fit (Nystrom keeps the landmark directions above its tolerance).
     const Eigen::Index n = data_.X.rows(), dim = map->dim();
-    detail::checkFeatureMemory(4.0 * double(n) * double(dim), "features",
-                               "the " + std::to_string(n) + " x " + std::to_string(dim) + " feature matrix",
-                               config_.features);
+    const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
+    // Spread when the learner only sums over rows and every fit of the run is primal: each rank
+    // then keeps just its own rows (a contiguous run of blocks, weighted by starts_) and never
+    // receives the others'. Else every rank holds every row (gathered).
     PointFeatures out;
-    out.F.resize(n, dim);
+    if (learner_->sumsOverRows() && std::size_t(dim) <= spreadLimit_) {
+        out.starts = starts_;
+        out.blocks = blocks;
+    }
+    const auto q = std::size_t(ranks_.rank());
+    const Eigen::Index first = out.spread() ? blocks.begin(starts_[q]) : ranks_.firstRow(blocks);
+    const Eigen::Index last = out.spread() ? blocks.begin(starts_[q + 1]) : ranks_.lastRow(blocks);
+    const Eigen::Index held = out.spread() ? last - first : n, own = std::max<Eigen::Index>(1, last - first);
+    detail::checkFeatureMemory(4.0 * double(held) * double(dim), "features",
+                               "the " + std::to_string(held) + " x " + std::to_string(dim) + " feature matrix",
+                               config_.features);
+    out.F.resize(held, dim);
+    stages_.heldRows = std::max<long long>(stages_.heldRows, held);
     // This rank's rows of the run's row blocks, in calls of at most kRows rows (fewer when the map
     // is expensive, so a cancel is seen within a fraction of a second), cut alike at any rank count.
-    const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
-    const Eigen::Index first = ranks_.firstRow(blocks), last = ranks_.lastRow(blocks), own = std::max<Eigen::Index>(1, last - first);
     const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_, map->spec()), dim);
+    const Eigen::Index offset = out.spread() ? first : 0;
     MatrixXfR block;
-    ranks_.forOwnRows(blocks, kRows, [&](Eigen::Index r, Eigen::Index e) {
+    Ranks::forRowsOf(blocks, first, last, kRows, [&](Eigen::Index r, Eigen::Index e) {
         stage.at(kFitShare + (1.0 - kFitShare) * double(r - first) / double(own),
                  "features " + std::to_string(r - first) + "/" + std::to_string(last - first));
         map->transform(data_.X, std::size_t(r), std::size_t(e), block);
-        out.F.middleRows(r, e - r) = block;
+        out.F.middleRows(r - offset, e - r) = block;
     });
     const auto gathering = std::chrono::steady_clock::now();
-    ranks_.allGatherRows(out.F, blocks);
+    if (!out.spread()) ranks_.allGatherRows(out.F, blocks);
     const auto gathered = std::chrono::steady_clock::now();
     stages_.reduction += std::chrono::duration<double>(gathered - gathering).count();
     if (krr) {
@@ -237,6 +262,20 @@ std::size_t smallestTraining(const std::vector<Split>& outer, const std::vector<
     return least;
 }
 
+/// Who holds which rows of spread features: contiguous runs of blocks, weighted by the rows each
+/// block computes features for plus those it sums products of (rows in some training set), so that
+/// test rows that come last (--test-data) share out evenly. Any owners give the same bits.
+std::vector<Eigen::Index> spreadOwners(const std::vector<Split>& outer, std::size_t n, Eigen::Index blockRows, int ranks)
+{
+    const RowBlocks blocks{Eigen::Index(n), blockRows};
+    std::vector<char> training(n, 0);
+    for (const Split& s : outer)
+        for (std::size_t r : s.train) training[r] = 1;
+    std::vector<double> weights(std::size_t(blocks.count()), 0.0);
+    for (std::size_t r = 0; r < n; ++r) weights[std::size_t(blocks.of(Eigen::Index(r)))] += 1.0 + training[r];
+    return weightedBlockStarts(weights, ranks);
+}
+
 /// Accuracy or RMSE; a failed fit scores the worst possible value (never chosen when another works).
 double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
 {
@@ -254,6 +293,9 @@ TrainResult Trainer::run()
     for (std::size_t f = 0; f < outer.size(); ++f) inner.push_back(innerSplits(data_, config_, outer[f].train, f));
     const bool curve = !config_.learningCurve.empty();
     const double gridShare = curve ? 0.9 : 1.0;
+    spreadLimit_ = smallestTraining(outer, inner);
+    for (std::size_t size : curveSizes(outer.front())) spreadLimit_ = std::min(spreadLimit_, size);
+    starts_ = spreadOwners(outer, data_.count(), Eigen::Index(config_.blockRows), ranks_.size());
 
     const GridScores scores = scoreGrid(outer, inner, gridShare);
     TrainResult r;
@@ -267,6 +309,7 @@ TrainResult Trainer::run()
     r.stages.reduction = ranks_.maximum(stages_.reduction);
     r.stages.solve = ranks_.maximum(stages_.solve);
     r.stages.productRows = stages_.productRows;
+    r.stages.heldRows = static_cast<long long>(ranks_.maximum(double(stages_.heldRows)));
     return r;
 }
 
@@ -430,9 +473,7 @@ std::vector<LearningCurvePoint> Trainer::learningCurveAt(std::size_t p, std::siz
 {
     const Stage cs{&progress_, from, 1.0};
     PointFeatures pf = features(featurePoints_[p], independent_ ? nullptr : &s.train, Stage{&progress_, from, from + 0.05});
-    std::vector<std::size_t> sizes;
-    for (double frac : config_.learningCurve)
-        sizes.push_back(std::clamp<std::size_t>(std::size_t(std::llround(frac * double(s.train.size()))), 2, s.train.size()));
+    const std::vector<std::size_t> sizes = curveSizes(s);
     const std::vector<double> one = {learnerAxis_.values[l]};
     double curveAt = 0.0;  // the fits of the curve poll at its last reported fraction
     std::string curveWhat = "learning curve";

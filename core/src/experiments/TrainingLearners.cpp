@@ -24,7 +24,7 @@ namespace orbit::detail {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-/// Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
+/// Unless spread, Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
 constexpr bool kRowsGathered = true;
 
 std::string shortNumber(double v)
@@ -137,7 +137,7 @@ std::optional<NormalEquations> unionOfCells(const std::vector<CellEquations>& ce
 std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices& train)
 {
     if (p.cells.empty()) return std::nullopt;
-    std::vector<char> in(static_cast<std::size_t>(p.F.rows()), 0);
+    std::vector<char> in(static_cast<std::size_t>(p.rows()), 0);
     for (std::size_t r : train) in[r] = 1;
     if (auto sum = unionOfCells(p.cells, in, train.size())) return sum;
     for (const CellEquations& R : p.removable) {
@@ -154,6 +154,17 @@ std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices&
     return std::nullopt;
 }
 
+/// The normal equations of dataset rows `set` (targets Y) summed over the run's row blocks and
+/// ranks: each rank sums the blocks it holds when the features are spread, else any blocks.
+NormalEquations equationsOf(const PointFeatures& p, const Indices& set, const Eigen::MatrixXd& Y,
+                            const RowPartition& rows, FitClock& clock, const Progress& progress)
+{
+    clock.rows += static_cast<long long>(set.size());
+    if (p.spread()) return normalEquationsOfHeld(p.F, p.starts, set, Y, p.blocks, *rows.ranks, &clock.sums, progress);
+    return normalEquations(p.F, set, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress,
+                           kRowsGathered);
+}
+
 /// The normal equations of the training rows with coded targets Y: the shared cells' when `train`
 /// is a union of them, else summed over the run's row blocks and ranks.
 NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
@@ -161,9 +172,7 @@ NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, 
                                   const Progress& progress)
 {
     if (auto raw = sumOfCells(p, train)) return coded(std::move(*raw), coding);
-    clock.rows += static_cast<long long>(train.size());
-    return normalEquations(p.F, train, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress,
-                           kRowsGathered);
+    return equationsOf(p, train, Y, rows, clock, progress);
 }
 
 /// The normal equations of the raw targets of every shared set into p.cells and p.removable, once
@@ -177,12 +186,10 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
     for (const Indices& c : sets.cells) total += c.size();
     if (std::size_t(p.F.cols()) > total) return;
     FitClock clock(rows);
-    const RowBlocks blocks{p.F.rows(), rows.blockRows};
     auto equations = [&](const Indices& set) {
         const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
                                                           : rawTargets(select(data.targets, set));
-        clock.rows += static_cast<long long>(set.size());
-        return CellEquations{set, normalEquations(p.F, set, R, blocks, *rows.ranks, &clock.sums, poll, kRowsGathered)};
+        return CellEquations{set, equationsOf(p, set, R, rows, clock, poll)};
     };
     for (const Indices& cell : sets.cells) p.cells.push_back(equations(cell));
     for (const Indices& set : sets.removable) p.removable.push_back(equations(set));
@@ -191,15 +198,18 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
 /// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
 Eigen::MatrixXd packed(const Outcome& o)
 {
-    const std::size_t n = 4 + o.classes.size() + o.targets.size();
+    const std::size_t n = 6 + o.classes.size() + o.targets.size() + std::size_t(o.weights.size());
     Eigen::MatrixXd m(Eigen::Index(n), 1);
     m(0) = o.failed ? 1.0 : 0.0;
     m(1) = o.logEvidence;
     m(2) = double(o.classes.size());
     m(3) = double(o.targets.size());
-    Eigen::Index at = 4;
+    m(4) = double(o.weights.rows());
+    m(5) = double(o.weights.cols());
+    Eigen::Index at = 6;
     for (int c : o.classes) m(at++) = c;
     for (double t : o.targets) m(at++) = t;
+    m.middleRows(at, o.weights.size()) = o.weights.reshaped();
     return m;
 }
 
@@ -209,9 +219,11 @@ Outcome unpacked(const Eigen::MatrixXd& m)
     o.failed = m(0) != 0.0;
     o.logEvidence = m(1);
     const auto classes = std::size_t(m(2)), targets = std::size_t(m(3));
-    Eigen::Index at = 4;
+    const auto D = Eigen::Index(m(4)), C = Eigen::Index(m(5));
+    Eigen::Index at = 6;
     for (std::size_t i = 0; i < classes; ++i) o.classes.push_back(int(m(at++)));
     for (std::size_t i = 0; i < targets; ++i) o.targets.push_back(m(at++));
+    o.weights = m.middleRows(at, D * C).reshaped(D, C);
     return o;
 }
 
@@ -240,7 +252,81 @@ struct DealtFit {
     std::size_t tasks = 0;
     double cost = 1.0;
     std::function<Outcome(std::size_t)> run;
+    /// Spread features: run gives the weights, and the predictions x W are decoded by this.
+    TargetCoding coding;
 };
+
+/// A primal fit's piece on spread features: the weights W (or failed), predictions left to
+/// predictHeld.
+Outcome weightsOnly(std::optional<Eigen::MatrixXd> W, double logEvidence)
+{
+    Outcome o;
+    o.logEvidence = logEvidence;
+    if (!W) return failedOutcome();
+    o.weights = std::move(*W);
+    return o;
+}
+
+/// The predictions of fits on spread features (their outcomes hold weights W): each rank computes
+/// x W for the test rows it holds, block by block (the same products at any number of ranks), the
+/// ranks' pieces go to every rank, and each is decoded by its fit's coding.
+void predictHeld(const PointFeatures& p, const std::vector<Split>& splits, const std::vector<DealtFit>& fits,
+                 const Ranks& ranks, std::vector<std::vector<Outcome>>& out)
+{
+    const auto q0 = std::size_t(ranks.rank());
+    const Eigen::Index offset = p.blocks.begin(p.starts[q0]);
+    // Positions in each test set of its rows, block by block, in row order.
+    std::vector<std::vector<std::vector<std::size_t>>> byBlock;
+    for (const Split& s : splits) byBlock.push_back(positionsByBlock(s.test, p.blocks));
+    std::vector<std::vector<Eigen::MatrixXd>> decision(splits.size());
+    for (std::size_t j = 0; j < splits.size(); ++j)
+        for (const Outcome& o : out[j]) decision[j].emplace_back(Eigen::Index(splits[j].test.size()), o.weights.cols());
+    // Each rank's piece: for every fit, outcome and block it holds in turn, the decision rows of
+    // the block's test rows.
+    std::vector<Eigen::MatrixXd> parts;
+    Eigen::Index rowsOfPiece = 0, width = 0;
+    for (std::size_t j = 0; j < splits.size(); ++j)
+        for (Eigen::Index b = p.starts[q0]; b < p.starts[q0 + 1]; ++b) {
+            const std::vector<std::size_t>& ks = byBlock[j][std::size_t(b)];
+            if (ks.empty()) continue;
+            MatrixXfR Fb(Eigen::Index(ks.size()), p.F.cols());
+            for (std::size_t i = 0; i < ks.size(); ++i) Fb.row(Eigen::Index(i)) = p.F.row(Eigen::Index(splits[j].test[ks[i]]) - offset);
+            for (const Outcome& o : out[j]) {
+                if (o.failed) continue;
+                parts.push_back(timesDouble(Fb, o.weights));
+                rowsOfPiece += parts.back().rows();
+                width = std::max(width, parts.back().cols());
+            }
+        }
+    Eigen::MatrixXd mine = Eigen::MatrixXd::Zero(rowsOfPiece, width);
+    for (Eigen::Index at = 0; const Eigen::MatrixXd& m : parts) {
+        mine.block(at, 0, m.rows(), m.cols()) = m;
+        at += m.rows();
+    }
+    const std::vector<Eigen::MatrixXd> pieces = ranks.allPieces(mine);
+    for (std::size_t q = 0; q < pieces.size(); ++q) {
+        Eigen::Index at = 0;
+        for (std::size_t j = 0; j < splits.size(); ++j)
+            for (Eigen::Index b = p.starts[q]; b < p.starts[q + 1]; ++b) {
+                const std::vector<std::size_t>& ks = byBlock[j][std::size_t(b)];
+                if (ks.empty()) continue;
+                for (std::size_t k = 0; k < out[j].size(); ++k) {
+                    if (out[j][k].failed) continue;
+                    Eigen::MatrixXd& d = decision[j][k];
+                    for (std::size_t i = 0; i < ks.size(); ++i) d.row(Eigen::Index(ks[i])) = pieces[q].row(at + Eigen::Index(i)).head(d.cols());
+                    at += Eigen::Index(ks.size());
+                }
+            }
+    }
+    for (std::size_t j = 0; j < splits.size(); ++j)
+        for (std::size_t k = 0; k < out[j].size(); ++k) {
+            Outcome& o = out[j][k];
+            if (o.failed) continue;
+            Outcome predicted = decode(fits[j].coding, decision[j][k]);
+            predicted.logEvidence = o.logEvidence;
+            o = std::move(predicted);
+        }
+}
 
 /// The Cholesky of value k of `lambdas` held at its share of a ridge fit's progress: the Gram
 /// matrix takes the first third, the lambdas the rest.
@@ -293,6 +379,7 @@ public:
             ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
+        if (p.spread()) predictHeld(p, splits, fits, ranks, out);
         return out;
     }
 
@@ -317,6 +404,7 @@ public:
     {
     }
     std::string axis() const override { return "lambda"; }
+    bool sumsOverRows() const override { return !gaussian_; }
 
     DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>& lambdas, const Progress& poll,
                      FitClock& clock) const override
@@ -327,12 +415,20 @@ public:
         if (primal(p, split.train)) {
             NormalEquations ne = trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
             const double D = double(p.F.cols());
+            if (p.spread())
+                return {lambdas.size(), D * D * D,
+                        [&lambdas, &poll, ne = std::move(ne)](std::size_t k) {
+                            return weightsOnly(solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k)), kNaN);
+                        },
+                        c.coding};
             return {lambdas.size(), D * D * D,
                     [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding](std::size_t k) {
                         const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k));
                         return W ? decode(coding, timesDouble(Fs, *W)) : failedOutcome();
-                    }};
+                    },
+                    {}};
         }
+        if (p.spread()) throw ContractError("RidgeLearner", "a dual fit on features spread over the ranks");
         const Eigen::MatrixXd& K = kernel(p, &clock.sums, heldAt(poll, 0.0, "Gram matrix"));
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
         Eigen::MatrixXd Ktt = subMatrix(K, split.train, split.train);
@@ -346,7 +442,8 @@ public:
                     Eigen::MatrixXd D(Kst.rows(), A->cols());
                     for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst * A->col(j);  // GEMV: one thread
                     return decode(c.coding, D);
-                }};
+                },
+                {}};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
@@ -418,7 +515,8 @@ public:
                     o.logEvidence = kNaN;
                     o.classes = svm.predictClasses(Fs);
                     return o;
-                }};
+                },
+                {}};
     }
 
 private:
@@ -431,6 +529,7 @@ class BlrLearner : public DealtLearner {
 public:
     BlrLearner(const Dataset& data, const RowPartition& rows) : DealtLearner(rows), data_(data) {}
     std::string axis() const override { return {}; }
+    bool sumsOverRows() const override { return true; }
 
     DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>&, const Progress& poll,
                      FitClock& clock) const override
@@ -448,7 +547,17 @@ public:
                                               : TargetCoding::regression(select(data_.targets, train));
             T = data_.isClassification() ? coding.encode(select(data_.labels, train)) : coding.encode(select(data_.targets, train));
             ne = trainingEquations(p, train, coding, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+        } else if (p.spread()) {
+            throw ContractError("BlrLearner", "a dual fit on features spread over the ranks");
         }
+        if (p.spread())
+            return {1, D * D * D,
+                    [ne = std::move(ne), coding, sumT2 = T.squaredNorm()](std::size_t) {
+                        BayesianLinearRegression blr;
+                        blr.fit(*ne, sumT2, coding);
+                        return weightsOnly(blr.weights(), blr.logEvidence());
+                    },
+                    coding};
         return {1, ne ? D * D * D : n * D * std::min(n, D),
                 [this, &p, train, ne = std::move(ne), coding = std::move(coding), sumT2 = T.squaredNorm(),
                  Fs = selectRows(p.F, split.test)](std::size_t) {
@@ -466,7 +575,8 @@ public:
                         o.targets = blr.predictTargets(Fs);
                     o.logEvidence = blr.logEvidence();
                     return o;
-                }};
+                },
+                {}};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override

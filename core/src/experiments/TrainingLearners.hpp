@@ -41,6 +41,15 @@ struct SharedRowSets {
 /// if its learner sums over rows.
 struct PointFeatures {
     MatrixXfR F;
+    /// Spread over the ranks (row-summing learners whose fits are all primal, Trainer::features):
+    /// F then holds only this rank's rows, those of blocks [starts[rank], starts[rank + 1]) of
+    /// `blocks`, and every prediction is made by the rank holding the row. Empty `starts`: F holds
+    /// every row on every rank.
+    std::vector<Eigen::Index> starts;
+    RowBlocks blocks;
+    bool spread() const { return !starts.empty(); }
+    /// The dataset rows the features are of (F's rows unless spread).
+    Eigen::Index rows() const { return spread() ? blocks.rows : F.rows(); }
     double kernelSigma = 0.0;                 ///< krr only: bandwidth of the Gaussian kernel on F
     mutable std::optional<Eigen::MatrixXd> K;
     mutable std::vector<CellEquations> cells;
@@ -53,6 +62,9 @@ struct Outcome {
     std::vector<double> targets;   ///< regression
     double logEvidence = 0.0;      ///< blr (of the training rows); NaN otherwise
     bool failed = false;           ///< the fit was impossible at this value (e.g. lambda too small to factorise)
+    /// Spread features (PointFeatures::spread): the fit's weights (D x C), dealt instead of the
+    /// predictions, which the ranks holding the test rows then make; empty otherwise.
+    Eigen::MatrixXd weights;
 };
 
 /// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
@@ -64,6 +76,9 @@ class TrainLearner {
 public:
     virtual ~TrainLearner() = default;
     virtual std::string axis() const = 0;
+    /// Its primal fits only sum over rows and predict x W (ridge, blr): it can work on features
+    /// spread over the ranks (PointFeatures::spread) as long as every fit is primal.
+    virtual bool sumsOverRows() const { return false; }
     /// The outcomes of several fits (e.g. a fold's inner splits and its outer split), fits[j] of
     /// splits[j]. The parts of every fit that sum over rows come first (collective); the work that
     /// does not split over rows (a Cholesky per lambda, an SVM per C, an evidence maximisation) is

@@ -8,47 +8,68 @@
 
 namespace orbit {
 
+namespace {
+
+/// Block b's [F_b^T F_b | F_b^T Y_b] over its rows of `rows` (positions ks), dataset row i being
+/// F.row(i - offset).
+Eigen::MatrixXd blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows, const Eigen::MatrixXd& Y,
+                               const std::vector<std::size_t>& ks, const Progress& progress)
+{
+    const Eigen::Index D = F.cols(), C = Y.cols();
+    if (ks.empty()) return Eigen::MatrixXd::Zero(D, D + C);
+    MatrixXfR Fb(Eigen::Index(ks.size()), D);
+    Eigen::MatrixXd Yb(Eigen::Index(ks.size()), C);
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        Fb.row(Eigen::Index(i)) = F.row(Eigen::Index(rows[ks[i]]) - offset);
+        Yb.row(Eigen::Index(i)) = Y.row(Eigen::Index(ks[i]));
+    }
+    // G grows by C columns in place (column-major: its D x D part stays where it is), sparing
+    // a zeroed D x (D + C) matrix and a copy per block.
+    Eigen::MatrixXd GB = gramOfColumns(Fb, progress);
+    GB.conservativeResize(D, D + C);
+    GB.rightCols(C) = transposeTimes(Fb, Yb);
+    return GB;
+}
+
+NormalEquations split(const Eigen::MatrixXd& GB, Eigen::Index D, std::size_t samples)
+{
+    NormalEquations n;
+    n.samples = static_cast<Eigen::Index>(samples);
+    n.G = GB.leftCols(D);
+    n.B = GB.rightCols(GB.cols() - D);
+    return n;
+}
+
+} // namespace
+
 NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const Eigen::MatrixXd& Y,
                                 const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times,
                                 const Progress& progress, bool everyRowEverywhere)
 {
     requireSize("normalEquations", "rows of the feature matrix", F.rows(), blocks.rows);
     requireSize("normalEquations", "rows of the targets", Y.rows(), static_cast<long long>(rows.size()));
-    const Eigen::Index D = F.cols(), C = Y.cols();
-    // Positions k of `rows` by block, each block's in increasing row order.
-    std::vector<std::vector<std::size_t>> inBlock(static_cast<std::size_t>(blocks.count()));
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-        if (rows[k] >= static_cast<std::size_t>(F.rows()))
-            throw ContractError("normalEquations", "row " + std::to_string(rows[k]) + " of " + std::to_string(F.rows()));
-        inBlock[static_cast<std::size_t>(blocks.of(Eigen::Index(rows[k])))].push_back(k);
-    }
-    for (auto& ks : inBlock) std::sort(ks.begin(), ks.end(), [&](std::size_t a, std::size_t b) { return rows[a] < rows[b]; });
-
-    const auto leaf = [&](Eigen::Index b) {
-        const std::vector<std::size_t>& ks = inBlock[static_cast<std::size_t>(b)];
-        if (ks.empty()) return Eigen::MatrixXd::Zero(D, D + C).eval();
-        MatrixXfR Fb(Eigen::Index(ks.size()), D);
-        Eigen::MatrixXd Yb(Eigen::Index(ks.size()), C);
-        for (std::size_t i = 0; i < ks.size(); ++i) {
-            Fb.row(Eigen::Index(i)) = F.row(Eigen::Index(rows[ks[i]]));
-            Yb.row(Eigen::Index(i)) = Y.row(Eigen::Index(ks[i]));
-        }
-        // G grows by C columns in place (column-major: its D x D part stays where it is), sparing
-        // a zeroed D x (D + C) matrix and a copy per block.
-        Eigen::MatrixXd GB = gramOfColumns(Fb, progress);
-        GB.conservativeResize(D, D + C);
-        GB.rightCols(C) = transposeTimes(Fb, Yb);
-        return GB;
-    };
+    const std::vector<std::vector<std::size_t>> inBlock = positionsByBlock(rows, blocks);
+    const auto leaf = [&](Eigen::Index b) { return blockEquations(F, 0, rows, Y, inBlock[std::size_t(b)], progress); };
     std::vector<double> weights;
     if (everyRowEverywhere)
         for (const auto& ks : inBlock) weights.push_back(double(ks.size()));
-    Eigen::MatrixXd GB = sumOverBlocks(ranks, blocks.count(), leaf, times, everyRowEverywhere ? &weights : nullptr);
-    NormalEquations n;
-    n.samples = static_cast<Eigen::Index>(rows.size());
-    n.G = GB.leftCols(D);
-    n.B = GB.rightCols(C);
-    return n;
+    return split(sumOverBlocks(ranks, blocks.count(), leaf, times, everyRowEverywhere ? &weights : nullptr), F.cols(),
+                 rows.size());
+}
+
+NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<Eigen::Index>& starts,
+                                      const Indices& rows, const Eigen::MatrixXd& Y, const RowBlocks& blocks,
+                                      const Ranks& ranks, BlockSumTimes* times, const Progress& progress)
+{
+    requireSize("normalEquations", "block starts", static_cast<long long>(starts.size()), ranks.size() + 1LL);
+    requireSize("normalEquations", "blocks", starts.back(), blocks.count());
+    const std::size_t q = static_cast<std::size_t>(ranks.rank());
+    const Eigen::Index first = blocks.begin(starts[q]);
+    requireSize("normalEquations", "rows held by this rank", held.rows(), blocks.begin(starts[q + 1]) - first);
+    requireSize("normalEquations", "rows of the targets", Y.rows(), static_cast<long long>(rows.size()));
+    const std::vector<std::vector<std::size_t>> inBlock = positionsByBlock(rows, blocks);
+    const auto leaf = [&](Eigen::Index b) { return blockEquations(held, first, rows, Y, inBlock[std::size_t(b)], progress); };
+    return split(sumOverOwnedBlocks(ranks, starts, leaf, times), held.cols(), rows.size());
 }
 
 Eigen::MatrixXd rawTargets(const std::vector<int>& labels, int numClasses)

@@ -2,6 +2,7 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -119,7 +120,6 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
                               const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times,
                               const std::vector<double>* weights)
 {
-    const auto t0 = Clock::now();
     std::vector<Eigen::Index> starts;
     if (weights) {
         if (static_cast<Eigen::Index>(weights->size()) != blocks)
@@ -129,7 +129,19 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
         for (int q = 0; q < ranks.size(); ++q) starts.push_back(ranks.firstBlock(blocks, q));
         starts.push_back(blocks);
     }
-    TreeWalk walk(ranks, blocks, leaf, std::move(starts));
+    return sumOverOwnedBlocks(ranks, starts, leaf, times);
+}
+
+Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
+                                   const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times)
+{
+    const auto t0 = Clock::now();
+    if (starts.size() != static_cast<std::size_t>(ranks.size()) + 1 || starts.front() != 0 ||
+        !std::is_sorted(starts.begin(), starts.end()))
+        throw ContractError("sumOverOwnedBlocks", std::to_string(starts.size()) + " block starts for " +
+                                                      std::to_string(ranks.size()) + " ranks");
+    const Eigen::Index blocks = starts.back();
+    TreeWalk walk(ranks, blocks, leaf, starts);
     Eigen::MatrixXd sum;
     if (blocks > 0) {
         if (ranks.isRoot())

@@ -12,12 +12,11 @@ void checkBlockRows(long long rows)
         throw SpecError("block-rows", "must be between 1 and " + std::to_string(kMaxBlockRows), std::to_string(rows));
 }
 
-void Ranks::forOwnRows(const RowBlocks& b, Eigen::Index callRows,
-                       const std::function<void(Eigen::Index, Eigen::Index)>& call) const
+void Ranks::forRowsOf(const RowBlocks& b, Eigen::Index first, Eigen::Index last, Eigen::Index callRows,
+                      const std::function<void(Eigen::Index, Eigen::Index)>& call)
 {
     const auto nextMultiple = [](Eigen::Index r, Eigen::Index k) { return (r / k + 1) * k; };
-    const Eigen::Index last = lastRow(b);
-    for (Eigen::Index r = firstRow(b), e = r; r < last; r = e) {
+    for (Eigen::Index r = first, e = r; r < last; r = e) {
         e = std::min(last, nextMultiple(r, b.blockRows));
         if (callRows > 0) e = std::min(e, nextMultiple(r, callRows));
         call(r, e);
@@ -41,6 +40,28 @@ std::vector<Eigen::MatrixXd> Ranks::dealTo(const std::vector<int>& owners,
     for (std::size_t k = 0; k < owners.size(); ++k)
         if (owners[k] == rank()) out[k] = task(k);
     for (std::size_t k = 0; k < owners.size() && size() > 1; ++k) broadcast(out[k], owners[k]);
+    return out;
+}
+
+std::vector<std::vector<std::size_t>> positionsByBlock(const std::vector<std::size_t>& rows, const RowBlocks& blocks)
+{
+    std::vector<std::vector<std::size_t>> inBlock(static_cast<std::size_t>(blocks.count()));
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (rows[k] >= static_cast<std::size_t>(blocks.rows))
+            throw ContractError("positionsByBlock", "row " + std::to_string(rows[k]) + " of " + std::to_string(blocks.rows));
+        inBlock[static_cast<std::size_t>(blocks.of(Eigen::Index(rows[k])))].push_back(k);
+    }
+    for (auto& ks : inBlock) std::sort(ks.begin(), ks.end(), [&](std::size_t a, std::size_t b) { return rows[a] < rows[b]; });
+    return inBlock;
+}
+
+std::vector<Eigen::MatrixXd> Ranks::allPieces(const Eigen::MatrixXd& mine) const
+{
+    std::vector<Eigen::MatrixXd> out(static_cast<std::size_t>(size()));
+    for (int q = 0; q < size(); ++q) {
+        if (q == rank()) out[std::size_t(q)] = mine;
+        broadcast(out[std::size_t(q)], q);
+    }
     return out;
 }
 

@@ -83,16 +83,26 @@ public:
     /// Throws SpecError for a value outside the parameter's valid range; Cancelled from progress.
     EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient, const Progress& progress = {}) const;
 
-    /// The features of other rows of the data at these values (for scoring a held-out part).
-    MatrixXfR features(const std::map<std::string, double>& values, const Indices& rows) const;
+    /// The score on held-out rows `test` at these values (accuracy, or RMSE in the targets' units):
+    /// Bayesian linear regression fitted on the learning rows at its evidence optimum, as
+    /// evaluate() finds it, then predicting `test`. Collective: in the primal form (D <= the
+    /// learning rows) each rank computes the features of its own blocks of the learning rows and of
+    /// `test`, the normal equations are summed over blocks and each rank predicts its test blocks;
+    /// in the dual form every rank holds every row.
+    double heldOutScore(const std::map<std::string, double>& values, const Indices& test, const Progress& progress = {}) const;
 
 private:
     /// evaluate() in double precision throughout, whole on every rank (derivative checks).
     EvidencePoint evaluateInDouble(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
-    /// The features (and derivatives) of this rank's blocks of rows_, one call per block, in a
-    /// rows_.size() x D matrix whose other rows are zero.
+    /// The features (and derivatives) of this rank's blocks of `rows` (blocks over rows.size()),
+    /// one call per block, maps without tangents fitted on rows_. In the primal form (D <= the
+    /// learning rows rows_.size()) only those rows (the first at row 0); in the dual form (*dual
+    /// set) a rows.size() x D matrix whose other rows are zero, for the gather.
     MatrixXfR ownFeatures(const std::map<std::string, double>& values, const std::vector<std::string>& params,
-                          std::vector<MatrixXfR>& dPhi, const RowBlocks& blocks, const Progress& progress) const;
+                          std::vector<MatrixXfR>& dPhi, const Indices& rows, const RowBlocks& blocks, bool& dual,
+                          const Progress& progress) const;
+    /// Each rank's first block of `blocks` (Ranks::firstBlock), then the count: who sums what.
+    std::vector<Eigen::Index> ownedStarts(const RowBlocks& blocks) const;
     /// evaluate() in float precision, block by block over the ranks.
     EvidencePoint evaluateInBlocks(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
 

@@ -90,6 +90,9 @@ struct StageCosts {
     /// number of ranks): a fold's inner and outer fits share per-cell sums, so each of the fold's
     /// training rows counts once.
     long long productRows = 0;
+    /// The most feature rows one rank held at once: N when they are gathered on every rank, about
+    /// N / P when they stay spread (ridge and blr whose fits are all primal).
+    long long heldRows = 0;
 };
 
 /// One test sample of a classification run: the row of the data it was tested on (train()'s own rows),

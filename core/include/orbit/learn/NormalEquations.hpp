@@ -31,6 +31,14 @@ NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const E
                                 const RowBlocks& blocks, const Ranks& ranks, BlockSumTimes* times = nullptr,
                                 const Progress& progress = {}, bool everyRowEverywhere = false);
 
+/// The same when F is spread over the ranks: `held` holds only this rank's rows, those of blocks
+/// [starts[rank], starts[rank + 1]) of `blocks` (held.row(0) is dataset row blocks.begin(starts[rank])),
+/// and each rank sums the blocks it holds (sumOverOwnedBlocks). `rows` are dataset rows in
+/// [0, blocks.rows). The same bits as normalEquations on the whole F.
+NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<Eigen::Index>& starts,
+                                      const Indices& rows, const Eigen::MatrixXd& Y, const RowBlocks& blocks,
+                                      const Ranks& ranks, BlockSumTimes* times = nullptr, const Progress& progress = {});
+
 /// Targets before any coding, so that normal equations of several row sets can be added first and
 /// coded afterwards: one-hot classes (numClasses columns) or the target itself (one column), then a
 /// column of ones.

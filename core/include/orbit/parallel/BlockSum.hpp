@@ -35,6 +35,13 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
                               const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
                               BlockSumTimes* times = nullptr, const std::vector<double>* weights = nullptr);
 
+/// The same with the owners given: rank q owns blocks [starts[q], starts[q + 1]) (`starts` has
+/// ranks.size() + 1 non-decreasing entries from 0 to the number of blocks), e.g. the run of blocks
+/// whose rows it holds. The sum is the same bits as with any other owners.
+Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
+                                   const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
+                                   BlockSumTimes* times = nullptr);
+
 /// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
 /// order whose weights add up to about total / ranks each (rank q starts at the first block whose
 /// preceding weight reaches q total / ranks). All weights 0: equal counts, as Ranks::firstBlock.

@@ -36,6 +36,11 @@ struct RowBlocks {
     Eigen::Index of(Eigen::Index row) const { return row / blockRows; }
 };
 
+/// The positions k of `rows` (dataset rows in [0, blocks.rows)) grouped by the block holding
+/// rows[k], each block's in increasing row order: the order block sums and block-wise predictions
+/// visit them. ContractError for a row out of range.
+std::vector<std::vector<std::size_t>> positionsByBlock(const std::vector<std::size_t>& rows, const RowBlocks& blocks);
+
 /// The processes of one job. Collective calls (all but rank(), size() and ownership) must be made by
 /// every rank in the same order. A failing rank ends the whole job (the MPI implementation aborts
 /// it), so no collective waits for a rank that is gone.
@@ -58,7 +63,13 @@ public:
     /// where it sits in its call (Eigen's product kernels treat a call's last rows apart): these cuts
     /// are the same at any number of ranks, so the rows are too.
     void forOwnRows(const RowBlocks& b, Eigen::Index callRows,
-                    const std::function<void(Eigen::Index begin, Eigen::Index end)>& call) const;
+                    const std::function<void(Eigen::Index begin, Eigen::Index end)>& call) const
+    {
+        forRowsOf(b, firstRow(b), lastRow(b), callRows, call);
+    }
+    /// The same for rows [first, last) (block boundaries, e.g. another partition's run of blocks).
+    static void forRowsOf(const RowBlocks& b, Eigen::Index first, Eigen::Index last, Eigen::Index callRows,
+                          const std::function<void(Eigen::Index begin, Eigen::Index end)>& call);
 
     /// M has b.rows rows, this rank's own rows filled; on return every rank holds every row (each
     /// owner's rows, unchanged).
@@ -73,6 +84,8 @@ public:
     virtual std::string receiveText(int from) const = 0;
     /// Rank `from`'s M to every rank (size included).
     virtual void broadcast(Eigen::MatrixXd& M, int from = 0) const = 0;
+    /// Every rank's `mine`, in rank order, on every rank (sizes may differ). Collective.
+    std::vector<Eigen::MatrixXd> allPieces(const Eigen::MatrixXd& mine) const;
     /// The largest of every rank's `value` (for stage timings: the slowest rank sets the pace).
     virtual double maximum(double value) const = 0;
 
