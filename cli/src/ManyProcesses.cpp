@@ -25,7 +25,9 @@ std::string manyProcessesHelp()
            "blocks of --block-rows, each rank computes the features of its own blocks, and sums over rows\n"
            "are added in one fixed tree of blocks: the output is the same bits at any P. Fits that do not\n"
            "split over rows (a Cholesky per lambda, an SVM per C, an evidence maximisation) are dealt\n"
-           "out to the ranks in turn. Rank 0 writes; a rank that fails ends the job with its message.\n"
+           "out to the ranks in turn. Feature rows stay on the rank that computed them when every fit sums\n"
+           "over rows (ridge and blr in the primal, learn); svm, krr and the dual form gather them.\n"
+           "Rank 0 writes; a rank that fails ends the job with its message.\n"
            "--threads defaults to the cores shared by the ranks on one machine.\n\n";
 }
 

@@ -56,6 +56,30 @@ private:
 class TestNormalEquations : public QObject {
     Q_OBJECT
 private slots:
+    /// Spread features: a rank's held rows summed over the blocks it owns. At one rank (every
+    /// block owned) the same bits as from the whole matrix; held rows that are not the owned run's,
+    /// and rows outside the data, are contract errors.
+    void heldRowsSumLikeTheWholeMatrix()
+    {
+        const Eigen::Index n = 70, d = 5;
+        const MatrixXfR F = features(n, d);
+        const RowBlocks blocks{n, 16};
+        Indices rows;
+        for (std::size_t i = 0; i < std::size_t(n); i += 3) rows.push_back(i);
+        Eigen::MatrixXd Y(Eigen::Index(rows.size()), 2);
+        for (Eigen::Index k = 0; k < Y.rows(); ++k) Y.row(k) << std::sin(double(k)), 1.0;
+        const NormalEquations whole = normalEquations(F, rows, Y, blocks, oneProcess());
+        const NormalEquations held = normalEquationsOfHeld(F, {0, blocks.count()}, rows, Y, blocks, oneProcess());
+        QVERIFY(held.G == whole.G);
+        QVERIFY(held.B == whole.B);
+        QCOMPARE(held.samples, whole.samples);
+        QVERIFY_THROWS_EXCEPTION(ContractError, normalEquationsOfHeld(F.topRows(32), {0, blocks.count()}, rows, Y, blocks, oneProcess()));
+        QVERIFY_THROWS_EXCEPTION(ContractError, normalEquationsOfHeld(F, {0, 2}, rows, Y, blocks, oneProcess()));
+        Indices outside = rows;
+        outside.back() = std::size_t(n);
+        QVERIFY_THROWS_EXCEPTION(ContractError, normalEquationsOfHeld(F, {0, blocks.count()}, outside, Y, blocks, oneProcess()));
+    }
+
     /// Cells of a fold (its inner validation set and the rest), each summed over blocks with raw
     /// targets and coded after adding, give the equations of the whole training set computed
     /// directly with coded targets: for +-1 classes, one-hot classes and standardised targets.
