@@ -15,6 +15,15 @@ namespace orbit::detail {
 /// and GICDF need the true norms and keep the whole matrix.
 double effectiveInputSize(const Dataset& data, const std::string& spec);
 
+/// The cost of one row's features, in the units of featureBlockRows: effective input size x features
+/// x orbit samples r (multiply-adds of the templates against the orbit; 1 sample for maps without r).
+double featureRowCost(const std::string& spec, double inputDim, Eigen::Index dim);
+
+/// The cost of one training row's share of the normal equations (F_b^T F_b: D^2 / 2 multiply-adds,
+/// accumulated in double), in the same units: 2.3 times a feature multiply-add, as measured on one
+/// thread of this build (docs/results.md, Many processes).
+double productRowCost(Eigen::Index dim);
+
 /// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
 /// 2^32 units (rows x effective input size x features x orbit samples r; measured: a few tenths of
 /// a second on two cores), at least 1. Depends on the spec and sizes only, so the partition (and

@@ -25,11 +25,13 @@ namespace {
 using detail::distWith;
 using detail::effectiveInputSize;
 using detail::featureBlockRows;
+using detail::featureRowCost;
 using detail::featuresWith;
 using detail::isDataIndependent;
 using detail::isLearnerAxis;
 using detail::Outcome;
 using detail::PointFeatures;
+using detail::productRowCost;
 using detail::roundedBandwidth;
 using detail::SharedRowSets;
 using detail::TrainLearner;
@@ -45,6 +47,18 @@ struct Stage {
     double lo, hi;
     void at(double f, const std::string& what) const { reportProgress(*progress, lo + (hi - lo) * std::clamp(f, 0.0, 1.0), what); }
 };
+
+/// Who holds which rows of spread features: contiguous runs of blocks of about equal cost, a block
+/// costing the features of its rows plus the products of those in some training set (`training`),
+/// so that test rows that come last (--test-data) share out evenly. Any owners give the same bits.
+std::vector<Eigen::Index> spreadOwners(const std::vector<char>& training, const RowBlocks& blocks, int ranks,
+                                       double featureCost, double productCost)
+{
+    std::vector<double> weights(std::size_t(blocks.count()), 0.0);
+    for (std::size_t r = 0; r < training.size(); ++r)
+        weights[std::size_t(blocks.of(Eigen::Index(r)))] += featureCost + (training[r] ? productCost : 0.0);
+    return weightedBlockStarts(weights, ranks);
+}
 
 class Trainer {
 public:
@@ -129,9 +143,9 @@ private:
     std::vector<ParamPoint> featurePoints_;
     bool independent_ = false;
     std::optional<double> median_;
-    /// Spread features (PointFeatures::spread): each rank's first block, then the block count, and
-    /// the fewest training rows of any fit of the run (features of more dimensions are gathered).
-    std::vector<Eigen::Index> starts_;
+    /// For spread features (PointFeatures::spread): the rows in some training set of the run, and
+    /// the fewest training rows of any fit (features of more dimensions are gathered).
+    std::vector<char> training_;
     std::size_t spreadLimit_ = 0;
     Eigen::Index featureDim_ = 0;
     std::string featureSpec_;
@@ -165,16 +179,17 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     const Eigen::Index n = data_.X.rows(), dim = map->dim();
     const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
     // Spread when the learner only sums over rows and every fit of the run is primal: each rank
-    // then keeps just its own rows (a contiguous run of blocks, weighted by starts_) and never
+    // then keeps just its own rows (a contiguous run of blocks of about equal cost) and never
     // receives the others'. Else every rank holds every row (gathered).
     PointFeatures out;
+    const double inputSize = effectiveInputSize(data_, map->spec());
     if (learner_->sumsOverRows() && std::size_t(dim) <= spreadLimit_) {
-        out.starts = starts_;
+        out.starts = spreadOwners(training_, blocks, ranks_.size(), featureRowCost(map->spec(), inputSize, dim), productRowCost(dim));
         out.blocks = blocks;
     }
     const auto q = std::size_t(ranks_.rank());
-    const Eigen::Index first = out.spread() ? blocks.begin(starts_[q]) : ranks_.firstRow(blocks);
-    const Eigen::Index last = out.spread() ? blocks.begin(starts_[q + 1]) : ranks_.lastRow(blocks);
+    const Eigen::Index first = out.spread() ? blocks.begin(out.starts[q]) : ranks_.firstRow(blocks);
+    const Eigen::Index last = out.spread() ? blocks.begin(out.starts[q + 1]) : ranks_.lastRow(blocks);
     const Eigen::Index held = out.spread() ? last - first : n, own = std::max<Eigen::Index>(1, last - first);
     detail::checkFeatureMemory(4.0 * double(held) * double(dim), "features",
                                "the " + std::to_string(held) + " x " + std::to_string(dim) + " feature matrix",
@@ -183,7 +198,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     stages_.heldRows = std::max<long long>(stages_.heldRows, held);
     // This rank's rows of the run's row blocks, in calls of at most kRows rows (fewer when the map
     // is expensive, so a cancel is seen within a fraction of a second), cut alike at any rank count.
-    const Eigen::Index kRows = featureBlockRows(map->spec(), effectiveInputSize(data_, map->spec()), dim);
+    const Eigen::Index kRows = featureBlockRows(map->spec(), inputSize, dim);
     const Eigen::Index offset = out.spread() ? first : 0;
     MatrixXfR block;
     Ranks::forRowsOf(blocks, first, last, kRows, [&](Eigen::Index r, Eigen::Index e) {
@@ -262,20 +277,6 @@ std::size_t smallestTraining(const std::vector<Split>& outer, const std::vector<
     return least;
 }
 
-/// Who holds which rows of spread features: contiguous runs of blocks, weighted by the rows each
-/// block computes features for plus those it sums products of (rows in some training set), so that
-/// test rows that come last (--test-data) share out evenly. Any owners give the same bits.
-std::vector<Eigen::Index> spreadOwners(const std::vector<Split>& outer, std::size_t n, Eigen::Index blockRows, int ranks)
-{
-    const RowBlocks blocks{Eigen::Index(n), blockRows};
-    std::vector<char> training(n, 0);
-    for (const Split& s : outer)
-        for (std::size_t r : s.train) training[r] = 1;
-    std::vector<double> weights(std::size_t(blocks.count()), 0.0);
-    for (std::size_t r = 0; r < n; ++r) weights[std::size_t(blocks.of(Eigen::Index(r)))] += 1.0 + training[r];
-    return weightedBlockStarts(weights, ranks);
-}
-
 /// Accuracy or RMSE; a failed fit scores the worst possible value (never chosen when another works).
 double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
 {
@@ -295,7 +296,9 @@ TrainResult Trainer::run()
     const double gridShare = curve ? 0.9 : 1.0;
     spreadLimit_ = smallestTraining(outer, inner);
     for (std::size_t size : curveSizes(outer.front())) spreadLimit_ = std::min(spreadLimit_, size);
-    starts_ = spreadOwners(outer, data_.count(), Eigen::Index(config_.blockRows), ranks_.size());
+    training_.assign(data_.count(), 0);
+    for (const Split& s : outer)
+        for (std::size_t row : s.train) training_[row] = 1;
 
     const GridScores scores = scoreGrid(outer, inner, gridShare);
     TrainResult r;
