@@ -10,6 +10,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <chrono>
+#include <optional>
 #include <ostream>
 
 namespace orbit::cli {
@@ -31,25 +32,31 @@ int runFeatures(const Args& args, Io& io)
     const FeatureContext context = makeFeatureContext(*data, args.text("group"), args.text("dist"),
                                                       args.text("kernel", "gaussian:median=1"), seed);
     auto map = makeFeatureMap(spec, context);
-    // Refuse an output that would not fit before fitting (FeatureMap::transform checks it again).
-    detail::checkFeatureMemory(4.0 * double(data->X.rows()) * double(map->dim()), "--features",
-                               "the " + std::to_string(data->X.rows()) + " x " + std::to_string(map->dim()) +
-                                   " feature matrix", spec);
-    const auto t1 = std::chrono::steady_clock::now();
-    map->fit(data->X, seed);
-    // Every rank fits the same map (the same seed) and computes the rows of its own blocks; rank 0
-    // gathers them in row order and writes the one file.
     const Ranks& ranks = io.ranks;
     const RowBlocks blocks{data->X.rows(), blockRowsOption(args)};
-    MatrixXfR F(data->X.rows(), map->dim()), part;
+    const Eigen::Index first = ranks.firstRow(blocks), own = ranks.lastRow(blocks) - first;
+    // Refuse rows that would not fit before fitting (FeatureMap::transform checks it again): this
+    // rank's own, all of them in one process.
+    detail::checkFeatureMemory(4.0 * double(own) * double(map->dim()), "--features",
+                               "the " + std::to_string(own) + " x " + std::to_string(map->dim()) + " feature rows",
+                               spec);
+    const auto t1 = std::chrono::steady_clock::now();
+    map->fit(data->X, seed);
+    // The root opens the file first, so that an unwritable --out fails before the work.
+    std::optional<MatrixRowWriter> writer;
+    if (ranks.isRoot()) writer.emplace(out, data->X.rows(), map->dim());
+    // Every rank fits the same map (the same seed) and computes the rows of its own blocks; they
+    // reach the root in row order, which writes them as they come (ordered writes: no rank holds
+    // more than its own rows and one piece of another's).
+    MatrixXfR F(own, map->dim()), part;
     ranks.forOwnRows(blocks, 0, [&](Eigen::Index begin, Eigen::Index end) {
         map->transform(data->X, std::size_t(begin), std::size_t(end), part);
-        F.middleRows(begin, part.rows()) = part;
+        F.middleRows(begin - first, part.rows()) = part;
     });
     const auto t2 = std::chrono::steady_clock::now();
-    ranks.gatherRows(F, blocks);
+    ranks.streamRowsToRoot(F, blocks, [&](const MatrixXfR& rows) { writer->append(rows); });
+    if (writer) writer->finish();
     const auto t3 = std::chrono::steady_clock::now();
-    if (ranks.isRoot()) writeMatrix(out, F);
     const double seconds = ranks.maximum(std::chrono::duration<double>(t3 - t1).count());
     const double computing = ranks.maximum(std::chrono::duration<double>(t2 - t1).count());
     const double gathering = ranks.maximum(std::chrono::duration<double>(t3 - t2).count());
@@ -60,15 +67,15 @@ int runFeatures(const Args& args, Io& io)
         j["ranks"] = ranks.size();
         j["block_rows"] = blocks.blockRows;
         j["stage_seconds"] = {{"features", computing}, {"reduction", gathering}};
-        j["rows"] = F.rows();
-        j["dims"] = F.cols();
+        j["rows"] = blocks.rows;
+        j["dims"] = map->dim();
         j["features"] = map->spec();
         j["kernel"] = map->kernel();
         j["setup_seconds"] = setup;
         j["out"] = out;
         io.out << j.dump() << "\n";
     } else {
-        io.out << F.rows() << " x " << F.cols() << " features (" << map->spec() << ") in " << seconds
+        io.out << blocks.rows << " x " << map->dim() << " features (" << map->spec() << ") in " << seconds
                << " s, written to " << out << "\napproximates: " << map->kernel() << "\n";
     }
     return 0;
@@ -90,8 +97,9 @@ Command featuresCommand()
             "compute the feature matrix of a whole dataset",
             "features --data FILE --features SPEC [--group G --dist D] [--kernel K] --out FILE.npy|.csv [--json]",
             featureMapHelp() +
-            "--json prints {seconds (fit + transform + gathering), ranks, block_rows, stage_seconds {features,\n"
-            "reduction}, rows, dims, features, kernel, setup_seconds, out}.\n\n" + manyProcessesHelp() +
+            "--json prints {seconds (fit + transform + writing), ranks, block_rows, stage_seconds {features,\n"
+            "reduction (the rows travelling to rank 0 and written)}, rows, dims, features, kernel, setup_seconds,\n"
+            "out}.\n\n" + manyProcessesHelp() +
                 kernelHelp() + groupSpecHelp(),
             options,
             runFeatures};

@@ -2,6 +2,7 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -42,8 +43,34 @@ public:
     int rank() const override { return rank_; }
     int size() const override { return size_; }
 
-    void allGatherRows(MatrixXfR& M, const RowBlocks& b) const override { rows(M, b, true); }
-    void gatherRows(MatrixXfR& M, const RowBlocks& b) const override { rows(M, b, false); }
+    void allGatherRows(MatrixXfR& M, const RowBlocks& b) const override { rows(M, b); }
+    void streamRowsToRoot(const MatrixXfR& own, const RowBlocks& b, const std::function<void(const MatrixXfR&)>& take) const override
+    {
+        const long long cols = own.cols();
+        if (cols == 0 || cols > std::numeric_limits<int>::max())
+            throw ContractError("Ranks::streamRowsToRoot", "a row of " + std::to_string(cols) + " floats");
+        requireSize("Ranks::streamRowsToRoot", "own rows", own.rows(), lastRow(b) - firstRow(b));
+        const long long pieceRows = std::max(1LL, std::min<long long>(b.blockRows, kStreamBytes / (4 * cols)));
+        MPI_Datatype row;
+        MPI_Type_contiguous(int(cols), MPI_FLOAT, &row);
+        MPI_Type_commit(&row);
+        if (rank_ == 0) {
+            take(own);
+            MatrixXfR piece;
+            for (int q = 1; q < size_; ++q) {
+                const long long count = b.begin(lastBlock(b.count(), q)) - b.begin(firstBlock(b.count(), q));
+                for (long long at = 0; at < count; at += pieceRows) {
+                    piece.resize(std::min(pieceRows, count - at), cols);
+                    MPI_Recv(piece.data(), int(piece.rows()), row, q, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    take(piece);
+                }
+            }
+        } else {
+            for (long long at = 0; at < own.rows(); at += pieceRows)
+                MPI_Send(own.data() + at * cols, int(std::min(pieceRows, own.rows() - at)), row, 0, kTag, MPI_COMM_WORLD);
+        }
+        MPI_Type_free(&row);
+    }
 
     void send(const Eigen::MatrixXd& M, int to) const override
     {
@@ -100,11 +127,11 @@ private:
     static constexpr int kTag = 17;
 
     /// Rows travel as one MPI type per row, so counts stay rows (< 2^31) for any matrix size.
-    void rows(MatrixXfR& M, const RowBlocks& b, bool toAll) const
+    void rows(MatrixXfR& M, const RowBlocks& b) const
     {
-        requireSize("Ranks::gatherRows", "rows", M.rows(), b.rows);
+        requireSize("Ranks::allGatherRows", "rows", M.rows(), b.rows);
         if (M.cols() == 0 || M.cols() > std::numeric_limits<int>::max())
-            throw ContractError("Ranks::gatherRows", "a row of " + std::to_string(M.cols()) + " floats");
+            throw ContractError("Ranks::allGatherRows", "a row of " + std::to_string(M.cols()) + " floats");
         std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
         for (int q = 0; q < size_; ++q) {
             const Eigen::Index first = b.begin(firstBlock(b.count(), q)), last = b.begin(lastBlock(b.count(), q));
@@ -114,15 +141,7 @@ private:
         MPI_Datatype row;
         MPI_Type_contiguous(int(M.cols()), MPI_FLOAT, &row);
         MPI_Type_commit(&row);
-        if (toAll) {
-            MPI_Allgatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, MPI_COMM_WORLD);
-        } else if (rank_ == 0) {
-            MPI_Gatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, 0, MPI_COMM_WORLD);
-        } else {
-            const std::size_t me = std::size_t(rank_);
-            MPI_Gatherv(M.data() + Eigen::Index(offsets[me]) * M.cols(), counts[me], row, nullptr, nullptr, nullptr, row, 0,
-                        MPI_COMM_WORLD);
-        }
+        MPI_Allgatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, MPI_COMM_WORLD);
         MPI_Type_free(&row);
     }
 

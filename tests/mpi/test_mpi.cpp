@@ -82,6 +82,8 @@ private slots:
                                            << QStringList{"--features", "irf:s=40,r=6", "--group", "permutation", "--dist",
                                                           "noisysort:sigma=0.5", "--block-rows", "16"};
         QTest::newRow("g2 nystrom") << g2 << QStringList{"--features", "nystrom:s=30", "--block-rows", "7"};
+        // CSV, written as the rows reach rank 0 (a piece per block).
+        QTest::newRow("g2 rf csv") << g2 << QStringList{"--features", "rf:s=20", "--block-rows", "10", "--out-ext", ".csv"};
         QTest::newRow("qm7 sorted") << QString("qm7") << QStringList{"--features", "sorted"};
         QTest::newRow("qm7 irf noisy sort") << QString("qm7")
                                             << QStringList{"--features", "irf:s=100,r=4", "--group", "permutation",
@@ -92,6 +94,11 @@ private slots:
     {
         QFETCH(QString, data);
         QFETCH(QStringList, options);
+        QString ext = ".npy";
+        if (const qsizetype at = options.indexOf("--out-ext"); at >= 0) {
+            ext = options.at(at + 1);
+            options.remove(at, 2);
+        }
         if (data == "qm7") {
             ORBIT_REQUIRE_QM7(qm7);
             data = QString::fromStdString(qm7);
@@ -99,11 +106,12 @@ private slots:
         QTemporaryDir dir;
         QByteArray one;
         for (int P : {1, 2, 3}) {
-            const QString out = dir.filePath(QString("f%1.npy").arg(P));
+            const QString out = dir.filePath(QString("f%1").arg(P) + ext);
             const MpiRun r = runMpi(P, QStringList{"features", "--data", data, "--out", out, "--json"} + options);
             QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
             const QJsonObject j = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(j["ranks"].toInt(), P);
+            QVERIFY(j["rows"].toInt() > 0 && j["dims"].toInt() > 0);
             const QByteArray bytes = fileBytes(out);
             QVERIFY(bytes.size() > 128);
             if (P == 1)

@@ -36,28 +36,83 @@ void writeCsvImpl(const std::string& path, const M& m, int digits)
 
 } // namespace
 
-void writeNpy(const std::string& path, const MatrixXfR& M)
+namespace {
+
+MatrixRowWriter::Format formatOf(const std::string& path)
+{
+    const std::string e = extension(path);
+    if (e == "npy") return MatrixRowWriter::Format::Npy;
+    if (e == "csv") return MatrixRowWriter::Format::Csv;
+    throw SpecError("output", "unknown output extension (use .npy or .csv)", path);
+}
+
+} // namespace
+
+MatrixRowWriter::MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols)
+    : MatrixRowWriter(path, rows, cols, formatOf(path))
+{
+}
+
+MatrixRowWriter::MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols, Format format)
+    : path_(path), npy_(format == Format::Npy), rows_(rows), cols_(cols)
 {
     static_assert(std::endian::native == std::endian::little, "the .npy writer assumes a little-endian host");
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(M.rows()) + ", " +
-                         std::to_string(M.cols()) + "), }";
+    file_.reset(std::fopen(path.c_str(), npy_ ? "wb" : "w"));
+    if (!file_) throw SpecError("output", "cannot open for writing", path);
+    if (!npy_) return;
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                         std::to_string(cols) + "), }";
     const std::size_t preamble = 10;  // magic (6) + version (2) + header length (2)
     const std::size_t total = ((preamble + header.size() + 1 + 63) / 64) * 64;
     header.append(total - preamble - header.size() - 1, ' ');
     header.push_back('\n');
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw SpecError("output", "cannot open for writing", path);
-    const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
-    out.write(reinterpret_cast<const char*>(magic), 8);
-    const std::uint16_t len = static_cast<std::uint16_t>(header.size());
-    const unsigned char lenBytes[2] = {static_cast<unsigned char>(len & 0xff), static_cast<unsigned char>(len >> 8)};
-    out.write(reinterpret_cast<const char*>(lenBytes), 2);
-    out.write(header.data(), std::streamsize(header.size()));
-    out.write(reinterpret_cast<const char*>(M.data()), std::streamsize(sizeof(float) * M.size()));
-    if (!out) throw SpecError("output", "write failed", path);
+    const auto len = static_cast<std::uint16_t>(header.size());
+    const unsigned char start[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(len & 0xff),
+                                     static_cast<unsigned char>(len >> 8)};
+    std::fwrite(start, 1, sizeof start, file_.get());
+    std::fwrite(header.data(), 1, header.size(), file_.get());
 }
 
-void writeCsv(const std::string& path, const MatrixXfR& M) { writeCsvImpl(path, M, 9); }
+void MatrixRowWriter::append(const MatrixXfR& rows)
+{
+    if (!file_) throw ContractError("MatrixRowWriter", "append after finish");
+    if (rows.rows() == 0) return;
+    requireSize("MatrixRowWriter", "columns", rows.cols(), cols_);
+    if (written_ + rows.rows() > rows_)
+        throw ContractError("MatrixRowWriter", std::to_string(written_ + rows.rows()) + " rows of " + std::to_string(rows_));
+    if (npy_) {
+        std::fwrite(rows.data(), sizeof(float), static_cast<std::size_t>(rows.size()), file_.get());
+    } else {
+        for (Eigen::Index i = 0; i < rows.rows(); ++i) {
+            for (Eigen::Index j = 0; j < rows.cols(); ++j) std::fprintf(file_.get(), j ? ",%.*g" : "%.*g", 9, double(rows(i, j)));
+            std::fputc('\n', file_.get());
+        }
+    }
+    written_ += rows.rows();
+}
+
+void MatrixRowWriter::finish()
+{
+    if (!file_) return;
+    requireSize("MatrixRowWriter", "rows written", written_, rows_);
+    const bool failed = std::ferror(file_.get()) != 0;
+    FILE* f = file_.release();
+    if (std::fclose(f) != 0 || failed) throw SpecError("output", "write failed", path_);
+}
+
+void writeNpy(const std::string& path, const MatrixXfR& M)
+{
+    MatrixRowWriter w(path, M.rows(), M.cols(), MatrixRowWriter::Format::Npy);
+    w.append(M);
+    w.finish();
+}
+
+void writeCsv(const std::string& path, const MatrixXfR& M)
+{
+    MatrixRowWriter w(path, M.rows(), M.cols(), MatrixRowWriter::Format::Csv);
+    w.append(M);
+    w.finish();
+}
 void writeCsv(const std::string& path, const Eigen::MatrixXd& M) { writeCsvImpl(path, M, 17); }
 
 void writeMatrix(const std::string& path, const MatrixXfR& M)

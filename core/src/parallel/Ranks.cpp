@@ -93,7 +93,10 @@ public:
     int rank() const override { return 0; }
     int size() const override { return 1; }
     void allGatherRows(MatrixXfR&, const RowBlocks&) const override {}
-    void gatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void streamRowsToRoot(const MatrixXfR& own, const RowBlocks&, const std::function<void(const MatrixXfR&)>& take) const override
+    {
+        take(own);
+    }
     void send(const Eigen::MatrixXd&, int to) const override
     {
         throw ContractError("Ranks::send", "no rank " + std::to_string(to) + " in a one-process job");

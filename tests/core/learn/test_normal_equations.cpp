@@ -34,7 +34,7 @@ public:
     int rank() const override { return me_; }
     int size() const override { return size_; }
     void allGatherRows(MatrixXfR&, const RowBlocks&) const override {}
-    void gatherRows(MatrixXfR&, const RowBlocks&) const override {}
+    void streamRowsToRoot(const MatrixXfR&, const RowBlocks&, const std::function<void(const MatrixXfR&)>&) const override {}
     void send(const Eigen::MatrixXd&, int) const override {}
     Eigen::MatrixXd receive(int) const override { return {}; }
     void sendText(const std::string&, int) const override {}

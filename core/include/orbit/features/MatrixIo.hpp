@@ -3,9 +3,31 @@
 #include "orbit/data/Dataset.hpp"
 
 #include <Eigen/Core>
+#include <cstdio>
+#include <memory>
 #include <string>
 
 namespace orbit {
+
+/// A float32 matrix of known size written in row order, a few rows at a time (one rank's rows after
+/// another's): .npy or .csv by the extension of `path`, the same bytes as writeMatrix of the whole.
+/// The constructor opens the file and writes the .npy header; append() takes the next rows;
+/// finish() checks that every announced row came and that the writes succeeded. SpecError("output")
+/// for an unknown extension or a failed write; ContractError for rows of the wrong width, or too many.
+class MatrixRowWriter {
+public:
+    MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols);
+    enum class Format { Npy, Csv };
+    MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols, Format format);
+    void append(const MatrixXfR& rows);
+    void finish();
+
+private:
+    std::string path_;
+    bool npy_ = true;
+    Eigen::Index rows_ = 0, cols_ = 0, written_ = 0;
+    std::unique_ptr<FILE, int (*)(FILE*)> file_{nullptr, &std::fclose};
+};
 
 /// Writes M as a .npy file: magic "\x93NUMPY", version 1.0, header
 /// {'descr': '<f4', 'fortran_order': False, 'shape': (rows, cols), } padded to a multiple of 64 bytes,

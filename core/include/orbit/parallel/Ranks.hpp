@@ -74,8 +74,13 @@ public:
     /// M has b.rows rows, this rank's own rows filled; on return every rank holds every row (each
     /// owner's rows, unchanged).
     virtual void allGatherRows(MatrixXfR& M, const RowBlocks& b) const = 0;
-    /// The same, but only the root receives the other ranks' rows (others keep their own).
-    virtual void gatherRows(MatrixXfR& M, const RowBlocks& b) const = 0;
+    /// Every rank's rows, in row order, through the root's `take`: `own` holds this rank's rows of
+    /// `b` (firstRow to lastRow). The root passes its own to take, then each other rank's in pieces
+    /// of a block (at most kStreamBytes); the others send theirs. No rank ever holds more than its own rows and
+    /// one piece (features --out writes the file as the rows come). Collective.
+    virtual void streamRowsToRoot(const MatrixXfR& own, const RowBlocks& b,
+                                  const std::function<void(const MatrixXfR& rows)>& take) const = 0;
+    static constexpr long long kStreamBytes = 64LL << 20;
     /// Point to point, for the block-order sums: M's size travels with it.
     virtual void send(const Eigen::MatrixXd& M, int to) const = 0;
     virtual Eigen::MatrixXd receive(int from) const = 0;
