@@ -87,7 +87,9 @@ int runLearn(const Args& args, Io& io)
         for (const EvidencePoint& p : r.trajectory) trajectory.push_back(pointJson(p));
         Json j = {{"params", params},         {"dist", r.dist},         {"log_evidence", r.logEvidence},
                   {"evaluations", r.trajectory.size()}, {"method", r.method}, {"bounds", bounds},
-                  {"trajectory", trajectory}, {"train_rows", r.trainRows}, {"seconds", r.seconds}};
+                  {"trajectory", trajectory}, {"train_rows", r.trainRows}, {"seconds", r.seconds},
+                  {"ranks", r.ranks}, {"stage_seconds", stageSecondsJson(r.stages)},
+                  {"feature_rows_held", r.stages.heldRows}};
         if (r.test) {
             j["metric"] = r.metric;
             j["test"] = *r.test;
@@ -145,7 +147,8 @@ int runEvidence(const Args& args, Io& io)
         }
         if (args.flag("json")) {
             io.out << Json{{"param", params}, {"values", {surface.xValues, surface.yValues}}, {"log_evidence", rows},
-                           {"train_rows", surface.trainRows}, {"seconds", surface.seconds}}
+                           {"train_rows", surface.trainRows}, {"seconds", surface.seconds}, {"ranks", surface.ranks},
+                           {"stage_seconds", stageSecondsJson(surface.stages)}, {"feature_rows_held", surface.stages.heldRows}}
                           .dump()
                    << "\n";
             return 0;
@@ -169,7 +172,8 @@ int runEvidence(const Args& args, Io& io)
     if (csv.is_open() && !csv) throw SpecError("--csv", "writing failed", args.text("csv"));
     if (args.flag("json")) {
         io.out << Json{{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
-                       {"train_rows", curve.trainRows}, {"seconds", curve.seconds}}
+                       {"train_rows", curve.trainRows}, {"seconds", curve.seconds}, {"ranks", curve.ranks},
+                       {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows}}
                       .dump()
                << "\n";
         return 0;
@@ -228,7 +232,9 @@ Command learnCommand()
                 "sigma, other feature maps; one parameter only): the scan, then golden-section search.\n"
                 "Rotation windows a are searched on a linear scale.\n"
                 "With --eval the learning sees only the training part, and the learned model's held-out\n"
-                "score is reported (metric, test).\n\n" +
+                "score is reported (metric, test).\n"
+                "--json also gives `ranks`, `stage_seconds` {features, products, reduction, solve} on the\n"
+                "slowest rank over all evaluations, and `feature_rows_held` (the most feature rows one rank held).\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runLearn};
@@ -244,7 +250,10 @@ Command evidenceCommand()
             "the common-random-number evidence curve over one distribution parameter (or surface over two)",
             "evidence --data FILE --features F --group G --dist D [--kernel K] --param P[,P2]\n"
             "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--json]",
-            std::string(kParameterHelp) + "\n" + manyProcessesHelp() + groupSpecHelp(),
+            std::string(kParameterHelp) +
+                "\n--json gives param, values, log_evidence, train_rows, seconds, `ranks`, `stage_seconds`\n"
+                "{features, products, reduction, solve} on the slowest rank and `feature_rows_held`.\n\n" +
+                manyProcessesHelp() + groupSpecHelp(),
             options,
             runEvidence};
 }

@@ -54,10 +54,7 @@ Json trainResultJson(const TrainResult& r)
     if (r.logEvidence) j["log_evidence"] = *r.logEvidence;
     j["seconds"] = r.seconds;
     j["ranks"] = r.ranks;
-    j["stage_seconds"] = {{"features", r.stages.features},
-                          {"products", r.stages.products},
-                          {"reduction", r.stages.reduction},
-                          {"solve", r.stages.solve}};
+    j["stage_seconds"] = stageSecondsJson(r.stages);
     j["product_rows"] = r.stages.productRows;
     j["feature_rows_held"] = r.stages.heldRows;
     j["feature_dim"] = r.featureDim;
@@ -110,6 +107,11 @@ Progress terminalProgress(std::ostream& err, bool enabled, const std::string& pr
             << "                    " << std::defaultfloat << std::flush;
         return false;
     };
+}
+
+Json stageSecondsJson(const StageCosts& s)
+{
+    return {{"features", s.features}, {"products", s.products}, {"reduction", s.reduction}, {"solve", s.solve}};
 }
 
 } // namespace orbit::cli

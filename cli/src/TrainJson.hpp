@@ -13,6 +13,9 @@ namespace orbit::cli {
 /// confusion?, learning_curve?}.
 Json trainResultJson(const TrainResult& r);
 
+/// {features, products, reduction, solve} seconds of `s` (the slowest rank's).
+Json stageSecondsJson(const StageCosts& s);
+
 /// A few human-readable lines.
 void printTrainResult(std::ostream& out, const TrainResult& r);
 

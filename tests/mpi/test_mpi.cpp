@@ -214,8 +214,14 @@ private slots:
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
         const bool heldOut = options.contains("--eval");
-        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks, [&](const QJsonObject& j, int) {
+        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks, [&](const QJsonObject& j, int P) {
             QVERIFY(j.contains("log_evidence"));
+            QCOMPARE(j["ranks"].toInt(), P);
+            const QJsonObject stages = j["stage_seconds"].toObject();
+            for (const char* stage : {"features", "products", "reduction", "solve"})
+                QVERIFY2(stages[stage].isDouble() && stages[stage].toDouble() >= 0.0, stage);
+            QVERIFY(stages["features"].toDouble() > 0.0);
+            QVERIFY(j["feature_rows_held"].toInt() > 0);
             if (heldOut) QVERIFY2(j["test"].isDouble() && j["test_rows"].toInt() > 0, qPrintable(QJsonDocument(j).toJson()));
         });
     }

@@ -111,6 +111,8 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
     curve.trainRows = rows.size();
     curve.values = values;
     curve.logEvidence = evaluateEach(objective, points, progress, step);
+    curve.stages = objective.stageCosts().slowest(ranks);
+    curve.ranks = ranks.size();
     curve.seconds = secondsSince(t0);
     return curve;
 }
@@ -138,6 +140,8 @@ EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& confi
     // Row by row, x slowest: the row-major order of the points.
     surface.logEvidence = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
         logEvidence.data(), Eigen::Index(xValues.size()), Eigen::Index(yValues.size()));
+    surface.stages = objective.stageCosts().slowest(ranks);
+    surface.ranks = ranks.size();
     surface.seconds = secondsSince(t0);
     return surface;
 }

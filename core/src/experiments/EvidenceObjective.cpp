@@ -14,6 +14,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <type_traits>
 
@@ -27,6 +28,30 @@ TrainConfig splitConfig(const LocalityConfig& c)
     t.eval = c.eval;
     t.seed = c.seed;
     return t;
+}
+
+/// Seconds since the last lap (or the start), for the stage costs.
+class Lap {
+public:
+    double next()
+    {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        return s;
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+/// The time of a primal step that summed over blocks: its leaves as products, their moves and
+/// additions as reduction, the rest (`total` - both) as solve.
+void addSums(StageCosts& stages, const BlockSumTimes& sums, double total)
+{
+    stages.products += sums.leaves;
+    stages.reduction += sums.reduction;
+    stages.solve += std::max(0.0, total - sums.leaves - sums.reduction);
 }
 
 /// BayesianLinearRegression's coding of the rows' labels or targets.
@@ -145,23 +170,30 @@ double EvidenceObjective::heldOutScore(const std::map<std::string, double>& valu
     const Progress otherHalf = [&](double f, const std::string& what) { return progress && progress(0.5 + 0.5 * f, what); };
     std::vector<MatrixXfR> none;
     bool dual = false;
+    Lap lap;
     MatrixXfR Phi = ownFeatures(values, {}, none, rows_, blocks, dual, half);
     MatrixXfR held = ownFeatures(values, {}, none, test, testBlocks, dual, otherHalf);
+    stages_.features += lap.next();
+    stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows() + held.rows());
     BayesianLinearRegression blr;
     Eigen::MatrixXd decision;
     if (dual) {  // every row on every rank
         ranks_.allGatherRows(Phi, blocks);
         ranks_.allGatherRows(held, testBlocks);
+        stages_.reduction += lap.next();
         if (data_.isClassification())
             blr.fit(Phi, select(data_.labels, rows_), data_.numClasses);
         else
             blr.fit(Phi, select(data_.targets, rows_));
         decision = blr.decisionValues(held);
+        stages_.solve += lap.next();
     } else {
         Indices all(rows_.size());
         for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-        blr.fit(normalEquationsOfHeld(Phi, ownedStarts(blocks), all, targets_, blocks, ranks_), targets_.squaredNorm(),
+        BlockSumTimes sums;
+        blr.fit(normalEquationsOfHeld(Phi, ownedStarts(blocks), all, targets_, blocks, ranks_, &sums), targets_.squaredNorm(),
                 targetCoding(data_, rows_));
+        stages_.productRows += static_cast<long long>(rows_.size());
         // Each rank's test blocks, one product per block (the same calls at any number of ranks).
         const Eigen::Index first = ranks_.firstRow(testBlocks);
         Eigen::MatrixXd mine(held.rows(), blr.weights().cols());
@@ -174,6 +206,7 @@ double EvidenceObjective::heldOutScore(const std::map<std::string, double>& valu
             decision.middleRows(at, piece.rows()) = piece;
             at += piece.rows();
         }
+        addSums(stages_, sums, lap.next());
     }
     if (data_.isClassification()) return accuracy(TargetCoding::argmax(decision), select(data_.labels, test));
     return rmse(blr.coding().decode(decision), select(data_.targets, test));
@@ -244,11 +277,16 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
     std::vector<MatrixXfR> dPhi;
     bool dual = false;
+    Lap lap;
     MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, rows_, blocks, dual, progress);
+    stages_.features += lap.next();
+    stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows());
     if (dual) {  // the dual form needs every row on every rank
         ranks_.allGatherRows(Phi, blocks);
         for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
+        stages_.reduction += lap.next();
         evidenceOfAllRows(Phi, dPhi, targets_, point);
+        stages_.solve += lap.next();
         return point;
     }
     // Primal: the normal equations and the gradient's sums over rows go block by block, in the
@@ -257,14 +295,16 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     const std::vector<Eigen::Index> starts = ownedStarts(blocks);
     const Eigen::Index first = ranks_.firstRow(blocks);
-    const LinearEvidence evidence(normalEquationsOfHeld(Phi, starts, all, targets_, blocks, ranks_), targets_.squaredNorm());
+    BlockSumTimes sums;
+    const LinearEvidence evidence(normalEquationsOfHeld(Phi, starts, all, targets_, blocks, ranks_, &sums), targets_.squaredNorm());
+    stages_.productRows += static_cast<long long>(rows_.size());
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
     point.beta = o.beta;
     if (gradient) {
         const Eigen::MatrixXd M = evidence.posteriorMean(o.alpha, o.beta);
-        const Eigen::MatrixXd sums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
+        const Eigen::MatrixXd gradientSums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
             const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
             const Eigen::MatrixXd G =
                 evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0 - first, n), targets_.middleRows(r0, n));
@@ -272,9 +312,10 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
             for (std::size_t m = 0; m < dPhi.size(); ++m)
                 leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0 - first, n).cast<double>().array()).sum();
             return leaf;
-        });
-        for (Eigen::Index m = 0; m < sums.cols(); ++m) point.gradient.push_back(sums(0, m));
+        }, &sums);
+        for (Eigen::Index m = 0; m < gradientSums.cols(); ++m) point.gradient.push_back(gradientSums(0, m));
     }
+    addSums(stages_, sums, lap.next());
     return point;
 }
 
@@ -286,9 +327,13 @@ EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, do
     point.params = values;
     std::vector<MatrixXdR> dPhi;
     MatrixXdR Phi;
+    Lap lap;
     tangents_->compute(dist_->withParameters(values), data_.X, rows_, gradient ? params_ : std::vector<std::string>{}, Phi,
                        dPhi, progress);
+    stages_.features += lap.next();
+    stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows());
     evidenceOfAllRows(Phi, dPhi, targets_, point);
+    stages_.solve += lap.next();
     return point;
 }
 

@@ -324,6 +324,8 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
         result.metric = data.isClassification() ? "accuracy" : "rmse";
         result.test = objective.heldOutScore(result.learned, test);
     }
+    result.stages = objective.stageCosts().slowest(ranks);
+    result.ranks = ranks.size();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

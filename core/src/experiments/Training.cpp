@@ -307,12 +307,7 @@ TrainResult Trainer::run()
     reportProgress(progress_, 1.0, "done");
     r.seconds = ranks_.maximum(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.ranks = ranks_.size();
-    r.stages.features = ranks_.maximum(stages_.features);
-    r.stages.products = ranks_.maximum(stages_.products);
-    r.stages.reduction = ranks_.maximum(stages_.reduction);
-    r.stages.solve = ranks_.maximum(stages_.solve);
-    r.stages.productRows = stages_.productRows;
-    r.stages.heldRows = static_cast<long long>(ranks_.maximum(double(stages_.heldRows)));
+    r.stages = stages_.slowest(ranks_);
     return r;
 }
 

@@ -14,6 +14,8 @@ struct EvidenceCurve {
     std::vector<double> values, logEvidence;
     std::size_t trainRows = 0;
     double seconds = 0.0;
+    int ranks = 1;
+    StageCosts stages;  ///< on the slowest rank (EvidenceObjective::stageCosts)
 };
 
 /// Evaluates the evidence at each value (no gradient). Throws SpecError for a bad parameter or value.
@@ -28,6 +30,8 @@ struct EvidenceSurface {
     Eigen::MatrixXd logEvidence;
     std::size_t trainRows = 0;
     double seconds = 0.0;
+    int ranks = 1;
+    StageCosts stages;  ///< on the slowest rank (EvidenceObjective::stageCosts)
 };
 
 /// Evaluates the evidence on the grid (no gradient), row by row (x slowest). Throws SpecError for a

@@ -6,6 +6,7 @@
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/parallel/Ranks.hpp"
+#include "orbit/parallel/StageCosts.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -91,6 +92,11 @@ public:
     /// in the dual form every rank holds every row.
     double heldOutScore(const std::map<std::string, double>& values, const Indices& test, const Progress& progress = {}) const;
 
+    /// This rank's seconds by stage over every evaluation and score so far (features; products and
+    /// reduction of the block sums, or the gather of the dual form; the rest as solve), the rows it
+    /// summed and the most feature rows it held. StageCosts::slowest gives the job's.
+    const StageCosts& stageCosts() const { return stages_; }
+
 private:
     /// evaluate() in double precision throughout, whole on every rank (derivative checks).
     EvidencePoint evaluateInDouble(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
@@ -117,6 +123,7 @@ private:
     std::unique_ptr<InvariantFourierTangents> tangents_;
     bool gradientOk_ = false;
     Eigen::MatrixXd targets_;                 ///< the coded targets of rows_
+    mutable StageCosts stages_;
 };
 
 /// Called after every evaluation with the point and the best so far (for live views); may not throw.

@@ -26,6 +26,8 @@ struct LearnResult {
     std::optional<double> test;                 ///< the held-out score of the learned model
     std::size_t trainRows = 0, testRows = 0;
     double seconds = 0.0;
+    int ranks = 1;
+    StageCosts stages;                          ///< on the slowest rank (EvidenceObjective::stageCosts)
 };
 
 /// Maximises the log evidence over config.learn within their bounds (log space for positive

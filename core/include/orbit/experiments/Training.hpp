@@ -7,6 +7,7 @@
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/parallel/Ranks.hpp"
+#include "orbit/parallel/StageCosts.hpp"
 
 #include <Eigen/Core>
 
@@ -75,24 +76,6 @@ struct FoldResult {
     double logEvidence = 0.0;    ///< blr only (on the fold's training part), NaN otherwise
     ParamPoint chosen;
     double seconds = 0.0;
-};
-
-/// Wall-clock seconds of a run by stage, on the slowest rank, and the rows its products covered.
-/// The dual form (krr, ridge with more features than rows) counts its N x N Gram matrix, a sum over
-/// feature-column chunks, as products and reduction; the rest of every fit (and all of svm's) is
-/// solve.
-struct StageCosts {
-    double features = 0.0;   ///< fitting the maps and computing this rank's feature rows
-    double products = 0.0;   ///< this rank's block products F_b^T F_b, F_b^T Y_b
-    double reduction = 0.0;  ///< gathering feature rows and summing block products across ranks
-    double solve = 0.0;      ///< factorisations, evidence maximisation and predictions
-    /// Training rows whose block products were computed, over all fits (the same count at any
-    /// number of ranks): a fold's inner and outer fits share per-cell sums, so each of the fold's
-    /// training rows counts once.
-    long long productRows = 0;
-    /// The most feature rows one rank held at once: N when they are gathered on every rank, about
-    /// N / P when they stay spread (ridge and blr whose fits are all primal).
-    long long heldRows = 0;
 };
 
 /// One test sample of a classification run: the row of the data it was tested on (train()'s own rows),
