@@ -3,6 +3,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <bit>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -57,7 +58,11 @@ MatrixRowWriter::MatrixRowWriter(const std::string& path, Eigen::Index rows, Eig
     : path_(path), npy_(format == Format::Npy), rows_(rows), cols_(cols)
 {
     static_assert(std::endian::native == std::endian::little, "the .npy writer assumes a little-endian host");
-    file_.reset(std::fopen(path.c_str(), npy_ ? "wb" : "w"));
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    const bool special = !ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
+    writing_ = special ? path : path + ".part";
+    file_.reset(std::fopen(writing_.c_str(), npy_ ? "wb" : "w"));
     if (!file_) throw SpecError("output", "cannot open for writing", path);
     if (!npy_) return;
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
@@ -91,13 +96,35 @@ void MatrixRowWriter::append(const MatrixXfR& rows)
     written_ += rows.rows();
 }
 
+MatrixRowWriter::~MatrixRowWriter()
+{
+    if (!file_) return;  // finished (or never opened)
+    file_.reset();
+    if (writing_ != path_) {
+        std::error_code ec;
+        std::filesystem::remove(writing_, ec);  // a half-written part file goes; the destination stays
+    }
+}
+
 void MatrixRowWriter::finish()
 {
     if (!file_) return;
     requireSize("MatrixRowWriter", "rows written", written_, rows_);
     const bool failed = std::ferror(file_.get()) != 0;
     FILE* f = file_.release();
-    if (std::fclose(f) != 0 || failed) throw SpecError("output", "write failed", path_);
+    const bool closed = std::fclose(f) == 0;
+    std::error_code ec;
+    if (!closed || failed) {
+        if (writing_ != path_) std::filesystem::remove(writing_, ec);
+        throw SpecError("output", "write failed", path_);
+    }
+    if (writing_ == path_) return;
+    std::filesystem::rename(writing_, path_, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(writing_, ignored);
+        throw SpecError("output", "cannot write: " + ec.message(), path_);
+    }
 }
 
 void writeNpy(const std::string& path, const MatrixXfR& M)

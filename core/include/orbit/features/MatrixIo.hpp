@@ -14,16 +14,23 @@ namespace orbit {
 /// The constructor opens the file and writes the .npy header; append() takes the next rows;
 /// finish() checks that every announced row came and that the writes succeeded. SpecError("output")
 /// for an unknown extension or a failed write; ContractError for rows of the wrong width, or too many.
+/// The rows go to `path`.part first, renamed to `path` by finish(): a run that fails half-way leaves
+/// an existing `path` as it was, never a file that is cut short (the destructor removes the part
+/// file; a process killed outright may leave it). A `path` that exists and is not a regular file
+/// (a pipe, a device) is written directly.
 class MatrixRowWriter {
 public:
     MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols);
     enum class Format { Npy, Csv };
     MatrixRowWriter(const std::string& path, Eigen::Index rows, Eigen::Index cols, Format format);
+    ~MatrixRowWriter();
+    MatrixRowWriter(const MatrixRowWriter&) = delete;
+    MatrixRowWriter& operator=(const MatrixRowWriter&) = delete;
     void append(const MatrixXfR& rows);
     void finish();
 
 private:
-    std::string path_;
+    std::string path_, writing_;  ///< the destination, and the file written (path_ or its part file)
     bool npy_ = true;
     Eigen::Index rows_ = 0, cols_ = 0, written_ = 0;
     std::unique_ptr<FILE, int (*)(FILE*)> file_{nullptr, &std::fclose};
