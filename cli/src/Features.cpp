@@ -4,6 +4,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/features/MemoryLimit.hpp"
@@ -26,11 +27,16 @@ int runFeatures(const Args& args, Io& io)
     const std::string ext = dot == std::string::npos ? std::string() : out.substr(dot);
     if (ext != ".npy" && ext != ".csv" && ext != ".NPY" && ext != ".CSV")
         throw SpecError("--out", "unknown output extension (use .npy or .csv)", out);
-    auto data = loadDataOption(args);
-    if (!data) throw SpecError("--data", "is required");
+    if (!args.has("data")) throw SpecError("--data", "is required");
+    const std::string kernel = args.text("kernel", "gaussian:median=1");
+    // Many ranks read in two passes: the count (no row decoded), then the rows of their own blocks.
+    const std::vector<char> none;
+    const std::vector<char> rows =
+        io.ranks.size() > 1 ? featureInputRows(loadDataOption(args, &none)->count(), spec, kernel, seed, blockRowsOption(args), io.ranks)
+                            : std::vector<char>{};
+    auto data = loadDataOption(args, rows.empty() ? nullptr : &rows);
     const auto t0 = std::chrono::steady_clock::now();
-    const FeatureContext context = makeFeatureContext(*data, args.text("group"), args.text("dist"),
-                                                      args.text("kernel", "gaussian:median=1"), seed);
+    const FeatureContext context = makeFeatureContext(*data, args.text("group"), args.text("dist"), kernel, seed);
     auto map = makeFeatureMap(spec, context);
     const Ranks& ranks = io.ranks;
     const RowBlocks blocks{data->X.rows(), blockRowsOption(args)};
@@ -48,6 +54,7 @@ int runFeatures(const Args& args, Io& io)
     // Every rank fits the same map (the same seed) and computes the rows of its own blocks; they
     // reach the root in row order, which writes them as they come (ordered writes: no rank holds
     // more than its own rows and one piece of another's).
+    data->requireHeld(std::size_t(first), std::size_t(first + own), "features");
     MatrixXfR F(own, map->dim()), part;
     ranks.forOwnRows(blocks, 0, [&](Eigen::Index begin, Eigen::Index end) {
         map->transform(data->X, std::size_t(begin), std::size_t(end), part);
@@ -68,6 +75,7 @@ int runFeatures(const Args& args, Io& io)
         j["block_rows"] = blocks.blockRows;
         j["stage_seconds"] = {{"features", computing}, {"reduction", gathering}};
         j["rows"] = blocks.rows;
+        j["input_rows_held"] = static_cast<long long>(ranks.maximum(double(data->heldCount())));
         j["dims"] = map->dim();
         j["features"] = map->spec();
         j["kernel"] = map->kernel();

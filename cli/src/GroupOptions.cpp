@@ -140,19 +140,21 @@ std::uint64_t seedOption(const Args& args)
 
 namespace {
 
-/// The dataset at `path`, read as --format says (or detected).
-Dataset loadWithFormat(const Args& args, const std::string& path)
+/// The dataset at `path`, read as --format says (or detected); only the rows `rows` marks when given.
+Dataset loadWithFormat(const Args& args, const std::string& path, std::optional<std::vector<char>> rows = std::nullopt)
 {
     LoadOptions options;
     if (args.has("format")) options.format = parseFormat(args.text("format"));
+    options.rows = std::move(rows);
     return loadDataset(path, options);
 }
 
 } // namespace
 
-std::optional<Dataset> loadDataOption(const Args& args)
+std::optional<Dataset> loadDataOption(const Args& args, const std::vector<char>* rows)
 {
     if (!args.has("data")) return std::nullopt;
+    if (rows) return loadWithFormat(args, args.text("data"), *rows);
     return loadWithFormat(args, args.text("data"));
 }
 
@@ -189,20 +191,32 @@ DataRecipe recipeOf(const Args& args)
 
 } // namespace
 
-Dataset preparedData(const Args& args)
+namespace {
+
+/// The file at `path` prepared by `recipe`, holding the prepared rows `rows` marks (nullptr: all).
+Dataset preparedFrom(const Args& args, const std::string& path, const DataRecipe& recipe, const std::vector<char>* rows)
 {
-    const DataRecipe recipe = recipeOf(args);
-    auto data = loadDataOption(args);
-    if (!data) throw SpecError("--data", "is required");
-    return prepareDataset(std::move(*data), recipe);
+    if (!rows) return prepareDataset(loadWithFormat(args, path), recipe);
+    if (rows->empty() || recipe.n == 0) return prepareDataset(loadWithFormat(args, path, *rows), recipe);
+    // A seeded subset: its rows come from file rows that depend on the file's count.
+    const std::size_t fileCount = loadWithFormat(args, path, std::vector<char>{}).count();
+    return prepareDataset(loadWithFormat(args, path, fileRowsOf(*rows, fileCount, recipe)), recipe);
 }
 
-Dataset preparedTestData(const Args& args)
+} // namespace
+
+Dataset preparedData(const Args& args, const std::vector<char>* rows)
+{
+    if (!args.has("data")) throw SpecError("--data", "is required");
+    return preparedFrom(args, args.text("data"), recipeOf(args), rows);
+}
+
+Dataset preparedTestData(const Args& args, const std::vector<char>* rows)
 {
     DataRecipe recipe = recipeOf(args);
     recipe.n = 0;
     recipe.seed = deriveSeed(recipe.seed, kTestDataStream);
-    return prepareDataset(loadWithFormat(args, args.required("test-data")), recipe);
+    return preparedFrom(args, args.required("test-data"), recipe, rows);
 }
 
 std::size_t indexOption(const Args& args, const Dataset& data)

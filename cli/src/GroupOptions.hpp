@@ -33,18 +33,21 @@ std::string evaluationNames();
 std::uint64_t seedOption(const Args& args);
 
 /// The dataset of --data (with --format), or nullopt when --data is absent.
-std::optional<Dataset> loadDataOption(const Args& args);
+/// With `rows`, only the marked rows are read (as preparedData below).
+std::optional<Dataset> loadDataOption(const Args& args, const std::vector<char>* rows = nullptr);
 
 /// --n, --rotate, --rotate-max, --transform-group, --transform-dist, --pad: how the loaded data are
 /// prepared (a seeded subset, rotated or transformed images), as `train`, `learn` and `evidence` read them.
 std::vector<Option> recipeOptions();
 /// The dataset of --data prepared by those options with --seed; SpecError("--data") when absent.
-Dataset preparedData(const Args& args);
+/// With `rows` (one entry per prepared sample), only the marked rows are read (Dataset::held): a
+/// rank of many reads what it needs. An empty `rows` reads none: the labels, targets and count alone.
+Dataset preparedData(const Args& args, const std::vector<char>* rows = nullptr);
 /// The seed stream of --test-data's preparation: its images get angles of their own.
 constexpr std::uint64_t kTestDataStream = 10;
 /// The dataset of --test-data (a separate test set, e.g. Fashion-MNIST's t10k file after its train
 /// file), prepared as --data is but whole (no --n) and seeded from deriveSeed(seed, kTestDataStream).
-Dataset preparedTestData(const Args& args);
+Dataset preparedTestData(const Args& args, const std::vector<char>* rows = nullptr);
 
 /// --index I checked against the dataset (default 0); SpecError("--index") when out of range.
 std::size_t indexOption(const Args& args, const Dataset& data);

@@ -10,6 +10,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <cmath>
+#include <optional>
 #include <ostream>
 
 namespace orbit::cli {
@@ -46,10 +47,30 @@ int runTrain(const Args& args, Io& io)
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
-    Dataset ds = preparedData(args);
+    // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
+    // the run needs (trainingInputRows), then only those rows are read.
+    std::optional<std::vector<char>> rows;
+    if (io.ranks.size() > 1) {
+        const std::vector<char> none;
+        Dataset labels = preparedData(args, &none);
+        if (args.has("test-data")) {
+            c.testFrom = labels.count();
+            labels = labels.followedBy(preparedTestData(args, &none));
+        }
+        rows = trainingInputRows(labels, c, io.ranks);
+    }
+    const std::vector<char>* trainRowsWanted = nullptr;
+    std::vector<char> trainPart, testPart;
+    if (rows && !rows->empty()) {
+        const std::size_t cut = c.testFrom > 0 ? c.testFrom : rows->size();
+        trainPart.assign(rows->begin(), rows->begin() + std::ptrdiff_t(cut));
+        testPart.assign(rows->begin() + std::ptrdiff_t(cut), rows->end());
+        trainRowsWanted = &trainPart;
+    }
+    Dataset ds = preparedData(args, trainRowsWanted);
     const std::size_t trainRows = ds.count();
     if (args.has("test-data")) {
-        ds = ds.followedBy(preparedTestData(args));
+        ds = ds.followedBy(preparedTestData(args, trainRowsWanted ? &testPart : nullptr));
         c.testFrom = trainRows;
     }
     const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"), io.ranks);
@@ -57,6 +78,7 @@ int runTrain(const Args& args, Io& io)
     if (args.flag("json")) {
         Json j = trainResultJson(r);
         j["n"] = ds.count();
+        j["input_rows_held"] = static_cast<long long>(io.ranks.maximum(double(ds.heldCount())));
         if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
         // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
         const FoldSummary f = summarizeFolds(r);

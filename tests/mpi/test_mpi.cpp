@@ -27,7 +27,8 @@ QJsonValue withoutTimings(const QJsonValue& v)
         QJsonObject o;
         const QJsonObject in = v.toObject();
         for (auto it = in.begin(); it != in.end(); ++it)
-            if (!it.key().contains("seconds") && it.key() != "ranks" && it.key() != "feature_rows_held") o.insert(it.key(), withoutTimings(it.value()));
+            if (!it.key().contains("seconds") && it.key() != "ranks" && it.key() != "feature_rows_held" &&
+                it.key() != "input_rows_held") o.insert(it.key(), withoutTimings(it.value()));
         return o;
     }
     if (v.isArray()) {
@@ -72,28 +73,36 @@ private slots:
     {
         QTest::addColumn<QString>("data");
         QTest::addColumn<QStringList>("options");
+        // At P > 1 each rank reads only its blocks' rows and the median rule's sample of 1000: fewer
+        // than all on the digits and QM7, all of G2's 144 (and all for Nystrom, fitted on the data).
+        QTest::addColumn<bool>("readsPart");
         const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
         const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
         QTest::newRow("digits irf rotation") << digits
                                              << QStringList{"--features", "irf:s=64,r=8", "--group", "rotation", "--dist",
-                                                            "vonmises:kappa=1", "--block-rows", "300"};
-        QTest::newRow("digits rf") << digits << QStringList{"--features", "rf:s=50", "--block-rows", "1000"};
+                                                            "vonmises:kappa=1", "--block-rows", "300"}
+                                             << true;
+        QTest::newRow("digits rf") << digits << QStringList{"--features", "rf:s=50", "--block-rows", "1000"} << true;
         QTest::newRow("g2 irf noisy sort") << g2
                                            << QStringList{"--features", "irf:s=40,r=6", "--group", "permutation", "--dist",
-                                                          "noisysort:sigma=0.5", "--block-rows", "16"};
-        QTest::newRow("g2 nystrom") << g2 << QStringList{"--features", "nystrom:s=30", "--block-rows", "7"};
+                                                          "noisysort:sigma=0.5", "--block-rows", "16"}
+                                           << false;
+        QTest::newRow("g2 nystrom") << g2 << QStringList{"--features", "nystrom:s=30", "--block-rows", "7"} << false;
         // CSV, written as the rows reach rank 0 (a piece per block).
-        QTest::newRow("g2 rf csv") << g2 << QStringList{"--features", "rf:s=20", "--block-rows", "10", "--out-ext", ".csv"};
-        QTest::newRow("qm7 sorted") << QString("qm7") << QStringList{"--features", "sorted"};
+        QTest::newRow("g2 rf csv") << g2 << QStringList{"--features", "rf:s=20", "--block-rows", "10", "--out-ext", ".csv"}
+                                   << false;
+        QTest::newRow("qm7 sorted") << QString("qm7") << QStringList{"--features", "sorted"} << true;
         QTest::newRow("qm7 irf noisy sort") << QString("qm7")
                                             << QStringList{"--features", "irf:s=100,r=4", "--group", "permutation",
-                                                           "--dist", "noisysort:sigma=1"};
+                                                           "--dist", "noisysort:sigma=1"}
+                                            << true;
     }
 
     void featuresAreTheSameBytesAtAnyRankCount()
     {
         QFETCH(QString, data);
         QFETCH(QStringList, options);
+        QFETCH(bool, readsPart);
         QString ext = ".npy";
         if (const qsizetype at = options.indexOf("--out-ext"); at >= 0) {
             ext = options.at(at + 1);
@@ -112,6 +121,9 @@ private slots:
             const QJsonObject j = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(j["ranks"].toInt(), P);
             QVERIFY(j["rows"].toInt() > 0 && j["dims"].toInt() > 0);
+            const int read = j["input_rows_held"].toInt();
+            QVERIFY2(P > 1 && readsPart ? read < j["rows"].toInt() : read == j["rows"].toInt(),
+                     qPrintable(QString("P=%1 read %2 of %3 rows").arg(P).arg(read).arg(j["rows"].toInt())));
             const QByteArray bytes = fileBytes(out);
             QVERIFY(bytes.size() > 128);
             if (P == 1)
@@ -126,33 +138,46 @@ private slots:
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<int>("maxRanks");
         QTest::addColumn<bool>("spread");  // the feature rows stay on the ranks that computed them
+        // At P > 1 each rank reads fewer input rows than all: its run of blocks and the median rule's
+        // sample (1000 rows: all or most of the small sets, so those rows only check "at most all").
+        QTest::addColumn<bool>("readsPart");
         const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
         const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
         const QStringList g2Irf = {"--data", g2, "--features", "irf:s=60,r=6", "--group", "permutation", "--dist",
                                    "noisysort:sigma=0.1", "--eval", "kfold:3", "--block-rows", "16"};
-        QTest::newRow("g2 ridge") << (g2Irf + QStringList{"--learner", "ridge"}) << 3 << true;
-        QTest::newRow("g2 blr") << (g2Irf + QStringList{"--learner", "blr"}) << 2 << true;
+        QTest::newRow("g2 ridge") << (g2Irf + QStringList{"--learner", "ridge"}) << 3 << true << false;
+        QTest::newRow("g2 blr") << (g2Irf + QStringList{"--learner", "blr"}) << 2 << true << false;
         const QStringList digitsIrf = {"--data", digits, "--n", "1200", "--features", "irf:s=120,r=6", "--group", "rotation",
                                        "--dist", "vonmises:kappa=1", "--block-rows", "100"};
         QTest::newRow("digits ridge kfold") << (digitsIrf + QStringList{"--learner", "ridge", "--eval", "kfold:3", "--grid",
                                                                         "lambda=1e-3,1e-1"})
-                                            << 3 << true;
-        QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2 << true;
+                                            << 3 << true << false;
+        QTest::newRow("digits blr holdout") << (digitsIrf + QStringList{"--learner", "blr", "--eval", "holdout:0.25"}) << 2 << true << false;
         // Fits that do not split over rows are dealt out (one per C or lambda, in turn over the run).
         QTest::newRow("digits svm") << (digitsIrf + QStringList{"--learner", "svm", "--grid", "C=0.1,1", "--eval", "holdout:0.25"})
-                                    << 3 << false;
-        QTest::newRow("g2 krr") << (g2Irf + QStringList{"--learner", "krr", "--kernel", "gaussian:median=1", "--grid", "lambda=1e-4,1e-2;median=1"}) << 3 << false;
+                                    << 3 << false << false;
+        QTest::newRow("g2 krr") << (g2Irf + QStringList{"--learner", "krr", "--kernel", "gaussian:median=1", "--grid", "lambda=1e-4,1e-2;median=1"}) << 3 << false << false;
         QTest::newRow("g2 ridge dual") << QStringList{"--data", g2, "--features", "irf:s=200,r=4", "--group", "permutation",
                                                       "--dist", "noisysort:sigma=0.1", "--eval", "holdout:0.3", "--learner",
                                                       "ridge", "--kernel", "gaussian:median=1"}
-                                       << 2 << false;
+                                       << 2 << false << false;
         // A separate test file: its rows come last and in no training set; the ranks' runs of
         // blocks are weighted by the feature rows and the product rows they hold.
         QTest::newRow("digits ridge test-data") << (digitsIrf + QStringList{"--learner", "ridge", "--test-data", digits,
                                                                             "--grid", "lambda=1e-3,1e-1"})
-                                                << 3 << true;
+                                                << 3 << true << false;
         QTest::newRow("g2 blr holdout") << (g2Irf.mid(0, g2Irf.size() - 4) + QStringList{"--eval", "holdout:0.3", "--block-rows", "16", "--learner", "blr"})
-                                        << 3 << true;
+                                        << 3 << true << false;
+        // A fixed bandwidth (no median sample): each rank reads about its share of the 5000 digits,
+        // rotated after the subset on --n, and of a separate test file.
+        const QStringList fixed = {"--data", digits, "--features", "irf:s=60,r=4", "--group", "rotation", "--dist",
+                                   "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250"};
+        QTest::newRow("digits ridge reads its rows") << (fixed + QStringList{"--learner", "ridge", "--eval", "holdout:0.25"})
+                                                     << 3 << true << true;
+        QTest::newRow("digits svm reads its rows") << (fixed + QStringList{"--learner", "svm", "--grid", "C=1", "--eval", "holdout:0.25"})
+                                                   << 2 << false << true;
+        QTest::newRow("rotated subset and test file read their rows")
+            << (fixed + QStringList{"--n", "2000", "--rotate", "--learner", "blr", "--test-data", digits}) << 3 << true << true;
     }
 
     void trainGivesTheSameMetricsAtAnyRankCount()
@@ -160,6 +185,7 @@ private slots:
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
         QFETCH(bool, spread);
+        QFETCH(bool, readsPart);
         int rows = 0;  // every feature row: what one process holds
         sameJsonAtEveryRankCount(QStringList{"train", "--json"} + options, maxRanks, [&](const QJsonObject& j, int P) {
             QCOMPARE(j["ranks"].toInt(), P);
@@ -169,6 +195,9 @@ private slots:
             if (P == 1) rows = held;
             QVERIFY2(held > 0 && (spread ? held < rows || P == 1 : held == rows),
                      qPrintable(QString("P=%1 held %2 of %3 feature rows").arg(P).arg(held).arg(rows)));
+            const int read = j["input_rows_held"].toInt(), all = j["n"].toInt();
+            QVERIFY2(P > 1 ? read <= all && (!readsPart || read < all) : read == all,
+                     qPrintable(QString("P=%1 read %2 of %3 input rows").arg(P).arg(read).arg(all)));
         });
     }
 

@@ -35,6 +35,8 @@ Dataset loadCifar(const std::string& path, const LoadOptions& options)
     d.kind = DataKind::Images;
     d.shape = {static_cast<int>(kSide), static_cast<int>(kSide), 3};
     d.X.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(3 * kPlane));
+    d.held = heldMask(options, n);
+    releaseRows(d.X, d.held);
     d.labels.resize(n);
     std::vector<unsigned char> record(kRecord);
     for (std::size_t r = 0; r < n; ++r) {
@@ -45,6 +47,7 @@ Dataset loadCifar(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::BadValue, path, "record " + std::to_string(r),
                  "the label byte must be below 10 (is this a CIFAR-100 file?)", std::to_string(record[0]));
         d.labels[r] = record[0];
+        if (!d.holds(r)) continue;
         float* x = d.X.data() + r * 3 * kPlane;
         const unsigned char* planes = record.data() + 1;
         for (std::size_t p = 0; p < kPlane; ++p)

@@ -3,9 +3,17 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace orbit {
 
@@ -39,13 +47,18 @@ void Dataset::checkInvariants() const
     if (kind == DataKind::Vectors && (shape.height != 1 || shape.channels != 1))
         broken("vectors must have shape 1 x d x 1");
 
-    const float* p = X.data();
-    const std::size_t total = n * static_cast<std::size_t>(X.cols());
-    for (std::size_t i = 0; i < total; ++i) {
-        const float v = p[i];
-        if (!std::isfinite(v)) broken("X has a non-finite value at sample " + std::to_string(i / X.cols()));
-        if (kind == DataKind::Images && (v < 0.0f || v > 1.0f))
-            broken("image value " + std::to_string(v) + " outside [0, 1] at sample " + std::to_string(i / X.cols()));
+    if (!held.empty() && held.size() != n)
+        broken("held marks " + std::to_string(held.size()) + " rows of " + std::to_string(n));
+    const auto d = static_cast<std::size_t>(X.cols());
+    for (std::size_t r = 0; r < n; ++r) {
+        if (!holds(r)) continue;
+        const float* p = sample(r);
+        for (std::size_t i = 0; i < d; ++i) {
+            const float v = p[i];
+            if (!std::isfinite(v)) broken("X has a non-finite value at sample " + std::to_string(r));
+            if (kind == DataKind::Images && (v < 0.0f || v > 1.0f))
+                broken("image value " + std::to_string(v) + " outside [0, 1] at sample " + std::to_string(r));
+        }
     }
 
     if (!labels.empty() && !targets.empty()) broken("both labels and targets are set");
@@ -85,6 +98,82 @@ void Dataset::checkInvariants() const
     }
 }
 
+std::size_t Dataset::heldCount() const
+{
+    return held.empty() ? count() : static_cast<std::size_t>(std::count(held.begin(), held.end(), char(1)));
+}
+
+void Dataset::requireHeld(std::size_t first, std::size_t last, const std::string& who) const
+{
+    if (held.empty()) return;
+    for (std::size_t r = first; r < last; ++r)
+        if (!holds(r)) throw ContractError(who, "row " + std::to_string(r) + " was not read by this process");
+}
+
+void Dataset::requireHeld(const std::vector<std::size_t>& rows, const std::string& who) const
+{
+    if (held.empty()) return;
+    for (std::size_t r : rows)
+        if (!holds(r)) throw ContractError(who, "row " + std::to_string(r) + " was not read by this process");
+}
+
+Dataset Dataset::withoutSamples() const
+{
+    Dataset s;
+    s.kind = kind;
+    s.shape = shape;
+    s.X.resize(0, X.cols());
+    s.labels = labels;
+    s.numClasses = numClasses;
+    s.classNames = classNames;
+    s.targets = targets;
+    s.targetUnit = targetUnit;
+    s.charges = charges;
+    s.names = names;
+    s.folds = folds;
+    s.source = source;
+    s.format = format;
+    s.held = held;
+    return s;
+}
+
+void releaseRows(MatrixXfR& X, const std::vector<char>& held)
+{
+    if (held.empty()) return;
+    if (held.size() != static_cast<std::size_t>(X.rows()))
+        throw ContractError("releaseRows", "held marks " + std::to_string(held.size()) + " rows of " + std::to_string(X.rows()));
+    const std::size_t rowBytes = static_cast<std::size_t>(X.cols()) * sizeof(float);
+#if defined(__linux__)
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+#endif
+    auto* base = reinterpret_cast<unsigned char*>(X.data());
+    for (std::size_t r = 0; r < held.size();) {
+        if (held[r]) {
+            ++r;
+            continue;
+        }
+        std::size_t e = r;
+        while (e < held.size() && !held[e]) ++e;
+        unsigned char* from = base + r * rowBytes;
+        unsigned char* to = base + e * rowBytes;
+#if defined(__linux__)
+        // Whole pages inside the run go back to the system (they then read as zeros: private
+        // anonymous memory, as the heap is); the partial pages at its ends are zeroed by hand.
+        auto* a = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page);
+        auto* b = reinterpret_cast<unsigned char*>(reinterpret_cast<std::uintptr_t>(to) / page * page);
+        if (a < b && madvise(a, std::size_t(b - a), MADV_DONTNEED) == 0) {
+            std::memset(from, 0, std::size_t(a - from));
+            std::memset(b, 0, std::size_t(to - b));
+        } else {
+            std::memset(from, 0, std::size_t(to - from));
+        }
+#else
+        std::memset(from, 0, std::size_t(to - from));
+#endif
+        r = e;
+    }
+}
+
 Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
 {
     const std::size_t n = count();
@@ -100,7 +189,12 @@ Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
     s.format = format;
     s.targetUnit = targetUnit;
     s.X.resize(static_cast<Eigen::Index>(idx.size()), X.cols());
-    for (std::size_t r = 0; r < idx.size(); ++r) s.X.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
+    if (!held.empty()) {
+        for (std::size_t i : idx) s.held.push_back(held[i]);
+        releaseRows(s.X, s.held);
+    }
+    for (std::size_t r = 0; r < idx.size(); ++r)
+        if (holds(idx[r])) s.X.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
 
     auto pick = [&idx](const auto& from, auto& to) {
         if (from.empty()) return;
@@ -132,10 +226,20 @@ Dataset Dataset::followedBy(const Dataset& more) const
     if (isClassification() != more.isClassification() || isRegression() != more.isRegression())
         differs("labels", labelling(*this), labelling(more));
     if (isRegression() && targetUnit != more.targetUnit) differs("target units", quoteValue(targetUnit), quoteValue(more.targetUnit));
-    Dataset d = *this;
+    Dataset d = withoutSamples();
     d.X.resize(X.rows() + more.X.rows(), X.cols());
-    d.X.topRows(X.rows()) = X;
-    d.X.bottomRows(more.X.rows()) = more.X;
+    if (!held.empty() || !more.held.empty()) {
+        d.held.assign(count() + more.count(), 1);
+        for (std::size_t r = 0; r < count(); ++r) d.held[r] = holds(r) ? 1 : 0;
+        for (std::size_t r = 0; r < more.count(); ++r) d.held[count() + r] = more.holds(r) ? 1 : 0;
+        releaseRows(d.X, d.held);
+        for (std::size_t r = 0; r < d.held.size(); ++r)
+            if (d.held[r])
+                d.X.row(Eigen::Index(r)) = r < count() ? X.row(Eigen::Index(r)) : more.X.row(Eigen::Index(r - count()));
+    } else {
+        d.X.topRows(X.rows()) = X;
+        d.X.bottomRows(more.X.rows()) = more.X;
+    }
     d.numClasses = std::max(numClasses, more.numClasses);
     if (more.classNames.size() > classNames.size()) d.classNames = more.classNames;
     auto append = [&](auto& to, const auto& from) {

@@ -178,10 +178,13 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
     d.kind = DataKind::Coulomb;
     d.shape = {static_cast<int>(pad), static_cast<int>(pad), 1};
     d.X.resize(static_cast<Eigen::Index>(molecules.size()), static_cast<Eigen::Index>(pad * pad));
+    d.held = heldMask(options, molecules.size());
+    releaseRows(d.X, d.held);
     bool anyName = false;
     for (std::size_t i = 0; i < molecules.size(); ++i) {
         Molecule& mol = molecules[i];
-        const auto clash = coulombMatrix(mol.charges, mol.positionsBohr, static_cast<int>(pad), d.X.data() + i * pad * pad);
+        const auto clash = d.holds(i) ? coulombMatrix(mol.charges, mol.positionsBohr, static_cast<int>(pad), d.X.data() + i * pad * pad)
+                                      : std::nullopt;
         if (clash)
             fail(LoadErrorKind::CoincidentAtoms, path,
                  "lines " + std::to_string(mol.lines[(*clash)[0]]) + " and " + std::to_string(mol.lines[(*clash)[1]]),

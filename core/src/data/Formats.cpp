@@ -205,6 +205,11 @@ Dataset loadDataset(const std::string& path, const LoadOptions& options)
     try {
         Dataset d = dispatch(path, format, o);
         requireUnchanged(path, before);
+        if (options.rows && d.holdsAll()) {
+            // A loader that reads every row anyway: the rows not wanted go back now.
+            d.held = heldMask(options, d.count());
+            releaseRows(d.X, d.held);
+        }
         return d;
     } catch (const LoadError& e) {
         // A file still being written fails in odd places (a truncated record, a ragged last line):

@@ -188,20 +188,34 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
     if (images.compressed()) {
         // The header's promise is unverified until the data arrives: memory follows the bytes
         // actually delivered, and the floats are allocated once they all have.
+        // Only the rows wanted are kept (LoadOptions::rows), in order.
+        d.held = heldMask(options, keep);
         std::vector<std::uint8_t> raw;
         readRecords(images, 16, n, keep, pixels, "image", options.progress,
-                    [&](const std::uint8_t* bytes, std::size_t, std::size_t count) {
-                        raw.insert(raw.end(), bytes, bytes + count * pixels);
+                    [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
+                        for (std::size_t i = 0; i < count; ++i)
+                            if (d.holds(first + i))
+                                raw.insert(raw.end(), bytes + i * pixels, bytes + (i + 1) * pixels);
                     });
         d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
-        toFloats(raw.data(), raw.size(), d.X.data());
+        releaseRows(d.X, d.held);
+        const std::uint8_t* next = raw.data();
+        for (std::size_t r = 0; r < keep; ++r)
+            if (d.holds(r)) {
+                toFloats(next, pixels, d.X.data() + r * pixels);
+                next += pixels;
+            }
     } else {
         // The file size matches the header: the floats are allocated once and filled chunk by chunk.
         checkRawSize(images, 16, n, pixels, "image");
         d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
+        d.held = heldMask(options, keep);
+        releaseRows(d.X, d.held);
         readRecords(images, 16, n, keep, pixels, "image", options.progress,
                     [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
-                        toFloats(bytes, count * pixels, d.X.data() + first * pixels);
+                        for (std::size_t i = 0; i < count; ++i)
+                            if (d.holds(first + i))
+                                toFloats(bytes + i * pixels, pixels, d.X.data() + (first + i) * pixels);
                     });
     }
     if (!labels.empty()) {

@@ -142,6 +142,19 @@ void checkMemory(const std::string& file, const std::string& position, std::size
 
 std::size_t applyLimit(std::size_t n, std::size_t limit) { return limit > 0 ? std::min(n, limit) : n; }
 
+std::vector<char> heldMask(const LoadOptions& options, std::size_t n)
+{
+    if (!options.rows) return {};
+    std::vector<char> held(n, 0);
+    bool all = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        held[i] = i < options.rows->size() && (*options.rows)[i] ? 1 : 0;
+        all = all && held[i];
+    }
+    if (all) held.clear();
+    return held;
+}
+
 Dataset finish(Dataset d, const std::string& path, Format format)
 {
     d.source = path;

@@ -56,6 +56,9 @@ std::size_t applyLimit(std::size_t n, std::size_t limit);
 
 /// Sets source/format and checks the dataset's invariants (a failure there is a loader bug).
 Dataset finish(Dataset d, const std::string& path, Format format);
+/// The Dataset::held of a load of n samples with these options: empty when every row is wanted
+/// (LoadOptions::rows unset or marking all n), else n entries.
+std::vector<char> heldMask(const LoadOptions& options, std::size_t n);
 
 /// Result of parsing one text field as a number.
 enum class FieldStatus { Ok, NotANumber, NonFinite };

@@ -73,6 +73,15 @@ Indices subsetRows(std::size_t count, std::size_t n, std::uint64_t seed)
     return keep;
 }
 
+std::vector<char> fileRowsOf(const std::vector<char>& prepared, std::size_t fileCount, const DataRecipe& recipe)
+{
+    if (recipe.n == 0 || recipe.n >= fileCount) return prepared;
+    const Indices rows = subsetRows(fileCount, recipe.n, recipe.seed);
+    std::vector<char> file(fileCount, 0);
+    for (std::size_t j = 0; j < rows.size() && j < prepared.size(); ++j) file[rows[j]] = prepared[j];
+    return file;
+}
+
 Dataset prepareDataset(const DataRecipe& recipe)
 {
     LoadOptions options;

@@ -8,19 +8,23 @@
 
 namespace orbit::detail {
 
-double effectiveInputSize(const Dataset& data, const std::string& spec)
+double inputLengthSum(const MatrixXfR& X, Eigen::Index first, Eigen::Index last)
+{
+    const Eigen::Index d = X.cols();
+    double sum = 0.0;
+    for (Eigen::Index i = first; i < last; ++i) {
+        Eigen::Index end = d;
+        while (end > 0 && X(i, end - 1) == 0.0f) --end;
+        sum += double(std::max<Eigen::Index>(end, 1));
+    }
+    return sum;
+}
+
+double effectiveInputSize(DataKind kind, const std::string& spec, double meanLength)
 {
     const FeatureMapDescriptor* map = firstMap(spec);
     const bool folds = !map || map->foldsCoulomb;
-    const Eigen::Index n = data.X.rows(), d = data.X.cols();
-    if (n == 0) return double(d);
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        Eigen::Index last = d;
-        while (last > 0 && data.X(i, last - 1) == 0.0f) --last;
-        sum += double(std::max<Eigen::Index>(last, 1));
-    }
-    return (data.kind == DataKind::Coulomb && folds ? 0.25 : 1.0) * sum / double(n);
+    return (kind == DataKind::Coulomb && folds ? 0.25 : 1.0) * meanLength;
 }
 
 double featureRowCost(const std::string& spec, double inputDim, Eigen::Index dim)

@@ -9,11 +9,15 @@
 
 namespace orbit::detail {
 
-/// The mean over rows of 1 + the last non-zero column (products skip trailing zeros: zero-padded
-/// molecules), a quarter of it for Coulomb matrices when the map folds them onto one triangle and
-/// sorts a block's molecules by size (rf, irf, kif: most products run on far fewer columns). Nystrom
-/// and GICDF need the true norms and keep the whole matrix.
-double effectiveInputSize(const Dataset& data, const std::string& spec);
+/// The sum over rows [first, last) of X of each row's length up to its last non-zero column (at
+/// least 1): an integer, so partial sums of many ranks add up to the same bits in any order.
+double inputLengthSum(const MatrixXfR& X, Eigen::Index first, Eigen::Index last);
+
+/// The mean over rows of 1 + the last non-zero column (`meanLength`, from inputLengthSum; products
+/// skip trailing zeros: zero-padded molecules), a quarter of it for Coulomb matrices when the map
+/// folds them onto one triangle and sorts a block's molecules by size (rf, irf, kif: most products
+/// run on far fewer columns). Nystrom and GICDF need the true norms and keep the whole matrix.
+double effectiveInputSize(DataKind kind, const std::string& spec, double meanLength);
 
 /// The cost of one row's features, in the units of featureBlockRows: effective input size x features
 /// x orbit samples r (multiply-adds of the templates against the orbit; 1 sample for maps without r).

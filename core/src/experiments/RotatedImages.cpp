@@ -36,15 +36,17 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double
                         std::to_string(pad));
     if (in.channels < 1 || in.channels > 4)
         throw SpecError("rotate", "images need 1 to 4 channels", std::to_string(in.channels));
-    Dataset out = images;
+    Dataset out = images.withoutSamples();
     out.shape = Shape{pad, pad, in.channels};
     out.X.resize(images.X.rows(), out.shape.dim());
+    releaseRows(out.X, out.held);
     const int type = CV_32FC(in.channels);
     const int top = (pad - in.height) / 2, left = (pad - in.width) / 2;
     const cv::Point2f centre(0.5f * float(pad - 1), 0.5f * float(pad - 1));
     const long long n = static_cast<long long>(images.count());
 #pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long i = 0; i < n; ++i) {
+        if (!images.holds(std::size_t(i))) continue;
         cv::Mat src(in.height, in.width, type, const_cast<float*>(images.sample(std::size_t(i))));
         cv::Mat padded = cv::Mat::zeros(pad, pad, type);
         src.copyTo(padded(cv::Rect(left, top, in.width, in.height)));
@@ -52,8 +54,9 @@ Dataset rotatedImages(const Dataset& images, int pad, std::uint64_t seed, double
         const cv::Mat R = cv::getRotationMatrix2D(centre, degrees, 1.0);
         cv::Mat dst(pad, pad, type, out.X.data() + i * out.X.cols());
         cv::warpAffine(padded, dst, R, dst.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+        cv::max(dst, 0.0, dst);
+        cv::min(dst, 1.0, dst);
     }
-    out.X = out.X.cwiseMax(0.0f).cwiseMin(1.0f);
     return out;
 }
 
@@ -84,13 +87,15 @@ Dataset transformedImages(const Dataset& images, int pad, const std::string& gro
         throw SpecError("transform-distribution", e.detail(), e.value());
     }
     if (dist->dependsOnInput()) throw SpecError("transform-distribution", "must not depend on the input", distSpec);
-    Dataset result = images;
+    Dataset result = images.withoutSamples();
     result.shape = out;
-    result.X = MatrixXfR::Zero(images.X.rows(), out.dim());
+    result.X.resize(images.X.rows(), out.dim());
+    releaseRows(result.X, result.held);
     const int top = (pad - in.height) / 2, left = (pad - in.width) / 2, ch = in.channels;
     const long long n = static_cast<long long>(images.count());
 #pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long i = 0; i < n; ++i) {
+        if (!images.holds(std::size_t(i))) continue;
         std::vector<float> padded(std::size_t(out.dim()), 0.0f);
         const float* x = images.sample(std::size_t(i));
         for (int y = 0; y < in.height; ++y)
@@ -98,9 +103,11 @@ Dataset transformedImages(const Dataset& images, int pad, const std::string& gro
                 padded[std::size_t((y + top) * pad * ch + left * ch + c)] = x[y * in.width * ch + c];
         Rng rng = makeRng(seed, std::uint64_t(i));
         const GroupElement g = dist->sample(rng, *group, out, nullptr);
-        group->apply(g, padded.data(), result.X.data() + i * result.X.cols(), out);
+        auto row = result.X.row(Eigen::Index(i));
+        row.setZero();  // the group's apply may leave pixels it does not reach
+        group->apply(g, padded.data(), row.data(), out);
+        row = row.cwiseMax(0.0f).cwiseMin(1.0f);
     }
-    result.X = result.X.cwiseMax(0.0f).cwiseMin(1.0f);
     return result;
 }
 

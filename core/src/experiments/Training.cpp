@@ -27,6 +27,7 @@ using detail::effectiveInputSize;
 using detail::featureBlockRows;
 using detail::featureRowCost;
 using detail::featuresWith;
+using detail::inputLengthSum;
 using detail::isDataIndependent;
 using detail::isLearnerAxis;
 using detail::Outcome;
@@ -60,6 +61,40 @@ std::vector<Eigen::Index> spreadOwners(const std::vector<char>& training, const 
     return weightedBlockStarts(weights, ranks);
 }
 
+/// The feature points of a run's grid (its axes other than the learner's).
+std::vector<ParamPoint> featurePointsOf(const TrainConfig& config)
+{
+    std::vector<ParamAxis> axes;
+    for (const ParamAxis& a : defaultGrid(config))
+        if (!isLearnerAxis(a.name)) axes.push_back(a);
+    return gridPoints(axes);
+}
+
+/// Whether every feature point's map fits on its seed alone (so no rank needs rows but its own).
+bool everyPointDataIndependent(const TrainConfig& config)
+{
+    for (const ParamPoint& p : featurePointsOf(config))
+        if (!isDataIndependent(featuresWith(config.features, p))) return false;
+    return true;
+}
+
+/// The rows of the median rule's samples a run reads: the input bandwidth's (config seed) when a
+/// grid point takes the median rule, and the base kernel's (feature seed) when --kernel does.
+std::vector<std::size_t> medianRows(std::size_t n, const TrainConfig& config)
+{
+    std::vector<std::size_t> rows;
+    for (const ParamPoint& p : featurePointsOf(config))
+        if (p.count("median")) {
+            rows = medianSampleRows(n, 1000, config.seed);
+            break;
+        }
+    if (config.kernel.find("median") != std::string::npos) {
+        const std::vector<std::size_t> more = medianSampleRows(n, 1000, featureSeed(config.seed));
+        rows.insert(rows.end(), more.begin(), more.end());
+    }
+    return rows;
+}
+
 class Trainer {
 public:
     Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
@@ -77,6 +112,12 @@ public:
         if (learnerAxis_.values.empty()) learnerAxis_.values = {kNaN};  // blr: one fit per point
         featurePoints_ = gridPoints(featureAxes_);
         independent_ = isDataIndependent(featuresWith(config.features, featurePoints_.front()));
+        if (!data.holdsAll()) {
+            // Loaded as trainingInputRows says: every map fits on its seed, and the median samples are here.
+            if (!everyPointDataIndependent(config))
+                throw ContractError("train", "a map that fits on the data needs every row, and only some were read");
+            data.requireHeld(medianRows(data.count(), config), "train (median rule)");
+        }
     }
 
     TrainResult run();
@@ -143,6 +184,27 @@ private:
     std::vector<ParamPoint> featurePoints_;
     bool independent_ = false;
     std::optional<double> median_;
+    std::optional<double> meanInputLength_;
+    /// The mean input length (FeatureCost's effectiveInputSize) over every row, the same bits at
+    /// any rank count: summed over the rows of this rank's equal share when each holds only some.
+    double meanInputLength()
+    {
+        if (meanInputLength_) return *meanInputLength_;
+        const auto n = Eigen::Index(data_.count());
+        double sum = 0.0;
+        if (ranks_.size() == 1) {
+            sum = inputLengthSum(data_.X, 0, n);
+        } else {
+            const RowBlocks blocks{n, Eigen::Index(config_.blockRows)};
+            const Eigen::Index first = ranks_.firstRow(blocks), last = ranks_.lastRow(blocks);
+            data_.requireHeld(std::size_t(first), std::size_t(last), "train (input sizes)");
+            Eigen::MatrixXd mine(1, 1);
+            mine(0, 0) = inputLengthSum(data_.X, first, last);
+            for (const Eigen::MatrixXd& part : ranks_.allPieces(mine)) sum += part(0, 0);
+        }
+        meanInputLength_ = sum / double(std::max<Eigen::Index>(n, 1));
+        return *meanInputLength_;
+    }
     /// For spread features (PointFeatures::spread): the rows in some training set of the run, and
     /// the fewest training rows of any fit (features of more dimensions are gathered).
     std::vector<char> training_;
@@ -182,7 +244,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     // then keeps just its own rows (a contiguous run of blocks of about equal cost) and never
     // receives the others'. Else every rank holds every row (gathered).
     PointFeatures out;
-    const double inputSize = effectiveInputSize(data_, map->spec());
+    const double inputSize = effectiveInputSize(data_.kind, map->spec(), meanInputLength());
     if (learner_->sumsOverRows() && std::size_t(dim) <= spreadLimit_) {
         out.starts = spreadOwners(training_, blocks, ranks_.size(), featureRowCost(map->spec(), inputSize, dim), productRowCost(dim));
         out.blocks = blocks;
@@ -194,6 +256,7 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     detail::checkFeatureMemory(4.0 * double(held) * double(dim), "features",
                                "the " + std::to_string(held) + " x " + std::to_string(dim) + " feature matrix",
                                config_.features);
+    data_.requireHeld(std::size_t(first), std::size_t(last), "train (features)");
     out.F.resize(held, dim);
     stages_.heldRows = std::max<long long>(stages_.heldRows, held);
     // This rank's rows of the run's row blocks, in calls of at most kRows rows (fewer when the map
@@ -520,6 +583,55 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const 
     const std::uint64_t seed = deriveSeed(c.seed, kInnerStream + fold);
     if (c.innerFolds >= 2) return innerKFold(train, c.innerFolds, seed);
     return {innerValidation(train, c.validationFraction, seed, data.labels)};
+}
+
+std::vector<char> trainingInputRows(const Dataset& data, const TrainConfig& config, const Ranks& ranks)
+{
+    config.validate();
+    const std::size_t n = data.count();
+    if (ranks.size() == 1 || n < 4 || !everyPointDataIndependent(config)) return {};
+    // The features of a rank are its run of blocks: of equal cost (spread, spreadOwners) or of equal
+    // counts (gathered). A block's cost is a rows x f + training rows x p for the map's f and p;
+    // where a run starts (weightedBlockStarts) lies between where it starts when only the rows
+    // count (p = 0, the equal counts' starts but for the short last block) and where it starts when
+    // only the training rows do (f = 0): the cumulative share of a mixture is a mixture of shares.
+    // The window from the earliest to the latest of those starts, a block wider each way against
+    // rounding at the thresholds, holds the rows of this rank at every grid point.
+    const RowBlocks blocks{Eigen::Index(n), Eigen::Index(config.blockRows)};
+    std::vector<char> training(n, 0);
+    for (const Split& s : outerSplits(data, config))
+        for (std::size_t row : s.train) training[row] = 1;
+    std::vector<double> rows(std::size_t(blocks.count()), 0.0), trained(rows.size(), 0.0);
+    for (std::size_t r = 0; r < n; ++r) {
+        rows[std::size_t(blocks.of(Eigen::Index(r)))] += 1.0;
+        trained[std::size_t(blocks.of(Eigen::Index(r)))] += training[r];
+    }
+    const auto q = std::size_t(ranks.rank());
+    Eigen::Index first = ranks.firstBlock(blocks.count(), ranks.rank());
+    Eigen::Index last = ranks.lastBlock(blocks.count(), ranks.rank());
+    for (const std::vector<double>* weights : {&rows, &trained}) {
+        const std::vector<Eigen::Index> starts = weightedBlockStarts(*weights, ranks.size());
+        first = std::min(first, starts[q]);
+        last = std::max(last, starts[q + 1]);
+    }
+    first = std::max<Eigen::Index>(0, first - 1);
+    last = std::min(blocks.count(), last + 1);
+    std::vector<char> wanted(n, 0);
+    std::fill(wanted.begin() + blocks.begin(first), wanted.begin() + blocks.begin(last), 1);
+    for (std::size_t r : medianRows(n, config)) wanted[r] = 1;
+    return wanted;
+}
+
+std::vector<char> featureInputRows(std::size_t n, const std::string& features, const std::string& kernel,
+                                   std::uint64_t seed, long long blockRows, const Ranks& ranks)
+{
+    if (ranks.size() == 1 || !isDataIndependent(features)) return {};
+    const RowBlocks blocks{Eigen::Index(n), Eigen::Index(blockRows)};
+    std::vector<char> wanted(n, 0);
+    std::fill(wanted.begin() + ranks.firstRow(blocks), wanted.begin() + ranks.lastRow(blocks), 1);
+    if (kernel.find("median") != std::string::npos)
+        for (std::size_t r : medianSampleRows(n, 1000, seed)) wanted[r] = 1;
+    return wanted;
 }
 
 TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)

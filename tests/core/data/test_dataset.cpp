@@ -2,6 +2,7 @@
 // [0, numClasses), labels xor targets), subset, and the format / kind names.
 #include "orbit/data/Dataset.hpp"
 #include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/RotatedImages.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QtTest>
@@ -83,6 +84,57 @@ private slots:
         QVERIFY(s.targets.empty() && s.charges.empty());
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, d.subset({0, 3}));
         QCOMPARE(d.subset({}).count(), std::size_t(0));
+    }
+    /// Rows not held read as zeros, whether they span whole pages (given back to the system) or
+    /// share pages with held rows (zeroed by hand), and the held rows keep their values.
+    void releasedRowsReadAsZeros()
+    {
+        const Eigen::Index n = 300, d = 1500;  // rows of 6000 bytes: runs cut pages anywhere
+        MatrixXfR X = MatrixXfR::Constant(n, d, 0.5f);
+        for (Eigen::Index i = 0; i < n; ++i) X(i, 0) = float(i);
+        const MatrixXfR before = X;
+        std::vector<char> held(std::size_t(n), 0);
+        for (Eigen::Index i : {0, 1, 7, 8, 9, 150, 299}) held[std::size_t(i)] = 1;
+        releaseRows(X, held);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            if (held[std::size_t(i)])
+                QVERIFY(X.row(i) == before.row(i));
+            else
+                QVERIFY2(X.row(i).isZero(0.0f), qPrintable(QString("row %1").arg(i)));
+        }
+        X.row(20).setConstant(2.0f);  // a released row can be written again
+        QCOMPARE(X(20, d - 1), 2.0f);
+        QVERIFY(X.row(21).isZero(0.0f));
+        QVERIFY_THROWS_EXCEPTION(ContractError, releaseRows(X, std::vector<char>(3, 1)));
+    }
+    /// subset, followedBy and the image recipes carry which rows are held, and fill only those.
+    void heldRowsFollowTheRecipes()
+    {
+        Dataset d = small();
+        d.held = {1, 0, 1};
+        releaseRows(d.X, d.held);
+        d.checkInvariants();
+        QCOMPARE(d.heldCount(), std::size_t(2));
+        const Dataset s = d.subset({2, 1});
+        QCOMPARE(s.held, (std::vector<char>{1, 0}));
+        QVERIFY(s.X.row(0) == d.X.row(2) && s.X.row(1).isZero(0.0f));
+        Dataset whole = small();
+        const Dataset both = whole.followedBy(d);
+        QCOMPARE(both.held, (std::vector<char>{1, 1, 1, 1, 0, 1}));
+        QVERIFY(both.X.topRows(3) == whole.X && both.X.row(3) == d.X.row(0) && both.X.row(4).isZero(0.0f));
+        both.checkInvariants();
+        QVERIFY_THROWS_EXCEPTION(ContractError, both.requireHeld(2, 5, "test"));
+        const Dataset rotated = rotatedImages(d, 4, 7, 0.0);
+        const Dataset rotatedWhole = rotatedImages(small(), 4, 7, 0.0);
+        QCOMPARE(rotated.held, d.held);
+        QVERIFY(rotated.X.row(0) == rotatedWhole.X.row(0) && rotated.X.row(2) == rotatedWhole.X.row(2));
+        QVERIFY(rotated.X.row(1).isZero(0.0f));
+        const Dataset moved = transformedImages(d, 4, "translation", "gaussian:sigma=0.5", 3);
+        const Dataset movedWhole = transformedImages(small(), 4, "translation", "gaussian:sigma=0.5", 3);
+        QVERIFY(moved.X.row(2) == movedWhole.X.row(2) && moved.X.row(1).isZero(0.0f));
+        // A held mask of the wrong size breaks the invariants.
+        d.held = {1, 1};
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, d.checkInvariants());
     }
     void names()
     {

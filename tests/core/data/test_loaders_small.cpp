@@ -38,6 +38,58 @@ private slots:
         QTest::newRow("extxyz") << "data/xyz/valid.extxyz" << int(Format::ExtXyz);
         QTest::newRow("csv") << "data/csv/labels.csv" << int(Format::Csv);
     }
+    /// A load of some rows (LoadOptions::rows, a rank of many): the same labels, targets and count
+    /// as the whole file, the wanted rows' values and zeros elsewhere, `held` saying which. The IDX,
+    /// CIFAR and XYZ loaders decode only those rows; the others release the rest after reading.
+    void loadsOnlyTheRowsWanted_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("idx raw") << "data/idx/small-images-idx3-ubyte";
+        QTest::newRow("idx gz") << "data/idx/smallgz-images-idx3-ubyte.gz";
+        QTest::newRow("cifar") << "data/cifar/valid.bin";
+        QTest::newRow("amat") << "data/amat/valid.amat";
+        QTest::newRow("folder") << "data/folder";
+        QTest::newRow("extxyz") << "data/xyz/valid.extxyz";
+        QTest::newRow("csv") << "data/csv/labels.csv";
+    }
+    void loadsOnlyTheRowsWanted()
+    {
+        QFETCH(QString, file);
+        const std::string path = fixture(file.toStdString());
+        const Dataset whole = loadDataset(path);
+        QVERIFY(whole.count() >= 2);
+        LoadOptions some;
+        some.rows = std::vector<char>(whole.count(), 0);
+        for (std::size_t i = 0; i < whole.count(); i += 2) (*some.rows)[i] = 1;
+        const Dataset part = loadDataset(path, some);
+        QCOMPARE(part.count(), whole.count());
+        QCOMPARE(part.labels, whole.labels);
+        QCOMPARE(part.targets, whole.targets);
+        QCOMPARE(part.names, whole.names);
+        QCOMPARE(part.held, *some.rows);
+        QCOMPARE(part.heldCount(), (whole.count() + 1) / 2);
+        for (std::size_t i = 0; i < whole.count(); ++i) {
+            const Eigen::Index r = Eigen::Index(i);
+            if (i % 2 == 0)
+                QVERIFY2(part.X.row(r) == whole.X.row(r), qPrintable(QString("row %1 differs").arg(i)));
+            else
+                QVERIFY2(part.X.row(r).isZero(0.0f), qPrintable(QString("row %1 not wanted but not zero").arg(i)));
+        }
+        QVERIFY_THROWS_EXCEPTION(ContractError, part.requireHeld(0, 2, "test"));
+        part.requireHeld({0, 2 * ((whole.count() - 1) / 2)}, "test");
+        // No row: the labels and the count alone (the first of a rank's two passes).
+        LoadOptions none;
+        none.rows = std::vector<char>{};
+        const Dataset labels = loadDataset(path, none);
+        QCOMPARE(labels.count(), whole.count());
+        QCOMPARE(labels.heldCount(), std::size_t(0));
+        QVERIFY(labels.X.isZero(0.0f));
+        // Every row wanted: held all (empty), the same matrix.
+        LoadOptions all;
+        all.rows = std::vector<char>(whole.count(), 1);
+        const Dataset every = loadDataset(path, all);
+        QVERIFY(every.holdsAll() && every.X == whole.X);
+    }
     void detectsEachFormat()
     {
         QFETCH(QString, file);

@@ -55,14 +55,31 @@ struct Dataset {
     std::string source;                  ///< the path it was loaded from
     std::string format;                  ///< the loader that read it, e.g. "idx", "extxyz"
 
+    /// The samples whose rows X holds, when only some were read (a rank of many reads what it needs:
+    /// LoadOptions::rows); empty when X holds every row. Labels, targets and names are always whole.
+    /// A row not held is zeros and costs no memory (releaseRows); no stage may read it (requireHeld).
+    std::vector<char> held;
+
     std::size_t count() const { return static_cast<std::size_t>(X.rows()); }
     bool isClassification() const { return !labels.empty(); }
     bool isRegression() const { return !targets.empty(); }
     /// One sample as a pointer to shape.dim() floats.
     const float* sample(std::size_t i) const { return X.data() + i * static_cast<std::size_t>(X.cols()); }
-    /// Throws std::logic_error if the invariants above do not hold (used by loaders and tests).
+    bool holdsAll() const { return held.empty(); }
+    bool holds(std::size_t i) const { return held.empty() || (i < held.size() && held[i] != 0); }
+    /// How many rows X holds (count() when it holds all).
+    std::size_t heldCount() const;
+    /// Throws ContractError naming `who` and the first of the rows [first, last) (or of `rows`) that
+    /// X does not hold: a stage about to read a row its rank never loaded is a bug, not zeros.
+    void requireHeld(std::size_t first, std::size_t last, const std::string& who) const;
+    void requireHeld(const std::vector<std::size_t>& rows, const std::string& who) const;
+    /// Throws std::logic_error if the invariants above do not hold (used by loaders and tests). The
+    /// value checks cover the rows held.
     void checkInvariants() const;
-    /// The rows `idx` as a new dataset (labels, targets, charges, names, folds follow).
+    /// Everything but the samples: X is 0 x shape.dim(), `held` is kept (for transforms that fill
+    /// new rows of their own, e.g. rotatedImages).
+    Dataset withoutSamples() const;
+    /// The rows `idx` as a new dataset (labels, targets, charges, names, folds and held follow).
     Dataset subset(const std::vector<std::size_t>& idx) const;
     /// This dataset's rows, then `more`'s (a separate test file after its training file). Requires
     /// the same kind and shape, and both labelled or both with targets; classes are the union
@@ -70,5 +87,10 @@ struct Dataset {
     /// naming what differs.
     Dataset followedBy(const Dataset& more) const;
 };
+
+/// Sets the rows of X that `held` does not mark (held.size() == X.rows()) to zero and gives their
+/// whole pages back to the system (Linux: madvise MADV_DONTNEED; elsewhere they are only zeroed):
+/// until something writes them they read as zeros and take no memory. An empty `held` marks all.
+void releaseRows(MatrixXfR& X, const std::vector<char>& held);
 
 } // namespace orbit

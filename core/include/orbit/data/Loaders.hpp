@@ -6,7 +6,9 @@
 #include "orbit/evaluation/Progress.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace orbit {
 
@@ -36,6 +38,12 @@ struct LoadOptions {
     std::size_t maxBytes = std::size_t(8) << 30;
     int padTo = 0;                             ///< Coulomb size; 0 = largest molecule in the file
     std::size_t limit = 0;                     ///< read at most this many samples (0 = all)
+    /// When set, the samples whose rows are wanted (a rank of many reads only its own): sample i is
+    /// decoded when i < rows->size() and (*rows)[i]; the others come back not held (Dataset::held),
+    /// as zeros that take no memory. Labels, targets and names are read whole. The IDX, CIFAR and
+    /// extended XYZ loaders skip the others' decoding and checks (a bad value in a row not wanted is
+    /// not seen); the others read every row and release the rows not wanted afterwards.
+    std::optional<std::vector<char>> rows;
     /// Reported to while the text and IDX loaders read (after the first line or chunk, then about
     /// every MiB) with the fraction of the file read so far; a cancel stops the load (Cancelled).
     Progress progress;

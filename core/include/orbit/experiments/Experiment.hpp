@@ -39,6 +39,9 @@ Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::u
 /// The rows of the seeded subset of n of count samples that prepareDataset keeps: the first n of
 /// seededPermutation(count, seed, 7) in ascending order; all rows when n >= count.
 Indices subsetRows(std::size_t count, std::size_t n, std::uint64_t seed);
+/// The rows of a file of fileCount samples that the prepared rows `prepared` marks come from (for
+/// LoadOptions::rows): the same rows without a subset, else the subset's rows (subsetRows).
+std::vector<char> fileRowsOf(const std::vector<char>& prepared, std::size_t fileCount, const DataRecipe& recipe);
 
 /// Parses `name=v1,v2;name=v3` (the grid syntax) into axes. Throws SpecError("grid" or "grid NAME").
 std::vector<ParamAxis> parseGrid(const std::string& text);
