@@ -71,13 +71,27 @@ Json pointJson(const EvidencePoint& p)
     return j;
 }
 
+/// --data as `learn` and `evidence` read it: on many ranks in two passes (the labels, then only
+/// the rows this rank's blocks and the median sample need: localityInputRows).
+Dataset localityData(const Args& args, const LocalityConfig& c, const Ranks& ranks)
+{
+    if (ranks.size() == 1) return preparedData(args);
+    const std::vector<char> none;
+    const std::vector<char> rows = localityInputRows(preparedData(args, &none), c, ranks);
+    return preparedData(args, rows.empty() ? nullptr : &rows);
+}
+
+/// The most input rows one rank read.
+long long inputRowsHeld(const Dataset& data, const Ranks& ranks) { return static_cast<long long>(ranks.maximum(double(data.heldCount()))); }
+
 int runLearn(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
     c.validate();
-    const Dataset data = preparedData(args);
+    const Dataset data = localityData(args, c, io.ranks);
+    const long long inputRows = inputRowsHeld(data, io.ranks);
     const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"), {}, io.ranks);
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
@@ -89,7 +103,7 @@ int runLearn(const Args& args, Io& io)
                   {"evaluations", r.trajectory.size()}, {"method", r.method}, {"bounds", bounds},
                   {"trajectory", trajectory}, {"train_rows", r.trainRows}, {"seconds", r.seconds},
                   {"ranks", r.ranks}, {"stage_seconds", stageSecondsJson(r.stages)},
-                  {"feature_rows_held", r.stages.heldRows}};
+                  {"feature_rows_held", r.stages.heldRows}, {"input_rows_held", inputRows}};
         if (r.test) {
             j["metric"] = r.metric;
             j["test"] = *r.test;
@@ -122,7 +136,8 @@ int runEvidence(const Args& args, Io& io)
         check.learn = params;
         check.validate();
     }
-    const Dataset data = preparedData(args);
+    const Dataset data = localityData(args, c, io.ranks);
+    const long long inputRows = inputRowsHeld(data, io.ranks);
     const Progress progress = terminalProgress(io.err, io.progress, "evidence");
     std::ofstream csv;
     if (args.has("csv") && io.ranks.isRoot()) {
@@ -148,7 +163,8 @@ int runEvidence(const Args& args, Io& io)
         if (args.flag("json")) {
             io.out << Json{{"param", params}, {"values", {surface.xValues, surface.yValues}}, {"log_evidence", rows},
                            {"train_rows", surface.trainRows}, {"seconds", surface.seconds}, {"ranks", surface.ranks},
-                           {"stage_seconds", stageSecondsJson(surface.stages)}, {"feature_rows_held", surface.stages.heldRows}}
+                           {"stage_seconds", stageSecondsJson(surface.stages)}, {"feature_rows_held", surface.stages.heldRows},
+                           {"input_rows_held", inputRows}}
                           .dump()
                    << "\n";
             return 0;
@@ -173,7 +189,8 @@ int runEvidence(const Args& args, Io& io)
     if (args.flag("json")) {
         io.out << Json{{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
                        {"train_rows", curve.trainRows}, {"seconds", curve.seconds}, {"ranks", curve.ranks},
-                       {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows}}
+                       {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows},
+                       {"input_rows_held", inputRows}}
                       .dump()
                << "\n";
         return 0;

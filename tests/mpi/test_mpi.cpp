@@ -207,41 +207,55 @@ private slots:
     {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<int>("maxRanks");
+        // At P > 1 a rank reads fewer input rows than this (0: no bound; small sets are read whole
+        // by the median rule's sample of 1000).
+        QTest::addColumn<int>("readsBelow");
         const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
         const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
         const QStringList rotated = {"--data", digits, "--n", "300", "--features", "irf:s=40,r=6", "--group", "rotation",
                                      "--dist", "vonmises:kappa=1", "--block-rows", "64"};
         QTest::newRow("learn kappa (gradient)") << (QStringList{"learn"} + rotated +
                                                     QStringList{"--learn", "kappa", "--max-evals", "6", "--eval", "holdout:0.3"})
-                                                << 3;
+                                                << 3 << 0;
         QTest::newRow("evidence curve") << (QStringList{"evidence"} + rotated + QStringList{"--param", "kappa", "--values", "0.5,2,8"})
-                                        << 2;
+                                        << 2 << 0;
         QTest::newRow("learn noisy sort (no gradient)")
             << QStringList{"learn", "--data", g2, "--features", "irf:s=30,r=4", "--group", "permutation", "--dist",
                            "noisysort:sigma=0.5", "--learn", "sigma", "--max-evals", "5", "--block-rows", "32"}
-            << 2;
+            << 2 << 0;
         // The held-out score: fitted on the learning rows' block sums and predicted block by block
         // by the ranks holding the test rows (regression, a map without tangents); in the dual form
         // (more features than learning rows) on every rank whole.
         QTest::newRow("learn noisy sort held out")
             << QStringList{"learn", "--data", g2, "--features", "irf:s=30,r=4", "--group", "permutation", "--dist",
                            "noisysort:sigma=0.5", "--learn", "sigma", "--max-evals", "3", "--block-rows", "16", "--eval", "holdout:0.3"}
-            << 3;
+            << 3 << 0;
         QTest::newRow("learn dual held out")
             << (QStringList{"learn", "--data", digits, "--n", "80", "--features", "irf:s=90,r=4", "--group", "rotation",
                             "--dist", "vonmises:kappa=1", "--block-rows", "16", "--learn", "kappa", "--max-evals", "3",
                             "--eval", "holdout:0.25"})
-            << 2;
+            << 2 << 0;
         QTest::newRow("evidence dual (more features than rows)")
             << (QStringList{"evidence", "--data", digits, "--n", "60", "--features", "irf:s=80,r=4", "--group", "rotation",
                             "--dist", "vonmises:kappa=1", "--block-rows", "16", "--param", "kappa", "--values", "1,4"})
-            << 2;
+            << 2 << 0;
+        QTest::newRow("learn reads its rows")
+            << QStringList{"learn", "--data", digits, "--features", "irf:s=30,r=4", "--group", "rotation", "--dist",
+                           "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250", "--learn", "kappa",
+                           "--max-evals", "3", "--eval", "holdout:0.2"}
+            << 2 << 5000;
+        QTest::newRow("evidence reads its rows")
+            << QStringList{"evidence", "--data", digits, "--features", "irf:s=30,r=4", "--group", "rotation", "--dist",
+                           "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250", "--param", "kappa",
+                           "--values", "1,4"}
+            << 2 << 5000;
     }
 
     void learnAndEvidenceGiveTheSameNumbersAtAnyRankCount()
     {
         QFETCH(QStringList, options);
         QFETCH(int, maxRanks);
+        QFETCH(int, readsBelow);
         const bool heldOut = options.contains("--eval");
         sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks, [&](const QJsonObject& j, int P) {
             QVERIFY(j.contains("log_evidence"));
@@ -251,6 +265,9 @@ private slots:
                 QVERIFY2(stages[stage].isDouble() && stages[stage].toDouble() >= 0.0, stage);
             QVERIFY(stages["features"].toDouble() > 0.0);
             QVERIFY(j["feature_rows_held"].toInt() > 0);
+            const int read = j["input_rows_held"].toInt();
+            QVERIFY2(read > 0 && (P == 1 || readsBelow == 0 || read < readsBelow),
+                     qPrintable(QString("P=%1 read %2 input rows").arg(P).arg(read)));
             if (heldOut) QVERIFY2(j["test"].isDouble() && j["test_rows"].toInt() > 0, qPrintable(QJsonDocument(j).toJson()));
         });
     }

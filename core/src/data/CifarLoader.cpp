@@ -28,7 +28,7 @@ Dataset loadCifar(const std::string& path, const LoadOptions& options)
                  std::to_string(size % kRecord) + " bytes",
              std::to_string(size));
     const std::size_t n = applyLimit(static_cast<std::size_t>(size / kRecord), options.limit);
-    checkFloatMemory(path, {}, n, 3 * kPlane, options.maxBytes);
+    checkFloatMemory(path, {}, wantedCount(options, n), 3 * kPlane, options.maxBytes);
 
     std::ifstream in(path, std::ios::binary);
     Dataset d;

@@ -172,7 +172,7 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
     if (pad < largest)
         throw SpecError("data padding", "the Coulomb matrix size is smaller than the largest molecule (" + std::to_string(largest) + " atoms) of " + path,
                         std::to_string(options.padTo));
-    checkFloatMemory(path, {}, molecules.size(), checkedProduct({pad, pad}), options.maxBytes);
+    checkFloatMemory(path, {}, wantedCount(options, molecules.size()), checkedProduct({pad, pad}), options.maxBytes);
 
     Dataset d;
     d.kind = DataKind::Coulomb;

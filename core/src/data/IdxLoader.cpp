@@ -160,7 +160,7 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
              std::to_string(rows) + "x" + std::to_string(cols));
     const std::size_t keep = applyLimit(n, options.limit);
     const std::size_t pixels = rows * cols;
-    checkFloatMemory(path, "header", keep, pixels, options.maxBytes);
+    checkFloatMemory(path, "header", wantedCount(options, keep), pixels, options.maxBytes);
 
     // Labels first (small): a mismatch is reported before the big read.
     std::vector<int> labels;

@@ -155,6 +155,14 @@ std::vector<char> heldMask(const LoadOptions& options, std::size_t n)
     return held;
 }
 
+std::size_t wantedCount(const LoadOptions& options, std::size_t n)
+{
+    if (!options.rows) return n;
+    std::size_t wanted = 0;
+    for (std::size_t i = 0; i < n && i < options.rows->size(); ++i) wanted += (*options.rows)[i] ? 1 : 0;
+    return wanted;
+}
+
 Dataset finish(Dataset d, const std::string& path, Format format)
 {
     d.source = path;

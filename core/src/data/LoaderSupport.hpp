@@ -59,6 +59,8 @@ Dataset finish(Dataset d, const std::string& path, Format format);
 /// The Dataset::held of a load of n samples with these options: empty when every row is wanted
 /// (LoadOptions::rows unset or marking all n), else n entries.
 std::vector<char> heldMask(const LoadOptions& options, std::size_t n);
+/// How many of n samples a load with these options decodes (what its memory check counts).
+std::size_t wantedCount(const LoadOptions& options, std::size_t n);
 
 /// Result of parsing one text field as a number.
 enum class FieldStatus { Ok, NotANumber, NonFinite };

@@ -1,5 +1,7 @@
 #include "orbit/experiments/EvidenceObjective.hpp"
 
+#include "experiments/TrainingGrid.hpp"
+
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/experiments/Training.hpp"
@@ -115,6 +117,23 @@ Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices*
     const std::vector<Split> splits = outerSplits(data, splitConfig(config));
     if (test) *test = splits.front().test;
     return splits.front().train;
+}
+
+std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& config, const Ranks& ranks)
+{
+    config.validate();
+    if (ranks.size() == 1 || config.doublePrecision || !detail::isDataIndependent(config.features)) return {};
+    std::vector<char> wanted(data.count(), 0);
+    Indices test;
+    const Indices rows = learningRows(data, config, &test);
+    const Indices* parts[] = {&rows, &test};
+    for (const Indices* part : parts) {
+        const RowBlocks blocks{Eigen::Index(part->size()), Eigen::Index(config.blockRows)};
+        for (Eigen::Index i = ranks.firstRow(blocks); i < ranks.lastRow(blocks); ++i) wanted[(*part)[std::size_t(i)]] = 1;
+    }
+    if (config.kernel.find("median") != std::string::npos)
+        for (std::size_t r : medianSampleRows(data.count(), 1000, featureSeed(config.seed))) wanted[r] = 1;
+    return wanted;
 }
 
 EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks)
@@ -248,6 +267,7 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
     const Eigen::Index first = ranks_.firstRow(blocks), own = std::max<Eigen::Index>(1, ranks_.lastRow(blocks) - first);
     dual = D > Eigen::Index(rows_.size());  // the dual form gathers every row; the primal keeps its own
     const Eigen::Index held = dual ? blocks.rows : ranks_.lastRow(blocks) - first, offset = dual ? 0 : first;
+    data_.requireHeld(Indices(rows.begin() + first, rows.begin() + ranks_.lastRow(blocks)), "learn (features)");
     MatrixXfR Phi = MatrixXfR::Zero(held, D);
     dPhi.assign(params.size(), MatrixXfR::Zero(held, D));
     ranks_.forOwnRows(blocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
@@ -328,6 +348,7 @@ EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, do
     std::vector<MatrixXdR> dPhi;
     MatrixXdR Phi;
     Lap lap;
+    data_.requireHeld(rows_, "learn (double precision)");
     tangents_->compute(dist_->withParameters(values), data_.X, rows_, gradient ? params_ : std::vector<std::string>{}, Phi,
                        dPhi, progress);
     stages_.features += lap.next();

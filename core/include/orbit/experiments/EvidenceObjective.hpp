@@ -133,4 +133,11 @@ using LearnStep = std::function<void(const EvidencePoint& point, const EvidenceP
 /// `eval` (seeded like train). `test` gets that split's test rows (empty without eval).
 Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test = nullptr);
 
+/// The rows of `data` whose inputs rank ranks.rank() of `learn` or `evidence` reads: its blocks of
+/// the learning rows and of the test rows, and the median rule's sample when config.kernel takes
+/// it. `data` needs only its labels, targets and folds (loaded with no row held is enough). Empty,
+/// for every row, with one rank, in double precision (whole on every rank) or with a map that fits
+/// on the data.
+std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& config, const Ranks& ranks);
+
 } // namespace orbit
