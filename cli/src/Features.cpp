@@ -106,7 +106,8 @@ Command featuresCommand()
             "features --data FILE --features SPEC [--group G --dist D] [--kernel K] --out FILE.npy|.csv [--json]",
             featureMapHelp() +
             "--json prints {seconds (fit + transform + writing), ranks, block_rows, stage_seconds {features,\n"
-            "reduction (the rows travelling to rank 0 and written)}, rows, dims, features, kernel, setup_seconds,\n"
+            "reduction (the rows travelling to rank 0 and written)}, rows, input_rows_held (the most input rows\n"
+            "one rank read), dims, features, kernel, setup_seconds,\n"
             "out}.\n\n" + manyProcessesHelp() +
                 kernelHelp() + groupSpecHelp(),
             options,

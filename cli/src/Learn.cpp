@@ -251,7 +251,8 @@ Command learnCommand()
                 "With --eval the learning sees only the training part, and the learned model's held-out\n"
                 "score is reported (metric, test).\n"
                 "--json also gives `ranks`, `stage_seconds` {features, products, reduction, solve} on the\n"
-                "slowest rank over all evaluations, and `feature_rows_held` (the most feature rows one rank held).\n\n" +
+                "slowest rank over all evaluations, `feature_rows_held` (the most feature rows one rank held)\n"
+                "and `input_rows_held` (the most input rows one rank read).\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runLearn};
@@ -269,7 +270,8 @@ Command evidenceCommand()
             "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--json]",
             std::string(kParameterHelp) +
                 "\n--json gives param, values, log_evidence, train_rows, seconds, `ranks`, `stage_seconds`\n"
-                "{features, products, reduction, solve} on the slowest rank and `feature_rows_held`.\n\n" +
+                "{features, products, reduction, solve} on the slowest rank, `feature_rows_held` and\n"
+                "`input_rows_held`.\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runEvidence};

@@ -27,6 +27,9 @@ std::string manyProcessesHelp()
            "split over rows (a Cholesky per lambda, an SVM per C, an evidence maximisation) are dealt\n"
            "out to the ranks in turn. Feature rows stay on the rank that computed them when every fit sums\n"
            "over rows (ridge and blr in the primal, learn); svm, krr and the dual form gather them.\n"
+           "features, train, learn and evidence read the data in two passes: the labels, then only the\n"
+           "input rows of the rank's own blocks and of the median rule's sample (all rows for a map that\n"
+           "fits on the data); --json input_rows_held gives the most input rows one rank read.\n"
            "Rank 0 writes; a rank that fails ends the job with its message.\n"
            "--threads defaults to the cores shared by the ranks on one machine.\n\n";
 }

@@ -154,7 +154,8 @@ Command trainCommand()
             "each of its rows counts once; a k-fold run shares the outer test sets' sums across its folds\n"
 "and subtracts the inner validation sets', so a row counts once plus once per validation set), and\n"
             "`feature_rows_held`: the most feature rows one rank held (about N / P when ridge or blr fit only\n"
-            "in the primal, so the rows stay spread over the ranks; N when they are gathered).\n\n" +
+            "in the primal, so the rows stay spread over the ranks; N when they are gathered), and\n"
+            "`input_rows_held`: the most input rows one rank read (N with one process).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

@@ -193,6 +193,10 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
         std::vector<std::uint8_t> raw;
         readRecords(images, 16, n, keep, pixels, "image", options.progress,
                     [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
+                        if (d.holdsAll()) {
+                            raw.insert(raw.end(), bytes, bytes + count * pixels);
+                            return;
+                        }
                         for (std::size_t i = 0; i < count; ++i)
                             if (d.holds(first + i))
                                 raw.insert(raw.end(), bytes + i * pixels, bytes + (i + 1) * pixels);
