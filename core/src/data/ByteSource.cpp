@@ -1,9 +1,11 @@
 #include "data/ByteSource.hpp"
 
 #include "data/LoaderSupport.hpp"
+#include "orbit/util/Error.hpp"
 
 #include <algorithm>
 #include <fstream>
+#include <string>
 #include <zlib.h>
 
 namespace orbit::data {
@@ -46,6 +48,13 @@ std::size_t ByteSource::read(void* dst, std::size_t n)
         done += static_cast<std::size_t>(got);
     }
     return done;
+}
+
+void ByteSource::skip(std::size_t n)
+{
+    if (compressed_) throw ContractError("ByteSource::skip", "a compressed stream is read through, not skipped: " + path_);
+    if (gzseek(static_cast<gzFile>(gz_), static_cast<z_off_t>(n), SEEK_CUR) < 0)
+        fail(LoadErrorKind::Truncated, path_, {}, "cannot move " + std::to_string(n) + " bytes forward in the file");
 }
 
 std::size_t ByteSource::readInto(std::vector<std::uint8_t>& out, std::size_t n)

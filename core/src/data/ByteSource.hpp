@@ -23,6 +23,9 @@ public:
     /// Reads n bytes into a vector grown chunk by chunk, so memory follows the bytes actually
     /// delivered, not the count a header claims. Returns the bytes read (< n at end of data).
     std::size_t readInto(std::vector<std::uint8_t>& out, std::size_t n);
+    /// Moves n bytes forward without reading them. Only for a raw (not compressed) file whose size
+    /// is already checked: a compressed stream is read through instead.
+    void skip(std::size_t n);
     /// True if the file is gzip-compressed (its size on disk says nothing about the data size).
     bool compressed() const { return compressed_; }
     const std::string& path() const { return path_; }

@@ -192,6 +192,7 @@ Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
     if (!held.empty()) {
         for (std::size_t i : idx) s.held.push_back(held[i]);
         releaseRows(s.X, s.held);
+        if (std::all_of(s.held.begin(), s.held.end(), [](char h) { return h != 0; })) s.held.clear();
     }
     for (std::size_t r = 0; r < idx.size(); ++r)
         if (holds(idx[r])) s.X.row(static_cast<Eigen::Index>(r)) = X.row(static_cast<Eigen::Index>(idx[r]));
@@ -236,6 +237,7 @@ Dataset Dataset::followedBy(const Dataset& more) const
         for (std::size_t r = 0; r < d.held.size(); ++r)
             if (d.held[r])
                 d.X.row(Eigen::Index(r)) = r < count() ? X.row(Eigen::Index(r)) : more.X.row(Eigen::Index(r - count()));
+        if (std::all_of(d.held.begin(), d.held.end(), [](char h) { return h != 0; })) d.held.clear();
     } else {
         d.X.topRows(X.rows()) = X;
         d.X.bottomRows(more.X.rows()) = more.X;

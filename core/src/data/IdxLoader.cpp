@@ -69,15 +69,31 @@ void checkRawSize(ByteSource& src, std::size_t headerBytes, std::size_t promised
 /// (so memory holds one chunk, not a copy of the file). `progress` (may be empty) after each chunk.
 void readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised, std::size_t keep,
                  std::size_t recordBytes, const char* what, const Progress& progress,
-                 const std::function<void(const std::uint8_t*, std::size_t, std::size_t)>& sink)
+                 const std::function<void(const std::uint8_t*, std::size_t, std::size_t)>& sink,
+                 const std::vector<char>& wanted = {})
 {
     checkRawSize(src, headerBytes, promised, recordBytes, what);
     const std::size_t promisedBytes = checkedProduct({promised, recordBytes});
     const std::size_t perChunk = std::max<std::size_t>(1, (std::size_t(16) << 20) / recordBytes);
+    // A raw file (its size checked above) moves over the runs of records not wanted; a compressed
+    // one is read through, and the sink sees every record.
+    const bool skips = !src.compressed() && !wanted.empty();
     std::vector<std::uint8_t> bytes;
     std::size_t got = 0;
-    for (std::size_t first = 0; first < keep; first += perChunk) {
-        const std::size_t records = std::min(perChunk, keep - first);
+    for (std::size_t first = 0; first < keep;) {
+        std::size_t records = std::min(perChunk, keep - first);
+        if (skips) {
+            const bool want = wanted[first] != 0;
+            std::size_t end = first + 1;
+            while (end < first + records && (wanted[end] != 0) == want) ++end;
+            records = end - first;
+            if (!want) {
+                src.skip(records * recordBytes);
+                got += records * recordBytes;
+                first = end;
+                continue;
+            }
+        }
         const std::size_t delivered = src.readInto(bytes, records * recordBytes);
         got += delivered;
         if (delivered < records * recordBytes)
@@ -87,6 +103,7 @@ void readRecords(ByteSource& src, std::size_t headerBytes, std::size_t promised,
                  std::to_string(promised));
         sink(bytes.data(), first, records);
         reportProgress(progress, double(first + records) / double(keep), "reading " + src.path());
+        first += records;
     }
     if (src.compressed() && keep == promised) {
         std::uint8_t extra = 0;
@@ -215,12 +232,13 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options)
         d.X.resize(static_cast<Eigen::Index>(keep), static_cast<Eigen::Index>(pixels));
         d.held = heldMask(options, keep);
         releaseRows(d.X, d.held);
-        readRecords(images, 16, n, keep, pixels, "image", options.progress,
-                    [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
-                        for (std::size_t i = 0; i < count; ++i)
-                            if (d.holds(first + i))
-                                toFloats(bytes + i * pixels, pixels, d.X.data() + (first + i) * pixels);
-                    });
+        readRecords(
+            images, 16, n, keep, pixels, "image", options.progress,
+            [&](const std::uint8_t* bytes, std::size_t first, std::size_t count) {
+                for (std::size_t i = 0; i < count; ++i)
+                    if (d.holds(first + i)) toFloats(bytes + i * pixels, pixels, d.X.data() + (first + i) * pixels);
+            },
+            d.held);
     }
     if (!labels.empty()) {
         d.numClasses = classCount(labels);
