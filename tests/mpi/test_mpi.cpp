@@ -329,6 +329,33 @@ private slots:
         QVERIFY2(r.err.contains("[rank 1 of 2]") && r.err.contains("truncated.extxyz"), qPrintable(message(r)));
     }
 
+    /// A bad row that only rank 1 reads (the last molecule's two atoms at one place): rank 0 never
+    /// sees it, and the job still ends non-zero with rank 1's message naming the file and lines.
+    void aBadRowOnlyOneRankReadsEndsTheJob()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("clash.extxyz");
+        {
+            QStringList lines = QString::fromUtf8(fileBytes(QString::fromStdString(orbittest::bundledFile("g2.extxyz")))).split('\n');
+            qsizetype last = 0;
+            for (qsizetype at = 0; at < lines.size() && !lines[at].trimmed().isEmpty(); at += lines[at].toInt() + 2) last = at;
+            QStringList first = lines[last + 2].split(' ', Qt::SkipEmptyParts), second = lines[last + 3].split(' ', Qt::SkipEmptyParts);
+            for (int k = 1; k <= 3; ++k) second[k] = first[k];
+            lines[last + 3] = second.join(' ');
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(lines.join('\n').toUtf8());
+        }
+        // A fixed bandwidth: no median sample, so rank 0 reads only its own rows.
+        const MpiRun r = runMpi(2, {"train", "--data", bad, "--features", "irf:s=30,r=2", "--group", "permutation", "--dist",
+                                    "noisysort:sigma=0.1", "--kernel", "gaussian:sigma=100", "--block-rows", "16"});
+        QVERIFY2(r.finished, "the job hung");
+        QVERIFY2(r.exitCode != 0, qPrintable(message(r)));
+        QVERIFY2(r.err.contains("[rank 1 of 2]") && r.err.contains("clash.extxyz") && r.err.contains("same position"),
+                 qPrintable(message(r)));
+        QVERIFY2(!r.err.contains("[rank 0 of 2]"), qPrintable(message(r)));
+    }
+
     /// Rank 1 is killed while rank 0 computes: the job ends non-zero instead of waiting for it. The
     /// training takes about a minute on one core, so rank 1 is still computing when it is killed 2 s
     /// in, however fast the machine (with s=400, r=16 a fast machine finished first).
