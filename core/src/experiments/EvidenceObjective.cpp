@@ -143,6 +143,13 @@ EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const Lo
         throw SpecError("data", "learning the locality needs class labels or regression targets", data.source);
     if (rows_.size() < 2) throw SpecError("data", "too few training rows", std::to_string(rows_.size()));
     const std::uint64_t seed = featureSeed(config.seed);
+    if (!data.holdsAll()) {
+        // Loaded as localityInputRows says: a map fitted on its seed, the median sample read.
+        if (!detail::isDataIndependent(config.features))
+            throw ContractError("learn", "a map that fits on the data needs every row, and only some were read");
+        if (config.kernel.find("median") != std::string::npos)
+            data.requireHeld(medianSampleRows(data.count(), 1000, seed), "learn (median rule)");
+    }
     const FeatureContext context = makeFeatureContext(data, config.group, config.dist, config.kernel, seed);
     group_ = context.group;
     dist_ = context.dist;
