@@ -1,11 +1,12 @@
 #pragma once
 // One rank of a job played by this process alone: rank() and size() say which, and nothing ever
-// travels (for the parts of a job that each rank decides by itself, such as which rows it reads).
+// travels (for the parts of a job that each rank decides by itself, such as which rows it reads;
+// a test may override what a collective call returns).
 #include "orbit/parallel/Ranks.hpp"
 
 namespace orbittest {
 
-class PlayedRank final : public orbit::Ranks {
+class PlayedRank : public orbit::Ranks {
 public:
     PlayedRank(int me, int size) : me_(me), size_(size) {}
     int rank() const override { return me_; }

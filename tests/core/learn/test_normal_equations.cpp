@@ -1,6 +1,7 @@
 // Normal equations summed over row blocks, added over cells of rows and coded afterwards, and the
 // dealing of whole fits to ranks: what `train` relies on to share a fold's products and to spread
 // its solves.
+#include "PlayedRank.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
@@ -13,6 +14,7 @@
 #include <cmath>
 
 using namespace orbit;
+using orbittest::PlayedRank;
 
 namespace {
 
@@ -28,27 +30,15 @@ double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a 
 
 /// Rank `me` of `size` ranks that records the owners its results are broadcast from (one process
 /// plays one rank: no rank ever needs another's data here).
-class RecordingRanks final : public Ranks {
+class RecordingRanks final : public PlayedRank {
 public:
-    RecordingRanks(int me, int size) : me_(me), size_(size) {}
-    int rank() const override { return me_; }
-    int size() const override { return size_; }
-    void allGatherRows(MatrixXfR&, const RowBlocks&) const override {}
-    void streamRowsToRoot(const MatrixXfR&, const RowBlocks&, const std::function<void(const MatrixXfR&)>&) const override {}
-    void send(const Eigen::MatrixXd&, int) const override {}
-    Eigen::MatrixXd receive(int) const override { return {}; }
-    void sendText(const std::string&, int) const override {}
-    std::string receiveText(int) const override { return {}; }
+    RecordingRanks(int me, int size) : PlayedRank(me, size) {}
     void broadcast(Eigen::MatrixXd& M, int from) const override
     {
         owners.push_back(from);
-        if (from != me_) M = Eigen::MatrixXd::Constant(1, 1, -1.0);  // what the owner would send
+        if (from != rank()) M = Eigen::MatrixXd::Constant(1, 1, -1.0);  // what the owner would send
     }
-    double maximum(double v) const override { return v; }
     mutable std::vector<int> owners;
-
-private:
-    int me_, size_;
 };
 
 } // namespace
