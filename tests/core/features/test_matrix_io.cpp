@@ -1,6 +1,7 @@
 // Writing feature matrices: .npy and .csv whole or row block by row block (MatrixRowWriter), the
 // same bytes either way, and a write that does not finish leaves the destination as it was.
 #include "FileBytes.hpp"
+#include "RandomMatrices.hpp"
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -13,13 +14,7 @@ using orbittest::fileBytes;
 
 namespace {
 
-MatrixXfR numbers(Eigen::Index rows, Eigen::Index cols)
-{
-    MatrixXfR M(rows, cols);
-    for (Eigen::Index i = 0; i < rows; ++i)
-        for (Eigen::Index j = 0; j < cols; ++j) M(i, j) = float(std::sin(0.7 * double(i) + 1.3 * double(j))) / float(j + 1);
-    return M;
-}
+MatrixXfR numbers(Eigen::Index rows, Eigen::Index cols) { return orbittest::randomMatrix(rows, cols, 7); }
 
 } // namespace
 

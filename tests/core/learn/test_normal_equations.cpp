@@ -2,6 +2,7 @@
 // dealing of whole fits to ranks: what `train` relies on to share a fold's products and to spread
 // its solves.
 #include "PlayedRank.hpp"
+#include "RandomMatrices.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
@@ -18,13 +19,7 @@ using orbittest::PlayedRank;
 
 namespace {
 
-MatrixXfR features(Eigen::Index n, Eigen::Index d)
-{
-    MatrixXfR F(n, d);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < d; ++j) F(i, j) = float(std::sin(0.37 * double(i + 1) * double(j + 2)));
-    return F;
-}
+MatrixXfR features(Eigen::Index n, Eigen::Index d) { return orbittest::randomMatrix(n, d, 37); }
 
 double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
 
