@@ -131,7 +131,7 @@ std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& c
         const RowBlocks blocks{Eigen::Index(part->size()), Eigen::Index(config.blockRows)};
         for (Eigen::Index i = ranks.firstRow(blocks); i < ranks.lastRow(blocks); ++i) wanted[(*part)[std::size_t(i)]] = 1;
     }
-    if (config.kernel.find("median") != std::string::npos)
+    if (usesMedianRule(config.kernel))
         for (std::size_t r : medianSampleRows(data.count(), 1000, featureSeed(config.seed))) wanted[r] = 1;
     return wanted;
 }
@@ -147,7 +147,7 @@ EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const Lo
         // Loaded as localityInputRows says: a map fitted on its seed, the median sample read.
         if (!detail::isDataIndependent(config.features))
             throw ContractError("learn", "a map that fits on the data needs every row, and only some were read");
-        if (config.kernel.find("median") != std::string::npos)
+        if (usesMedianRule(config.kernel))
             data.requireHeld(medianSampleRows(data.count(), 1000, seed), "learn (median rule)");
     }
     const FeatureContext context = makeFeatureContext(data, config.group, config.dist, config.kernel, seed);

@@ -88,7 +88,7 @@ std::vector<std::size_t> medianRows(std::size_t n, const TrainConfig& config)
             rows = medianSampleRows(n, 1000, config.seed);
             break;
         }
-    if (config.kernel.find("median") != std::string::npos) {
+    if (usesMedianRule(config.kernel)) {
         const std::vector<std::size_t> more = medianSampleRows(n, 1000, featureSeed(config.seed));
         rows.insert(rows.end(), more.begin(), more.end());
     }
@@ -629,7 +629,7 @@ std::vector<char> featureInputRows(std::size_t n, const std::string& features, c
     const RowBlocks blocks{Eigen::Index(n), Eigen::Index(blockRows)};
     std::vector<char> wanted(n, 0);
     std::fill(wanted.begin() + ranks.firstRow(blocks), wanted.begin() + ranks.lastRow(blocks), 1);
-    if (kernel.find("median") != std::string::npos)
+    if (usesMedianRule(kernel))
         for (std::size_t r : medianSampleRows(n, 1000, seed)) wanted[r] = 1;
     return wanted;
 }

@@ -131,6 +131,11 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::u
     return *mid;
 }
 
+bool usesMedianRule(const std::string& spec)
+{
+    return !trim(spec).empty() && parseSpec(spec, "kernel").has("median");
+}
+
 BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uint64_t seed)
 {
     const Spec s = parseSpec(text, "kernel");

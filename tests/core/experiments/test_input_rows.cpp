@@ -90,6 +90,8 @@ private slots:
     /// The median rule's sample is read by every rank when a grid point or the kernel takes it.
     void medianSampleIsRead()
     {
+        QVERIFY(usesMedianRule("gaussian:median=2") && usesMedianRule(" gaussian : median = 1 "));
+        QVERIFY(!usesMedianRule("gaussian:sigma=1") && !usesMedianRule("polynomial:degree=3") && !usesMedianRule(""));
         const std::size_t n = 3000;
         const Dataset data = labelsOnly(n, 2, 9);
         TrainConfig c;

@@ -62,6 +62,10 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples = 1000,
 /// map whose features are expensive can compute them for these rows only.
 std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples, std::uint64_t seed);
 
+/// Whether makeKernel(spec, sample, seed) reads `sample` (the median rule, gaussian:median=F):
+/// which rows a rank of many must load. False for an empty spec; SpecError("kernel") on bad text.
+bool usesMedianRule(const std::string& spec);
+
 /// Parses `gaussian:sigma=X`, `gaussian:median=F` (sigma = F x medianPairwiseDistance(sample)) or
 /// `polynomial:degree=D,c=C` (defaults D = 2, C = 1). `sample` is only read for the median rule.
 /// Throws SpecError("kernel") on bad text or parameters, and when the median distance is 0.
