@@ -103,14 +103,10 @@ public:
         learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream),
                                             detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_});
         learnerKind_ = parseLearner(config.learner);
-        for (const ParamAxis& a : defaultGrid(config)) {
-            if (isLearnerAxis(a.name))
-                learnerAxis_ = a;
-            else
-                featureAxes_.push_back(a);
-        }
+        for (const ParamAxis& a : defaultGrid(config))
+            if (isLearnerAxis(a.name)) learnerAxis_ = a;
         if (learnerAxis_.values.empty()) learnerAxis_.values = {kNaN};  // blr: one fit per point
-        featurePoints_ = gridPoints(featureAxes_);
+        featurePoints_ = featurePointsOf(config);
         independent_ = isDataIndependent(featuresWith(config.features, featurePoints_.front()));
         if (!data.holdsAll()) {
             // Loaded as trainingInputRows says: every map fits on its seed, and the median samples are here.
@@ -179,7 +175,6 @@ private:
     StageCosts stages_;
     std::unique_ptr<TrainLearner> learner_;
     Learner learnerKind_ = Learner::Ridge;
-    std::vector<ParamAxis> featureAxes_;
     ParamAxis learnerAxis_;
     std::vector<ParamPoint> featurePoints_;
     bool independent_ = false;
