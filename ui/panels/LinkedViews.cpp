@@ -69,7 +69,9 @@ LinkedViews::LinkedViews(QMainWindow* window, LabState* state, OrbitsPanel* orbi
     HeatmapView* confusion = training_->confusionView()->heatmap();
     confusion->setCursor(Qt::PointingHandCursor);
     connect(confusion, &HeatmapView::cellClicked, this, &LinkedViews::inspectConfusionCell);
-    orbits_->embeddingChart()->view()->viewport()->installEventFilter(this);
+    embeddingView_ = orbits_->embeddingChart()->view();
+    embeddingViewport_ = embeddingView_->viewport();
+    embeddingViewport_->installEventFilter(this);
 
     connect(inspector_, &SampleInspector::sampleActivated, state_, &LabState::setSelectedIndex);
     connect(state_, &LabState::selectionChanged, this, [this](int index) {
@@ -239,9 +241,12 @@ QString LinkedViews::embeddingPointText(int input, int copy) const
 
 bool LinkedViews::eventFilter(QObject* watched, QEvent* event)
 {
-    QChartView* view = orbits_->embeddingChart()->view();
-    if (watched != view->viewport())
+    // Only the two events handled below reach the panels; every other one (the viewport's own
+    // teardown among them) is passed on without touching them.
+    const bool handled = event->type() == QEvent::ToolTip || event->type() == QEvent::MouseButtonRelease;
+    if (!handled || watched != embeddingViewport_ || !embeddingView_)
         return QObject::eventFilter(watched, event);
+    QChartView* view = embeddingView_;
     auto chartPosition = [view](QPoint viewportPos) {
         return view->chart()->mapFromScene(view->mapToScene(viewportPos));
     };

@@ -6,13 +6,16 @@
 // (LabState::setSelectedIndex). The panels are unchanged: this object listens to their widgets.
 #include <QObject>
 #include <QPointF>
+#include <QPointer>
 #include <QString>
 
 #include <optional>
 #include <vector>
 
+class QChartView;
 class QDockWidget;
 class QMainWindow;
+class QWidget;
 
 namespace orbitui {
 
@@ -63,6 +66,11 @@ private:
     TrainingPanel* training_;
     SampleInspector* inspector_;
     QDockWidget* dock_;
+    // The embedding chart's view and viewport, watched by eventFilter. Guarded pointers: while the
+    // window closes, the viewport still sends events after the Orbits panel's destructor has run,
+    // so the filter must not reach them through orbits_ (UBSan: a member call on a destroyed panel).
+    QPointer<QChartView> embeddingView_;
+    QPointer<QWidget> embeddingViewport_;
 };
 
 } // namespace orbitui
