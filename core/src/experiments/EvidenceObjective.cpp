@@ -9,6 +9,7 @@
 #include "orbit/features/InvariantFourierTangents.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/Gram.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"
@@ -79,6 +80,7 @@ void evidenceOfAllRows(const Mat& Phi, const std::vector<Mat>& dPhi, const Eigen
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
     point.beta = o.beta;
+    point.weights = std::make_shared<const Eigen::MatrixXd>(evidence.posteriorMean(o.alpha, o.beta, Phi));
     if (dPhi.empty()) return;
     const Eigen::MatrixXd G = evidence.featureGradient(o.alpha, o.beta, Phi, targets);
     for (const Mat& d : dPhi) point.gradient.push_back((G.array() * d.template cast<double>().array()).sum());
@@ -172,7 +174,34 @@ EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const Lo
     targets_ = codedTargets(data, rows_);
 }
 
+EvidenceObjective::EvidenceObjective(const EvidenceObjective& full, Indices rows, std::unique_ptr<InvariantFourierTangents> tangents)
+    : data_(full.data_), rows_(std::move(rows)), config_(full.config_), ranks_(full.ranks_), params_(full.params_),
+      group_(full.group_), dist_(full.dist_), kernelSpec_(full.kernelSpec_), tangents_(std::move(tangents)),
+      gradientOk_(full.gradientOk_), targets_(codedTargets(data_, rows_))
+{
+}
+
 EvidenceObjective::~EvidenceObjective() = default;
+
+std::unique_ptr<EvidenceObjective> EvidenceObjective::pilot(std::size_t rows, int templates) const
+{
+    if (!hasGradient()) throw ContractError("EvidenceObjective::pilot", "a pilot needs irf features with a gradient");
+    return std::unique_ptr<EvidenceObjective>(new EvidenceObjective(
+        *this, pilotRows(rows_, rows, config_.seed),
+        std::make_unique<InvariantFourierTangents>(tangents_->firstTemplates(std::min(templates, tangents_->templates())))));
+}
+
+int EvidenceObjective::templates() const { return hasGradient() ? tangents_->templates() : 0; }
+
+Indices pilotRows(const Indices& rows, std::size_t n, std::uint64_t seed)
+{
+    if (n >= rows.size()) return rows;
+    Indices order = seededPermutation(rows.size(), seed, 11);
+    order.resize(n);
+    std::sort(order.begin(), order.end());
+    for (std::size_t& i : order) i = rows[i];
+    return order;
+}
 
 std::map<std::string, double> EvidenceObjective::startValues() const
 {
@@ -187,55 +216,41 @@ std::string EvidenceObjective::distSpec(const std::map<std::string, double>& val
     return dist_->withParameters(values)->spec();
 }
 
-double EvidenceObjective::heldOutScore(const std::map<std::string, double>& values, const Indices& test,
-                                      const Progress& progress) const
+double EvidenceObjective::heldOutScore(const EvidencePoint& fitted, const Indices& test, const Progress& progress) const
 {
-    const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
-    const RowBlocks testBlocks{Eigen::Index(test.size()), Eigen::Index(config_.blockRows)};
     const Progress half = [&](double f, const std::string& what) { return progress && progress(0.5 * f, what); };
-    const Progress otherHalf = [&](double f, const std::string& what) { return progress && progress(0.5 + 0.5 * f, what); };
+    const EvidencePoint fit = fitted.weights ? fitted : evaluate(fitted.params, false, half);
+    const Eigen::MatrixXd& W = *fit.weights;
+    const RowBlocks testBlocks{Eigen::Index(test.size()), Eigen::Index(config_.blockRows)};
     std::vector<MatrixXfR> none;
     bool dual = false;
     Lap lap;
-    MatrixXfR Phi = ownFeatures(values, {}, none, rows_, blocks, dual, half);
-    MatrixXfR held = ownFeatures(values, {}, none, test, testBlocks, dual, otherHalf);
+    MatrixXfR held = ownFeatures(fit.params, {}, none, test, testBlocks, dual, [&](double f, const std::string& what) {
+        return progress && progress(fitted.weights ? f : 0.5 + 0.5 * f, what);
+    });
     stages_.features += lap.next();
-    stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows() + held.rows());
-    BayesianLinearRegression blr;
+    stages_.heldRows = std::max<long long>(stages_.heldRows, held.rows());
     Eigen::MatrixXd decision;
     if (dual) {  // every row on every rank
-        ranks_.allGatherRows(Phi, blocks);
         ranks_.allGatherRows(held, testBlocks);
         stages_.reduction += lap.next();
-        if (data_.isClassification())
-            blr.fit(Phi, select(data_.labels, rows_), data_.numClasses);
-        else
-            blr.fit(Phi, select(data_.targets, rows_));
-        decision = blr.decisionValues(held);
-        stages_.solve += lap.next();
-    } else {
-        Indices all(rows_.size());
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-        BlockSumTimes sums;
-        blr.fit(normalEquationsOfHeld(Phi, ownedStarts(blocks), all, targets_, blocks, ranks_, &sums), targets_.squaredNorm(),
-                targetCoding(data_, rows_));
-        stages_.productRows += static_cast<long long>(rows_.size());
-        // Each rank's test blocks, one product per block (the same calls at any number of ranks).
+        decision = timesDouble(held, W);
+    } else {     // each rank its test blocks, one product per block (the same calls at any number of ranks)
         const Eigen::Index first = ranks_.firstRow(testBlocks);
-        Eigen::MatrixXd mine(held.rows(), blr.weights().cols());
+        Eigen::MatrixXd mine(held.rows(), W.cols());
         ranks_.forOwnRows(testBlocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
-            mine.middleRows(r0 - first, r1 - r0) = blr.decisionValues(held.middleRows(r0 - first, r1 - r0));
+            mine.middleRows(r0 - first, r1 - r0) = timesDouble(MatrixXfR(held.middleRows(r0 - first, r1 - r0)), W);
         });
-        decision.resize(Eigen::Index(test.size()), mine.cols());
+        decision.resize(Eigen::Index(test.size()), W.cols());
         Eigen::Index at = 0;
         for (const Eigen::MatrixXd& piece : ranks_.allPieces(mine)) {
             decision.middleRows(at, piece.rows()) = piece;
             at += piece.rows();
         }
-        addSums(stages_, sums, lap.next());
     }
+    stages_.solve += lap.next();
     if (data_.isClassification()) return accuracy(TargetCoding::argmax(decision), select(data_.labels, test));
-    return rmse(blr.coding().decode(decision), select(data_.targets, test));
+    return rmse(targetCoding(data_, rows_).decode(decision), select(data_.targets, test));
 }
 
 std::vector<Eigen::Index> EvidenceObjective::ownedStarts(const RowBlocks& blocks) const
@@ -316,31 +331,51 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
         stages_.solve += lap.next();
         return point;
     }
-    // Primal: the normal equations and the gradient's sums over rows go block by block, in the
+    // Primal: the normal equations, and for the gradient Phi^T dPhi_m, go block by block in the
     // fixed tree of orbit/parallel/BlockSum.hpp, each rank summing the blocks it holds.
-    Indices all(rows_.size());
-    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     const std::vector<Eigen::Index> starts = ownedStarts(blocks);
-    const Eigen::Index first = ranks_.firstRow(blocks);
+    const Eigen::Index first = ranks_.firstRow(blocks), D = Phi.cols(), C = targets_.cols();
+    const Eigen::Index M = Eigen::Index(dPhi.size());
     BlockSumTimes sums;
-    const LinearEvidence evidence(normalEquationsOfHeld(Phi, starts, all, targets_, blocks, ranks_, &sums), targets_.squaredNorm());
+    const Eigen::MatrixXd S = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
+        const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
+        const MatrixXfR Fb = Phi.middleRows(r0 - first, n);
+        Eigen::MatrixXd leaf = gramOfColumns(Fb);  // [Fb^T Fb | Fb^T T_b | Fb^T dPhi_b,1 .. Fb^T dPhi_b,M]
+        leaf.conservativeResize(D, D + C + M * D);
+        leaf.middleCols(D, C) = transposeTimes(Fb, targets_.middleRows(r0, n));
+        for (Eigen::Index m = 0; m < M; ++m) {
+            const MatrixXfR H = Fb.transpose() * dPhi[std::size_t(m)].middleRows(r0 - first, n);
+            leaf.middleCols(D + C + m * D, D) = H.cast<double>();
+        }
+        return leaf;
+    }, &sums);
     stages_.productRows += static_cast<long long>(rows_.size());
+    NormalEquations normal;
+    normal.samples = Eigen::Index(rows_.size());
+    normal.G = S.leftCols(D);
+    normal.B = S.middleCols(D, C);
+    const Eigen::MatrixXd G = gradient ? normal.G : Eigen::MatrixXd();
+    const LinearEvidence evidence(std::move(normal), targets_.squaredNorm());
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
     point.beta = o.beta;
+    const Eigen::MatrixXd W = evidence.posteriorMean(o.alpha, o.beta);
+    point.weights = std::make_shared<const Eigen::MatrixXd>(W);
     if (gradient) {
-        const Eigen::MatrixXd M = evidence.posteriorMean(o.alpha, o.beta);
-        const Eigen::MatrixXd gradientSums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
+        // r_m = sum_c (t_c - Phi m_c)^T dPhi_m m_c, row block by row block.
+        const Eigen::MatrixXd residualSums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
             const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
-            const Eigen::MatrixXd G =
-                evidence.featureGradientOfRows(o.alpha, o.beta, M, Phi.middleRows(r0 - first, n), targets_.middleRows(r0, n));
-            Eigen::MatrixXd leaf(1, Eigen::Index(dPhi.size()));
-            for (std::size_t m = 0; m < dPhi.size(); ++m)
-                leaf(0, Eigen::Index(m)) = (G.array() * dPhi[m].middleRows(r0 - first, n).cast<double>().array()).sum();
+            const Eigen::MatrixXd R = targets_.middleRows(r0, n) - timesDouble(MatrixXfR(Phi.middleRows(r0 - first, n)), W);
+            Eigen::MatrixXd leaf(1, M);
+            for (Eigen::Index m = 0; m < M; ++m)
+                leaf(0, m) = (R.array() * timesDouble(MatrixXfR(dPhi[std::size_t(m)].middleRows(r0 - first, n)), W).array()).sum();
             return leaf;
         }, &sums);
-        for (Eigen::Index m = 0; m < gradientSums.cols(); ++m) point.gradient.push_back(gradientSums(0, m));
+        std::vector<double> residualTerms(residualSums.data(), residualSums.data() + M);
+        std::vector<Eigen::MatrixXd> H;
+        for (Eigen::Index m = 0; m < M; ++m) H.push_back(S.middleCols(D + C + m * D, D));
+        point.gradient = evidence.gradientFromSums(o.alpha, o.beta, G, residualTerms, H);
     }
     addSums(stages_, sums, lap.next());
     return point;

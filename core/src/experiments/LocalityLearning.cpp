@@ -322,7 +322,7 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
 
     if (!test.empty()) {
         result.metric = data.isClassification() ? "accuracy" : "rmse";
-        result.test = objective.heldOutScore(result.learned, test);
+        result.test = objective.heldOutScore(search.best_, test);
     }
     result.stages = objective.stageCosts().slowest(ranks);
     result.ranks = ranks.size();

@@ -41,6 +41,17 @@ InvariantFourierTangents::InvariantFourierTangents(FeatureContext context, int s
     InvariantRandomFourier::drawTemplates(s_, context_.shape.dim(), context_.kernel->sigma(), form_, seed_, W_, b_);
 }
 
+InvariantFourierTangents InvariantFourierTangents::firstTemplates(int s) const
+{
+    if (s < 1 || s > s_)
+        throw ContractError("InvariantFourierTangents::firstTemplates", std::to_string(s) + " of " + std::to_string(s_) + " templates");
+    InvariantFourierTangents copy = *this;
+    copy.s_ = s;
+    copy.W_ = W_.topRows(s);
+    copy.b_ = b_.head(s);
+    return copy;
+}
+
 /// The computation for one scalar type: float (fastCos, the hot path's precision) or double.
 template <class Scalar>
 struct InvariantFourierTangents::Work {
@@ -60,32 +71,36 @@ struct InvariantFourierTangents::Work {
         if constexpr (std::is_same_v<Scalar, float>) return fastSin(x); else return std::sin(x);
     }
 
-    /// acc += cos(P + b) (and sin(P) in the complex form); dAcc[m] += d/dP of that times dP[m].
-    void accumulate(const Mat& P, const std::vector<Mat>& dP, Eigen::Index accRow, Eigen::Index pRow,
-                    Eigen::Index count, Mat& acc, std::vector<Mat>& dAcc) const
+    /// For one tile of columns [j0, j0 + n) of the product: row `pRow + i` of P (and of each dP[m])
+    /// pooled into row `accRow + i` of acc (and dAcc[m]), i < count:
+    ///   acc += cos(P + b) (complex: acc[s + j] += sin P),
+    ///   dAcc[m] -= sin(P + b) dP[m] (complex: dAcc[m][s + j] += cos(P) dP[m]).
+    /// Branch-free loops over the tile's columns, so they vectorise.
+    void pool(const Mat& P, const std::vector<Mat>& dP, Eigen::Index pRow, Eigen::Index count, Eigen::Index j0,
+              Eigen::Index accRow, Mat& acc, std::vector<Mat>& dAcc) const
     {
-        const Eigen::Index s = map.s_;
-        const bool complex = map.form_ == Form::Complex, needSin = complex || !dP.empty();
+        const Eigen::Index s = map.s_, n = P.cols();
+        const bool complex = map.form_ == Form::Complex;
+        const Scalar* bj = b.data() + j0;
         for (Eigen::Index i = 0; i < count; ++i) {
-            const Scalar* p = P.data() + (pRow + i) * s;
-            Scalar* a = acc.data() + (accRow + i) * acc.cols();
-            for (Eigen::Index j = 0; j < s; ++j) {
-                const Scalar arg = p[j] + b[j];
-                const Scalar cs = cosine(arg), sn = needSin ? sine(arg) : Scalar(0);
-                a[j] += cs;
-                if (complex) a[s + j] += sn;
-                for (std::size_t m = 0; m < dP.size(); ++m) {
-                    const Scalar dp = dP[m](pRow + i, j);
-                    Scalar* da = dAcc[m].data() + (accRow + i) * acc.cols();
-                    da[j] -= sn * dp;
-                    if (complex) da[s + j] += cs * dp;
-                }
+            const Scalar* p = P.data() + (pRow + i) * n;
+            Scalar* a = acc.data() + (accRow + i) * acc.cols() + j0;
+            for (Eigen::Index t = 0; t < n; ++t) a[t] += cosine(p[t] + bj[t]);
+            if (complex)
+                for (Eigen::Index t = 0; t < n; ++t) a[s + t] += sine(p[t]);
+            for (std::size_t m = 0; m < dP.size(); ++m) {
+                const Scalar* dp = dP[m].data() + (pRow + i) * n;
+                Scalar* da = dAcc[m].data() + (accRow + i) * acc.cols() + j0;
+                for (Eigen::Index t = 0; t < n; ++t) da[t] -= sine(p[t] + bj[t]) * dp[t];
+                if (complex)
+                    for (Eigen::Index t = 0; t < n; ++t) da[s + t] += cosine(p[t]) * dp[t];
             }
         }
     }
 
     /// Template trick: per element k, the s moved templates g_k^-1 w_j and their tangents, then
-    /// the products with fixed blocks of input rows.
+    /// for fixed blocks of input rows and tiles of kTile templates, the products (kept in cache)
+    /// pooled at once.
     void templates(const MatrixXfR& X, const Indices& rows, Mat& Phi, std::vector<Mat>& dPhi, const Progress& progress) const
     {
         const Group& group = *map.context_.group;
@@ -111,24 +126,28 @@ struct InvariantFourierTangents::Work {
                     group.applyTangent(h, dh[std::size_t(m)], W.data() + j * d, dTG[std::size_t(m)].data() + j * d, shape);
             }
             detail::forEachBlock(rows.size(), detail::kTemplateBlockRows, [&](std::size_t b0, std::size_t b1) {
-                const Eigen::Index n = Eigen::Index(b1 - b0);
-                const Mat P = Xr.middleRows(Eigen::Index(b0), n) * TG.transpose();
+                const Eigen::Index nb = Eigen::Index(b1 - b0);
+                Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
-                for (Eigen::Index m = 0; m < M; ++m)
-                    dP[std::size_t(m)] = Xr.middleRows(Eigen::Index(b0), n) * dTG[std::size_t(m)].transpose();
-                accumulate(P, dP, Eigen::Index(b0), 0, n, Phi, dPhi);
+                for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
+                    const Eigen::Index n = std::min(detail::kTile, s - j0);
+                    P.noalias() = Xr.middleRows(Eigen::Index(b0), nb) * TG.middleRows(j0, n).transpose();
+                    for (Eigen::Index m = 0; m < M; ++m)
+                        dP[std::size_t(m)].noalias() = Xr.middleRows(Eigen::Index(b0), nb) * dTG[std::size_t(m)].middleRows(j0, n).transpose();
+                    pool(P, dP, 0, nb, j0, Eigen::Index(b0), Phi, dPhi);
+                }
             });
         }
         reportProgress(progress, 1.0, "group element " + std::to_string(r) + of);
     }
 
     /// Data path: every input's own elements (from the sub-stream of its dataset index), its orbit
-    /// copies and their tangents, times the templates, in fixed blocks of inputs.
+    /// copies and their tangents, times tiles of the templates, in fixed blocks of inputs.
     void data(const MatrixXfR& X, const Indices& rows, Mat& Phi, std::vector<Mat>& dPhi, const Progress& progress) const
     {
         const Group& group = *map.context_.group;
         const Shape& shape = map.context_.shape;
-        const Eigen::Index d = W.cols(), M = Eigen::Index(params.size());
+        const Eigen::Index d = W.cols(), M = Eigen::Index(params.size()), s = map.s_;
         const int r = map.r_;
         const std::size_t block = detail::inputsPerOrbitBlock(r);
         const std::size_t chunk = 16 * block;  // whole blocks between two progress reports
@@ -157,11 +176,16 @@ struct InvariantFourierTangents::Work {
                                                dO[std::size_t(m)].data() + o * d, shape);
                     }
                 }
-                const Mat P = O * W.transpose();
+                Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
-                for (Eigen::Index m = 0; m < M; ++m) dP[std::size_t(m)] = dO[std::size_t(m)] * W.transpose();
-                for (Eigen::Index t = 0; t < n; ++t)
-                    for (int k = 0; k < r; ++k) accumulate(P, dP, Eigen::Index(c0 + b0) + t, t * r + k, 1, Phi, dPhi);
+                for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
+                    const Eigen::Index nc = std::min(detail::kTile, s - j0);
+                    P.noalias() = O * W.middleRows(j0, nc).transpose();
+                    for (Eigen::Index m = 0; m < M; ++m)
+                        dP[std::size_t(m)].noalias() = dO[std::size_t(m)] * W.middleRows(j0, nc).transpose();
+                    for (Eigen::Index t = 0; t < n; ++t)
+                        for (int k = 0; k < r; ++k) pool(P, dP, t * r + k, 1, j0, Eigen::Index(c0 + b0) + t, Phi, dPhi);
+                }
             });
         }
         reportProgress(progress, 1.0, "inputs " + std::to_string(rows.size()) + "/" + std::to_string(rows.size()));

@@ -183,20 +183,26 @@ private slots:
         // Float features give the same gradient to float precision.
         const Eigen::MatrixXd Gf = LinearEvidence(Pf, T).featureGradient(alpha, beta, Pf, T);
         QVERIFY((Gf - G).norm() < 1e-5 * G.norm());
-        // From normal equations (what processes have after their block sums), the gradient of some
-        // rows alone is those rows of the whole gradient; the dual form has no such rows.
+        // From sums over rows (what processes have after their block sums): the derivative along a
+        // direction dPhi is sum_ij G_ij dPhi_ij, from beta r - C tr((Phi^T Phi + shift I)^{-1} Phi^T dPhi).
         Indices all(static_cast<std::size_t>(n));
         for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
-        const LinearEvidence fromSums(normalEquations(Pf, all, T, RowBlocks{n, 4}, oneProcess()), T.squaredNorm());
+        const NormalEquations normal = normalEquations(Pf, all, T, RowBlocks{n, 4}, oneProcess());
+        const Eigen::MatrixXd gram = normal.G;
+        const LinearEvidence fromSums(normal, T.squaredNorm());
+        const MatrixXfR dPf = gaussianMatrix(n, d, 23);
         if (d <= n) {
-            const Eigen::Index r0 = 1, rows = n - 3;
-            const Eigen::MatrixXd part = fromSums.featureGradientOfRows(alpha, beta, fromSums.posteriorMean(alpha, beta),
-                                                                      Pf.middleRows(r0, rows), T.middleRows(r0, rows));
-            QVERIFY2((part - Gf.middleRows(r0, rows)).norm() < 1e-10 * Gf.norm(),
-                     qPrintable(QString::number((part - Gf.middleRows(r0, rows)).norm() / Gf.norm())));
+            const Eigen::MatrixXd M = fromSums.posteriorMean(alpha, beta);
+            const Eigen::MatrixXd dP = dPf.cast<double>();
+            const double r = ((T - Pf.cast<double>() * M).array() * (dP * M).array()).sum();
+            const Eigen::MatrixXd H = Pf.cast<double>().transpose() * dP;
+            const std::vector<double> g = fromSums.gradientFromSums(alpha, beta, gram, {r, r}, {H, H});
+            const double expected = (Gf.array() * dP.array()).sum();
+            QCOMPARE(g.size(), std::size_t(2));
+            QVERIFY2(std::abs(g[0] - expected) < 1e-8 * (Gf.norm() * dP.norm()) && g[1] == g[0],
+                     qPrintable(QString("%1 vs %2").arg(g[0], 0, 'g', 12).arg(expected, 0, 'g', 12)));
         } else {
-            const Eigen::MatrixXd M = Eigen::MatrixXd::Zero(d, 3);
-            QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).featureGradientOfRows(alpha, beta, M, Pf, T));
+            QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).gradientFromSums(alpha, beta, gram, {0.0}, {gram}));
         }
     }
     void rejectsBadInput()

@@ -54,6 +54,8 @@ struct EvidencePoint {
     std::vector<double> gradient;  ///< d log evidence / d param, in LocalityConfig::learn order; empty if not asked
     double alpha = 0.0, beta = 0.0;
     std::string stage;             ///< "scan", "lbfgs" or "bracket" (learn), "curve" (evidence)
+    /// The posterior mean m_N (D x C) at alpha, beta: the fitted model heldOutScore predicts with.
+    std::shared_ptr<const Eigen::MatrixXd> weights;
 };
 
 /// The log evidence of Bayesian linear regression (BayesianLinearRegression's coding: one-hot classes,
@@ -74,6 +76,16 @@ public:
     EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks = oneProcess());
     ~EvidenceObjective();
 
+    /// A cheaper copy for a pilot search (hasGradient() only): `rows` of this objective's learning
+    /// rows (pilotRows) and the first `templates` templates of its irf map
+    /// (InvariantFourierTangents::firstTemplates), with the same seed, base noise, kernel and ranks.
+    /// Its evidence is on its own scale (fewer rows and features); its curve has the same shape up to
+    /// the noise of the smaller sample.
+    std::unique_ptr<EvidenceObjective> pilot(std::size_t rows, int templates) const;
+    /// The learning rows, and the irf map's templates s (0 without a gradient).
+    const Indices& rows() const { return rows_; }
+    int templates() const;
+
     const std::vector<std::string>& parameters() const { return params_; }
     bool hasGradient() const { return tangents_ != nullptr && gradientOk_; }
     /// The values of the parameters in config.dist.
@@ -84,13 +96,12 @@ public:
     /// Throws SpecError for a value outside the parameter's valid range; Cancelled from progress.
     EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient, const Progress& progress = {}) const;
 
-    /// The score on held-out rows `test` at these values (accuracy, or RMSE in the targets' units):
-    /// Bayesian linear regression fitted on the learning rows at its evidence optimum, as
-    /// evaluate() finds it, then predicting `test`. Collective: in the primal form (D <= the
-    /// learning rows) each rank computes the features of its own blocks of the learning rows and of
-    /// `test`, the normal equations are summed over blocks and each rank predicts its test blocks;
-    /// in the dual form every rank holds every row.
-    double heldOutScore(const std::map<std::string, double>& values, const Indices& test, const Progress& progress = {}) const;
+    /// The score on held-out rows `test` (accuracy, or RMSE in the targets' units) of Bayesian
+    /// linear regression fitted on the learning rows at the evidence optimum of `fitted`: its
+    /// weights as evaluate() left them (only the features of `test` are computed), or, without
+    /// them, a fresh evaluate() at fitted.params. Collective: each rank computes the features of
+    /// its own blocks of `test` and predicts them (in the dual form every rank holds every row).
+    double heldOutScore(const EvidencePoint& fitted, const Indices& test, const Progress& progress = {}) const;
 
     /// This rank's seconds by stage over every evaluation and score so far (features; products and
     /// reduction of the block sums, or the gather of the dual form; the rest as solve), the rows it
@@ -98,6 +109,8 @@ public:
     const StageCosts& stageCosts() const { return stages_; }
 
 private:
+    /// The pilot's: `full` on `rows` with `tangents`.
+    EvidenceObjective(const EvidenceObjective& full, Indices rows, std::unique_ptr<InvariantFourierTangents> tangents);
     /// evaluate() in double precision throughout, whole on every rank (derivative checks).
     EvidencePoint evaluateInDouble(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
     /// The features (and derivatives) of this rank's blocks of `rows` (blocks over rows.size()),
@@ -138,6 +151,10 @@ Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices*
 /// it. `data` needs only its labels, targets and folds (loaded with no row held is enough). Empty,
 /// for every row, with one rank, in double precision (whole on every rank) or with a map that fits
 /// on the data.
+/// The `n` of the learning rows `rows` a pilot takes: the first n of seededPermutation(rows.size(),
+/// seed, 11), in ascending order (all of them when n >= rows.size()).
+Indices pilotRows(const Indices& rows, std::size_t n, std::uint64_t seed);
+
 std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& config, const Ranks& ranks);
 
 } // namespace orbit

@@ -34,7 +34,12 @@ public:
     InvariantFourierTangents(FeatureContext context, int s, int r, Form form, std::string mode, std::uint64_t seed);
 
     Eigen::Index dim() const { return form_ == Form::Complex ? 2 * Eigen::Index(s_) : Eigen::Index(s_); }
+    int templates() const { return s_; }
     bool usesTemplateTrick() const { return templateTrick_; }
+    /// The same map on its first `s` templates and phases (1 <= s <= templates()), scaled for s:
+    /// the features of the first s random directions, a cheaper estimate of the same kernel with
+    /// the same group elements (a pilot's).
+    InvariantFourierTangents firstTemplates(int s) const;
 
     /// Phi (rows.size() x dim()): the features of rows `rows` of X (dataset indices) with the
     /// elements drawn from `dist` (the context's distribution with other parameter values; null:

@@ -53,11 +53,17 @@ public:
     /// Phi A^{-1} = (alpha I + beta Phi Phi^T)^{-1} Phi). Phi and T must be those it was built from.
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXfR& Phi, const Eigen::MatrixXd& T) const;
     Eigen::MatrixXd featureGradient(double alpha, double beta, const MatrixXdR& Phi, const Eigen::MatrixXd& T) const;
-    /// The rows of featureGradient for some rows of Phi and T, in the primal form (built from
-    /// normal equations, or N >= D), given M = posteriorMean(alpha, beta): the gradient goes row
-    /// by row, so each process takes its own rows. Throws ContractError in the dual form.
-    Eigen::MatrixXd featureGradientOfRows(double alpha, double beta, const Eigen::MatrixXd& M, const MatrixXfR& PhiRows,
-                                          const Eigen::MatrixXd& TRows) const;
+    /// sum_ij featureGradient_ij dPhi_ij for M directions dPhi_m (the evidence's derivative along
+    /// them, e.g. d log p / d theta_m for dPhi_m = d Phi / d theta_m), in the primal form from sums
+    /// over rows, so each process sums its own rows:
+    ///   beta r_m - C tr((G + (alpha/beta) I)^{-1} H_m),
+    /// with residualTerms[m] = r_m = sum_c (t_c - Phi m_c)^T dPhi_m m_c (m_c from posteriorMean),
+    /// G = Phi^T Phi the matrix this evidence was built from and H[m] = Phi^T dPhi_m. Cost: one
+    /// Cholesky factor of G + (alpha/beta) I and its inverse (about 2 D^3), where the rows of
+    /// featureGradient would cost 4 N D^2. Throws ContractError in the dual form.
+    std::vector<double> gradientFromSums(double alpha, double beta, const Eigen::MatrixXd& G,
+                                         const std::vector<double>& residualTerms,
+                                         const std::vector<Eigen::MatrixXd>& H) const;
 
     struct Optimum {
         double alpha = 0.0, beta = 0.0, logEvidence = 0.0, gamma = 0.0;
