@@ -104,6 +104,15 @@ int runLearn(const Args& args, Io& io)
                   {"trajectory", trajectory}, {"train_rows", r.trainRows}, {"seconds", r.seconds},
                   {"ranks", r.ranks}, {"stage_seconds", stageSecondsJson(r.stages)},
                   {"feature_rows_held", r.stages.heldRows}, {"input_rows_held", inputRows}};
+        j["converged"] = r.converged;
+        Json pilots = Json::array();
+        for (const PilotLevel& level : r.pilots) {
+            Json points = Json::array();
+            for (const EvidencePoint& p : level.trajectory) points.push_back(pointJson(p));
+            pilots.push_back({{"rows", level.rows}, {"templates", level.templates}, {"evaluations", level.trajectory.size()},
+                              {"trajectory", points}});
+        }
+        j["pilots"] = pilots;
         if (r.test) {
             j["metric"] = r.metric;
             j["test"] = *r.test;

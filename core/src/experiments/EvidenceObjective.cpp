@@ -290,23 +290,29 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
     dual = D > Eigen::Index(rows_.size());  // the dual form gathers every row; the primal keeps its own
     const Eigen::Index held = dual ? blocks.rows : ranks_.lastRow(blocks) - first, offset = dual ? 0 : first;
     data_.requireHeld(Indices(rows.begin() + first, rows.begin() + ranks_.lastRow(blocks)), "learn (features)");
+    if (tangents_) {  // this rank's run of blocks in one call: the elements and moved templates made once
+        const Indices mine(rows.begin() + first, rows.begin() + ranks_.lastRow(blocks));
+        MatrixXfR Pown;
+        std::vector<MatrixXfR> dOwn;
+        tangents_->compute(dist, data_.X, mine, params, Pown, dOwn, [&](double f, const std::string& what) {
+            reportProgress(progress, f, what);
+            return false;
+        }, blocks.blockRows);
+        if (!dual) {
+            dPhi = std::move(dOwn);
+            return Pown;
+        }
+        MatrixXfR Phi = MatrixXfR::Zero(held, D);
+        Phi.middleRows(first, Pown.rows()) = Pown;
+        dPhi.assign(params.size(), MatrixXfR::Zero(held, D));
+        for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(first, dOwn[m].rows()) = dOwn[m];
+        return Phi;
+    }
     MatrixXfR Phi = MatrixXfR::Zero(held, D);
     dPhi.assign(params.size(), MatrixXfR::Zero(held, D));
     ranks_.forOwnRows(blocks, 0, [&](Eigen::Index r0, Eigen::Index r1) {
-        const Indices block(rows.begin() + r0, rows.begin() + r1);
-        const Progress inBlock = [&](double f, const std::string& what) {
-            reportProgress(progress, 0.2 + 0.8 * (double(r0 - first) + f * double(r1 - r0)) / double(own), what);
-            return false;
-        };
-        MatrixXfR Pb;
-        if (tangents_) {
-            std::vector<MatrixXfR> dPb;
-            tangents_->compute(dist, data_.X, block, params, Pb, dPb, inBlock);
-            for (std::size_t m = 0; m < params.size(); ++m) dPhi[m].middleRows(r0 - offset, r1 - r0) = dPb[m];
-        } else {
-            Pb = map->transform(selectRows(data_.X, block));
-        }
-        Phi.middleRows(r0 - offset, r1 - r0) = Pb;
+        reportProgress(progress, 0.2 + 0.8 * double(r0 - first) / double(own), "features");
+        Phi.middleRows(r0 - offset, r1 - r0) = map->transform(selectRows(data_.X, Indices(rows.begin() + r0, rows.begin() + r1)));
     });
     return Phi;
 }

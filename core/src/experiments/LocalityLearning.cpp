@@ -9,6 +9,7 @@
 #include <nlopt.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -18,88 +19,130 @@ namespace orbit {
 
 namespace {
 
-/// The search: evaluations in transformed coordinates u (log v for logScale parameters), the
-/// budget, the trajectory and the best point.
+constexpr double kNoValue = -std::numeric_limits<double>::infinity();
+
+/// The search's coordinates: u = log v for log-scale ranges, u = v otherwise, and the box in u.
+class Box {
+public:
+    explicit Box(const std::vector<SearchRange>& ranges) : ranges_(ranges)
+    {
+        for (std::size_t i = 0; i < ranges.size(); ++i) {
+            lo.push_back(toU(i, ranges[i].lo));
+            hi.push_back(toU(i, ranges[i].hi));
+            start.push_back(toU(i, ranges[i].start));
+        }
+    }
+    std::size_t size() const { return ranges_.size(); }
+    double toU(std::size_t i, double v) const { return ranges_[i].logScale ? std::log(v) : v; }
+    /// The value at u, inside the range (exp(log(1000)) is 999.9999999999989: a bound is the bound).
+    double toV(std::size_t i, double u) const
+    {
+        double v = std::clamp(ranges_[i].logScale ? std::exp(u) : u, ranges_[i].lo, ranges_[i].hi);
+        for (double b : {ranges_[i].lo, ranges_[i].hi})
+            if (std::abs(v - b) <= 1e-12 * std::abs(b)) v = b;
+        return v;
+    }
+    /// d v / d u at u: the factor from a gradient in the parameter's units to one in u.
+    double dvdu(std::size_t i, double u) const { return ranges_[i].logScale ? toV(i, u) : 1.0; }
+    std::map<std::string, double> values(const std::vector<double>& u) const
+    {
+        std::map<std::string, double> out;
+        for (std::size_t i = 0; i < u.size(); ++i) out[ranges_[i].name] = toV(i, u[i]);
+        return out;
+    }
+    double width(std::size_t i) const { return hi[i] - lo[i]; }
+    std::vector<double> clamp(std::vector<double> u) const
+    {
+        for (std::size_t i = 0; i < u.size(); ++i) u[i] = std::clamp(u[i], lo[i], hi[i]);
+        return u;
+    }
+
+    std::vector<double> lo, hi, start;
+
+private:
+    const std::vector<SearchRange>& ranges_;
+};
+
+/// The evaluations of one function (the full objective or its pilot) in box coordinates: the
+/// budget, the record in order and the best point (the only one that keeps its fitted weights).
 class Search {
 public:
-    Search(const EvidenceObjective& objective, const std::vector<const ParamDescriptor*>& descriptors,
-           int budget, bool gradient, const Progress& progress, const LearnStep& step)
-        : objective_(objective), descriptors_(descriptors), budget_(budget), gradient_(gradient), progress_(progress),
-          step_(step)
+    Search(const EvidenceFunction& function, const Box& box, int budget, std::string label, const Progress& progress,
+           double from, double to, const LearnStep& step, int level)
+        : function_(function), box_(box), budget_(budget), label_(std::move(label)), progress_(progress), from_(from),
+          to_(to), step_(step), level_(level)
     {
-        best_.logEvidence = -std::numeric_limits<double>::infinity();
+        best_.logEvidence = kNoValue;
     }
 
-    double toU(std::size_t i, double v) const { return descriptors_[i]->logScale ? std::log(v) : v; }
-    double toV(std::size_t i, double u) const { return descriptors_[i]->logScale ? std::exp(u) : u; }
     int remaining() const { return budget_ - int(trajectory_.size()); }
+    bool hasGradient() const { return function_.hasGradient(); }
+    const std::vector<EvidencePoint>& trajectory() const { return trajectory_; }
+    const std::vector<std::vector<double>>& points() const { return points_; }
+    const EvidencePoint& best() const { return best_; }
+    /// The recorded index of the point the last evaluate() answered.
+    std::size_t lastIndex() const { return last_; }
 
-    /// The evidence at u (and its gradient in u when the search has one); records the point. A point
-    /// evaluated before (L-BFGS probes its end point again, restarts may land on a scanned point)
-    /// is answered from the record without spending the budget.
+    /// The evidence at u (and its gradient in u when gradU is given); records the point. A point
+    /// evaluated before (to 1e-8 in u: NLopt's line search re-probes in the last digits) is answered
+    /// from the record without spending the budget, unless a gradient is asked that it lacks.
     double evaluate(const std::vector<double>& u, std::vector<double>* gradU, const std::string& stage)
     {
-        auto same = [&u](const std::vector<double>& p) {  // to 1e-8 in u: NLopt's line search re-probes in the last digits
-            for (std::size_t i = 0; i < u.size(); ++i)
-                if (std::abs(p[i] - u[i]) > 1e-8) return false;
-            return true;
-        };
         for (std::size_t k = 0; k < points_.size(); ++k)
-            if (same(points_[k]) && (!gradU || !trajectory_[k].gradient.empty())) {
-                if (gradU) {
-                    gradU->assign(u.size(), 0.0);
-                    for (std::size_t i = 0; i < u.size(); ++i)
-                        (*gradU)[i] = trajectory_[k].gradient[i] * (descriptors_[i]->logScale ? toV(i, u[i]) : 1.0);
-                }
+            if (same(points_[k], u) && (!gradU || !trajectory_[k].gradient.empty())) {
+                if (gradU) *gradU = inU(trajectory_[k].gradient, u);
+                last_ = k;
                 return trajectory_[k].logEvidence;
             }
-        std::map<std::string, double> values;
-        for (std::size_t i = 0; i < u.size(); ++i) {
-            double v = toV(i, u[i]);
-            if (i < loV_.size()) {  // exp(log(1000)) is 999.9999999999989: a bound is the bound
-                v = std::clamp(v, loV_[i], hiV_[i]);
-                for (double b : {loV_[i], hiV_[i]})
-                    if (std::abs(v - b) <= 1e-12 * std::abs(b)) v = b;
-            }
-            values[names_[i]] = v;
-        }
         const int n = int(trajectory_.size());
         const Progress sub = [&](double f, const std::string& w) {
-            reportProgress(progress_, (double(n) + f) / double(budget_),
-                           "evaluation " + std::to_string(n + 1) + "/" + std::to_string(budget_) + ": " + w);
+            reportProgress(progress_, from_ + (to_ - from_) * std::min(1.0, (double(n) + f) / double(budget_)),
+                           label_ + " " + std::to_string(n + 1) + "/" + std::to_string(budget_) + ": " + w);
             return false;
         };
-        // The gradient only where L-BFGS asks for it (it costs about two more evaluations); a scanned
-        // point it starts from is evaluated again with its gradient.
-        EvidencePoint p = objective_.evaluate(values, gradient_ && gradU, sub);
+        EvidencePoint p = function_.evaluate(box_.values(u), gradU != nullptr, sub);
         p.stage = stage;
-        if (gradU) {
-            gradU->assign(u.size(), 0.0);
-            for (std::size_t i = 0; i < u.size(); ++i)
-                (*gradU)[i] = p.gradient[i] * (descriptors_[i]->logScale ? toV(i, u[i]) : 1.0);
-        }
-        if (p.logEvidence > best_.logEvidence) {
-            best_ = p;
-            bestU_ = u;
-        }
-        trajectory_.push_back(p);
+        p.pilotLevel = level_;
+        if (gradU) *gradU = inU(p.gradient, u);
+        const double f = p.logEvidence;
+        if (f > best_.logEvidence) best_ = p;
+        p.weights.reset();  // only the best keeps its model
+        last_ = trajectory_.size();
+        trajectory_.push_back(std::move(p));
         points_.push_back(u);
-        if (step_) step_(p, best_, int(trajectory_.size()));
-        return p.logEvidence;
+        if (step_) step_(trajectory_.back(), best_, int(trajectory_.size()));
+        return f;
     }
 
-    std::vector<std::string> names_;
-    std::vector<double> loV_, hiV_;  ///< the bounds in the parameters' units
-    const EvidenceObjective& objective_;
-    std::vector<const ParamDescriptor*> descriptors_;
+    /// The gradient of the recorded point k in u (it must have one).
+    std::vector<double> gradientAt(std::size_t k) const { return inU(trajectory_[k].gradient, points_[k]); }
+
+private:
+    static bool same(const std::vector<double>& a, const std::vector<double>& b)
+    {
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (std::abs(a[i] - b[i]) > 1e-8) return false;
+        return true;
+    }
+    std::vector<double> inU(const std::vector<double>& gradient, const std::vector<double>& u) const
+    {
+        std::vector<double> g(u.size(), 0.0);
+        for (std::size_t i = 0; i < u.size() && i < gradient.size(); ++i) g[i] = gradient[i] * box_.dvdu(i, u[i]);
+        return g;
+    }
+
+    const EvidenceFunction& function_;
+    const Box& box_;
     int budget_;
-    bool gradient_;
+    std::string label_;
     const Progress& progress_;
+    double from_, to_;
     const LearnStep& step_;
+    int level_;
     std::vector<EvidencePoint> trajectory_;
     std::vector<std::vector<double>> points_;
     EvidencePoint best_;
-    std::vector<double> bestU_;
+    std::size_t last_ = 0;
 };
 
 /// The radical-inverse (Halton) sequence in base b: well spread points of [0, 1).
@@ -113,95 +156,576 @@ double halton(int index, int base)
     return r;
 }
 
-/// L-BFGS (NLopt's bound-constrained LD_LBFGS) from u0 with at most `evals` evaluations.
-void localSearch(Search& search, std::vector<double> u0, const std::vector<double>& lo, const std::vector<double>& hi,
-                 int evals)
+/// Points the scan spreads over the box besides the start, for a budget of `budget` evaluations:
+/// 1-D two fifths of it (12 of 30, so that peaks a factor of two apart are told apart), else a
+/// quarter.
+int scanPoints(std::size_t m, int budget)
 {
-    nlopt::opt opt(nlopt::LD_LBFGS, unsigned(u0.size()));
+    return std::clamp(m == 1 ? 2 * budget / 5 : budget / 4, std::min(3, budget - 1), m == 1 ? 15 : int(4 * m + 2));
+}
+
+/// Stage "scan": the start, then `points` points spread over the box (1-D: evenly, ends included;
+/// else Halton points). Returns the recorded indices of the scan's peaks, best first: in 1-D the
+/// local maxima of the scanned curve, else every scanned point.
+std::vector<std::size_t> scan(Search& search, const Box& box, int points)
+{
+    const std::size_t m = box.size();
+    const std::size_t first = search.trajectory().size();
+    search.evaluate(box.start, nullptr, "scan");
+    for (int k = 0; k < points && search.remaining() > 0; ++k) {
+        std::vector<double> u(m);
+        for (std::size_t i = 0; i < m; ++i) {
+            static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
+            const double f = m == 1 ? (points == 1 ? 0.5 : double(k) / double(points - 1)) : halton(k + 1, primes[i % 10]);
+            u[i] = box.lo[i] + f * box.width(i);
+        }
+        search.evaluate(u, nullptr, "scan");
+    }
+    const auto& t = search.trajectory();
+    const auto& p = search.points();
+    std::vector<std::size_t> byU, peaks;
+    for (std::size_t i = first; i < t.size(); ++i) byU.push_back(i);
+    std::sort(byU.begin(), byU.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+    for (std::size_t k = 0; k < byU.size(); ++k) {
+        const double f = t[byU[k]].logEvidence;
+        const bool peak = m > 1 || ((k == 0 || t[byU[k - 1]].logEvidence <= f) && (k + 1 == byU.size() || t[byU[k + 1]].logEvidence <= f));
+        if (peak) peaks.push_back(byU[k]);
+    }
+    std::stable_sort(peaks.begin(), peaks.end(), [&](std::size_t a, std::size_t b) { return t[a].logEvidence > t[b].logEvidence; });
+    return peaks;
+}
+
+/// The spread of the evidence over the recorded points [first, ...): max - min (0 for fewer than two).
+double spread(const Search& search, std::size_t first = 0)
+{
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (std::size_t k = first; k < search.trajectory().size(); ++k) {
+        lo = std::min(lo, search.trajectory()[k].logEvidence);
+        hi = std::max(hi, search.trajectory()[k].logEvidence);
+    }
+    return hi > lo ? hi - lo : 0.0;
+}
+
+/// How a local search ended.
+enum class Ending { Converged, Budget };
+
+/// L-BFGS (NLopt's bound-constrained LD_LBFGS) from u0, in coordinates z = scale (u - u0) (scale 1:
+/// u itself), with at most `evals` evaluations. It stops when a step is below xtol (in z) or a gain
+/// below ftol nats, or when `converged` says so at an evaluated point (its value and gradient in z).
+/// Returns the recorded index of the run's best point and how it ended.
+std::pair<std::size_t, Ending> localSearch(Search& search, const Box& box, const std::vector<double>& u0,
+                                           const std::vector<double>& scale, int evals, double xtol, double ftol,
+                                           const std::function<bool(double, const std::vector<double>&)>& converged = {})
+{
+    const std::size_t m = u0.size();
+    std::vector<double> lo(m), hi(m), z0(m, 0.0);
+    for (std::size_t i = 0; i < m; ++i) {
+        lo[i] = (box.lo[i] - u0[i]) * scale[i];
+        hi[i] = (box.hi[i] - u0[i]) * scale[i];
+    }
+    nlopt::opt opt(nlopt::LD_LBFGS, unsigned(m));
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);
     opt.set_maxeval(evals);
-    // Steps below a thousandth of the range, or gains below a thousandth of a nat, are not worth an
-    // evaluation: the evidence is flat at that scale and L-BFGS's line search would keep re-probing.
-    std::vector<double> xtol(u0.size());
-    for (std::size_t i = 0; i < xtol.size(); ++i) xtol[i] = 1e-3 * (hi[i] - lo[i]);
-    opt.set_xtol_abs(xtol);
-    opt.set_ftol_abs(1e-3);
-    std::exception_ptr error;
+    opt.set_xtol_abs(std::vector<double>(m, xtol));
+    opt.set_ftol_abs(ftol);
     struct Data {
         Search* search;
-        std::exception_ptr* error;
-    } data{&search, &error};
+        const std::vector<double>* u0;
+        const std::vector<double>* scale;
+        const std::function<bool(double, const std::vector<double>&)>* converged;
+        std::exception_ptr error;
+        std::size_t best = 0;
+        double bestF = kNoValue;
+        bool stoppedConverged = false;
+        int left = 0;
+    } data{&search, &u0, &scale, &converged, nullptr, 0, kNoValue, false, evals};
     opt.set_max_objective(
-        [](unsigned n, const double* u, double* grad, void* p) -> double {
+        [](unsigned n, const double* z, double* grad, void* p) -> double {
             auto* d = static_cast<Data*>(p);
-            if (d->search->remaining() <= 0)  // NLopt's own count restarts with every local search
+            if (d->search->remaining() <= 0 || d->left <= 0)  // NLopt's own count restarts with every local search
                 throw nlopt::forced_stop();
             try {
-                std::vector<double> g;
-                const double f = d->search->evaluate(std::vector<double>(u, u + n), &g, "lbfgs");
+                std::vector<double> u(n), g;
+                for (unsigned i = 0; i < n; ++i) u[i] = (*d->u0)[i] + z[i] / (*d->scale)[i];
+                const std::size_t before = d->search->trajectory().size();
+                const double f = d->search->evaluate(u, &g, "lbfgs");
+                if (d->search->trajectory().size() > before) --d->left;
+                for (unsigned i = 0; i < n; ++i) g[i] /= (*d->scale)[i];
                 if (grad) std::copy(g.begin(), g.end(), grad);
+                if (f > d->bestF) {
+                    d->bestF = f;
+                    d->best = d->search->lastIndex();
+                }
+                if (*d->converged && (*d->converged)(f, g)) {
+                    d->stoppedConverged = true;
+                    throw nlopt::forced_stop();
+                }
                 return f;
+            } catch (const nlopt::forced_stop&) {
+                throw;
             } catch (...) {
-                *d->error = std::current_exception();
+                d->error = std::current_exception();
                 throw nlopt::forced_stop();
             }
         },
         &data);
     double f = 0.0;
+    nlopt::result result = nlopt::FAILURE;
     try {
-        opt.optimize(u0, f);
+        result = opt.optimize(z0, f);
     } catch (const nlopt::roundoff_limited&) {  // converged as far as rounding allows
+        result = nlopt::FTOL_REACHED;
     } catch (const nlopt::forced_stop&) {
+        result = nlopt::FORCED_STOP;
     } catch (const std::runtime_error&) {       // NLopt's own failure: keep the best point so far
-        if (error) std::rethrow_exception(error);
+        if (data.error) std::rethrow_exception(data.error);
     }
-    if (error) std::rethrow_exception(error);
+    if (data.error) std::rethrow_exception(data.error);
+    const bool done =
+        data.stoppedConverged || result == nlopt::FTOL_REACHED || result == nlopt::XTOL_REACHED || result == nlopt::SUCCESS;
+    return {data.best, done ? Ending::Converged : Ending::Budget};
+}
+
+/// The scan's peaks worth climbing: within a tenth of the scan's spread of the best, at most three.
+std::vector<std::size_t> worthClimbing(const Search& search, const std::vector<std::size_t>& peaks)
+{
+    const double range = spread(search);
+    std::vector<std::size_t> out;
+    for (std::size_t c : peaks)
+        if (out.size() < 3 && search.trajectory()[c].logEvidence >= search.trajectory()[peaks.front()].logEvidence - 0.1 * range)
+            out.push_back(c);
+    return out;
+}
+
+/// Stage "optimise", several parameters: L-BFGS on `search` from each start in turn, until it
+/// converges (steps below `xtol` of the range, gains below `ftol` nats). Returns the recorded
+/// indices of the optima reached, best first, without repeats, and whether every run converged.
+std::pair<std::vector<std::size_t>, bool> climbAll(Search& search, const Box& box, const std::vector<std::vector<double>>& starts,
+                                                   double xtol, double ftol)
+{
+    const std::size_t m = box.size();
+    std::vector<std::size_t> optima;
+    bool converged = true;
+    for (const std::vector<double>& u0 : starts) {
+        if (search.remaining() < 2) {
+            converged = false;
+            break;
+        }
+        std::vector<double> scale(m);  // z = u / width: xtol relative to each range
+        for (std::size_t i = 0; i < m; ++i) scale[i] = 1.0 / box.width(i);
+        const auto [best, ending] = localSearch(search, box, u0, scale, search.remaining(), xtol, ftol);
+        converged = converged && ending == Ending::Converged;
+        if (std::find(optima.begin(), optima.end(), best) == optima.end()) optima.push_back(best);
+    }
+    const auto& t = search.trajectory();
+    std::sort(optima.begin(), optima.end(), [&](std::size_t a, std::size_t b) { return t[a].logEvidence > t[b].logEvidence; });
+    return {optima, converged};
+}
+
+/// The parabola through three points: its vertex and value there; nullopt when it is not concave.
+std::optional<std::pair<double, double>> parabolaTop(double x0, double f0, double x1, double f1, double x2, double f2)
+{
+    const double d01 = (f1 - f0) / (x1 - x0), d12 = (f2 - f1) / (x2 - x1);
+    const double a = (d12 - d01) / (x2 - x0);  // f = ... + a x^2
+    if (!(a < 0)) return std::nullopt;
+    const double b = d01 - a * (x0 + x1);
+    const double x = -b / (2 * a);
+    return std::pair{x, f0 + (x - x0) * (d01 + a * (x - x1))};
+}
+
+/// -f'' of the parabola through three points (0 when it is not concave).
+double parabolaCurvature(double x0, double f0, double x1, double f1, double x2, double f2)
+{
+    const double a = ((f2 - f1) / (x2 - x1) - (f1 - f0) / (x1 - x0)) / (x2 - x0);
+    return a < 0 ? -2.0 * a : 0.0;
+}
+
+/// What a one-parameter search found: the recorded index of its best point, the curvature -f'' of
+/// its last parabola around it (0 when none was concave) and whether it converged.
+struct LineOptimum {
+    std::size_t best = 0;
+    double curvature = 0.0;
+    bool converged = false;
+};
+
+/// Stage "optimise", one parameter: successive parabolas with golden-section steps (Brent's method
+/// without derivatives) in the bracket a < b < c, first widened (by the golden ratio, within the
+/// box) until b is its highest point, until the bracket is narrower than 2 xtol or the parabola
+/// predicts a gain below ftol.
+LineOptimum climbLine(Search& search, const Box& box, double a, double b, double c, double xtol, double ftol,
+                      const std::string& stage)
+{
+    constexpr double kGolden = 0.381966011250105;
+    LineOptimum out;
+    auto eval = [&](double u) {
+        const double f = search.evaluate({u}, nullptr, stage);
+        return f;
+    };
+    auto indexOf = [&](double u) {
+        search.evaluate({u}, nullptr, stage);  // answered from the record
+        return search.lastIndex();
+    };
+    if (search.remaining() < 3) {
+        out.best = indexOf(b);
+        return out;
+    }
+    double fa = eval(a), fb = eval(b), fc = eval(c);
+    while (fa > fb && a > box.lo[0] && search.remaining() > 0) {  // rising to the left
+        c = b, fc = fb, b = a, fb = fa;
+        a = std::max(box.lo[0], b - 1.618 * (c - b));
+        fa = eval(a);
+    }
+    while (fc > fb && c < box.hi[0] && search.remaining() > 0) {  // rising to the right
+        a = b, fa = fb, b = c, fb = fc;
+        c = std::min(box.hi[0], b + 1.618 * (b - a));
+        fc = eval(c);
+    }
+    if (fa > fb || fc > fb) {  // the highest point is at an end of the box
+        out.best = indexOf(fa > fc ? a : c);
+        out.converged = true;
+        return out;
+    }
+    while (c - a > 2 * xtol && search.remaining() > 0) {
+        const auto top = parabolaTop(a, fa, b, fb, c, fc);
+        double x;
+        if (top && top->first > a && top->first < c && std::abs(top->first - b) >= 0.5 * xtol) {
+            if (top->second - fb <= ftol) {
+                out.converged = true;
+                break;
+            }
+            x = top->first;
+        } else {
+            x = (c - b > b - a) ? b + kGolden * (c - b) : b - kGolden * (b - a);
+        }
+        const double fx = eval(x);
+        if (fx > fb) {
+            if (x < b) c = b, fc = fb;
+            else a = b, fa = fb;
+            b = x, fb = fx;
+        } else if (x < b) {
+            a = x, fa = fx;
+        } else {
+            c = x, fc = fx;
+        }
+    }
+    if (c - a <= 2 * xtol) out.converged = true;
+    out.best = indexOf(b);
+    out.curvature = parabolaCurvature(a, fa, b, fb, c, fc);
+    return out;
+}
+
+/// The bracket around recorded point k among the points of `search`: its nearest recorded
+/// neighbours on each side (or, at an end of the box, the two nearest inside it).
+std::array<double, 3> bracketOf(const Search& search, const Box& box, double u)
+{
+    double left = box.lo[0], right = box.hi[0];
+    for (const auto& p : search.points()) {
+        if (p[0] < u) left = std::max(left, p[0]);
+        if (p[0] > u) right = std::min(right, p[0]);
+    }
+    if (u <= box.lo[0]) return {u, 0.5 * (u + right), right};
+    if (u >= box.hi[0]) return {left, 0.5 * (left + u), u};
+    return {left, u, right};
+}
+
+/// Golden-section search inside the scan's bracket around `peak` (a piecewise-constant curve).
+void bracket(Search& search, const Box& box, std::size_t peak)
+{
+    const double u = search.points()[peak][0];
+    double a = box.lo[0], b = box.hi[0];
+    for (const auto& p : search.points()) {
+        if (p[0] < u) a = std::max(a, p[0]);
+        if (p[0] > u) b = std::min(b, p[0]);
+    }
+    const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
+    double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+    double f1 = search.remaining() > 0 ? search.evaluate({x1}, nullptr, "bracket") : kNoValue;
+    double f2 = search.remaining() > 0 ? search.evaluate({x2}, nullptr, "bracket") : kNoValue;
+    while (search.remaining() > 0 && b - a > 1e-6) {
+        if (f1 >= f2) {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - phi * (b - a);
+            f1 = search.evaluate({x1}, nullptr, "bracket");
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + phi * (b - a);
+            f2 = search.evaluate({x2}, nullptr, "bracket");
+        }
+    }
+}
+
+/// The pilot's curvature -d2f/du_i2 at its optimum u (one more pilot gradient per parameter, a step
+/// of 2 % of the range towards the box's interior); where the difference is not concave, that of a
+/// parabola falling by `range` over the box.
+std::vector<double> pilotCurvature(Search& pilot, const Box& box, std::size_t optimum, double range)
+{
+    const std::vector<double> u = pilot.points()[optimum];
+    std::vector<double> g0;
+    pilot.evaluate(u, &g0, "curvature");
+    std::vector<double> c(u.size());
+    for (std::size_t i = 0; i < u.size(); ++i) {
+        const double fallback = 8.0 * std::max(range, 1e-3) / (box.width(i) * box.width(i));
+        double h = 0.02 * box.width(i);
+        if (u[i] + h > box.hi[i]) h = -h;
+        std::vector<double> v = u, g1;
+        v[i] += h;
+        if (pilot.remaining() <= 0) {
+            c[i] = fallback;
+            continue;
+        }
+        pilot.evaluate(v, &g1, "curvature");
+        const double d = -(g1[i] - g0[i]) / h;
+        c[i] = d > 0 ? d : fallback;
+    }
+    return c;
+}
+
+/// The highest point of the cubic Hermite interpolant on [x0, x1] with values f and derivatives g
+/// at both ends: (x, value) inside the interval, nullopt when it has no interior maximum.
+std::optional<std::pair<double, double>> hermiteTop(double x0, double f0, double g0, double x1, double f1, double g1)
+{
+    const double h = x1 - x0;
+    auto value = [&](double t) {
+        const double t2 = t * t, t3 = t2 * t;
+        return (2 * t3 - 3 * t2 + 1) * f0 + (t3 - 2 * t2 + t) * h * g0 + (-2 * t3 + 3 * t2) * f1 + (t3 - t2) * h * g1;
+    };
+    // p'(t) = a t^2 + b t + c.
+    const double a = 6 * f0 + 3 * h * g0 - 6 * f1 + 3 * h * g1, b = -6 * f0 - 4 * h * g0 + 6 * f1 - 2 * h * g1, c = h * g0;
+    std::vector<double> roots;
+    if (std::abs(a) < 1e-12 * (std::abs(b) + std::abs(c))) {
+        if (b != 0) roots.push_back(-c / b);
+    } else {
+        const double disc = b * b - 4 * a * c;
+        if (disc >= 0) {
+            roots.push_back((-b - std::sqrt(disc)) / (2 * a));
+            roots.push_back((-b + std::sqrt(disc)) / (2 * a));
+        }
+    }
+    std::optional<std::pair<double, double>> best;
+    for (double t : roots)
+        if (t > 0 && t < 1 && 2 * a * t + b < 0 && (!best || value(t) > best->second)) best = std::pair{x0 + t * h, value(t)};
+    return best;
+}
+
+/// Stage "refine", one parameter: from the full-size point `start` (evaluated with its gradient),
+/// Newton's step with the curvature `c` (the pilot's, scaled), then, between the best point and its
+/// neighbour in the direction of its slope, the top of the cubic through both values and
+/// derivatives (beyond the last point: Newton's step with the secant's curvature), each evaluated
+/// with its gradient, until the predicted gain over the best is at most `tol`. Returns whether it
+/// converged (rather than running out of budget).
+bool refineLine(Search& full, const Box& box, std::size_t start, double c, double tol)
+{
+    struct Known {
+        double u, f, g;
+    };
+    std::vector<Known> seen{{full.points()[start][0], full.trajectory()[start].logEvidence, full.gradientAt(start)[0]}};
+    const double xtol = 1e-4 * box.width(0);
+    for (;;) {
+        std::sort(seen.begin(), seen.end(), [](const Known& a, const Known& b) { return a.u < b.u; });
+        const std::size_t b = std::size_t(std::max_element(seen.begin(), seen.end(), [](const Known& x, const Known& y) {
+                                              return x.f < y.f;
+                                          }) - seen.begin());
+        const Known& top = seen[b];
+        const bool right = top.g > 0;
+        double next = top.u, predicted = top.f;
+        const bool hasNeighbour = right ? b + 1 < seen.size() : b > 0;
+        if (hasNeighbour) {
+            const Known& n = seen[right ? b + 1 : b - 1];
+            const Known& lo = right ? top : n;
+            const Known& hi = right ? n : top;
+            if (const auto t = hermiteTop(lo.u, lo.f, lo.g, hi.u, hi.f, hi.g)) {
+                next = t->first;
+                predicted = t->second;
+            } else {  // no interior top: halfway, with the linear model's gain as the prediction
+                next = 0.5 * (top.u + n.u);
+                predicted = top.f + std::abs(top.g * (next - top.u));
+            }
+        } else {
+            double curvature = c;
+            if (seen.size() > 1) {  // the secant of the derivatives towards the nearest other point
+                const Known& o = seen[b == 0 ? 1 : b - 1];
+                const double secant = -(top.g - o.g) / (top.u - o.u);
+                if (secant > 0) curvature = secant;
+                else curvature = 0.25 * c;  // still rising as fast: a longer step
+            }
+            next = top.u + top.g / curvature;
+            predicted = top.f + 0.5 * top.g * top.g / curvature;
+        }
+        next = std::clamp(next, box.lo[0], box.hi[0]);
+        double nearest = std::numeric_limits<double>::infinity();
+        for (const Known& k : seen) nearest = std::min(nearest, std::abs(k.u - next));
+        if (predicted - top.f <= tol || nearest <= xtol) return true;
+        if (full.remaining() <= 0) return false;
+        std::vector<double> g;
+        const double f = full.evaluate({next}, &g, "refine");
+        seen.push_back({next, f, g[0]});
+    }
 }
 
 } // namespace
 
-LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step,
-                          const Ranks& ranks)
+std::vector<PilotLevel> pilotLevels(std::size_t rows, int templates)
 {
-    const auto t0 = std::chrono::steady_clock::now();
-    config.validate();
-    if (config.learn.empty()) throw SpecError("learn", "name at least one parameter of the distribution", config.dist);
-    Indices test;
-    const Indices rows = learningRows(data, config, &test);
-    const EvidenceObjective objective(data, rows, config, ranks);
-    const std::shared_ptr<const Group> group = makeGroup(config.group, data.shape, featureSeed(config.seed));
-    const std::shared_ptr<const Distribution> dist = makeDistribution(config.dist, *group);
+    constexpr std::size_t kMinRows = 250;
+    constexpr int kMinTemplates = 128;
+    std::vector<PilotLevel> levels;
+    auto level = [&](std::size_t part) {
+        PilotLevel p;
+        p.rows = std::max(kMinRows, (rows + part - 1) / part);
+        p.templates = std::max(kMinTemplates, int((std::size_t(templates) + part - 1) / part));
+        return p;
+    };
+    const PilotLevel quarter = level(4), eighth = level(8);
+    if (quarter.rows >= rows || quarter.templates >= templates ||
+        8.0 * double(quarter.rows) * quarter.templates > double(rows) * templates)
+        return levels;
+    if (eighth.rows < quarter.rows && eighth.templates < quarter.templates) levels.push_back(eighth);
+    levels.push_back(quarter);
+    return levels;
+}
 
-    LearnResult result;
-    result.params = config.learn;
-    result.trainRows = rows.size();
-    result.testRows = test.size();
+SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<const EvidenceFunction*>& pilots,
+                               const std::vector<double>& scales, const std::vector<SearchRange>& ranges, int maxEvaluations,
+                               const Progress& progress, const LearnStep& step, const LearnStep& pilotStep)
+{
+    if (ranges.empty()) throw ContractError("maximiseEvidence", "no parameter to learn");
+    requireSize("maximiseEvidence", "pilot scales", static_cast<long long>(scales.size()), static_cast<long long>(pilots.size()));
+    for (const EvidenceFunction* p : pilots)
+        if (!p || !p->hasGradient() || !full.hasGradient())
+            throw ContractError("maximiseEvidence", "pilots need gradients of every function");
+    const Box box(ranges);
+    const std::size_t m = box.size(), levels = pilots.size();
+    const int points = scanPoints(m, maxEvaluations);
+    std::vector<std::unique_ptr<Search>> cheap;
+    for (std::size_t k = 0; k < levels; ++k)
+        cheap.push_back(std::make_unique<Search>(*pilots[k], box, 3 * maxEvaluations, "pilot " + std::to_string(k + 1) + " evaluation",
+                                                 progress, 0.3 * double(k) / double(levels), 0.3 * double(k + 1) / double(levels),
+                                                 pilotStep, int(k)));
+    Search main(full, box, maxEvaluations, "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
+    Search& scanned = levels ? *cheap.front() : main;
+    Search& optimised = levels ? *cheap.back() : main;
+    SearchOutcome out;
+    auto finish = [&] {
+        for (const auto& c : cheap) out.pilots.push_back(c->trajectory());
+        out.trajectory = main.trajectory();
+        out.best = main.best();
+        return out;
+    };
+
+    // Scan.
+    const std::vector<std::size_t> peaks = scan(scanned, box, points);
+    if (!full.hasGradient()) {  // one parameter at full size, piecewise constant
+        bracket(main, box, peaks.front());
+        out.converged = main.remaining() > 0;
+        return finish();
+    }
+    // The scan's spread, on the optimised level and at full size (the spread grows with the rows).
+    const double scanScale = levels ? scales.front() : 1.0, optimisedScale = levels ? scales.back() : 1.0;
+    const double optimisedRange = spread(scanned) * scanScale / optimisedScale, fullRange = spread(scanned) * scanScale;
+
+    // Optimise, on the last pilot (or at full size).
+    const bool atFullSize = levels == 0;
+    const double xtol = atFullSize ? 1e-3 : 3e-3, ftol = atFullSize ? 1e-3 : std::max(1e-3, 3e-4 * optimisedRange);
+    std::vector<std::size_t> optima;
+    std::vector<double> curvatures;
+    bool converged = true;
+    const std::vector<std::size_t> climb = worthClimbing(scanned, peaks);
+    if (m == 1) {
+        for (std::size_t k : climb) {
+            const std::array<double, 3> b = bracketOf(scanned, box, scanned.points()[k][0]);
+            const LineOptimum o = climbLine(optimised, box, b[0], b[1], b[2], xtol * box.width(0), ftol, "optimise");
+            converged = converged && o.converged;
+            if (std::find(optima.begin(), optima.end(), o.best) == optima.end()) {
+                optima.push_back(o.best);
+                curvatures.push_back(o.curvature);
+            }
+        }
+        std::vector<std::size_t> order(optima.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+            return optimised.trajectory()[optima[x]].logEvidence > optimised.trajectory()[optima[y]].logEvidence;
+        });
+        std::vector<std::size_t> o2;
+        std::vector<double> c2;
+        for (std::size_t i : order) {
+            o2.push_back(optima[i]);
+            c2.push_back(curvatures[i]);
+        }
+        optima = o2;
+        curvatures = c2;
+    } else {
+        std::vector<std::vector<double>> starts;
+        for (std::size_t k : climb) starts.push_back(scanned.points()[k]);
+        const auto found = climbAll(optimised, box, starts, xtol, ftol);
+        optima = found.first;
+        converged = found.second;
+    }
+    if (atFullSize) {
+        out.converged = converged;
+        return finish();
+    }
+
+    // Refine at full size from the pilot's optima near its best.
+    std::vector<double> c;
+    if (m == 1) {
+        c.push_back(curvatures.front() > 0 ? curvatures.front() : 8.0 * std::max(optimisedRange, 1e-3) / (box.width(0) * box.width(0)));
+    } else {
+        c = pilotCurvature(optimised, box, optima.front(), optimisedRange);
+    }
+    for (double& ci : c) ci *= optimisedScale;
+    std::size_t from = 0;
+    double fFrom = kNoValue;
+    for (std::size_t o : optima) {
+        if (optimised.trajectory()[o].logEvidence < optimised.trajectory()[optima.front()].logEvidence - 0.05 * optimisedRange) continue;
+        if (main.remaining() <= 0) break;
+        std::vector<double> g;
+        const double f = main.evaluate(optimised.points()[o], &g, "refine");
+        if (f > fFrom) {
+            fFrom = f;
+            from = main.lastIndex();
+        }
+    }
+    const double tol = std::max(1e-3, 5e-4 * fullRange);
+    if (main.trajectory().empty()) {
+        out.converged = false;
+    } else if (m == 1) {
+        out.converged = refineLine(main, box, from, c[0], tol);
+    } else {
+        // L-BFGS in z = sqrt(c) (u - u0), where the pilot's curvature is about 1: its first step
+        // is about Newton's; converged when half the squared gradient in z is below tol.
+        std::vector<double> scale(m);
+        for (std::size_t i = 0; i < m; ++i) scale[i] = std::sqrt(c[i]);
+        const auto predicted = [tol](double, const std::vector<double>& gz) {
+            double q = 0.0;
+            for (double g : gz) q += 0.5 * g * g;
+            return q <= tol;
+        };
+        out.converged = localSearch(main, box, main.points()[from], scale, main.remaining(), 1e-4, tol, predicted).second ==
+                        Ending::Converged;
+    }
+    return finish();
+}
+
+namespace {
+
+/// Stage "bounds": each learned parameter's range (config.bounds or the descriptor's learning
+/// range, checked) and its start value inside it. Throws SpecError naming `learn` or `bounds`.
+std::vector<SearchRange> searchRanges(const EvidenceObjective& objective, const LocalityConfig& config, const Distribution& dist)
+{
     const std::size_t m = config.learn.size();
-    std::vector<const ParamDescriptor*> descriptors;
+    const std::map<std::string, double> start = objective.startValues();
+    std::vector<SearchRange> ranges;
     for (const std::string& name : config.learn) {
-        const ParamDescriptor& d = dist->parameterDescriptor(name);
+        const ParamDescriptor& d = dist.parameterDescriptor(name);
         if (!d.learnable && !(m == 1 && d.sweepable))
-            throw SpecError("learn", dist->spec() + ": " + name + " has no gradient (its samples are piecewise constant); "
+            throw SpecError("learn", dist.spec() + ": " + name + " has no gradient (its samples are piecewise constant); "
                                      "learn it alone, by a 1-D search",
                             name);
-        descriptors.push_back(&d);
-    }
-    const bool gradient = objective.hasGradient();
-    result.method = gradient ? "lbfgs" : "bracket";
-    if (!gradient && m > 1)
-        throw SpecError("learn", "several parameters at once need a gradient: irf features of rotation, translation, "
-                                 "scale or affine, and learnable parameters",
-                        config.features);
-
-    // Bounds in the parameters' units, then transformed; the start value inside them.
-    const std::map<std::string, double> start = objective.startValues();
-    std::vector<double> lo(m), hi(m), u0(m);
-    Search search(objective, descriptors, config.maxEvaluations, gradient, progress, step);
-    search.names_ = config.learn;
-    for (std::size_t i = 0; i < m; ++i) {
-        const ParamDescriptor& d = *descriptors[i];
-        const std::string& name = config.learn[i];
         const auto given = config.bounds.find(name);
         double l = d.learnMinimum, h = d.learnMaximum;
         if (given != config.bounds.end()) {
@@ -219,116 +743,114 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
                                 formatNumber(l) + ":" + formatNumber(h));
             v = std::clamp(v, l, h);  // the default range: start from its nearest end
         }
-        result.bounds[name] = {l, h};
-        search.loV_.push_back(l);
-        search.hiV_.push_back(h);
-        lo[i] = search.toU(i, l);
-        hi[i] = search.toU(i, h);
-        u0[i] = search.toU(i, v);
+        ranges.push_back({name, l, h, v, d.logScale});
     }
+    return ranges;
+}
 
-    // The start, then a scan spread over the box (1-D: evenly, ends included; else Halton points).
-    search.evaluate(u0, nullptr, "scan");
-    // 1-D: two fifths of the budget (12 of 30), so that peaks a factor of two apart are told apart.
-    const int scan = std::clamp(m == 1 ? 2 * config.maxEvaluations / 5 : config.maxEvaluations / 4,
-                                std::min(3, config.maxEvaluations - 1), m == 1 ? 15 : int(4 * m + 2));
-    for (int k = 0; k < scan && search.remaining() > 0; ++k) {
-        std::vector<double> u(m);
-        for (std::size_t i = 0; i < m; ++i) {
-            static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
-            const double f = m == 1 ? (scan == 1 ? 0.5 : double(k) / double(scan - 1)) : halton(k + 1, primes[i % 10]);
-            u[i] = lo[i] + f * (hi[i] - lo[i]);
-        }
-        search.evaluate(u, nullptr, "scan");
-    }
-    // Candidates: the scanned points by evidence; in 1-D only the local maxima of the scan curve.
-    const std::vector<EvidencePoint>& scanned = search.trajectory_;
-    std::vector<std::size_t> byU(scanned.size()), candidates;
-    for (std::size_t i = 0; i < byU.size(); ++i) byU[i] = i;
-    std::sort(byU.begin(), byU.end(), [&](std::size_t a, std::size_t b) { return search.points_[a] < search.points_[b]; });
-    for (std::size_t k = 0; k < byU.size(); ++k) {
-        const double f = scanned[byU[k]].logEvidence;
-        const bool peak = m > 1 || ((k == 0 || scanned[byU[k - 1]].logEvidence <= f) &&
-                                    (k + 1 == byU.size() || scanned[byU[k + 1]].logEvidence <= f));
-        if (peak) candidates.push_back(byU[k]);
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](std::size_t a, std::size_t b) { return scanned[a].logEvidence > scanned[b].logEvidence; });
+} // namespace
 
-    if (gradient) {
-        for (std::size_t c : candidates) {
-            if (search.remaining() < 2) break;
-            localSearch(search, search.points_[c], lo, hi, search.remaining());
-        }
-        // 1-D, budget left after every peak converged: look into the widest gap next to a good
-        // point (its upper end in the better half), and climb from the midpoint when it is a new peak.
-        while (m == 1 && search.remaining() >= 3) {
-            std::vector<std::pair<double, double>> seen;  // (u, evidence), sorted by u
-            for (std::size_t k = 0; k < search.points_.size(); ++k)
-                seen.emplace_back(search.points_[k][0], search.trajectory_[k].logEvidence);
-            std::sort(seen.begin(), seen.end());
-            std::vector<double> values;
-            for (const auto& s : seen) values.push_back(s.second);
-            std::nth_element(values.begin(), values.begin() + long(values.size() / 2), values.end());
-            const double median = values[values.size() / 2];
-            std::size_t widest = 0;
-            double width = 0.0;
-            for (std::size_t k = 1; k < seen.size(); ++k)
-                if (std::max(seen[k - 1].second, seen[k].second) >= median && seen[k].first - seen[k - 1].first > width) {
-                    width = seen[k].first - seen[k - 1].first;
-                    widest = k;
-                }
-            if (width < 1e-3 * (hi[0] - lo[0])) break;  // explored finely enough
-            const double mid = 0.5 * (seen[widest - 1].first + seen[widest].first);
-            const double f = search.evaluate({mid}, nullptr, "scan");
-            if (f > seen[widest - 1].second && f > seen[widest].second && search.remaining() >= 2)
-                localSearch(search, {mid}, lo, hi, search.remaining());
-        }
-    } else {
-        // Golden-section search inside the best scan bracket (the curve is piecewise constant).
-        const std::size_t c = candidates.front();
-        const double u = search.points_[c][0];
-        double a = lo[0], b = hi[0];
-        for (const auto& p : search.points_) {
-            if (p[0] < u) a = std::max(a, p[0]);
-            if (p[0] > u) b = std::min(b, p[0]);
-        }
-        const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-        double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
-        double f1 = search.remaining() > 0 ? search.evaluate({x1}, nullptr, "bracket") : -std::numeric_limits<double>::infinity();
-        double f2 = search.remaining() > 0 ? search.evaluate({x2}, nullptr, "bracket") : -std::numeric_limits<double>::infinity();
-        while (search.remaining() > 0 && b - a > 1e-6) {
-            if (f1 >= f2) {
-                b = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = b - phi * (b - a);
-                f1 = search.evaluate({x1}, nullptr, "bracket");
-            } else {
-                a = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = a + phi * (b - a);
-                f2 = search.evaluate({x2}, nullptr, "bracket");
-            }
-        }
-    }
+LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step,
+                          const Ranks& ranks, const LearnStep& pilotStep)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    config.validate();
+    if (config.learn.empty()) throw SpecError("learn", "name at least one parameter of the distribution", config.dist);
+    Indices test;
+    const Indices rows = learningRows(data, config, &test);
+    const EvidenceObjective objective(data, rows, config, ranks);
+    const std::shared_ptr<const Group> group = makeGroup(config.group, data.shape, featureSeed(config.seed));
+    const std::shared_ptr<const Distribution> dist = makeDistribution(config.dist, *group);
 
-    result.trajectory = search.trajectory_;
-    result.learned = search.best_.params;
-    result.logEvidence = search.best_.logEvidence;
+    LearnResult result;
+    result.params = config.learn;
+    result.trainRows = rows.size();
+    result.testRows = test.size();
+    const std::vector<SearchRange> ranges = searchRanges(objective, config, *dist);
+    for (const SearchRange& r : ranges) result.bounds[r.name] = {r.lo, r.hi};
+    const bool gradient = objective.hasGradient();
+    if (!gradient && ranges.size() > 1)
+        throw SpecError("learn", "several parameters at once need a gradient: irf features of rotation, translation, "
+                                 "scale or affine, and learnable parameters",
+                        config.features);
+
+    std::vector<std::unique_ptr<EvidenceObjective>> pilots;
+    std::vector<const EvidenceFunction*> pilotFunctions;
+    std::vector<double> scales;
+    if (gradient && !config.doublePrecision)
+        for (PilotLevel& level : pilotLevels(rows.size(), objective.templates())) {
+            pilots.push_back(objective.pilot(level.rows, level.templates));
+            pilotFunctions.push_back(pilots.back().get());
+            scales.push_back(double(rows.size()) / double(level.rows));
+            result.pilots.push_back(std::move(level));
+        }
+    const SearchOutcome found = maximiseEvidence(objective, pilotFunctions, scales, ranges, config.maxEvaluations, progress,
+                                                 step, pilotStep);
+    result.method = !gradient ? "bracket" : ranges.size() == 1 ? "parabolic" : "lbfgs";
+
+    result.trajectory = found.trajectory;
+    for (std::size_t k = 0; k < found.pilots.size(); ++k) result.pilots[k].trajectory = found.pilots[k];
+    result.converged = found.converged;
+    result.learned = found.best.params;
+    result.logEvidence = found.best.logEvidence;
     result.dist = objective.distSpec(result.learned);
     reportProgress(progress, 1.0, "scoring");
 
     if (!test.empty()) {
         result.metric = data.isClassification() ? "accuracy" : "rmse";
-        result.test = objective.heldOutScore(search.best_, test);
+        result.test = objective.heldOutScore(found.best, test);
     }
-    result.stages = objective.stageCosts().slowest(ranks);
+    StageCosts stages = objective.stageCosts();
+    for (const auto& pilot : pilots) {
+        const StageCosts& p = pilot->stageCosts();
+        stages.features += p.features;
+        stages.products += p.products;
+        stages.reduction += p.reduction;
+        stages.solve += p.solve;
+        stages.productRows += p.productRows;
+    }
+    result.stages = stages.slowest(ranks);
     result.ranks = ranks.size();
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
 
-} // namespace orbit
+std::vector<LandscapePoint> learnLandscape(const LearnResult& result)
+{
+    std::vector<LandscapePoint> out;
+    for (const EvidencePoint& p : result.trajectory) out.push_back({p.params, p.logEvidence, -1});
+    // Level by level downwards: the map of level k onto the full scale is (scale, shift) composed
+    // with that of level k + 1.
+    double nextScale = 1.0, nextShift = 0.0;
+    const std::vector<EvidencePoint>* next = &result.trajectory;
+    std::size_t nextRows = result.trainRows;
+    for (std::size_t k = result.pilots.size(); k-- > 0;) {
+        const PilotLevel& level = result.pilots[k];
+        double e0 = 0.0, f0 = kNoValue;
+        for (const EvidencePoint& f : *next)
+            for (const EvidencePoint& e : level.trajectory)
+                if (e.params == f.params && f.logEvidence > f0) {
+                    f0 = f.logEvidence;
+                    e0 = e.logEvidence;
+                }
+        if (f0 == kNoValue) break;
+        const double ratio = double(nextRows) / double(level.rows);
+        // e -> f0 + (e - e0) ratio on the next level, then that level's map onto the full scale.
+        const double scale = nextScale * ratio, shift = nextScale * (f0 - e0 * ratio) + nextShift;
+        for (const EvidencePoint& e : level.trajectory) out.push_back({e.params, shift + scale * e.logEvidence, int(k)});
+        nextScale = scale;
+        nextShift = shift;
+        next = &level.trajectory;
+        nextRows = level.rows;
+    }
+    std::stable_sort(out.begin(), out.end(), [&](const LandscapePoint& a, const LandscapePoint& b) {
+        for (const std::string& name : result.params) {
+            const double x = a.params.at(name), y = b.params.at(name);
+            if (x != y) return x < y;
+        }
+        return false;
+    });
+    return out;
+}
 
+} // namespace orbit

@@ -61,6 +61,18 @@ struct InvariantFourierTangents::Work {
     const std::vector<std::string>& params;
     Mat W;
     Eigen::Matrix<Scalar, Eigen::Dynamic, 1> b;
+    Eigen::Index segment;  ///< blocks restart every `segment` rows of the call (0: never)
+
+    /// [b0, b1) blocks of `block` rows over `count` rows, restarting at every multiple of `segment`.
+    std::vector<std::pair<std::size_t, std::size_t>> blocksOf(std::size_t count, std::size_t block) const
+    {
+        std::vector<std::pair<std::size_t, std::size_t>> out;
+        const std::size_t seg = segment > 0 ? std::size_t(segment) : count;
+        for (std::size_t s0 = 0; s0 < count; s0 += seg)
+            for (std::size_t b0 = s0; b0 < std::min(count, s0 + seg); b0 += block)
+                out.emplace_back(b0, std::min({count, s0 + seg, b0 + block}));
+        return out;
+    }
 
     static Scalar cosine(Scalar x)
     {
@@ -110,35 +122,53 @@ struct InvariantFourierTangents::Work {
         const Mat Xr = selectRows(X, rows).template cast<Scalar>();
         const Eigen::Index d = W.cols(), M = Eigen::Index(params.size()), s = map.s_;
         const int r = map.r_;
-        Mat TG(s, d);
-        std::vector<Mat> dTG(static_cast<std::size_t>(M), Mat(s, d));
-        const std::string of = "/" + std::to_string(r);
-        for (int k = 0; k < r; ++k) {
-            reportProgress(progress, double(k) / double(r), "group element " + std::to_string(k + 1) + of);
-            const GroupElement h = group.inverse(elements[std::size_t(k)]);
-            std::vector<GroupTangent> dh(static_cast<std::size_t>(M));
-            for (Eigen::Index m = 0; m < M; ++m)
-                dh[std::size_t(m)] = group.inverseTangent(elements[std::size_t(k)], tangents[std::size_t(k)][std::size_t(m)]);
-#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
-            for (long long j = 0; j < static_cast<long long>(s); ++j) {
-                group.apply(h, W.data() + j * d, TG.data() + j * d, shape);
+        // Elements in chunks whose moved templates (and tangents) take at most kTemplateChunkBytes:
+        // one parallel loop moves a chunk's templates, one runs its products over the row blocks.
+        constexpr double kTemplateChunkBytes = 256.0 * (1 << 20);
+        const int chunk = std::clamp(int(kTemplateChunkBytes / (double(s) * double(d) * double(1 + M) * sizeof(Scalar))), 1, r);
+        Mat TG(Eigen::Index(chunk) * s, d);
+        std::vector<Mat> dTG(static_cast<std::size_t>(M), Mat(Eigen::Index(chunk) * s, d));
+        const auto blocks = blocksOf(rows.size(), detail::kTemplateBlockRows);
+        for (int k0 = 0; k0 < r; k0 += chunk) {
+            const int k1 = std::min(r, k0 + chunk);
+            reportProgress(progress, double(k0) / double(r), "group elements " + std::to_string(k0 + 1) + "-" +
+                                                                 std::to_string(k1) + "/" + std::to_string(r));
+            std::vector<GroupElement> h;
+            std::vector<std::vector<GroupTangent>> dh;
+            for (int k = k0; k < k1; ++k) {
+                h.push_back(group.inverse(elements[std::size_t(k)]));
+                dh.emplace_back(static_cast<std::size_t>(M));
                 for (Eigen::Index m = 0; m < M; ++m)
-                    group.applyTangent(h, dh[std::size_t(m)], W.data() + j * d, dTG[std::size_t(m)].data() + j * d, shape);
+                    dh.back()[std::size_t(m)] = group.inverseTangent(elements[std::size_t(k)], tangents[std::size_t(k)][std::size_t(m)]);
             }
-            detail::forEachBlock(rows.size(), detail::kTemplateBlockRows, [&](std::size_t b0, std::size_t b1) {
+            const long long moves = static_cast<long long>(k1 - k0) * s;
+#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
+            for (long long q = 0; q < moves; ++q) {
+                const std::size_t k = std::size_t(q / s);
+                const Eigen::Index j = Eigen::Index(q % s);
+                group.apply(h[k], W.data() + j * d, TG.data() + q * d, shape);
+                for (Eigen::Index m = 0; m < M; ++m)
+                    group.applyTangent(h[k], dh[k][std::size_t(m)], W.data() + j * d, dTG[std::size_t(m)].data() + q * d, shape);
+            }
+            detail::forEachBlock(blocks.size(), 1, [&](std::size_t q, std::size_t) {
+                const auto [b0, b1] = blocks[q];
                 const Eigen::Index nb = Eigen::Index(b1 - b0);
                 Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
-                for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
-                    const Eigen::Index n = std::min(detail::kTile, s - j0);
-                    P.noalias() = Xr.middleRows(Eigen::Index(b0), nb) * TG.middleRows(j0, n).transpose();
-                    for (Eigen::Index m = 0; m < M; ++m)
-                        dP[std::size_t(m)].noalias() = Xr.middleRows(Eigen::Index(b0), nb) * dTG[std::size_t(m)].middleRows(j0, n).transpose();
-                    pool(P, dP, 0, nb, j0, Eigen::Index(b0), Phi, dPhi);
+                for (int k = k0; k < k1; ++k) {
+                    const Eigen::Index at = Eigen::Index(k - k0) * s;
+                    for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
+                        const Eigen::Index n = std::min(detail::kTile, s - j0);
+                        P.noalias() = Xr.middleRows(Eigen::Index(b0), nb) * TG.middleRows(at + j0, n).transpose();
+                        for (Eigen::Index m = 0; m < M; ++m)
+                            dP[std::size_t(m)].noalias() =
+                                Xr.middleRows(Eigen::Index(b0), nb) * dTG[std::size_t(m)].middleRows(at + j0, n).transpose();
+                        pool(P, dP, 0, nb, j0, Eigen::Index(b0), Phi, dPhi);
+                    }
                 }
             });
         }
-        reportProgress(progress, 1.0, "group element " + std::to_string(r) + of);
+        reportProgress(progress, 1.0, "group elements " + std::to_string(r) + "/" + std::to_string(r));
     }
 
     /// Data path: every input's own elements (from the sub-stream of its dataset index), its orbit
@@ -149,20 +179,21 @@ struct InvariantFourierTangents::Work {
         const Shape& shape = map.context_.shape;
         const Eigen::Index d = W.cols(), M = Eigen::Index(params.size()), s = map.s_;
         const int r = map.r_;
-        const std::size_t block = detail::inputsPerOrbitBlock(r);
-        const std::size_t chunk = 16 * block;  // whole blocks between two progress reports
-        for (std::size_t c0 = 0; c0 < rows.size(); c0 += chunk) {
-            reportProgress(progress, double(c0) / double(rows.size()),
-                           "inputs " + std::to_string(c0) + "/" + std::to_string(rows.size()));
-            const std::size_t c1 = std::min(rows.size(), c0 + chunk);
-            detail::forEachBlock(c1 - c0, block, [&](std::size_t b0, std::size_t b1) {
+        const auto blocks = blocksOf(rows.size(), detail::inputsPerOrbitBlock(r));
+        const std::size_t chunk = 64;  // blocks between two progress reports
+        for (std::size_t c0 = 0; c0 < blocks.size(); c0 += chunk) {
+            reportProgress(progress, double(blocks[c0].first) / double(rows.size()),
+                           "inputs " + std::to_string(blocks[c0].first) + "/" + std::to_string(rows.size()));
+            const std::size_t c1 = std::min(blocks.size(), c0 + chunk);
+            detail::forEachBlock(c1 - c0, 1, [&](std::size_t q, std::size_t) {
+                const auto [b0, b1] = blocks[c0 + q];
                 const Eigen::Index n = Eigen::Index(b1 - b0);
                 Mat O(n * r, d);
                 std::vector<Mat> dO(static_cast<std::size_t>(M), Mat(n * r, d));
                 std::vector<std::vector<GroupTangent>> tangents;
                 Eigen::Matrix<Scalar, 1, Eigen::Dynamic> xs(d);
                 for (Eigen::Index t = 0; t < n; ++t) {
-                    const std::size_t row = rows[c0 + b0 + std::size_t(t)];
+                    const std::size_t row = rows[b0 + std::size_t(t)];
                     const float* xf = X.data() + Eigen::Index(row) * d;
                     const Scalar* x = xs.data();
                     for (Eigen::Index q = 0; q < d; ++q) xs[q] = static_cast<Scalar>(xf[q]);
@@ -184,7 +215,7 @@ struct InvariantFourierTangents::Work {
                     for (Eigen::Index m = 0; m < M; ++m)
                         dP[std::size_t(m)].noalias() = dO[std::size_t(m)] * W.middleRows(j0, nc).transpose();
                     for (Eigen::Index t = 0; t < n; ++t)
-                        for (int k = 0; k < r; ++k) pool(P, dP, t * r + k, 1, j0, Eigen::Index(c0 + b0) + t, Phi, dPhi);
+                        for (int k = 0; k < r; ++k) pool(P, dP, t * r + k, 1, j0, Eigen::Index(b0) + t, Phi, dPhi);
                 }
             });
         }
@@ -195,7 +226,7 @@ struct InvariantFourierTangents::Work {
 template <class Mat>
 void InvariantFourierTangents::computeAny(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
                                           const Indices& rows, const std::vector<std::string>& params, Mat& Phi,
-                                          std::vector<Mat>& dPhi, const Progress& progress) const
+                                          std::vector<Mat>& dPhi, const Progress& progress, Eigen::Index segmentRows) const
 {
     using Scalar = typename Mat::Scalar;
     FeatureContext context = context_;
@@ -217,7 +248,7 @@ void InvariantFourierTangents::computeAny(const std::shared_ptr<const Distributi
             throw ContractError("InvariantFourierTangents::compute", "row " + std::to_string(i) + " of " +
                                                                          std::to_string(X.rows()) + " rows");
     const OrbitSampler sampler(context.group, context.dist, context.shape, r_, InvariantRandomFourier::samplerSeed(seed_));
-    const Work<Scalar> work{*this, sampler, params, W_.template cast<Scalar>(), b_.template cast<Scalar>()};
+    const Work<Scalar> work{*this, sampler, params, W_.template cast<Scalar>(), b_.template cast<Scalar>(), segmentRows};
     const Eigen::Index n = Eigen::Index(rows.size());
     Phi = Mat::Zero(n, dim());
     dPhi.assign(params.size(), Mat::Zero(n, dim()));
@@ -232,16 +263,16 @@ void InvariantFourierTangents::computeAny(const std::shared_ptr<const Distributi
 
 void InvariantFourierTangents::compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
                                        const Indices& rows, const std::vector<std::string>& params, MatrixXfR& Phi,
-                                       std::vector<MatrixXfR>& dPhi, const Progress& progress) const
+                                       std::vector<MatrixXfR>& dPhi, const Progress& progress, Eigen::Index segmentRows) const
 {
-    computeAny(dist, X, rows, params, Phi, dPhi, progress);
+    computeAny(dist, X, rows, params, Phi, dPhi, progress, segmentRows);
 }
 
 void InvariantFourierTangents::compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X,
                                        const Indices& rows, const std::vector<std::string>& params, MatrixXdR& Phi,
-                                       std::vector<MatrixXdR>& dPhi, const Progress& progress) const
+                                       std::vector<MatrixXdR>& dPhi, const Progress& progress, Eigen::Index segmentRows) const
 {
-    computeAny(dist, X, rows, params, Phi, dPhi, progress);
+    computeAny(dist, X, rows, params, Phi, dPhi, progress, segmentRows);
 }
 
 } // namespace orbit

@@ -53,9 +53,23 @@ struct EvidencePoint {
     double logEvidence = 0.0;
     std::vector<double> gradient;  ///< d log evidence / d param, in LocalityConfig::learn order; empty if not asked
     double alpha = 0.0, beta = 0.0;
-    std::string stage;             ///< "scan", "lbfgs" or "bracket" (learn), "curve" (evidence)
+    std::string stage;             ///< "scan", "optimise", "lbfgs", "bracket", "refine" (learn), "curve" (evidence)
+    int pilotLevel = -1;           ///< learn: -1 at full size, else the pilot it was evaluated on (its own scale)
     /// The posterior mean m_N (D x C) at alpha, beta: the fitted model heldOutScore predicts with.
     std::shared_ptr<const Eigen::MatrixXd> weights;
+};
+
+/// The log evidence as a function of named parameter values, with its gradient when it has one:
+/// what maximiseEvidence (LocalityLearning.hpp) climbs. EvidenceObjective is the real one.
+class EvidenceFunction {
+public:
+    virtual ~EvidenceFunction() = default;
+    virtual bool hasGradient() const = 0;
+    /// The point at `values` with, when asked, its gradient in the parameters' own units (in the
+    /// order the caller learns them). Throws SpecError for a value outside the valid range;
+    /// Cancelled from progress.
+    virtual EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient,
+                                   const Progress& progress = {}) const = 0;
 };
 
 /// The log evidence of Bayesian linear regression (BayesianLinearRegression's coding: one-hot classes,
@@ -68,13 +82,13 @@ struct EvidencePoint {
 /// affine) and learnable parameters. d log p / d theta_m = sum_ij G_ij dPhi_ij / d theta_m with
 /// G = LinearEvidence::featureGradient at the optimal alpha, beta (whose own change drops out) and
 /// dPhi from InvariantFourierTangents. Otherwise (noisy sort, other maps) values only.
-class EvidenceObjective {
+class EvidenceObjective : public EvidenceFunction {
 public:
     /// Throws SpecError naming the field for a bad map, group, distribution, parameter or kernel.
     /// Evaluations are collective over `ranks`: each computes the features of its own blocks of
     /// `rows` (float precision; double precision runs whole on every rank).
     EvidenceObjective(const Dataset& data, Indices rows, const LocalityConfig& config, const Ranks& ranks = oneProcess());
-    ~EvidenceObjective();
+    ~EvidenceObjective() override;
 
     /// A cheaper copy for a pilot search (hasGradient() only): `rows` of this objective's learning
     /// rows (pilotRows) and the first `templates` templates of its irf map
@@ -87,14 +101,15 @@ public:
     int templates() const;
 
     const std::vector<std::string>& parameters() const { return params_; }
-    bool hasGradient() const { return tangents_ != nullptr && gradientOk_; }
+    bool hasGradient() const override { return tangents_ != nullptr && gradientOk_; }
     /// The values of the parameters in config.dist.
     std::map<std::string, double> startValues() const;
     /// The distribution spec with these values.
     std::string distSpec(const std::map<std::string, double>& values) const;
 
     /// Throws SpecError for a value outside the parameter's valid range; Cancelled from progress.
-    EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient, const Progress& progress = {}) const;
+    EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient,
+                           const Progress& progress = {}) const override;
 
     /// The score on held-out rows `test` (accuracy, or RMSE in the targets' units) of Bayesian
     /// linear regression fitted on the learning rows at the evidence optimum of `fitted`: its

@@ -45,24 +45,28 @@ public:
     /// elements drawn from `dist` (the context's distribution with other parameter values; null:
     /// the context's own), and dPhi[m] their derivative with respect to params[m] (names as in
     /// Distribution::parameters(); none for an empty list). The templates and the base noise are the
-    /// same for every dist. Progress reports once per group element (template trick) or block of
-    /// inputs; throws Cancelled. Throws SpecError("distribution") when dist is of another group or
-    /// changes whether the template trick applies (give mode=data or mode=templates).
+    /// same for every dist. The rows go in fixed blocks that restart at every multiple of
+    /// `segmentRows` rows of the call (0: never), so a call over several segments gives each the
+    /// bits of a call of its own (a process's run of row blocks, computed at once: the group elements
+    /// and moved templates are made once per call). Progress reports once per group element
+    /// (template trick: per chunk of elements) or 64 blocks of inputs; throws Cancelled. Throws SpecError("distribution")
+    /// when dist is of another group or changes whether the template trick applies (give mode=data
+    /// or mode=templates).
     void compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X, const Indices& rows,
                  const std::vector<std::string>& params, MatrixXfR& Phi, std::vector<MatrixXfR>& dPhi,
-                 const Progress& progress = {}) const;
+                 const Progress& progress = {}, Eigen::Index segmentRows = 0) const;
     /// The same in double precision throughout (templates, products, cos / sin), for derivative
     /// checks against finite differences that float rounding would drown.
     void compute(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X, const Indices& rows,
                  const std::vector<std::string>& params, MatrixXdR& Phi, std::vector<MatrixXdR>& dPhi,
-                 const Progress& progress = {}) const;
+                 const Progress& progress = {}, Eigen::Index segmentRows = 0) const;
 
 private:
     template <class Scalar> struct Work;
     template <class Mat>
     void computeAny(const std::shared_ptr<const Distribution>& dist, const MatrixXfR& X, const Indices& rows,
                     const std::vector<std::string>& params, Mat& Phi, std::vector<Mat>& dPhi,
-                    const Progress& progress) const;
+                    const Progress& progress, Eigen::Index segmentRows) const;
 
     FeatureContext context_;
     int s_, r_;
