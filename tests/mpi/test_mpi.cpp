@@ -244,6 +244,13 @@ private slots:
                            "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250", "--learn", "kappa",
                            "--max-evals", "3", "--eval", "holdout:0.2"}
             << 2 << 5000;
+        // With pilots (an eighth and a quarter of the 4000 learning rows): each rank reads its blocks
+        // of every pilot's rows too.
+        QTest::newRow("learn with pilots reads its rows")
+            << QStringList{"learn", "--data", digits, "--features", "irf:s=600,r=4", "--group", "rotation", "--dist",
+                           "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250", "--learn", "kappa",
+                           "--max-evals", "6", "--eval", "holdout:0.2"}
+            << 2 << 5000;
         QTest::newRow("evidence reads its rows")
             << QStringList{"evidence", "--data", digits, "--features", "irf:s=30,r=4", "--group", "rotation", "--dist",
                            "vonmises:kappa=1", "--kernel", "gaussian:sigma=6", "--block-rows", "250", "--param", "kappa",
@@ -269,6 +276,7 @@ private slots:
             QVERIFY2(read > 0 && (P == 1 || readsBelow == 0 || read < readsBelow),
                      qPrintable(QString("P=%1 read %2 input rows").arg(P).arg(read)));
             if (heldOut) QVERIFY2(j["test"].isDouble() && j["test_rows"].toInt() > 0, qPrintable(QJsonDocument(j).toJson()));
+            if (options.contains("irf:s=600,r=4")) QCOMPARE(j["pilots"].toArray().size(), qsizetype(2));
         });
     }
 

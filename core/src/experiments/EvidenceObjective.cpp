@@ -4,6 +4,7 @@
 
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/evaluation/Metrics.hpp"
+#include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/InvariantFourierTangents.hpp"
@@ -128,10 +129,14 @@ std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& c
     std::vector<char> wanted(data.count(), 0);
     Indices test;
     const Indices rows = learningRows(data, config, &test);
-    const Indices* parts[] = {&rows, &test};
-    for (const Indices* part : parts) {
-        const RowBlocks blocks{Eigen::Index(part->size()), Eigen::Index(config.blockRows)};
-        for (Eigen::Index i = ranks.firstRow(blocks); i < ranks.lastRow(blocks); ++i) wanted[(*part)[std::size_t(i)]] = 1;
+    std::vector<Indices> parts{rows, test};
+    const Spec spec = parseSpec(config.features, "features");
+    if (spec.name == "irf" && spec.has("s"))  // the pilots' rows, when learnLocality takes pilots
+        for (const PilotLevel& level : pilotLevels(rows.size(), int(spec.integer("s", 1, 10000000))))
+            parts.push_back(pilotRows(rows, level.rows, config.seed));
+    for (const Indices& part : parts) {
+        const RowBlocks blocks{Eigen::Index(part.size()), Eigen::Index(config.blockRows)};
+        for (Eigen::Index i = ranks.firstRow(blocks); i < ranks.lastRow(blocks); ++i) wanted[part[std::size_t(i)]] = 1;
     }
     if (usesMedianRule(config.kernel))
         for (std::size_t r : medianSampleRows(data.count(), 1000, featureSeed(config.seed))) wanted[r] = 1;

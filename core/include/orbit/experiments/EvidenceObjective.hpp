@@ -162,8 +162,8 @@ using LearnStep = std::function<void(const EvidencePoint& point, const EvidenceP
 Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test = nullptr);
 
 /// The rows of `data` whose inputs rank ranks.rank() of `learn` or `evidence` reads: its blocks of
-/// the learning rows and of the test rows, and the median rule's sample when config.kernel takes
-/// it. `data` needs only its labels, targets and folds (loaded with no row held is enough). Empty,
+/// the learning rows, of the test rows and of each pilot's rows (pilotLevels, for irf features),
+/// and the median rule's sample when config.kernel takes it. `data` needs only its labels, targets and folds (loaded with no row held is enough). Empty,
 /// for every row, with one rank, in double precision (whole on every rank) or with a map that fits
 /// on the data.
 /// The `n` of the learning rows `rows` a pilot takes: the first n of seededPermutation(rows.size(),
