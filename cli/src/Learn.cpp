@@ -8,6 +8,7 @@
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ReadableNumber.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <fstream>
@@ -121,12 +122,15 @@ int runLearn(const Args& args, Io& io)
         io.out << j.dump() << "\n";
         return 0;
     }
-    io.out << "learned (" << r.method << ", " << r.trajectory.size() << " evaluations, " << r.trainRows
-           << " training rows, " << std::setprecision(3) << r.seconds << " s):\n";
-    io.out << std::setprecision(8);
-    for (const auto& [k, v] : r.learned) io.out << "  " << k << " = " << v << "\n";
-    io.out << "  --dist " << r.dist << "\n  log evidence " << r.logEvidence << "\n";
-    if (r.test) io.out << "  test " << r.metric << " " << *r.test << " (" << r.testRows << " rows)\n";
+    std::size_t pilotEvaluations = 0;
+    for (const PilotLevel& level : r.pilots) pilotEvaluations += level.trajectory.size();
+    io.out << "learned " << readableParameters(r.learned) << " (" << r.method << ", " << r.trajectory.size()
+           << " evaluations at full size";
+    if (!r.pilots.empty()) io.out << " after " << pilotEvaluations << " on " << r.pilots.size() << (r.pilots.size() == 1 ? " pilot" : " pilots");
+    io.out << (r.converged ? ", converged" : ", budget spent") << "; " << r.trainRows << " training rows, "
+           << readableNumber(r.seconds, 3) << " s)\n";
+    io.out << "  --dist " << r.dist << "\n  log evidence " << readableNumber(r.logEvidence, 8) << "\n";
+    if (r.test) io.out << "  test " << r.metric << " " << readableNumber(*r.test, 6) << " (" << r.testRows << " rows)\n";
     return 0;
 }
 
@@ -178,12 +182,13 @@ int runEvidence(const Args& args, Io& io)
                    << "\n";
             return 0;
         }
-        io.out << std::setprecision(8) << params[0] << " \\ " << params[1];
-        for (double y : surface.yValues) io.out << "\t" << y;
+        io.out << params[0] << " \\ " << params[1];
+        for (double y : surface.yValues) io.out << "\t" << readableNumber(y);
         io.out << "\n";
         for (std::size_t i = 0; i < surface.xValues.size(); ++i) {
-            io.out << surface.xValues[i];
-            for (std::size_t j = 0; j < surface.yValues.size(); ++j) io.out << "\t" << surface.logEvidence(Eigen::Index(i), Eigen::Index(j));
+            io.out << readableNumber(surface.xValues[i]);
+            for (std::size_t j = 0; j < surface.yValues.size(); ++j)
+                io.out << "\t" << readableNumber(surface.logEvidence(Eigen::Index(i), Eigen::Index(j)), 8);
             io.out << "\n";
         }
         return 0;
@@ -204,8 +209,9 @@ int runEvidence(const Args& args, Io& io)
                << "\n";
         return 0;
     }
-    io.out << std::setprecision(8) << curve.param << "\tlog evidence\n";
-    for (std::size_t i = 0; i < curve.values.size(); ++i) io.out << curve.values[i] << "\t" << curve.logEvidence[i] << "\n";
+    io.out << curve.param << "\tlog evidence\n";
+    for (std::size_t i = 0; i < curve.values.size(); ++i)
+        io.out << readableNumber(curve.values[i]) << "\t" << readableNumber(curve.logEvidence[i], 8) << "\n";
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "orbit/experiments/EvidenceCurves.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ReadableNumber.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <chrono>
@@ -61,7 +62,7 @@ std::vector<double> evaluateEach(const EvidenceObjective& objective,
         std::string what;
         std::map<std::string, double> values;
         for (const auto& [name, value] : points[n]) {
-            what += (what.empty() ? "" : ", ") + name + "=" + formatNumber(value);
+            what += (what.empty() ? "" : ", ") + readableParameter(name, value);
             values[name] = value;
         }
         const Progress sub = [&](double f, const std::string& w) {

@@ -4,6 +4,7 @@
 #include "orbit/experiments/Training.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/ReadableNumber.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <nlopt.hpp>
@@ -95,12 +96,13 @@ public:
                 return trajectory_[k].logEvidence;
             }
         const int n = int(trajectory_.size());
+        const std::map<std::string, double> values = box_.values(u);
+        const std::string at = label_ + " " + std::to_string(n + 1) + " (" + readableParameters(values) + "): ";
         const Progress sub = [&](double f, const std::string& w) {
-            reportProgress(progress_, from_ + (to_ - from_) * std::min(1.0, (double(n) + f) / double(budget_)),
-                           label_ + " " + std::to_string(n + 1) + "/" + std::to_string(budget_) + ": " + w);
+            reportProgress(progress_, from_ + (to_ - from_) * std::min(1.0, (double(n) + f) / double(budget_)), at + w);
             return false;
         };
-        EvidencePoint p = function_.evaluate(box_.values(u), gradU != nullptr, sub);
+        EvidencePoint p = function_.evaluate(values, gradU != nullptr, sub);
         p.stage = stage;
         p.pilotLevel = level_;
         if (gradU) *gradU = inU(p.gradient, u);
