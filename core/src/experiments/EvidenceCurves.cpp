@@ -2,6 +2,7 @@
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ReadableNumber.hpp"
+#include "orbit/util/Spacing.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <chrono>
@@ -31,11 +32,7 @@ std::vector<double> parseValueList(const std::string& text)
         if (n < 2 || n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
         if (!(lo < hi)) throw SpecError("values", "needs LO < HI", text);
         if (log && !(lo > 0)) throw SpecError("values", "a log range needs LO > 0", text);
-        for (long long i = 0; i < n; ++i) {
-            const double f = double(i) / double(n - 1);
-            values.push_back(log ? std::exp(std::log(lo) + f * (std::log(hi) - std::log(lo))) : lo + f * (hi - lo));
-        }
-        return values;
+        return Spacing{lo, hi, int(n), log ? Spacing::Scale::Log : Spacing::Scale::Linear}.values();
     }
     for (const std::string& part : split(t, ',')) {
         const auto v = parseDouble(part);
