@@ -58,6 +58,7 @@ void LinearEvidence::build(const M& Phi, const Eigen::MatrixXd& T)
     const Eigen::MatrixXd rhs = dual_ ? T : transposeTimes(Phi, T);
     adopt(factoriseShifted(dual_ ? gramOfRows(Phi) : gramOfColumns(Phi), rhs));
     sumT2_ = T.squaredNorm();
+    columnT2_ = T.colwise().squaredNorm().transpose();
 }
 
 LinearEvidence::LinearEvidence(NormalEquations normal, double sumT2)
@@ -71,6 +72,25 @@ LinearEvidence::LinearEvidence(NormalEquations normal, double sumT2)
     dual_ = false;
     adopt(factoriseShifted(std::move(normal.G), normal.B));
     sumT2_ = sumT2;
+}
+
+LinearEvidence::LinearEvidence(NormalEquations normal, const Eigen::VectorXd& columnT2)
+    : LinearEvidence(std::move(normal), columnT2.sum())
+{
+    requireSize("LinearEvidence", "column norms", columnT2.size(), C_);
+    columnT2_ = columnT2;
+}
+
+LinearEvidence LinearEvidence::column(Eigen::Index c) const
+{
+    if (columnT2_.size() != C_) throw ContractError("LinearEvidence::column", "built without the columns' norms");
+    if (c < 0 || c >= C_) throw ContractError("LinearEvidence::column", "column " + std::to_string(c) + " of " + std::to_string(C_));
+    LinearEvidence one = *this;
+    one.C_ = 1;
+    one.Z_ = Z_.col(c);
+    one.sumT2_ = columnT2_(c);
+    one.columnT2_ = columnT2_.segment(c, 1);
+    return one;
 }
 
 void LinearEvidence::adopt(FactorisedSystem f)

@@ -205,6 +205,36 @@ private slots:
             QVERIFY_THROWS_EXCEPTION(ContractError, LinearEvidence(Pf, T).gradientFromSums(alpha, beta, gram, {0.0}, {gram}));
         }
     }
+    void oneColumnWithItsOwnPrecisions_data() { addShapes(); }
+    void oneColumnWithItsOwnPrecisions()
+    {
+        // column(c) is the evidence of t_c alone on the same factorisation: the same as a
+        // LinearEvidence built on that column, at fixed and at maximised precisions, in the primal
+        // form from normal equations too.
+        QFETCH(int, n);
+        QFETCH(int, d);
+        const MatrixXfR Pf = gaussianMatrix(n, d, 31);
+        const Eigen::MatrixXd T = targetsFor(Pf, 3, 32);
+        const LinearEvidence all(Pf, T);
+        Indices rows(static_cast<std::size_t>(n));
+        for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = k;
+        for (Eigen::Index c = 0; c < 3; ++c) {
+            const LinearEvidence alone(Pf, Eigen::MatrixXd(T.col(c)));
+            const double fixed = alone.logEvidence(0.7, 3.1);
+            QVERIFY(std::abs(all.column(c).logEvidence(0.7, 3.1) - fixed) < 1e-10 * std::abs(fixed));
+            const LinearEvidence::Optimum o = all.column(c).maximise(1.0, 1.0), p = alone.maximise(1.0, 1.0);
+            QVERIFY(std::abs(o.logEvidence - p.logEvidence) < 1e-9 * std::abs(p.logEvidence));
+            QVERIFY(std::abs(o.alpha - p.alpha) < 1e-6 * p.alpha && std::abs(o.beta - p.beta) < 1e-6 * p.beta);
+            if (d <= n) {
+                const LinearEvidence sums(normalEquations(Pf, rows, T, RowBlocks{n, 4}, oneProcess()),
+                                          Eigen::VectorXd(T.colwise().squaredNorm().transpose()));
+                QVERIFY(std::abs(sums.column(c).logEvidence(0.7, 3.1) - fixed) < 1e-9 * std::abs(fixed));
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(ContractError, all.column(3));
+        const LinearEvidence onlyTotal(normalEquations(Pf, rows, T, RowBlocks{n, 4}, oneProcess()), T.squaredNorm());
+        if (d <= n) QVERIFY_THROWS_EXCEPTION(ContractError, onlyTotal.column(0));
+    }
     void rejectsBadInput()
     {
         BayesianLinearRegression::Options opt;

@@ -23,6 +23,7 @@ namespace orbit {
 /// m = Phi^T (Phi Phi^T + alpha/beta I)^{-1} t and ln|A| = sum_{i<=N} ln(alpha + beta lambda_i)
 /// + (D - N) ln alpha) makes each evaluation O(min(N, D) C).
 ///
+/// column(c) is the evidence of one column with its own precisions, on the same factorisation.
 /// maximise() runs MacKay's fixed point (PRML 3.92, 3.95) jointly over the C columns:
 ///   gamma = sum_i beta lambda_i / (alpha + beta lambda_i),
 ///   alpha <- C gamma / sum_c ||m_c||^2,   beta <- C (N - gamma) / sum_c ||t_c - Phi m_c||^2,
@@ -35,6 +36,13 @@ public:
     /// The primal form from the normal equations (G = Phi^T Phi, B = Phi^T T, N) and
     /// sumT2 = sum_c ||t_c||^2: what a job spread over processes has after its block sums.
     LinearEvidence(NormalEquations normal, double sumT2);
+    /// The same with every column's ||t_c||^2 (columnT2, C entries), so that column() works.
+    LinearEvidence(NormalEquations normal, const Eigen::VectorXd& columnT2);
+
+    /// The evidence of target column c alone, with its own alpha and beta (the per-class model of
+    /// per-class locality): the same factorisation, shared. Requires the column norms (the
+    /// constructors from Phi and T, or the one with columnT2); ContractError otherwise.
+    LinearEvidence column(Eigen::Index c) const;
 
     double logEvidence(double alpha, double beta) const;
     /// gamma, the effective number of well-determined parameters.
@@ -99,6 +107,7 @@ private:
     std::shared_ptr<const ShiftedSolver> solver_;
     Eigen::MatrixXd Z_;   ///< Q^T Phi^T T (primal) or Q^T T (dual)
     double sumT2_ = 0.0;  ///< sum_c ||t_c||^2
+    Eigen::VectorXd columnT2_;  ///< ||t_c||^2 per column (empty when only the sum is known)
 };
 
 /// Bayesian linear regression: posterior mean weights m_N (prediction Phi m_N) with the prior and
