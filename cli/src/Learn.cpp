@@ -7,6 +7,7 @@
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ReadableNumber.hpp"
 #include "orbit/util/Spec.hpp"
@@ -85,12 +86,64 @@ Dataset localityData(const Args& args, const LocalityConfig& c, const Ranks& ran
 /// The most input rows one rank read.
 long long inputRowsHeld(const Dataset& data, const Ranks& ranks) { return static_cast<long long>(ranks.maximum(double(data.heldCount()))); }
 
+/// learn --per-class: every class's locality, and the single one beside it.
+int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
+{
+    const Dataset data = preparedData(args);  // every class is learned whole by one rank: every row
+    const PerClassResult r = learnPerClass(data, c, terminalProgress(io.err, io.progress, "learn"), {}, io.ranks);
+    if (io.progress) io.err << "\n";
+    const auto paramsJson = [](const std::map<std::string, double>& values) {
+        Json params = Json::object();
+        for (const auto& [k, v] : values) params[k] = v;
+        return params;
+    };
+    if (args.flag("json")) {
+        Json classes = Json::array();
+        for (const ClassLocality& k : r.classes) {
+            Json j = {{"class", k.label}, {"params", paramsJson(k.learned)}, {"dist", k.dist}, {"log_evidence", k.logEvidence},
+                      {"evaluations", k.evaluations}, {"pilot_evaluations", k.pilotEvaluations}, {"converged", k.converged}};
+            if (k.test) {
+                j["test"] = *k.test;
+                j["test_rows"] = k.testRows;
+            }
+            classes.push_back(j);
+        }
+        Json global = {{"params", paramsJson(r.global.learned)}, {"dist", r.global.dist}, {"log_evidence", r.global.logEvidence},
+                       {"log_evidence_per_class", r.globalPerClassEvidence}, {"evaluations", r.global.trajectory.size()}};
+        if (r.global.test) global["test"] = *r.global.test;
+        Json j = {{"per_class", classes}, {"log_evidence", r.logEvidence}, {"global", global}, {"train_rows", r.trainRows},
+                  {"seconds", r.seconds}, {"ranks", r.ranks}};
+        if (r.test) {
+            j["metric"] = r.metric;
+            j["test"] = *r.test;
+            j["test_rows"] = r.testRows.size();
+        }
+        io.out << j.dump() << "\n";
+        return 0;
+    }
+    io.out << "learned per class (" << r.classes.size() << " classes, " << r.trainRows << " training rows, "
+           << readableNumber(r.seconds, 3) << " s):\n";
+    for (const ClassLocality& k : r.classes) {
+        io.out << "  class " << k.label << ": " << readableParameters(k.learned) << ", log evidence "
+               << readableNumber(k.logEvidence, 7);
+        if (k.test) io.out << ", test " << readableNumber(*k.test, 4) << " of " << k.testRows;
+        io.out << "\n";
+    }
+    io.out << "  log evidence " << readableNumber(r.logEvidence, 8) << " per class, " << readableNumber(r.globalPerClassEvidence, 8)
+           << " with one " << readableParameters(r.global.learned) << " for every class (precisions per class in both)\n";
+    if (r.test)
+        io.out << "  test accuracy " << readableNumber(*r.test, 4) << " per class, " << readableNumber(r.global.test.value_or(0.0), 4)
+               << " with one locality (" << r.testRows.size() << " rows)\n";
+    return 0;
+}
+
 int runLearn(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
     c.validate();
+    if (args.flag("per-class")) return runPerClass(args, c, io);
     const Dataset data = localityData(args, c, io.ranks);
     const long long inputRows = inputRowsHeld(data, io.ranks);
     const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"), {}, io.ranks);
@@ -252,7 +305,8 @@ Command learnCommand()
     std::vector<Option> options = sharedOptions();
     options.push_back({"learn", "", false, "P[,P...]", "the distribution parameters to learn (required)"});
     options.push_back({"bounds", "", false, "P=LO:HI[;...]", "search ranges (default: each parameter's typical range)"});
-    options.push_back({"max-evals", "", false, "E", "evidence evaluations in all (default 30)"});
+    options.push_back({"max-evals", "", false, "E", "full-size evidence evaluations at most (default 30)"});
+    options.push_back({"per-class", "", true, "", "learn the parameters of every class (classes only), and the single one beside them"});
     return {"learn",
             "learn distribution parameters by maximising the Bayesian linear regression evidence",
             "learn --data FILE --features F --group G --dist D [--kernel K] --learn P[,P...] [--bounds P=LO:HI]\n"

@@ -18,6 +18,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cmath>
 #include <type_traits>
@@ -65,18 +66,21 @@ TargetCoding targetCoding(const Dataset& data, const Indices& rows)
     return TargetCoding::regression(select(data.targets, rows));
 }
 
-Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows)
+/// The coded targets of `rows`; with targetClass >= 0 only that class's one-hot column.
+Eigen::MatrixXd codedTargets(const Dataset& data, const Indices& rows, int targetClass = -1)
 {
     const TargetCoding coding = targetCoding(data, rows);
-    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
+    const Eigen::MatrixXd all =
+        data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
+    return targetClass >= 0 ? Eigen::MatrixXd(all.col(targetClass)) : all;
 }
 
-/// The evidence maximised over alpha, beta from all rows of the features at once, and (for each
-/// derivative in dPhi) its gradient sum_ij G_ij dPhi_ij, into `point`.
+/// The evidence built from all rows of the features at once, maximised over alpha, beta, and (for
+/// each derivative in dPhi) its gradient sum_ij G_ij dPhi_ij, into `point`.
 template <class Mat>
-void evidenceOfAllRows(const Mat& Phi, const std::vector<Mat>& dPhi, const Eigen::MatrixXd& targets, EvidencePoint& point)
+void evidenceOfAllRows(const LinearEvidence& evidence, const Mat& Phi, const std::vector<Mat>& dPhi,
+                       const Eigen::MatrixXd& targets, EvidencePoint& point)
 {
-    const LinearEvidence evidence(Phi, targets);
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
@@ -93,6 +97,7 @@ void LocalityConfig::validate() const
 {
     if (trim(features).empty()) throw SpecError("features", "is empty");
     if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
+    if (targetClass < -1) throw SpecError("class", "must be a class label (>= 0)", std::to_string(targetClass));
     if (maxEvaluations < 1 || maxEvaluations > 100000)
         throw SpecError("max-evals", "must be between 1 and 100000", std::to_string(maxEvaluations));
     checkBlockRows(blockRows);
@@ -176,13 +181,20 @@ EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const Lo
     } else {
         makeFeatureMap(config.features, context);  // checks the spec now, not at the first evaluation
     }
-    targets_ = codedTargets(data, rows_);
+    if (config.targetClass >= 0) {
+        if (!data.isClassification())
+            throw SpecError("per-class", "needs class labels: regression targets have no classes to give localities to", data.source);
+        if (config.targetClass >= data.numClasses)
+            throw SpecError("class", "is not a class of the data (" + std::to_string(data.numClasses) + " classes)",
+                            std::to_string(config.targetClass));
+    }
+    targets_ = codedTargets(data, rows_, config.targetClass);
 }
 
 EvidenceObjective::EvidenceObjective(const EvidenceObjective& full, Indices rows, std::unique_ptr<InvariantFourierTangents> tangents)
     : data_(full.data_), rows_(std::move(rows)), config_(full.config_), ranks_(full.ranks_), params_(full.params_),
       group_(full.group_), dist_(full.dist_), kernelSpec_(full.kernelSpec_), tangents_(std::move(tangents)),
-      gradientOk_(full.gradientOk_), targets_(codedTargets(data_, rows_))
+      gradientOk_(full.gradientOk_), targets_(codedTargets(data_, rows_, config_.targetClass))
 {
 }
 
@@ -221,7 +233,7 @@ std::string EvidenceObjective::distSpec(const std::map<std::string, double>& val
     return dist_->withParameters(values)->spec();
 }
 
-double EvidenceObjective::heldOutScore(const EvidencePoint& fitted, const Indices& test, const Progress& progress) const
+Eigen::MatrixXd EvidenceObjective::heldOutDecisions(const EvidencePoint& fitted, const Indices& test, const Progress& progress) const
 {
     const Progress half = [&](double f, const std::string& what) { return progress && progress(0.5 * f, what); };
     const EvidencePoint fit = fitted.weights ? fitted : evaluate(fitted.params, false, half);
@@ -254,6 +266,17 @@ double EvidenceObjective::heldOutScore(const EvidencePoint& fitted, const Indice
         }
     }
     stages_.solve += lap.next();
+    return decision;
+}
+
+double EvidenceObjective::heldOutScore(const EvidencePoint& fitted, const Indices& test, const Progress& progress) const
+{
+    return scoreOf(heldOutDecisions(fitted, test, progress), test);
+}
+
+double EvidenceObjective::scoreOf(const Eigen::MatrixXd& decision, const Indices& test) const
+{
+    if (config_.targetClass >= 0) throw ContractError("EvidenceObjective::scoreOf", "one class's objective scores no classes");
     if (data_.isClassification()) return accuracy(TargetCoding::argmax(decision), select(data_.labels, test));
     return rmse(targetCoding(data_, rows_).decode(decision), select(data_.targets, test));
 }
@@ -322,51 +345,80 @@ MatrixXfR EvidenceObjective::ownFeatures(const std::map<std::string, double>& va
     return Phi;
 }
 
-EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, double>& values, bool gradient,
-                                                  const Progress& progress) const
-{
-    EvidencePoint point;
-    point.params = values;
-    const RowBlocks blocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
+/// The evidence of the features at some values, as evaluateInBlocks and evaluateEachClass build
+/// it: this rank's feature rows (and derivatives), and in the primal form the block sums
+/// [Phi^T Phi | Phi^T T | Phi^T dPhi_1 .. Phi^T dPhi_M] over the ranks; in the dual form every row.
+struct EvidenceObjective::Fitted {
+    MatrixXfR Phi;
     std::vector<MatrixXfR> dPhi;
     bool dual = false;
+    RowBlocks blocks;
+    std::vector<Eigen::Index> starts;
+    Eigen::Index first = 0;
+    std::optional<LinearEvidence> evidence;
+    Eigen::MatrixXd G;              ///< Phi^T Phi, kept for the gradient (primal)
+    std::vector<Eigen::MatrixXd> H; ///< Phi^T dPhi_m (primal)
+    BlockSumTimes sums;
+};
+
+EvidenceObjective::Fitted EvidenceObjective::fitAt(const std::map<std::string, double>& values, bool gradient,
+                                                   const Progress& progress) const
+{
+    Fitted f;
+    f.blocks = RowBlocks{Eigen::Index(rows_.size()), Eigen::Index(config_.blockRows)};
     Lap lap;
-    MatrixXfR Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, dPhi, rows_, blocks, dual, progress);
+    f.Phi = ownFeatures(values, gradient ? params_ : std::vector<std::string>{}, f.dPhi, rows_, f.blocks, f.dual, progress);
     stages_.features += lap.next();
-    stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows());
-    if (dual) {  // the dual form needs every row on every rank
-        ranks_.allGatherRows(Phi, blocks);
-        for (MatrixXfR& d : dPhi) ranks_.allGatherRows(d, blocks);
+    stages_.heldRows = std::max<long long>(stages_.heldRows, f.Phi.rows());
+    if (f.dual) {  // the dual form needs every row on every rank
+        ranks_.allGatherRows(f.Phi, f.blocks);
+        for (MatrixXfR& d : f.dPhi) ranks_.allGatherRows(d, f.blocks);
         stages_.reduction += lap.next();
-        evidenceOfAllRows(Phi, dPhi, targets_, point);
+        f.evidence.emplace(f.Phi, targets_);
         stages_.solve += lap.next();
-        return point;
+        return f;
     }
     // Primal: the normal equations, and for the gradient Phi^T dPhi_m, go block by block in the
     // fixed tree of orbit/parallel/BlockSum.hpp, each rank summing the blocks it holds.
-    const std::vector<Eigen::Index> starts = ownedStarts(blocks);
-    const Eigen::Index first = ranks_.firstRow(blocks), D = Phi.cols(), C = targets_.cols();
-    const Eigen::Index M = Eigen::Index(dPhi.size());
-    BlockSumTimes sums;
-    const Eigen::MatrixXd S = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
-        const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
-        const MatrixXfR Fb = Phi.middleRows(r0 - first, n);
-        Eigen::MatrixXd leaf = gramOfColumns(Fb);  // [Fb^T Fb | Fb^T T_b | Fb^T dPhi_b,1 .. Fb^T dPhi_b,M]
+    f.starts = ownedStarts(f.blocks);
+    f.first = ranks_.firstRow(f.blocks);
+    const Eigen::Index D = f.Phi.cols(), C = targets_.cols(), M = Eigen::Index(f.dPhi.size());
+    const Eigen::MatrixXd S = sumOverOwnedBlocks(ranks_, f.starts, [&](Eigen::Index b) {
+        const Eigen::Index r0 = f.blocks.begin(b), n = f.blocks.end(b) - r0;
+        const MatrixXfR Fb = f.Phi.middleRows(r0 - f.first, n);
+        Eigen::MatrixXd leaf = gramOfColumns(Fb);
         leaf.conservativeResize(D, D + C + M * D);
         leaf.middleCols(D, C) = transposeTimes(Fb, targets_.middleRows(r0, n));
         for (Eigen::Index m = 0; m < M; ++m) {
-            const MatrixXfR H = Fb.transpose() * dPhi[std::size_t(m)].middleRows(r0 - first, n);
+            const MatrixXfR H = Fb.transpose() * f.dPhi[std::size_t(m)].middleRows(r0 - f.first, n);
             leaf.middleCols(D + C + m * D, D) = H.cast<double>();
         }
         return leaf;
-    }, &sums);
+    }, &f.sums);
     stages_.productRows += static_cast<long long>(rows_.size());
     NormalEquations normal;
     normal.samples = Eigen::Index(rows_.size());
     normal.G = S.leftCols(D);
     normal.B = S.middleCols(D, C);
-    const Eigen::MatrixXd G = gradient ? normal.G : Eigen::MatrixXd();
-    const LinearEvidence evidence(std::move(normal), targets_.squaredNorm());
+    if (gradient) f.G = normal.G;
+    for (Eigen::Index m = 0; m < M; ++m) f.H.push_back(S.middleCols(D + C + m * D, D));
+    f.evidence.emplace(std::move(normal), Eigen::VectorXd(targets_.colwise().squaredNorm().transpose()));
+    return f;
+}
+
+EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, double>& values, bool gradient,
+                                                  const Progress& progress) const
+{
+    EvidencePoint point;
+    point.params = values;
+    Fitted f = fitAt(values, gradient, progress);
+    Lap lap;
+    if (f.dual) {
+        evidenceOfAllRows(*f.evidence, f.Phi, f.dPhi, targets_, point);
+        stages_.solve += lap.next();
+        return point;
+    }
+    const LinearEvidence& evidence = *f.evidence;
     const LinearEvidence::Optimum o = evidence.maximise(1.0, 1.0);
     point.logEvidence = o.logEvidence;
     point.alpha = o.alpha;
@@ -375,21 +427,45 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     point.weights = std::make_shared<const Eigen::MatrixXd>(W);
     if (gradient) {
         // r_m = sum_c (t_c - Phi m_c)^T dPhi_m m_c, row block by row block.
-        const Eigen::MatrixXd residualSums = sumOverOwnedBlocks(ranks_, starts, [&](Eigen::Index b) {
-            const Eigen::Index r0 = blocks.begin(b), n = blocks.end(b) - r0;
-            const Eigen::MatrixXd R = targets_.middleRows(r0, n) - timesDouble(MatrixXfR(Phi.middleRows(r0 - first, n)), W);
+        const Eigen::Index M = Eigen::Index(f.dPhi.size());
+        const Eigen::MatrixXd residualSums = sumOverOwnedBlocks(ranks_, f.starts, [&](Eigen::Index b) {
+            const Eigen::Index r0 = f.blocks.begin(b), n = f.blocks.end(b) - r0;
+            const Eigen::MatrixXd R = targets_.middleRows(r0, n) - timesDouble(MatrixXfR(f.Phi.middleRows(r0 - f.first, n)), W);
             Eigen::MatrixXd leaf(1, M);
             for (Eigen::Index m = 0; m < M; ++m)
-                leaf(0, m) = (R.array() * timesDouble(MatrixXfR(dPhi[std::size_t(m)].middleRows(r0 - first, n)), W).array()).sum();
+                leaf(0, m) = (R.array() * timesDouble(MatrixXfR(f.dPhi[std::size_t(m)].middleRows(r0 - f.first, n)), W).array()).sum();
             return leaf;
-        }, &sums);
-        std::vector<double> residualTerms(residualSums.data(), residualSums.data() + M);
-        std::vector<Eigen::MatrixXd> H;
-        for (Eigen::Index m = 0; m < M; ++m) H.push_back(S.middleCols(D + C + m * D, D));
-        point.gradient = evidence.gradientFromSums(o.alpha, o.beta, G, residualTerms, H);
+        }, &f.sums);
+        const std::vector<double> residualTerms(residualSums.data(), residualSums.data() + M);
+        point.gradient = evidence.gradientFromSums(o.alpha, o.beta, f.G, residualTerms, f.H);
     }
-    addSums(stages_, sums, lap.next());
+    addSums(stages_, f.sums, lap.next());
     return point;
+}
+
+std::vector<EvidencePoint> EvidenceObjective::evaluateEachClass(const std::map<std::string, double>& values,
+                                                                const Progress& progress) const
+{
+    if (!data_.isClassification() || config_.targetClass >= 0)
+        throw ContractError("EvidenceObjective::evaluateEachClass", "needs the objective of every class");
+    if (config_.doublePrecision) throw ContractError("EvidenceObjective::evaluateEachClass", "float precision only");
+    const Fitted f = fitAt(values, false, progress);
+    Lap lap;
+    std::vector<EvidencePoint> points;
+    for (Eigen::Index c = 0; c < targets_.cols(); ++c) {
+        const LinearEvidence one = f.evidence->column(c);
+        const LinearEvidence::Optimum o = one.maximise(1.0, 1.0);
+        EvidencePoint p;
+        p.params = values;
+        p.logEvidence = o.logEvidence;
+        p.alpha = o.alpha;
+        p.beta = o.beta;
+        p.weights = std::make_shared<const Eigen::MatrixXd>(f.dual ? one.posteriorMean(o.alpha, o.beta, f.Phi)
+                                                                    : one.posteriorMean(o.alpha, o.beta));
+        points.push_back(std::move(p));
+    }
+    stages_.solve += lap.next();
+    return points;
 }
 
 EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, double>& values, bool gradient,
@@ -406,7 +482,7 @@ EvidencePoint EvidenceObjective::evaluateInDouble(const std::map<std::string, do
                        dPhi, progress);
     stages_.features += lap.next();
     stages_.heldRows = std::max<long long>(stages_.heldRows, Phi.rows());
-    evidenceOfAllRows(Phi, dPhi, targets_, point);
+    evidenceOfAllRows(LinearEvidence(Phi, targets_), Phi, dPhi, targets_, point);
     stages_.solve += lap.next();
     return point;
 }

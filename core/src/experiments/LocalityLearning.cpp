@@ -1,6 +1,7 @@
 #include "orbit/experiments/LocalityLearning.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/learn/TargetCoding.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
@@ -116,6 +117,19 @@ public:
         return f;
     }
 
+    /// Records a point evaluated elsewhere (on this search's function, at u), as evaluate() would.
+    void record(EvidencePoint p, const std::vector<double>& u, const std::string& stage)
+    {
+        p.stage = stage;
+        p.pilotLevel = level_;
+        if (p.logEvidence > best_.logEvidence) best_ = p;
+        p.weights.reset();
+        last_ = trajectory_.size();
+        trajectory_.push_back(std::move(p));
+        points_.push_back(u);
+        if (step_) step_(trajectory_.back(), best_, int(trajectory_.size()));
+    }
+
     /// The gradient of the recorded point k in u (it must have one).
     std::vector<double> gradientAt(std::size_t k) const { return inU(trajectory_[k].gradient, points_[k]); }
 
@@ -166,22 +180,38 @@ int scanPoints(std::size_t m, int budget)
     return std::clamp(m == 1 ? 2 * budget / 5 : budget / 4, std::min(3, budget - 1), m == 1 ? 15 : int(4 * m + 2));
 }
 
-/// Stage "scan": the start, then `points` points spread over the box (1-D: evenly, ends included;
-/// else Halton points). Returns the recorded indices of the scan's peaks, best first: in 1-D the
-/// local maxima of the scanned curve, else every scanned point.
-std::vector<std::size_t> scan(Search& search, const Box& box, int points)
+/// The scan's points in u: the start, then `points` points spread over the box (1-D: evenly, ends
+/// included; else Halton points).
+std::vector<std::vector<double>> scanPointsIn(const Box& box, int points)
 {
     const std::size_t m = box.size();
-    const std::size_t first = search.trajectory().size();
-    search.evaluate(box.start, nullptr, "scan");
-    for (int k = 0; k < points && search.remaining() > 0; ++k) {
+    std::vector<std::vector<double>> out{box.start};
+    for (int k = 0; k < points; ++k) {
         std::vector<double> u(m);
         for (std::size_t i = 0; i < m; ++i) {
             static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29};
             const double f = m == 1 ? (points == 1 ? 0.5 : double(k) / double(points - 1)) : halton(k + 1, primes[i % 10]);
             u[i] = box.lo[i] + f * box.width(i);
         }
-        search.evaluate(u, nullptr, "scan");
+        out.push_back(u);
+    }
+    return out;
+}
+
+/// Stage "scan": scanPointsIn evaluated (or recorded from `scanned`, evaluated elsewhere in that
+/// order). Returns the recorded indices of the scan's peaks, best first: in 1-D the local maxima of
+/// the scanned curve, else every scanned point.
+std::vector<std::size_t> scan(Search& search, const Box& box, int points, const std::vector<EvidencePoint>& scanned)
+{
+    const std::size_t m = box.size();
+    const std::size_t first = search.trajectory().size();
+    const std::vector<std::vector<double>> us = scanPointsIn(box, points);
+    if (!scanned.empty()) requireSize("maximiseEvidence", "scanned points", (long long)scanned.size(), (long long)us.size());
+    for (std::size_t k = 0; k < us.size() && search.remaining() > 0; ++k) {
+        if (scanned.empty())
+            search.evaluate(us[k], nullptr, "scan");
+        else
+            search.record(scanned[k], us[k], "scan");
     }
     const auto& t = search.trajectory();
     const auto& p = search.points();
@@ -593,7 +623,8 @@ std::vector<PilotLevel> pilotLevels(std::size_t rows, int templates)
 
 SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<const EvidenceFunction*>& pilots,
                                const std::vector<double>& scales, const std::vector<SearchRange>& ranges, int maxEvaluations,
-                               const Progress& progress, const LearnStep& step, const LearnStep& pilotStep)
+                               const Progress& progress, const LearnStep& step, const LearnStep& pilotStep,
+                               const std::vector<EvidencePoint>& scanned)
 {
     if (ranges.empty()) throw ContractError("maximiseEvidence", "no parameter to learn");
     requireSize("maximiseEvidence", "pilot scales", static_cast<long long>(scales.size()), static_cast<long long>(pilots.size()));
@@ -609,7 +640,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
                                                  progress, 0.3 * double(k) / double(levels), 0.3 * double(k + 1) / double(levels),
                                                  pilotStep, int(k)));
     Search main(full, box, maxEvaluations, "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
-    Search& scanned = levels ? *cheap.front() : main;
+    Search& scanning = levels ? *cheap.front() : main;
     Search& optimised = levels ? *cheap.back() : main;
     SearchOutcome out;
     auto finish = [&] {
@@ -620,7 +651,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     };
 
     // Scan.
-    const std::vector<std::size_t> peaks = scan(scanned, box, points);
+    const std::vector<std::size_t> peaks = scan(scanning, box, points, scanned);
     if (!full.hasGradient()) {  // one parameter at full size, piecewise constant
         bracket(main, box, peaks.front());
         out.converged = main.remaining() > 0;
@@ -628,7 +659,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     }
     // The scan's spread, on the optimised level and at full size (the spread grows with the rows).
     const double scanScale = levels ? scales.front() : 1.0, optimisedScale = levels ? scales.back() : 1.0;
-    const double optimisedRange = spread(scanned) * scanScale / optimisedScale, fullRange = spread(scanned) * scanScale;
+    const double optimisedRange = spread(scanning) * scanScale / optimisedScale, fullRange = spread(scanning) * scanScale;
 
     // Optimise, on the last pilot (or at full size).
     const bool atFullSize = levels == 0;
@@ -636,10 +667,10 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     std::vector<std::size_t> optima;
     std::vector<double> curvatures;
     bool converged = true;
-    const std::vector<std::size_t> climb = worthClimbing(scanned, peaks);
+    const std::vector<std::size_t> climb = worthClimbing(scanning, peaks);
     if (m == 1) {
         for (std::size_t k : climb) {
-            const std::array<double, 3> b = bracketOf(scanned, box, scanned.points()[k][0]);
+            const std::array<double, 3> b = bracketOf(scanning, box, scanning.points()[k][0]);
             const LineOptimum o = climbLine(optimised, box, b[0], b[1], b[2], xtol * box.width(0), ftol, "optimise");
             converged = converged && o.converged;
             if (std::find(optima.begin(), optima.end(), o.best) == optima.end()) {
@@ -662,7 +693,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
         curvatures = c2;
     } else {
         std::vector<std::vector<double>> starts;
-        for (std::size_t k : climb) starts.push_back(scanned.points()[k]);
+        for (std::size_t k : climb) starts.push_back(scanning.points()[k]);
         const auto found = climbAll(optimised, box, starts, xtol, ftol);
         optima = found.first;
         converged = found.second;
@@ -713,12 +744,17 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     return finish();
 }
 
-namespace {
-
-/// Stage "bounds": each learned parameter's range (config.bounds or the descriptor's learning
-/// range, checked) and its start value inside it. Throws SpecError naming `learn` or `bounds`.
-std::vector<SearchRange> searchRanges(const EvidenceObjective& objective, const LocalityConfig& config, const Distribution& dist)
+std::vector<std::map<std::string, double>> scanValues(const std::vector<SearchRange>& ranges, int maxEvaluations)
 {
+    const Box box(ranges);
+    std::vector<std::map<std::string, double>> out;
+    for (const std::vector<double>& u : scanPointsIn(box, scanPoints(box.size(), maxEvaluations))) out.push_back(box.values(u));
+    return out;
+}
+
+std::vector<SearchRange> searchRanges(const EvidenceObjective& objective, const LocalityConfig& config)
+{
+    const Distribution& dist = objective.distribution();
     const std::size_t m = config.learn.size();
     const std::map<std::string, double> start = objective.startValues();
     std::vector<SearchRange> ranges;
@@ -750,7 +786,18 @@ std::vector<SearchRange> searchRanges(const EvidenceObjective& objective, const 
     return ranges;
 }
 
-} // namespace
+Pilots makePilots(const EvidenceObjective& objective, const LocalityConfig& config)
+{
+    Pilots p;
+    if (!objective.hasGradient() || config.doublePrecision) return p;
+    for (PilotLevel& level : pilotLevels(objective.rows().size(), objective.templates())) {
+        p.objectives.push_back(objective.pilot(level.rows, level.templates));
+        p.functions.push_back(p.objectives.back().get());
+        p.scales.push_back(double(objective.rows().size()) / double(level.rows));
+        p.levels.push_back(std::move(level));
+    }
+    return p;
+}
 
 LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, const Progress& progress, const LearnStep& step,
                           const Ranks& ranks, const LearnStep& pilotStep)
@@ -768,26 +815,17 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
     result.params = config.learn;
     result.trainRows = rows.size();
     result.testRows = test.size();
-    const std::vector<SearchRange> ranges = searchRanges(objective, config, *dist);
+    const std::vector<SearchRange> ranges = searchRanges(objective, config);
     for (const SearchRange& r : ranges) result.bounds[r.name] = {r.lo, r.hi};
     const bool gradient = objective.hasGradient();
     if (!gradient && ranges.size() > 1)
         throw SpecError("learn", "several parameters at once need a gradient: irf features of rotation, translation, "
                                  "scale or affine, and learnable parameters",
                         config.features);
-
-    std::vector<std::unique_ptr<EvidenceObjective>> pilots;
-    std::vector<const EvidenceFunction*> pilotFunctions;
-    std::vector<double> scales;
-    if (gradient && !config.doublePrecision)
-        for (PilotLevel& level : pilotLevels(rows.size(), objective.templates())) {
-            pilots.push_back(objective.pilot(level.rows, level.templates));
-            pilotFunctions.push_back(pilots.back().get());
-            scales.push_back(double(rows.size()) / double(level.rows));
-            result.pilots.push_back(std::move(level));
-        }
-    const SearchOutcome found = maximiseEvidence(objective, pilotFunctions, scales, ranges, config.maxEvaluations, progress,
-                                                 step, pilotStep);
+    Pilots pilots = makePilots(objective, config);
+    result.pilots = pilots.levels;
+    const SearchOutcome found = maximiseEvidence(objective, pilots.functions, pilots.scales, ranges, config.maxEvaluations,
+                                                 progress, step, pilotStep);
     result.method = !gradient ? "bracket" : ranges.size() == 1 ? "parabolic" : "lbfgs";
 
     result.trajectory = found.trajectory;
@@ -799,11 +837,13 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
     reportProgress(progress, 1.0, "scoring");
 
     if (!test.empty()) {
+        const Eigen::MatrixXd decision = objective.heldOutDecisions(found.best, test);
         result.metric = data.isClassification() ? "accuracy" : "rmse";
-        result.test = objective.heldOutScore(found.best, test);
+        result.test = objective.scoreOf(decision, test);
+        if (data.isClassification()) result.testPredictions = TargetCoding::argmax(decision);
     }
     StageCosts stages = objective.stageCosts();
-    for (const auto& pilot : pilots) {
+    for (const auto& pilot : pilots.objectives) {
         const StageCosts& p = pilot->stageCosts();
         stages.features += p.features;
         stages.products += p.products;

@@ -41,6 +41,10 @@ struct LocalityConfig {
     /// the gradient's sums go block by block (one process or many give the same bits; see
     /// TrainConfig::blockRows).
     long long blockRows = kDefaultBlockRows;
+    /// -1: the evidence of every target column with shared precisions alpha, beta (the model of
+    /// `learn`). c >= 0: the evidence of class c's one-hot column alone, with its own precisions
+    /// (per-class locality, PerClassLocality.hpp); classification only.
+    int targetClass = -1;
 
     /// Throws SpecError naming the field (`learn`, `bounds`, `max-evals`, `eval`, ...) and the value.
     void validate() const;
@@ -104,6 +108,8 @@ public:
     bool hasGradient() const override { return tangents_ != nullptr && gradientOk_; }
     /// The values of the parameters in config.dist.
     std::map<std::string, double> startValues() const;
+    /// The distribution whose parameters are learned (the start values).
+    const Distribution& distribution() const { return *dist_; }
     /// The distribution spec with these values.
     std::string distSpec(const std::map<std::string, double>& values) const;
 
@@ -111,12 +117,29 @@ public:
     EvidencePoint evaluate(const std::map<std::string, double>& values, bool gradient,
                            const Progress& progress = {}) const override;
 
-    /// The score on held-out rows `test` (accuracy, or RMSE in the targets' units) of Bayesian
-    /// linear regression fitted on the learning rows at the evidence optimum of `fitted`: its
-    /// weights as evaluate() left them (only the features of `test` are computed), or, without
-    /// them, a fresh evaluate() at fitted.params. Collective: each rank computes the features of
-    /// its own blocks of `test` and predicts them (in the dual form every rank holds every row).
+    /// The decision values (test.size() x outputs: the coded targets' columns) on held-out rows
+    /// `test` of Bayesian linear regression fitted on the learning rows at the evidence optimum of
+    /// `fitted`: its weights as evaluate() left them (only the features of `test` are computed),
+    /// or, without them, a fresh evaluate() at fitted.params. Collective: each rank computes the
+    /// features of its own blocks of `test` and predicts them (in the dual form every rank holds
+    /// every row).
+    Eigen::MatrixXd heldOutDecisions(const EvidencePoint& fitted, const Indices& test, const Progress& progress = {}) const;
+    /// Their score (accuracy, or RMSE in the targets' units). ContractError for one class's
+    /// objective (targetClass >= 0).
     double heldOutScore(const EvidencePoint& fitted, const Indices& test, const Progress& progress = {}) const;
+    /// The score of decision values on `test` (heldOutDecisions' rows): accuracy of their argmax,
+    /// or the RMSE of the decoded targets.
+    double scoreOf(const Eigen::MatrixXd& decision, const Indices& test) const;
+
+    /// Every class's evidence with its own precisions at the same values (one feature computation,
+    /// one factorisation, LinearEvidence::column): point c is class c's, with its weights (D x 1).
+    /// The sum is the evidence of the per-class model with every theta_c at these values.
+    /// Requires classes, targetClass -1 and float precision (ContractError).
+    std::vector<EvidencePoint> evaluateEachClass(const std::map<std::string, double>& values, const Progress& progress = {}) const;
+
+    /// The kernel spec with its bandwidth resolved (the median rule applied once), for objectives
+    /// that must see the same kernel.
+    const std::string& kernelSpec() const { return kernelSpec_; }
 
     /// This rank's seconds by stage over every evaluation and score so far (features; products and
     /// reduction of the block sums, or the gather of the dual form; the rest as solve), the rows it
@@ -124,6 +147,9 @@ public:
     const StageCosts& stageCosts() const { return stages_; }
 
 private:
+    struct Fitted;
+    /// The features at `values` and the evidence built from them (see Fitted).
+    Fitted fitAt(const std::map<std::string, double>& values, bool gradient, const Progress& progress) const;
     /// The pilot's: `full` on `rows` with `tangents`.
     EvidenceObjective(const EvidenceObjective& full, Indices rows, std::unique_ptr<InvariantFourierTangents> tangents);
     /// evaluate() in double precision throughout, whole on every rank (derivative checks).

@@ -6,6 +6,7 @@
 #include "orbit/experiments/EvidenceObjective.hpp"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -45,6 +46,7 @@ struct LearnResult {
     std::string metric;                         ///< with an eval split: "accuracy" or "rmse"
     std::optional<double> test;                 ///< the held-out score of the learned model
     std::size_t trainRows = 0, testRows = 0;
+    std::vector<int> testPredictions;           ///< classes: the learned model's class for each test row (learningRows' order)
     double seconds = 0.0;
     int ranks = 1;
     StageCosts stages;                          ///< on the slowest rank, pilot included (EvidenceObjective::stageCosts)
@@ -89,9 +91,33 @@ struct SearchOutcome {
 /// after every evaluation; `step` after every full-size one, `pilotStep` after every pilot one (with
 /// EvidencePoint::pilotLevel set), each with the best of its function so far; a cancel throws
 /// Cancelled.
+/// `scanned`, when given, holds the scan already evaluated on the cheapest function at
+/// scanValues(ranges, maxEvaluations), in that order (per-class locality scans every class at once):
+/// the scan records those points instead of evaluating them.
 SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<const EvidenceFunction*>& pilots,
                                const std::vector<double>& scales, const std::vector<SearchRange>& ranges, int maxEvaluations,
-                               const Progress& progress = {}, const LearnStep& step = {}, const LearnStep& pilotStep = {});
+                               const Progress& progress = {}, const LearnStep& step = {}, const LearnStep& pilotStep = {},
+                               const std::vector<EvidencePoint>& scanned = {});
+
+/// The values maximiseEvidence scans, in its order: the start, then the points spread over the ranges.
+std::vector<std::map<std::string, double>> scanValues(const std::vector<SearchRange>& ranges, int maxEvaluations);
+
+/// Stage "bounds": each parameter of config.learn with its range (config.bounds, or the
+/// descriptor's learning range) and its start value (from config.dist) inside it. Throws SpecError
+/// naming `learn` (a parameter without a gradient among several) or `bounds` (outside the valid
+/// range, or excluding the start value).
+std::vector<SearchRange> searchRanges(const EvidenceObjective& objective, const LocalityConfig& config);
+
+/// The pilots of `objective` (pilotLevels of its learning rows and templates, when it has a
+/// gradient and float precision), their functions for maximiseEvidence and their scales (the
+/// learning rows over theirs), and the levels with empty trajectories.
+struct Pilots {
+    std::vector<std::unique_ptr<EvidenceObjective>> objectives;
+    std::vector<const EvidenceFunction*> functions;
+    std::vector<double> scales;
+    std::vector<PilotLevel> levels;
+};
+Pilots makePilots(const EvidenceObjective& objective, const LocalityConfig& config);
 
 /// Maximises the log evidence over config.learn within their bounds (log space for positive
 /// parameters with logScale descriptors), by maximiseEvidence on EvidenceObjective (with the pilots

@@ -1,0 +1,196 @@
+#include "orbit/experiments/PerClassLocality.hpp"
+
+#include "orbit/evaluation/Metrics.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+namespace orbit {
+
+namespace {
+
+/// A class's result as one column, for Ranks::deal: log evidence, evaluations, pilot evaluations,
+/// converged, the learned values (in `params` order), then its decision on every test row.
+Eigen::MatrixXd packed(const ClassLocality& c, const std::vector<std::string>& params, const Eigen::VectorXd& decisions)
+{
+    Eigen::MatrixXd m(Eigen::Index(4 + params.size()) + decisions.size(), 1);
+    m(0, 0) = c.logEvidence;
+    m(1, 0) = double(c.evaluations);
+    m(2, 0) = double(c.pilotEvaluations);
+    m(3, 0) = c.converged ? 1.0 : 0.0;
+    for (std::size_t i = 0; i < params.size(); ++i) m(Eigen::Index(4 + i), 0) = c.learned.at(params[i]);
+    m.bottomRows(decisions.size()) = decisions;
+    return m;
+}
+
+/// What packed() wrote (the trajectory stays with the process that learned the class).
+ClassLocality unpacked(const Eigen::MatrixXd& m, int label, const std::vector<std::string>& params, Eigen::VectorXd& decisions)
+{
+    ClassLocality c;
+    c.label = label;
+    c.logEvidence = m(0, 0);
+    c.evaluations = std::size_t(m(1, 0));
+    c.pilotEvaluations = std::size_t(m(2, 0));
+    c.converged = m(3, 0) != 0.0;
+    for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(Eigen::Index(4 + i), 0);
+    decisions = m.bottomRows(m.rows() - Eigen::Index(4 + params.size()));
+    return c;
+}
+
+} // namespace
+
+PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, const Progress& progress,
+                             const ClassLearned& learned, const Ranks& ranks)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    config.validate();
+    if (!data.isClassification())
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give localities to", data.source);
+    if (config.targetClass >= 0) throw ContractError("learnPerClass", "the config names one class already");
+    if (config.doublePrecision) throw SpecError("precision", "per-class locality runs in float precision", "double");
+
+    // Progress: the global learn, the shared scan, then the classes; reports arrive from several
+    // threads, so they go through one lock, and a cancel stops every class at its next report.
+    std::mutex lock;
+    std::atomic<bool> cancelled{false};
+    auto part = [&](double from, double to, std::string prefix) -> Progress {
+        return [&, from, to, prefix](double f, const std::string& what) {
+            const std::lock_guard<std::mutex> guard(lock);
+            if (progress && progress(from + (to - from) * f, prefix + what)) cancelled = true;
+            return cancelled.load();
+        };
+    };
+
+    PerClassResult out;
+    out.params = config.learn;
+    out.global = learnLocality(data, config, part(0.0, 0.2, "one locality for every class: "), {}, ranks);
+    Indices test;
+    const Indices rows = learningRows(data, config, &test);
+    out.trainRows = rows.size();
+    out.testRows = test;
+    const EvidenceObjective all(data, rows, config, ranks);
+    const std::vector<SearchRange> ranges = searchRanges(all, config);
+    for (const EvidencePoint& p : all.evaluateEachClass(out.global.learned)) out.globalPerClassEvidence += p.logEvidence;
+
+    // The shared scan: every class's evidence at each scanned value from one feature computation.
+    const int C = data.numClasses;
+    const Pilots pilots = makePilots(all, config);
+    const EvidenceObjective& scanner = pilots.objectives.empty() ? all : *pilots.objectives.front();
+    const std::vector<std::map<std::string, double>> values = scanValues(ranges, config.maxEvaluations);
+    std::vector<std::vector<EvidencePoint>> scanOf(static_cast<std::size_t>(C));
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const Progress at = part(0.2 + 0.1 * double(k) / double(values.size()), 0.2 + 0.1 * double(k + 1) / double(values.size()),
+                                 "shared scan " + std::to_string(k + 1) + "/" + std::to_string(values.size()) + ": ");
+        const std::vector<EvidencePoint> points = scanner.evaluateEachClass(values[k], [&](double f, const std::string& w) {
+            reportProgress(at, f, w);
+            return false;
+        });
+        for (int c = 0; c < C; ++c) scanOf[std::size_t(c)].push_back(points[std::size_t(c)]);
+    }
+
+    // Each class on the rank c mod P, this rank's side by side on threads sharing its cores.
+    std::vector<int> mine;
+    for (int c = 0; c < C; ++c)
+        if (c % ranks.size() == ranks.rank()) mine.push_back(c);
+    std::vector<ClassLocality> done(static_cast<std::size_t>(C));
+    std::vector<Eigen::VectorXd> decisions(static_cast<std::size_t>(C));
+    std::vector<double> fraction(static_cast<std::size_t>(C), 0.0);
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr error;
+    auto learnOne = [&](int c) {
+        const auto k = std::size_t(c);
+        const Progress classProgress = [&, c, k](double f, const std::string& what) {
+            const std::lock_guard<std::mutex> guard(lock);
+            fraction[k] = f;
+            double sum = 0.0;
+            for (int q : mine) sum += fraction[std::size_t(q)];
+            if (progress && progress(0.3 + 0.7 * sum / double(mine.size()), "class " + std::to_string(c) + ": " + what))
+                cancelled = true;
+            return cancelled.load();
+        };
+        LocalityConfig one = config;
+        one.targetClass = c;
+        one.kernel = all.kernelSpec();
+        const EvidenceObjective objective(data, rows, one, oneProcess());
+        const Pilots own = makePilots(objective, one);
+        const SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
+                                                     classProgress, {}, {}, scanOf[k]);
+        ClassLocality& r = done[k];
+        r.label = c;
+        r.learned = found.best.params;
+        r.dist = objective.distSpec(r.learned);
+        r.logEvidence = found.best.logEvidence;
+        r.evaluations = found.trajectory.size();
+        for (const auto& level : found.pilots) r.pilotEvaluations += level.size();
+        if (own.functions.empty()) r.pilotEvaluations = 0;  // the scan was at full size, in the evaluations
+        r.converged = found.converged;
+        r.trajectory = found.trajectory;
+        decisions[k] = test.empty() ? Eigen::VectorXd() : Eigen::VectorXd(objective.heldOutDecisions(found.best, test).col(0));
+        const std::lock_guard<std::mutex> guard(lock);
+        if (learned) learned(r);
+    };
+    auto worker = [&] {
+        const ComputeShare share;
+        for (std::size_t i = next++; i < mine.size() && !cancelled; i = next++) {
+            try {
+                learnOne(mine[i]);
+            } catch (...) {
+                const std::lock_guard<std::mutex> guard(lock);
+                if (!error) error = std::current_exception();
+                cancelled = true;
+            }
+        }
+    };
+    const std::size_t threads = std::min<std::size_t>(mine.size(), std::size_t(std::max(1, computeBudget())));
+    std::vector<std::thread> team;
+    for (std::size_t t = 1; t < threads; ++t) team.emplace_back(worker);
+    worker();
+    for (std::thread& t : team) t.join();
+    if (error) std::rethrow_exception(error);
+    if (cancelled) throw Cancelled();
+
+    // Every class's result on every rank; then the per-class model's argmax on the test rows.
+    const std::vector<Eigen::MatrixXd> results = ranks.deal(0, std::size_t(C), [&](std::size_t k) {
+        return packed(done[k], config.learn, decisions[k]);
+    });
+    for (int c = 0; c < C; ++c) {
+        const auto k = std::size_t(c);
+        if (c % ranks.size() != ranks.rank()) {
+            done[k] = unpacked(results[k], c, config.learn, decisions[k]);
+            done[k].dist = all.distSpec(done[k].learned);
+        }
+        out.logEvidence += done[k].logEvidence;
+    }
+    if (!test.empty()) {
+        Eigen::MatrixXd decision(Eigen::Index(test.size()), C);
+        for (int c = 0; c < C; ++c) decision.col(c) = decisions[std::size_t(c)];
+        out.testPredictions = TargetCoding::argmax(decision);
+        const std::vector<int> truth = select(data.labels, test);
+        out.metric = "accuracy";
+        out.test = accuracy(out.testPredictions, truth);
+        for (int c = 0; c < C; ++c) {
+            std::size_t rowsOfC = 0, right = 0;
+            for (std::size_t i = 0; i < truth.size(); ++i)
+                if (truth[i] == c) {
+                    ++rowsOfC;
+                    right += out.testPredictions[i] == c;
+                }
+            ClassLocality& r = done[std::size_t(c)];
+            r.testRows = rowsOfC;
+            if (rowsOfC > 0) r.test = double(right) / double(rowsOfC);
+        }
+    }
+    out.classes = std::move(done);
+    out.ranks = ranks.size();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+} // namespace orbit

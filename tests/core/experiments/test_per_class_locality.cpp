@@ -1,0 +1,179 @@
+// Per-class locality (issue 31) on the bundled digits: the per-class evidence is the global one
+// when every class has the same parameters, each class's gradient matches finite differences, a
+// class rotated where the others are not learns the wider window, the same bits at any thread
+// count, a cancel keeps the classes learned so far, and regression targets are refused.
+#include "TestPaths.hpp"
+#include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/experiments/RotatedImages.hpp"
+#include "orbit/util/ComputeBudget.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace orbit;
+
+namespace {
+
+const Dataset& digits()
+{
+    static const Dataset d = prepareDataset(loadDataset(orbittest::source("resources/data/digits.png")), 600, true, 28, 0, 60.0);
+    return d;
+}
+
+/// 1000 bundled digits padded to 28 x 28: class `rotated` turned by an angle uniform in
+/// [-180, 180] degrees, every other class upright.
+Dataset oneClassRotated(int rotated)
+{
+    const Dataset raw = prepareDataset(loadDataset(orbittest::source("resources/data/digits.png")), 1000, false, 28, 5);
+    const Dataset turned = rotatedImages(raw, 28, 6), upright = transformedImages(raw, 28, "rotation", "delta", 6);
+    Dataset d = upright;
+    for (std::size_t i = 0; i < d.count(); ++i)
+        if (d.labels[i] == rotated) d.X.row(Eigen::Index(i)) = turned.X.row(Eigen::Index(i));
+    return d;
+}
+
+LocalityConfig windowConfig()
+{
+    LocalityConfig c;
+    c.features = "irf:s=150,r=6";
+    c.group = "rotation";
+    c.dist = "uniform:a=0.5";
+    c.kernel = "gaussian:median=1";
+    c.learn = {"a"};
+    c.seed = 3;
+    c.maxEvaluations = 12;
+    return c;
+}
+
+} // namespace
+
+class TestPerClassLocality : public QObject {
+    Q_OBJECT
+private slots:
+    void equalParametersGiveTheGlobalEvidence()
+    {
+        // Every class at the same a: the sum of the classes' own objectives (each its own features
+        // and factorisation) is the per-class evidence evaluateEachClass gives from one, to 1e-9.
+        LocalityConfig c = windowConfig();
+        c.eval = "holdout:0.3";
+        const Indices rows = learningRows(digits(), c);
+        const EvidenceObjective all(digits(), rows, c);
+        for (double a : {0.3, 1.4}) {
+            double together = 0.0, apart = 0.0;
+            for (const EvidencePoint& p : all.evaluateEachClass({{"a", a}})) together += p.logEvidence;
+            for (int k = 0; k < digits().numClasses; ++k) {
+                LocalityConfig one = c;
+                one.targetClass = k;
+                apart += EvidenceObjective(digits(), rows, one).evaluate({{"a", a}}, false).logEvidence;
+            }
+            QVERIFY2(std::abs(together - apart) <= 1e-9 * std::abs(together),
+                     qPrintable(QString("a=%1: %2 vs %3").arg(a).arg(together, 0, 'g', 15).arg(apart, 0, 'g', 15)));
+        }
+    }
+    void classGradientMatchesFiniteDifferences_data()
+    {
+        QTest::addColumn<QString>("features");
+        QTest::addColumn<int>("label");
+        QTest::newRow("shared samples, class 6") << "irf:s=120,r=6" << 6;
+        QTest::newRow("own samples, class 9") << "irf:s=120,r=4,mode=data" << 9;
+    }
+    void classGradientMatchesFiniteDifferences()
+    {
+        // d log p(y_c) / d a through the class's own precisions, against the central difference
+        // of the re-maximised evidence, in double precision: relative error <= 1e-3.
+        QFETCH(QString, features);
+        QFETCH(int, label);
+        LocalityConfig c = windowConfig();
+        c.features = features.toStdString();
+        c.targetClass = label;
+        c.doublePrecision = true;
+        const EvidenceObjective objective(digits(), learningRows(digits(), c), c);
+        const double a = 0.9, h = 1e-6;
+        const EvidencePoint p = objective.evaluate({{"a", a}}, true);
+        const double fd = (objective.evaluate({{"a", a + h}}, false).logEvidence - objective.evaluate({{"a", a - h}}, false).logEvidence) / (2 * h);
+        QVERIFY2(std::abs(fd - p.gradient[0]) <= 1e-3 * std::max(std::abs(fd), 1e-3),
+                 qPrintable(QString("analytic %1, finite difference %2").arg(p.gradient[0], 0, 'g', 9).arg(fd, 0, 'g', 9)));
+    }
+    void theRotatedClassLearnsTheWiderWindow()
+    {
+        // Digits whose class 3 is turned over the whole circle while the others stand upright: class
+        // 3's learned window is wider than every other class's, and the per-class evidence beats one
+        // window for all. Own samples per input with r = 32 (the learning default): with r = 8 the
+        // feature noise, which grows with the window, pulls every window below 25 degrees, and with
+        // shared samples every class's window comes out wide (the 1/r bias, docs/results.md).
+        const Dataset d = oneClassRotated(3);
+        LocalityConfig c = windowConfig();
+        c.features = "irf:s=300,r=32,mode=data";
+        c.eval = "holdout:0.3";
+        std::vector<int> seen;
+        const PerClassResult r = learnPerClass(d, c, {}, [&](const ClassLocality& k) { seen.push_back(k.label); });
+        QCOMPARE(r.classes.size(), std::size_t(10));
+        std::sort(seen.begin(), seen.end());
+        QCOMPARE(seen, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+        QString table;
+        for (const ClassLocality& k : r.classes) table += QString(" %1:%2").arg(k.label).arg(k.learned.at("a"), 0, 'f', 2);
+        for (const ClassLocality& k : r.classes)
+            if (k.label != 3) QVERIFY2(r.classes[3].learned.at("a") > k.learned.at("a"), qPrintable(table));
+        QVERIFY2(r.logEvidence > r.globalPerClassEvidence, qPrintable(QString("%1 vs %2").arg(r.logEvidence).arg(r.globalPerClassEvidence)));
+        QVERIFY(r.test && r.global.test && *r.test > 0.5);
+        QCOMPARE(r.testPredictions.size(), r.testRows.size());
+        for (const ClassLocality& k : r.classes) QVERIFY(k.test && k.testRows > 0 && k.evaluations <= std::size_t(c.maxEvaluations));
+    }
+    void sameBitsAtAnyThreadCount()
+    {
+        LocalityConfig c = windowConfig();
+        c.eval = "holdout:0.3";
+        setComputeBudget(1);
+        const PerClassResult one = learnPerClass(digits(), c);
+        setComputeBudget(2);
+        const PerClassResult two = learnPerClass(digits(), c);
+        setComputeBudget(0);
+        QCOMPARE(one.logEvidence, two.logEvidence);
+        QCOMPARE(one.testPredictions, two.testPredictions);
+        for (std::size_t k = 0; k < one.classes.size(); ++k) {
+            QCOMPARE(one.classes[k].learned, two.classes[k].learned);
+            QCOMPARE(one.classes[k].logEvidence, two.classes[k].logEvidence);
+        }
+    }
+    void cancelKeepsTheClassesLearnedSoFar()
+    {
+        // A cancel after the first class is learned: Cancelled, and that class was handed over whole.
+        LocalityConfig c = windowConfig();
+        std::vector<ClassLocality> kept;
+        bool stop = false;
+        try {
+            learnPerClass(digits(), c, [&](double, const std::string&) { return stop; }, [&](const ClassLocality& k) {
+                kept.push_back(k);
+                stop = true;
+            });
+            QFAIL("not cancelled");
+        } catch (const Cancelled&) {
+        }
+        QVERIFY(!kept.empty() && kept.size() < 10);
+        for (const ClassLocality& k : kept) QVERIFY(k.learned.count("a") && !k.trajectory.empty() && !k.dist.empty());
+    }
+    void regressionHasNoClasses()
+    {
+        const Dataset g2 = loadDataset(orbittest::source("resources/data/g2.extxyz"));
+        LocalityConfig c;
+        c.features = "irf:s=50,r=4";
+        c.group = "permutation";
+        c.dist = "noisysort:sigma=1";
+        c.learn = {"sigma"};
+        try {
+            learnPerClass(g2, c);
+            QFAIL("accepted");
+        } catch (const SpecError& e) {
+            QCOMPARE(e.field(), std::string("per-class"));
+            QVERIFY(QString(e.what()).contains("regression") && !QString(e.what()).contains('\n'));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPerClassLocality)
+#include "test_per_class_locality.moc"
