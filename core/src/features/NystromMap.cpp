@@ -1,4 +1,5 @@
 #include "orbit/features/NystromMap.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/linalg/TriangularInverse.hpp"
@@ -43,7 +44,7 @@ Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Pr
         detail::forEachBlock(std::size_t(I + 1), 1, [&](std::size_t J, std::size_t) {
             const Eigen::Index j0 = Eigen::Index(J) * kTile, w = std::min(kTile, s - j0);
             auto T = K.block(i0, j0, h, w);
-            T.noalias() = Zd.middleRows(i0, h) * Zd.middleRows(j0, w).transpose();
+            gemmABt(Zd.middleRows(i0, h), Zd.middleRows(j0, w), T);
             for (Eigen::Index j = 0; j < w; ++j)
                 for (Eigen::Index i = 0; i < h; ++i)
                     T(i, j) = k.fromInnerProduct(T(i, j), n2[i0 + i], n2[j0 + j]);
@@ -211,7 +212,8 @@ void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t en
         } else {
             detail::poolTemplates(in, ZG_, r, s, pool, tiles);
         }
-        out.middleRows(Eigen::Index(b0), Eigen::Index(b1 - b0)).noalias() = (acc * (1.0f / float(r))) * L_.transpose();
+        acc *= 1.0f / float(r);
+        gemmABt(acc, L_, out.middleRows(Eigen::Index(b0), Eigen::Index(b1 - b0)));
     });
 }
 

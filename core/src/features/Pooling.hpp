@@ -2,6 +2,7 @@
 // Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
 // (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/linalg/Gemm.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "util/Deterministic.hpp"
 
@@ -52,7 +53,7 @@ void poolTemplates(const MatrixXfR& Xb, const MatrixXfR& TG, int r, Eigen::Index
         const Eigen::Index n = std::min(kTile, s - j0);
         for (int k = 0; k < r; ++k) {
             P.resize(Xb.rows(), n);
-            P.noalias() = Xb.leftCols(depth) * TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth).transpose();
+            gemmABt(Xb.leftCols(depth), TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth), P);
             for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
         }
     };
@@ -98,7 +99,7 @@ void poolOrbits(const MatrixXfR& O, const MatrixXfR& T, int r, MatrixXfR& P, F&&
     for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
         const Eigen::Index n = std::min(kTile, s - j0);
         P.resize(O.rows(), n);
-        P.noalias() = O.leftCols(depth) * T.middleRows(j0, n).leftCols(depth).transpose();
+        gemmABt(O.leftCols(depth), T.middleRows(j0, n).leftCols(depth), P);
         for (Eigen::Index i = 0; i < inputs; ++i)
             for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
     }

@@ -1,4 +1,5 @@
 #include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -31,7 +32,7 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
         const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
-        G.block(i0, j0, ni, nj).noalias() += B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+        gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), G.block(i0, j0, ni, nj), 1.0, 1.0);
     });
 }
 
@@ -147,7 +148,7 @@ Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, con
                 const Eigen::Index i0 = tile.first * kTile, j0 = tile.second * kTile;
                 const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
                 Eigen::MatrixXf T(ni, nj);
-                T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+                gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), T);
                 K.block(i0, j0, ni, nj) += T.cast<double>();
             });
         }
@@ -166,7 +167,7 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
         detail::forEachBlock(std::size_t(A.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
             const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
-            C.middleRows(r0, nr).noalias() += Ab.middleRows(r0, nr) * Bb.transpose();
+            gemmABt(Ab.middleRows(r0, nr), Bb, C.middleRows(r0, nr), 1.0, 1.0);
         });
     }
     return C;

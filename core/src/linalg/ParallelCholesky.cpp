@@ -1,4 +1,5 @@
 #include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ComputeBudget.hpp"
@@ -75,7 +76,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
                 for (long long p = g0; p < g1; ++p) {
                     const Eigen::Index i0 = r0 + pairs[p].first * kPanel, j0 = r0 + pairs[p].second * kPanel;
                     const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
-                    A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
+                    gemmABt(A.block(i0, k0, hi, kb), A.block(j0, k0, hj, kb), A.block(i0, j0, hi, hj), -1.0, 1.0);
                 }
                 if (progress && g1 < count) {
 #pragma omp single
