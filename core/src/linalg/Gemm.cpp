@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <mutex>
 #include <stdexcept>
 #include <string_view>
 #include <type_traits>
@@ -51,38 +50,31 @@ const char* coreTypeForThisCpu()
     return nullptr;
 }
 
-/// A CPU newer than the OpenBLAS build (Debian 12's 0.3.21 does not know e.g. family 6 model 207)
-/// gets its fallback, the SSE3 "Prescott" kernels: a fifth of the machine. When the user did not
-/// choose (OPENBLAS_CORETYPE unset) and that happened, redo OpenBLAS's dispatch once with the
-/// kernels this CPU's features name. Runs at load time, before main and before any product, while
-/// the process has one thread (the environment variable is set for the init call only).
-struct RedispatchUnknownCpu {
-    RedispatchUnknownCpu()
+/// Load-time set-up, before main and before any product, while the process has one thread.
+///  - A CPU newer than the OpenBLAS build (Debian 12's 0.3.21 does not know e.g. family 6 model 207)
+///    gets its fallback, the SSE3 "Prescott" kernels: a fifth of the machine. When the user did not
+///    choose (OPENBLAS_CORETYPE unset) and that happened, OpenBLAS's dispatch is redone once with
+///    the kernels this CPU's features name (the variable is set for that call only).
+///  - OpenBLAS is told to run every call on the calling thread. Its OpenMP flavour would otherwise
+///    start a team of omp_get_max_threads() for a call made outside an active parallel region (a
+///    team of one thread is not active), on top of the team the compute budget gave. Setting its
+///    count also sets this thread's OpenMP default, which the budget reads: that is put back.
+struct BlasSetUp {
+    BlasSetUp()
     {
-        if (std::getenv("OPENBLAS_CORETYPE") || std::string_view(openblas_get_corename()) != "Prescott") return;
         const char* core = coreTypeForThisCpu();
-        if (!core) return;
-        setenv("OPENBLAS_CORETYPE", core, 1);
-        gotoblas_dynamic_quit();
-        gotoblas_dynamic_init();
-        unsetenv("OPENBLAS_CORETYPE");
-    }
-};
-const RedispatchUnknownCpu redispatchUnknownCpu;
-
-/// Tells OpenBLAS once to run every call on the calling thread. Its OpenMP flavour would otherwise
-/// start a team of omp_get_max_threads() for a call made outside an active parallel region (a team
-/// of one thread is not active), on top of the team the compute budget gave. Setting its count also
-/// sets the calling thread's OpenMP default, which the budget reads: that is put back.
-void singleThreadedBlas()
-{
-    static std::once_flag once;
-    std::call_once(once, [] {
+        if (!std::getenv("OPENBLAS_CORETYPE") && core && std::string_view(openblas_get_corename()) == "Prescott") {
+            setenv("OPENBLAS_CORETYPE", core, 1);
+            gotoblas_dynamic_quit();
+            gotoblas_dynamic_init();
+            unsetenv("OPENBLAS_CORETYPE");
+        }
         const int saved = omp_get_max_threads();
         openblas_set_num_threads(1);
         omp_set_num_threads(saved);
-    });
-}
+    }
+};
+const BlasSetUp blasSetUp;
 #endif
 
 void checkShapes(Eigen::Index am, Eigen::Index ak, Eigen::Index bn, Eigen::Index bk, Eigen::Index cm, Eigen::Index cn,
@@ -120,7 +112,6 @@ std::string gemmDescription()
 {
 #if ORBIT_BLAS
     if (gemmPath() == GemmPath::Blas) {
-        singleThreadedBlas();
         return std::string(openblas_get_config()) + " (" + openblas_get_corename() + " kernels)";
     }
 #endif
@@ -159,7 +150,6 @@ void gemm(const ConstBlock& A, const ConstBlock& B, Block& C, Scalar alpha, Scal
     }
 #if ORBIT_BLAS
     if (gemmPath() == GemmPath::Blas) {
-        singleThreadedBlas();
         constexpr bool rowMajor = std::remove_cvref_t<decltype(A)>::IsRowMajor;
         blasGemm(rowMajor ? CblasRowMajor : CblasColMajor, int(C.rows()), int(C.cols()), int(A.cols()), alpha,
                  A.data(), int(A.outerStride()), B.data(), int(B.outerStride()), beta, C.data(), int(C.outerStride()));
