@@ -5,6 +5,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/InputRows.hpp"
 #include "orbit/experiments/TrainingSummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
