@@ -21,7 +21,7 @@ constexpr Eigen::Index kTile = 256;   // output tile edge
 constexpr long long kPollWork = 1LL << 30;  // multiply-adds between two polls (~0.1-0.3 s on two cores)
 
 /// G += B B^T on the lower block triangle, B column-major double (m x k).
-void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
+void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::Ref<Eigen::MatrixXd> G)
 {
     const Eigen::Index m = B.rows();
     const Eigen::Index tiles = (m + kTile - 1) / kTile;
@@ -38,7 +38,9 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
 
 } // namespace
 
-void mirrorLower(Eigen::MatrixXd& G)
+void mirrorLower(Eigen::MatrixXd& G) { mirrorLower(Eigen::Ref<Eigen::MatrixXd>(G)); }
+
+void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G)
 {
     G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
 }
@@ -46,16 +48,26 @@ void mirrorLower(Eigen::MatrixXd& G)
 namespace {
 
 template <class M>
-Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
+void gramOfColumnsInto(const M& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
 {
-    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
+    G.setZero();
+    // The chunk, transposed to double (D x 512), in a buffer the thread keeps: a fresh one per chunk
+    // was D x 512 doubles of page faults each time.
+    thread_local Eigen::MatrixXd B;
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
         reportProgress(progress, double(r) / double(X.rows()), "Gram matrix");
         const Eigen::Index h = std::min(kChunk, X.rows() - r);
-        const Eigen::MatrixXd B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
+        B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
         accumulateLowerGram(B, G);
     }
     mirrorLower(G);
+}
+
+template <class M>
+Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
+{
+    Eigen::MatrixXd G(X.cols(), X.cols());
+    gramOfColumnsInto(X, G, progress);
     return G;
 }
 
@@ -102,6 +114,12 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 } // namespace
 
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumnsOf(X, {}); }
+void gramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
+{
+    requireSize("gramOfColumns", "rows of G", G.rows(), X.cols());
+    requireSize("gramOfColumns", "columns of G", G.cols(), X.cols());
+    gramOfColumnsInto(X, G, progress);
+}
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const Progress& progress) { return gramOfColumnsOf(X, progress); }
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X) { return gramOfColumnsOf(X, {}); }
 Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRowsOf(X, {}); }

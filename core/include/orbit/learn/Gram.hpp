@@ -34,6 +34,12 @@ Eigen::MatrixXd lowerGramOfRows(const MatrixXfR& X, const Progress& progress);
 Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
 /// Copies the strictly lower triangle of a square G onto its strictly upper one.
 void mirrorLower(Eigen::MatrixXd& G);
+void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G);
+
+/// gramOfColumns(X, progress) written into G (X.cols() x X.cols(), e.g. the left columns of a
+/// caller's buffer): the same bits, and no allocation but this thread's chunk buffer, kept from
+/// call to call.
+void gramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress);
 
 /// The same products of a double-precision matrix.
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X);
