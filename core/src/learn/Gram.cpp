@@ -48,7 +48,7 @@ void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G)
 namespace {
 
 template <class M>
-void gramOfColumnsInto(const M& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
+void gramOfColumnsInto(const M& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress, bool mirror = true)
 {
     G.setZero();
     // The chunk, transposed to double (D x 512), in a buffer the thread keeps: a fresh one per chunk
@@ -60,7 +60,7 @@ void gramOfColumnsInto(const M& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress
         B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
         accumulateLowerGram(B, G);
     }
-    mirrorLower(G);
+    if (mirror) mirrorLower(G);
 }
 
 template <class M>
@@ -114,11 +114,11 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 } // namespace
 
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumnsOf(X, {}); }
-void gramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
+void lowerGramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
 {
-    requireSize("gramOfColumns", "rows of G", G.rows(), X.cols());
-    requireSize("gramOfColumns", "columns of G", G.cols(), X.cols());
-    gramOfColumnsInto(X, G, progress);
+    requireSize("lowerGramOfColumns", "rows of G", G.rows(), X.cols());
+    requireSize("lowerGramOfColumns", "columns of G", G.cols(), X.cols());
+    gramOfColumnsInto(X, G, progress, false);
 }
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const Progress& progress) { return gramOfColumnsOf(X, progress); }
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X) { return gramOfColumnsOf(X, {}); }

@@ -10,7 +10,7 @@ namespace orbit {
 
 namespace {
 
-/// Block b's [F_b^T F_b | F_b^T Y_b] over its rows of `rows` (positions ks), dataset row i being
+/// Block b's [lower(F_b^T F_b) | F_b^T Y_b] over its rows of `rows` (positions ks), dataset row i being
 /// F.row(i - offset), written into GB (D x (D + C); column-major, so the Gram part is its first D
 /// columns). GB comes recycled from the block sum's tree and the block's rows go to a buffer the
 /// thread keeps: a block allocates nothing (it used to take a fresh D x D matrix, a D x (D + C) copy
@@ -31,7 +31,7 @@ void blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows
         Fb.row(Eigen::Index(i)) = F.row(Eigen::Index(rows[ks[i]]) - offset);
         Yb.row(Eigen::Index(i)) = Y.row(Eigen::Index(ks[i]));
     }
-    gramOfColumns(Fb, GB.leftCols(D), progress);
+    lowerGramOfColumns(Fb, GB.leftCols(D), progress);  // mirrored once, after the sum (split)
     GB.rightCols(C) = transposeTimes(Fb, Yb);
 }
 
@@ -40,6 +40,7 @@ NormalEquations split(const Eigen::MatrixXd& GB, Eigen::Index D, std::size_t sam
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(samples);
     n.G = GB.leftCols(D);
+    mirrorLower(n.G);  // the blocks' sums hold the lower triangle (the upper ones are zero)
     n.B = GB.rightCols(GB.cols() - D);
     return n;
 }

@@ -173,6 +173,24 @@ void gemm(const ConstBlock& A, const ConstBlock& B, Block& C, Scalar alpha, Scal
 
 } // namespace
 
+void solveRightLowerTransposed(ConstColBlockD L, ColBlockD B)
+{
+    requireSize("solveRightLowerTransposed", "columns of L", L.cols(), L.rows());
+    requireSize("solveRightLowerTransposed", "columns of B", B.cols(), L.rows());
+    if (B.size() == 0) return;
+#if ORBIT_BLAS
+    if (gemmPath() == GemmPath::Blas) {
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, int(B.rows()), int(B.cols()), 1.0,
+                    L.data(), int(L.outerStride()), B.data(), int(B.outerStride()));
+        return;
+    }
+#endif
+    // (L^{-1} B^T)^T, as the factorisation wrote it before this function existed: the same bits.
+    Eigen::MatrixXd P = B.transpose();
+    L.triangularView<Eigen::Lower>().solveInPlace(P);
+    B = P.transpose();
+}
+
 void gemmABt(ConstRowBlockF A, ConstRowBlockF B, RowBlockF C, float alpha, float beta) { gemm(A, B, C, alpha, beta); }
 void gemmABt(ConstColBlockF A, ConstColBlockF B, ColBlockF C, float alpha, float beta) { gemm(A, B, C, alpha, beta); }
 void gemmABt(ConstColBlockD A, ConstColBlockD B, ColBlockD C, double alpha, double beta) { gemm(A, B, C, alpha, beta); }

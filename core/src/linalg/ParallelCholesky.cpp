@@ -62,9 +62,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
 #pragma omp for schedule(dynamic)
             for (long long t = 0; t < static_cast<long long>(tiles); ++t) {
                 const Eigen::Index i0 = r0 + t * kPanel, h = std::min(kPanel, n - i0);
-                Eigen::MatrixXd P = A.block(i0, k0, h, kb).transpose();
-                A.block(k0, k0, kb, kb).triangularView<Eigen::Lower>().solveInPlace(P);
-                A.block(i0, k0, h, kb) = P.transpose();
+                solveRightLowerTransposed(A.block(k0, k0, kb, kb), A.block(i0, k0, h, kb));
             }
             // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task, in groups of
             // tiles with a poll between groups (every tile is computed the same way in any group).

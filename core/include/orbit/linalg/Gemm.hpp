@@ -56,4 +56,9 @@ void gemmABt(ConstColBlockF A, ConstColBlockF B, ColBlockF C, float alpha = 1.0f
 /// The same in double precision, column-major blocks.
 void gemmABt(ConstColBlockD A, ConstColBlockD B, ColBlockD C, double alpha = 1.0, double beta = 0.0);
 
+/// B := B L^{-T} on the calling thread, for L lower triangular (only its lower triangle is read;
+/// the panel step of a blocked Cholesky factorisation). Requires L square with B.cols() columns;
+/// ContractError otherwise.
+void solveRightLowerTransposed(ConstColBlockD L, ColBlockD B);
+
 } // namespace orbit
