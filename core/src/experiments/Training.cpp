@@ -8,6 +8,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -306,6 +307,8 @@ double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
 TrainResult Trainer::run()
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // The D x D sums and factors of one fit leave their memory to the next (no fresh pages).
+    const MatrixPool::Scope matrices;
     const std::vector<Split> outer = outerSplits(data_, config_);
     std::vector<std::vector<Split>> inner;
     for (std::size_t f = 0; f < outer.size(); ++f) inner.push_back(innerSplits(data_, config_, outer[f].train, f));

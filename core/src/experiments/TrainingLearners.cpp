@@ -1,6 +1,7 @@
 #include "experiments/TrainingLearners.hpp"
 
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
@@ -77,11 +78,16 @@ Progress heldAt(const Progress& poll, double fraction, std::string step)
 std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
                                               const Progress& progress)
 {
-    Eigen::MatrixXd A = G;
+    Eigen::MatrixXd A = MatrixPool::take(G.rows(), G.cols());  // the last factor's memory, paged in
+    A = G;
     A.diagonal().array() += lambda;
-    if (!choleskyInPlace(A, progress)) return std::nullopt;
-    reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
-    return choleskySolve(A, B);
+    std::optional<Eigen::MatrixXd> W;
+    if (choleskyInPlace(A, progress)) {
+        reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
+        W = choleskySolve(A, B);
+    }
+    MatrixPool::give(std::move(A));
+    return W;
 }
 
 /// Adds one fit's wall time to the run's stages: the block products and their reduction as the

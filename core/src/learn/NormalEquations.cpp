@@ -1,6 +1,7 @@
 #include "orbit/learn/NormalEquations.hpp"
 
 #include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -35,13 +36,15 @@ void blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows
     GB.rightCols(C) = transposeTimes(Fb, Yb);
 }
 
-NormalEquations split(const Eigen::MatrixXd& GB, Eigen::Index D, std::size_t samples)
+NormalEquations split(Eigen::MatrixXd GB, Eigen::Index D, std::size_t samples)
 {
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(samples);
+    n.G = MatrixPool::take(D, D);
     n.G = GB.leftCols(D);
     mirrorLower(n.G);  // the blocks' sums hold the lower triangle (the upper ones are zero)
     n.B = GB.rightCols(GB.cols() - D);
+    MatrixPool::give(std::move(GB));
     return n;
 }
 

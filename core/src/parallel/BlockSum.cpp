@@ -1,5 +1,6 @@
 #include "orbit/parallel/BlockSum.hpp"
 
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -30,6 +31,14 @@ public:
           first_(starts_[std::size_t(ranks.rank())]), last_(starts_[std::size_t(ranks.rank()) + 1])
     {
     }
+
+    /// The buffers of added sums go to the computation's MatrixPool, if it has one.
+    ~TreeWalk()
+    {
+        for (Eigen::MatrixXd& m : spare_) MatrixPool::give(std::move(m));
+    }
+    TreeWalk(const TreeWalk&) = delete;
+    TreeWalk& operator=(const TreeWalk&) = delete;
 
     /// The sum over [lo, hi), all of whose blocks are this rank's.
     Eigen::MatrixXd own(Eigen::Index lo, Eigen::Index hi)
@@ -89,10 +98,11 @@ private:
         return hi <= starts_[std::size_t(q) + 1] ? q : -1;
     }
 
-    /// A buffer of a partial sum already added (empty when there is none), for the next leaf.
+    /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
+    /// when there is none), for the next leaf.
     Eigen::MatrixXd spare()
     {
-        if (spare_.empty()) return {};
+        if (spare_.empty()) return MatrixPool::takeAny();
         Eigen::MatrixXd m = std::move(spare_.back());
         spare_.pop_back();
         return m;
