@@ -143,9 +143,18 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
 
 Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress)
 {
+    Eigen::MatrixXd K(X.rows(), X.rows());
+    lowerGramOfRowsMixed(X, chunk, progress, K);
+    return K;
+}
+
+void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress, Eigen::Ref<Eigen::MatrixXd> K)
+{
     if (chunk < 1) throw ContractError("gramOfRowsMixed", "chunk must be positive, got " + std::to_string(chunk));
     const Eigen::Index n = X.rows();
-    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    requireSize("lowerGramOfRowsMixed", "rows of K", K.rows(), n);
+    requireSize("lowerGramOfRowsMixed", "columns of K", K.cols(), n);
+    K.setZero();
     const Eigen::Index tiles = (n + kTile - 1) / kTile;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
@@ -172,7 +181,6 @@ Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, con
         }
     }
     reportProgress(progress, 1.0, "Gram matrix");
-    return K;
 }
 
 Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)

@@ -32,6 +32,8 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
 /// are filled (the rest is zero), so that several can be added before one mirrorLower.
 Eigen::MatrixXd lowerGramOfRows(const MatrixXfR& X, const Progress& progress);
 Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
+/// The same bits written into K (X.rows() x X.rows(), overwritten whole: e.g. a recycled buffer).
+void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress, Eigen::Ref<Eigen::MatrixXd> K);
 /// Copies the strictly lower triangle of a square G onto its strictly upper one.
 void mirrorLower(Eigen::MatrixXd& G);
 void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G);
