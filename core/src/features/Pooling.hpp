@@ -51,6 +51,7 @@ inline ScratchBuffer& threadScratch(ScratchRole role)
     thread_local std::array<ScratchBuffer, std::size_t(ScratchRole::Count)> buffers;
     return buffers[std::size_t(role)];
 }
+
 /// Rows of the orbit product per block in the data-transform path (inputs per block = this / r).
 constexpr std::size_t kOrbitBlockRows = 256;
 
@@ -75,9 +76,10 @@ Eigen::Index effectiveDepth(const M& A)
 }
 
 /// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
-/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T, then f(i, j0, &P(i, 0), n, k) for every row i (P is scratch: f may overwrite its row).
+/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T (this thread's product-tile scratch),
+/// then f(i, j0, &P(i, 0), n, k) for every row i (f may overwrite its row of P).
 /// Tiles are independent (f must write only columns of its tile); with parallelTiles they run in an
-/// OpenMP loop, each with its own copy of f (its own scratch) and its own P. The tiles, their
+/// OpenMP loop, each with its own copy of f and its own P. The tiles, their
 /// products and the order over k within a tile are the same either way, so are the bits.
 template <class X_, class F>
 void poolTemplates(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
