@@ -55,10 +55,10 @@ const char* coreTypeForThisCpu()
 ///    gets its fallback, the SSE3 "Prescott" kernels: a fifth of the machine. When the user did not
 ///    choose (OPENBLAS_CORETYPE unset) and that happened, OpenBLAS's dispatch is redone once with
 ///    the kernels this CPU's features name (the variable is set for that call only).
-///  - OpenBLAS is told to run every call on the calling thread. Its OpenMP flavour would otherwise
-///    start a team of omp_get_max_threads() for a call made outside an active parallel region (a
-///    team of one thread is not active), on top of the team the compute budget gave. Setting its
-///    count also sets this thread's OpenMP default, which the budget reads: that is put back.
+///  - OpenBLAS's own thread count is set to 1. That alone does not hold (its OpenMP flavour
+///    resizes its team at the next call made outside a parallel region): every call is also made
+///    under OnCallingThread below. Setting its count also sets this thread's OpenMP default, which
+///    the budget reads: that is put back.
 struct BlasSetUp {
     BlasSetUp()
     {
@@ -127,14 +127,41 @@ std::string gemmDescription()
 namespace {
 
 #if ORBIT_BLAS
+/// Held around every OpenBLAS call: the call runs on the calling thread. The OpenMP flavour of
+/// OpenBLAS (0.3.21) resizes its own team to omp_get_max_threads() at every call made outside an
+/// active parallel region (a team of one thread is not active), whatever openblas_set_num_threads
+/// said before; a product split over two threads there and run whole inside a team sums its edge
+/// tiles with other kernels, so the bits would depend on the compute budget's team size (seen in
+/// test_compute_budget's dual ridge). Lowering this thread's OpenMP default to 1 for the call makes
+/// OpenBLAS size its team to one; the default is put back after it. Inside an active region
+/// OpenBLAS runs on the calling thread anyway.
+class OnCallingThread {
+public:
+    OnCallingThread() : saved_(omp_in_parallel() ? 0 : omp_get_max_threads())
+    {
+        if (saved_ > 1) omp_set_num_threads(1);
+    }
+    ~OnCallingThread()
+    {
+        if (saved_ > 1) omp_set_num_threads(saved_);
+    }
+    OnCallingThread(const OnCallingThread&) = delete;
+    OnCallingThread& operator=(const OnCallingThread&) = delete;
+
+private:
+    int saved_;
+};
+
 void blasGemm(CBLAS_ORDER order, int m, int n, int k, float alpha, const float* A, int lda, const float* B, int ldb,
               float beta, float* C, int ldc)
 {
+    const OnCallingThread one;
     cblas_sgemm(order, CblasNoTrans, CblasTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 void blasGemm(CBLAS_ORDER order, int m, int n, int k, double alpha, const double* A, int lda, const double* B,
               int ldb, double beta, double* C, int ldc)
 {
+    const OnCallingThread one;
     cblas_dgemm(order, CblasNoTrans, CblasTrans, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 #endif
@@ -180,6 +207,7 @@ void solveRightLowerTransposed(ConstColBlockD L, ColBlockD B)
     if (B.size() == 0) return;
 #if ORBIT_BLAS
     if (gemmPath() == GemmPath::Blas) {
+        const OnCallingThread one;
         cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, int(B.rows()), int(B.cols()), 1.0,
                     L.data(), int(L.outerStride()), B.data(), int(B.outerStride()));
         return;
