@@ -219,7 +219,8 @@ class GICDF(_MapEstimator):
     def _specs(self):
         mode = None if self.mode == "auto" else self.mode
         norm = None if self.norm == "each" else self.norm
-        features = _spec("gicdf", m=self.n_templates, bins=self.n_bins, r=self.n_group_samples, eps=self.eps,
+        eps = None if self.eps == 0.1 else self.eps  # the core's default, left out of the spec
+        features = _spec("gicdf", m=self.n_templates, bins=self.n_bins, r=self.n_group_samples, eps=eps,
                          mode=mode, norm=norm, span=self.span)
         return features, self.group or "", self.distribution or "", ""
 
