@@ -25,13 +25,19 @@ _MAX_JSON = 4 << 20
 
 
 def _bad(detail, value=None):
-    v = "" if value is None else f" (value '{str(value)[:60]}')"
-    return ValueError(f"setting: {detail}{v}")
+    """The core's SpecError("setting", detail, value) message: a value of more than 60 characters is
+    cut to 59 and an ellipsis, with its length in bytes."""
+    if value is None or value == "":
+        return ValueError(f"setting: {detail}")
+    value = str(value)
+    if len(value) > 60:
+        return ValueError(f"setting: {detail} (value '{value[:59]}\u2026', {len(value.encode())} bytes)")
+    return ValueError(f"setting: {detail} (value '{value}')")
 
 
 def decode_setting(text):
     """The session (a dict) of a Copy setting line: "orbitlab-setting:1:" and the base64url (no
-    padding) of the zlib-compressed session JSON behind Qt's 4-byte length. Whitespace anywhere is
+    padding) of the zlib-compressed session JSON (ui/Share.cpp). Whitespace anywhere is
     ignored (a line wrapped by a mail client). ValueError with the window's one-line message for a
     wrong prefix, a newer version, a cut or damaged text, or what is not a session."""
     if not isinstance(text, str):
@@ -64,11 +70,9 @@ def decode_setting(text):
         packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     except (binascii.Error, ValueError):
         raise _bad("not base64url (the text is cut short?)") from None
-    if len(packed) < 4:
-        raise _bad("the text is cut short (copy the whole line)")
     inflater = zlib.decompressobj()
     try:
-        raw = inflater.decompress(packed[4:], _MAX_JSON + 1)
+        raw = inflater.decompress(packed, _MAX_JSON + 1)
     except zlib.error:
         raise _bad("the text is damaged (its compressed data or checksum do not check out)") from None
     if len(raw) > _MAX_JSON:
