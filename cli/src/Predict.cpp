@@ -120,11 +120,13 @@ Option saveModelOptionSpec()
             "save the first outer split's fitted model (map + learner) as a NumPy .npz for `predict` and Python"};
 }
 
-void refuseSaveModelUnder(const Args& args, const Io& io)
+void checkSaveModel(const Args& args, const TrainConfig& config, const Io& io)
 {
-    if (args.has("save-model") && io.ranks.size() > 1)
+    if (!args.has("save-model")) return;
+    if (io.ranks.size() > 1)
         throw SpecError("--save-model", "not available under mpirun yet: train in one process to save the model",
                         args.text("save-model"));
+    checkSavable(config);
 }
 
 Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& config, const TrainResult& result, Io& io)

@@ -9,8 +9,9 @@ namespace orbit::cli {
 
 /// --save-model M.npz.
 Option saveModelOptionSpec();
-/// SpecError("--save-model") under mpirun, before any work (the model is fitted on every training row).
-void refuseSaveModelUnder(const Args& args, const Io& io);
+/// With --save-model, before any work: SpecError under mpirun (the model is fitted on every training
+/// row) and for a learner whose model is not saved (checkSavable).
+void checkSaveModel(const Args& args, const TrainConfig& config, const Io& io);
 /// Saves trainedModel(data, config, result) to --save-model; returns train's JSON `saved_model`
 /// {path, features, learner, chosen, train_rows, dims}.
 Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& config, const TrainResult& result, Io& io);

@@ -48,7 +48,7 @@ int runTrain(const Args& args, Io& io)
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
-    refuseSaveModelUnder(args, io);
+    checkSaveModel(args, c, io);
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.
     std::optional<std::vector<char>> rows;

@@ -27,11 +27,16 @@ Progress part(const Progress& progress, double lo, double hi)
 
 } // namespace
 
+void checkSavable(const TrainConfig& config)
+{
+    if (parseLearner(config.learner) == Learner::Krr)
+        throw SpecError("learner", "a krr model keeps every training row and is not saved (save ridge, blr or svm)", config.learner);
+}
+
 SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const TrainResult& result, const Progress& progress)
 {
+    checkSavable(config);
     const Learner learner = parseLearner(config.learner);
-    if (learner == Learner::Krr)
-        throw SpecError("learner", "a krr model keeps every training row and is not saved (save ridge, blr or svm)", config.learner);
     if (result.folds.empty()) throw ContractError("trainedModel", "a result without folds");
     if (!data.holdsAll()) throw ContractError("trainedModel", "the model is fitted on every training row; only some were read");
     const Split split = outerSplits(data, config).front();

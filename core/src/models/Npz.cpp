@@ -504,9 +504,10 @@ NpzArchive decodeNpz(const std::string& b, const std::string& file)
         if (at > b.size() || n > b.size() - at)
             fail(LoadErrorKind::Truncated, file, where, "the file ends before the archive's records do (cut short?)");
     };
-    if (b.size() < 22) fail(LoadErrorKind::Truncated, file, "", "too short for a .npz archive (" + std::to_string(b.size()) + " bytes)");
-    if (getLE(b, 0, 4) != kLocalHeader && getLE(b, 0, 4) != kEndOfDirectory)
+    if (b.size() < 4 || (getLE(b, 0, 4) != kLocalHeader && getLE(b, 0, 4) != kEndOfDirectory))
         fail(LoadErrorKind::BadMagic, file, "", "not a .npz archive (no zip header)");
+    if (b.size() < 22)
+        fail(LoadErrorKind::Truncated, file, "", "the archive is cut short (" + std::to_string(b.size()) + " bytes)");
     // The end-of-directory record: the last 22 bytes, or before a comment of at most 65535 bytes.
     std::size_t end = std::string::npos;
     for (std::size_t at = b.size() - 22 + 1; at-- > 0 && b.size() - at <= 22 + 65535;)

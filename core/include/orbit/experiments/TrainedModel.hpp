@@ -23,4 +23,8 @@ namespace orbit {
 SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const TrainResult& result,
                         const Progress& progress = {});
 
+/// Throws SpecError("learner") when a run of `config` cannot save its model (krr): what trainedModel
+/// refuses, known before the run.
+void checkSavable(const TrainConfig& config);
+
 } // namespace orbit
