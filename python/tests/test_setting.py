@@ -5,6 +5,8 @@ settings in a real main window and writes them with the panel's numbers."""
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +53,18 @@ def test_the_setting_pipeline_is_configured_and_searchable(fixture):
     ridge = orbitlab.from_setting(next(s for s in fixture["settings"] if s["name"] == "ridge")["setting"])
     assert ridge.param_grid["learner__alpha"] == [1e-3, 1e-1]
     assert ridge.named_steps["map"].distribution == "uniform:a=1"
+
+
+@pytest.mark.parametrize("name", ["blr", "ridge"])
+def test_copy_as_python_prints_the_panels_numbers(fixture, name):
+    """The text the Training panel's Copy as Python gives (core's trainingAsPython, called by the GUI
+    suite as the button will call it) runs as it is and prints the panel's metric and mean."""
+    recorded = next(s for s in fixture["settings"] if s["name"] == name)
+    script = recorded["python"]
+    assert script.startswith("# Orbit Lab, Training panel") and "orbitlab.train(" in script
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    metric, mean, _ = out.split(" ", 2)
+    assert metric == recorded["metric"] and float(mean) == recorded["mean"]
 
 
 def test_malformed_texts_get_the_windows_message(fixture):
