@@ -365,64 +365,28 @@ const char* NpyArray::typeName() const
     return "?";
 }
 
-NpyArray NpyArray::number(double v)
+namespace {
+
+/// An array of one type from its values: 0-d for one value (`scalar`), else 1-d.
+template <class T>
+NpyArray valuesOf(NpyArray::Type type, std::vector<T> NpyArray::*member, std::vector<T> values, bool scalar)
 {
     NpyArray a;
-    a.type = Type::Float64;
-    a.f64 = {v};
+    a.type = type;
+    if (!scalar) a.shape = {static_cast<long long>(values.size())};
+    a.*member = std::move(values);
     return a;
 }
 
-NpyArray NpyArray::integer(std::int64_t v)
-{
-    NpyArray a;
-    a.type = Type::Int64;
-    a.i64 = {v};
-    return a;
-}
+} // namespace
 
-NpyArray NpyArray::unsignedInteger(std::uint64_t v)
-{
-    NpyArray a;
-    a.type = Type::UInt64;
-    a.u64 = {v};
-    return a;
-}
-
-NpyArray NpyArray::string(const std::string& v)
-{
-    NpyArray a;
-    a.type = Type::Text;
-    a.text = {v};
-    return a;
-}
-
-NpyArray NpyArray::strings(const std::vector<std::string>& v)
-{
-    NpyArray a;
-    a.type = Type::Text;
-    a.text = v;
-    a.shape = {static_cast<long long>(v.size())};
-    return a;
-}
-
-NpyArray NpyArray::integers(const std::vector<std::int64_t>& v)
-{
-    NpyArray a;
-    a.type = Type::Int64;
-    a.i64 = v;
-    a.shape = {static_cast<long long>(v.size())};
-    return a;
-}
-
-NpyArray NpyArray::numbers(const std::vector<double>& v)
-{
-    NpyArray a;
-    a.type = Type::Float64;
-    a.f64 = v;
-    a.shape = {static_cast<long long>(v.size())};
-    return a;
-}
+NpyArray NpyArray::number(double v) { return valuesOf(Type::Float64, &NpyArray::f64, std::vector<double>{v}, true); }
+NpyArray NpyArray::integer(std::int64_t v) { return valuesOf(Type::Int64, &NpyArray::i64, std::vector<std::int64_t>{v}, true); }
+NpyArray NpyArray::unsignedInteger(std::uint64_t v) { return valuesOf(Type::UInt64, &NpyArray::u64, std::vector<std::uint64_t>{v}, true); }
+NpyArray NpyArray::string(const std::string& v) { return valuesOf(Type::Text, &NpyArray::text, std::vector<std::string>{v}, true); }
+NpyArray NpyArray::strings(const std::vector<std::string>& v) { return valuesOf(Type::Text, &NpyArray::text, v, false); }
+NpyArray NpyArray::integers(const std::vector<std::int64_t>& v) { return valuesOf(Type::Int64, &NpyArray::i64, v, false); }
+NpyArray NpyArray::numbers(const std::vector<double>& v) { return valuesOf(Type::Float64, &NpyArray::f64, v, false); }
 
 NpyArray NpyArray::matrix(const MatrixXfR& m)
 {
