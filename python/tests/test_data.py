@@ -20,7 +20,7 @@ def test_load_sees_what_info_sees(cli, path):
     data = orbitlab.load(path)
     X, y = data
     assert data.kind == info["kind"] and X.shape[0] == info["count"] and X.dtype == np.float32
-    assert int(np.prod(info["shape"])) == X.shape[1] == int(np.prod(data.image_shape))
+    assert int(np.prod(info["shape"])) * info["channels"] == X.shape[1] == int(np.prod(data.image_shape))
     if info["classes"] is not None:
         assert y.dtype == np.int64 and len(np.unique(y)) <= info["classes"]
     elif info["target"] is not None:
