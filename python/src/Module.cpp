@@ -547,7 +547,6 @@ PYBIND11_MODULE(_orbitlab, m)
           py::arg("shape"), py::arg("seed"), py::arg("X"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
     m.def("map_from_recipe", [](const py::dict& d, int nJobs, const py::object& verbose) { return rebuild(recipeFrom(d), nJobs, verbose); },
           py::arg("recipe"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
-    m.def("fit_reads_rows", &orbit::fitReadsRows);
 
     m.def("blr_fit", &blrFit, py::arg("F"), py::arg("y"), py::arg("num_classes"), py::arg("alpha") = 1.0,
           py::arg("beta") = 1.0, py::arg("optimise") = true, py::arg("max_iter") = 1000, py::arg("tol") = 1e-9,
