@@ -167,6 +167,30 @@ def test_n_jobs_and_verbose(rotated, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_the_gil_is_released_while_the_core_computes():
+    """A Python thread keeps running while a long fit and transform compute."""
+    X, _ = orbitlab.load(DIGITS, n=1000, rotate=True, seed=0)
+    ticks, stop = [0], threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        est = rbf(n_components=2000, n_group_samples=16)
+        t = time.monotonic()
+        est.fit(X).transform(X)
+        seconds = time.monotonic() - t
+    finally:
+        stop.set()
+        thread.join()
+    # Held, the GIL would let the counter run only between Python statements (a handful of ticks).
+    assert seconds > 0.5 and ticks[0] > 100 * seconds, (ticks[0], seconds)
+
+
 def _interrupt_after(seconds):
     """SIGINT to this process after `seconds` (what Ctrl+C sends); returns the moment it was sent."""
     sent = {}
