@@ -12,6 +12,8 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <optional>
+
 namespace orbit {
 
 namespace {
