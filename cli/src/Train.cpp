@@ -105,6 +105,9 @@ int runTrain(const Args& args, Io& io)
         io.out << j.dump() << "\n";
     } else {
         printTrainResult(io.out, r);
+        if (!saved.is_null())
+            io.out << "model of the first split (" << saved["chosen"].get<std::string>() << ") saved to "
+                   << saved["path"].get<std::string>() << "\n";
     }
     return 0;
 }
