@@ -37,8 +37,8 @@ ESTIMATORS = [
     orbitlab.SortedCoulomb(),
     orbitlab.BayesianLinearClassifier(),
     orbitlab.BayesianLinearRegressor(),
-    orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(n_components=50, n_group_samples=4, **TRANSLATION),
-                              max_evals=5),
+    orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(n_components=20, n_group_samples=2, **TRANSLATION),
+                              max_evals=3),
 ]
 
 SORTED_COULOMB_SKIPS = {

@@ -13,13 +13,13 @@ from conftest import DIGITS
 
 @pytest.mark.parametrize("dist,learn", [("vonmises:kappa=1", "kappa"), ("uniform:a=0.5", "a")])
 def test_learns_what_the_cli_learns(cli, dist, learn):
-    common = ["--data", DIGITS, "--n", 400, "--rotate", "--rotate-max", 90, "--seed", 3, "--features", "irf:s=200,r=8",
-              "--group", "rotation", "--dist", dist, "--learn", learn, "--max-evals", 8]
+    common = ["--data", DIGITS, "--n", 300, "--rotate", "--rotate-max", 90, "--seed", 3, "--features", "irf:s=120,r=8",
+              "--group", "rotation", "--dist", dist, "--learn", learn, "--max-evals", 6]
     expected = cli.json("learn", *common)
-    X, y = orbitlab.load(DIGITS, n=400, rotate=True, rotate_max=90, seed=3)
-    est = orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(group="rotation", distribution=dist, n_components=200,
+    X, y = orbitlab.load(DIGITS, n=300, rotate=True, rotate_max=90, seed=3)
+    est = orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(group="rotation", distribution=dist, n_components=120,
                                                                  n_group_samples=8, image_shape=(28, 28)),
-                                    learn=learn, max_evals=8, random_state=3).fit(X, y)
+                                    learn=learn, max_evals=6, random_state=3).fit(X, y)
     assert est.params_ == expected["params"]
     assert est.dist_ == expected["dist"]
     assert est.log_evidence_ == expected["log_evidence"]
@@ -28,7 +28,7 @@ def test_learns_what_the_cli_learns(cli, dist, learn):
         [(p["params"], p["log_evidence"], p["stage"]) for p in expected["trajectory"]]
     # The map it then transforms with is the learned distribution's, seeded like `features --seed 3`.
     assert est.estimator_.get_params()["distribution"] == expected["dist"]
-    assert est.transform(X).shape == (400, 200)
+    assert est.transform(X).shape == (300, 120)
 
 
 def test_learn_defaults_to_the_learnable_parameters(digits):

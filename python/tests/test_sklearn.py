@@ -169,7 +169,7 @@ def test_n_jobs_and_verbose(rotated, capsys):
 
 def test_the_gil_is_released_while_the_core_computes():
     """A Python thread keeps running while a long fit and transform compute."""
-    X, _ = orbitlab.load(DIGITS, n=1000, rotate=True, seed=0)
+    X, _ = orbitlab.load(DIGITS, n=600, rotate=True, seed=0)
     ticks, stop = [0], threading.Event()
 
     def count():
