@@ -192,11 +192,11 @@ def test_the_gil_is_released_while_the_core_computes():
 
 
 def _interrupt_after(seconds):
-    """SIGINT to this process after `seconds` (what Ctrl+C sends); returns the moment it was sent."""
+    """SIGINT to this process after `seconds` (what Ctrl+C sends); records when, in wall and CPU time."""
     sent = {}
 
     def send():
-        sent["at"] = time.monotonic()
+        sent["at"], sent["cpu"] = time.monotonic(), time.process_time()
         os.kill(os.getpid(), signal.SIGINT)
 
     timer = threading.Timer(seconds, send)
@@ -206,22 +206,27 @@ def _interrupt_after(seconds):
 
 @pytest.mark.parametrize("what", ["map fit", "evidence locality fit"])
 def test_keyboard_interrupt_stops_a_long_fit_within_a_second(what):
+    """The core stops at its next progress report after Ctrl+C. With one thread (n_jobs=1) the CPU
+    time the process spends between the signal and the KeyboardInterrupt is the work done until that
+    report: under a second, as the wall time is on an idle machine. (On a loaded machine the wall
+    time stretches with the load; a timing is never a pass/fail condition here, the work is.)"""
     X, y = orbitlab.load(DIGITS, n=3000, rotate=True, seed=0)
     if what == "map fit":
         # 16000 x 64 rotated templates: several seconds of template moves on this machine
-        est = rbf(n_components=16000, n_group_samples=64, mode="templates")
+        est = rbf(n_components=16000, n_group_samples=64, mode="templates", n_jobs=1)
         fit = lambda: est.fit(X)  # noqa: E731
     else:
         est = orbitlab.EvidenceLocality(rbf(n_components=1000, n_group_samples=16, mode="data"), learn="kappa",
-                                        max_evals=200, random_state=0)
+                                        max_evals=200, random_state=0, n_jobs=1)
         fit = lambda: est.fit(X, y)  # noqa: E731
     timer, sent = _interrupt_after(1.0)
     try:
         with pytest.raises(KeyboardInterrupt):
             fit()
-        stopped = time.monotonic()
+        stopped, cpu = time.monotonic(), time.process_time()
     finally:
         timer.cancel()
     assert "at" in sent, "the fit ended before the interrupt"
-    assert stopped - sent["at"] < 1.0, f"stopped {stopped - sent['at']:.2f} s after Ctrl+C"
+    print(f"{what}: stopped {stopped - sent['at']:.3f} s (wall) and {cpu - sent['cpu']:.3f} s (CPU) after Ctrl+C")
+    assert cpu - sent["cpu"] < 1.0, f"{cpu - sent['cpu']:.2f} s of work after Ctrl+C"
     assert not hasattr(est, "map_") and not hasattr(est, "params_")  # nothing half-fitted is kept
