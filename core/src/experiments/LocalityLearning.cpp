@@ -117,6 +117,9 @@ double halton(int index, int base)
 void localSearch(Search& search, std::vector<double> u0, const std::vector<double>& lo, const std::vector<double>& hi,
                  int evals)
 {
+    // A start on a bound may lie an ulp outside it after the log map (NLopt then throws
+    // std::invalid_argument "bounds 0 fail", which nothing caught): start inside.
+    for (std::size_t i = 0; i < u0.size(); ++i) u0[i] = std::clamp(u0[i], lo[i], hi[i]);
     nlopt::opt opt(nlopt::LD_LBFGS, unsigned(u0.size()));
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);

@@ -83,5 +83,6 @@ Command evidenceCommand();
 Command densityCommand();
 Command embedCommand();
 Command probeCommand();
+Command predictCommand();
 
 } // namespace orbit::cli
