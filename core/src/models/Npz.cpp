@@ -146,6 +146,7 @@ std::string npyBytes(const NpyArray& a, const std::string& name)
     const std::size_t start = out.size();
     out.resize(start + item * a.size());
     char* p = out.data() + start;
+    if (a.size() == 0) return out;  // an empty array has no data (its vectors may hold nullptr)
     switch (a.type) {
     case NpyArray::Type::Float32: std::memcpy(p, a.f32.data(), 4 * a.f32.size()); break;
     case NpyArray::Type::Float64: std::memcpy(p, a.f64.data(), 8 * a.f64.size()); break;
