@@ -1,14 +1,14 @@
 // orbitlab: the Orbit Lab desktop application.
 //   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
 //            [--export DIR --panel NAME] [--size WxH] [--presentation] [--lesson N|NAME [--step K]]
-#include "LessonDock.hpp"
-#include "MainWindow.hpp"
-#include "SampleData.hpp"
-#include "SafeText.hpp"
-#include "Share.hpp"
-#include "models/Lessons.hpp"
-#include "panels/DataPanel.hpp"
-#include "panels/TrainingPanel.hpp"
+#include "window/lessons/LessonDock.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "state/SampleData.hpp"
+#include "render/SafeText.hpp"
+#include "state/Share.hpp"
+#include "state/Lessons.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/training/TrainingPanel.hpp"
 #include "widgets/WindowFit.hpp"
 
 #include <QAction>

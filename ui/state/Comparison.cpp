@@ -1,0 +1,57 @@
+#include "state/Comparison.hpp"
+
+#include "state/LabState.hpp"
+
+namespace orbitui {
+
+Comparison::Comparison(LabState* state, QObject* parent) : QObject(parent), state_(state)
+{
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        const auto ds = state_->dataset();
+        if (pinned_ && ds && !LabState::suits(pinned_->orbit, *ds))
+            unpin(tr("A was unpinned: its group (%1) cannot act on the new data (%2).")
+                      .arg(QString::fromStdString(pinned_->orbit.groupSpec()), QString::fromUtf8(orbit::toString(ds->kind))));
+    });
+}
+
+void Comparison::pin(const PinnedSetting& a)
+{
+    pinned_ = a;
+    ++generation_;
+    emit pinnedChanged();
+}
+
+void Comparison::unpin(const QString& reason)
+{
+    if (!pinned_)
+        return;
+    pinned_.reset();
+    ++generation_;
+    emit pinnedChanged();
+    if (!reason.isEmpty())
+        emit message(reason);
+}
+
+void Comparison::setPinned(const std::optional<PinnedSetting>& a)
+{
+    if (a)
+        pin(*a);
+    else
+        unpin();
+}
+
+QString Comparison::describe(const OrbitSettings& s)
+{
+    QStringList dists;
+    for (const std::string& f : s.factors()) {
+        QString spec = QString::fromStdString(readableSpec(s.factor(f).spec()));
+        spec.replace(':', ' ').replace(',', ' ');
+        spec.replace("kappa=", "κ=").replace("sigma=", "σ=").replace("mu=", "μ=");
+        dists << (s.factors().size() > 1 ? QString::fromStdString(f) + " " + spec : spec);
+    }
+    return QStringLiteral("%1, %2, r=%3").arg(QString::fromStdString(s.groupSpec()), dists.join(", ")).arg(s.r);
+}
+
+QString Comparison::label() const { return pinned_ ? QStringLiteral("A: ") + describe(pinned_->orbit) : QString(); }
+
+} // namespace orbitui
