@@ -12,6 +12,7 @@
 // Usage: bench_gui_stalls [--play-only]   (--play-only: the digits and the sweeps only; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
 #include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 #include "state/Settings.hpp"
 #include "state/LabState.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
@@ -282,7 +283,7 @@ int main(int argc, char** argv)
         auto c1 = QObject::connect(w.dataPanel(), &DataPanel::loaded, [&] { ++answers; });
         auto c2 = QObject::connect(w.dataPanel(), &DataPanel::loadFailed, [&] { ++answers; });
         measure(hb, "load " + QFileInfo(path).fileName().toStdString() + " (" + w.currentPanel()->objectName().toStdString() + " shown)",
-                [&] { w.openData(path); }, [&] { return answers > 0 && w.isIdle(); });
+                [&] { w.session()->openData(path); }, [&] { return answers > 0 && w.isIdle(); });
         QObject::disconnect(c1);
         QObject::disconnect(c2);
     };

@@ -1,7 +1,7 @@
 #include "window/compare/CompareActions.hpp"
 
-#include "window/shell/MainWindow.hpp"
 #include "state/Comparison.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include <QAction>
 #include <QKeySequence>
@@ -11,8 +11,8 @@
 
 namespace orbitui {
 
-CompareActions::CompareActions(MainWindow* window, Comparison* comparison, QMenu* compare, QStatusBar* status)
-    : QObject(window), window_(window), comparison_(comparison), status_(status), label_(new QLabel)
+CompareActions::CompareActions(SessionController* session, QMenu* compare, QStatusBar* status)
+    : QObject(session), session_(session), comparison_(session->comparison()), status_(status), label_(new QLabel)
 {
     label_->setTextFormat(Qt::PlainText);
     label_->setObjectName("pinIndicator");
@@ -40,7 +40,7 @@ CompareActions::CompareActions(MainWindow* window, Comparison* comparison, QMenu
 
 void CompareActions::pinCurrentAsA()
 {
-    const SessionState s = window_->captureSession();
+    const SessionState s = session_->capture();
     comparison_->pin(PinnedSetting{s.orbit, s.kernels, s.approximation, s.training});
     status_->showMessage(tr("Pinned as %1. Change anything: the panels show A beside B.").arg(comparison_->label()), 8000);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The main window's A/B actions: Compare ▸ Pin as A (Ctrl+P) and Unpin A (Ctrl+Shift+U), and the
-// status bar's "A: …" label while A is pinned. The pinned setting is models/Comparison.hpp, the
-// panels' views of it panels/ComparisonViews.hpp; this class only wires them to the window.
+// status bar's "A: …" label while A is pinned. The pinned setting is state/Comparison.hpp, the
+// panels' views of it ComparisonViews.hpp; this class only wires them to the session.
 #include <QObject>
 
 class QAction;
@@ -12,22 +12,22 @@ class QStatusBar;
 namespace orbitui {
 
 class Comparison;
-class MainWindow;
+class SessionController;
 
 class CompareActions : public QObject {
     Q_OBJECT
 public:
     /// Adds Pin as A and Unpin A to `compare` and the "A: …" label to `status`.
-    CompareActions(MainWindow* window, Comparison* comparison, QMenu* compare, QStatusBar* status);
+    CompareActions(SessionController* session, QMenu* compare, QStatusBar* status);
 
-    /// Pins the window's current setting (without the data path) as A.
+    /// Pins the current setting (without the data path) as A.
     void pinCurrentAsA();
     void unpinA();
     /// "A: …" while A is pinned, hidden otherwise.
     QLabel* indicator() const { return label_; }
 
 private:
-    MainWindow* window_;
+    SessionController* session_;
     Comparison* comparison_;
     QStatusBar* status_;
     QLabel* label_;

@@ -1,9 +1,8 @@
 #include "window/lessons/LessonDock.hpp"
 
-#include "window/shell/MainWindow.hpp"
 #include "state/SampleData.hpp"
 #include "state/Lessons.hpp"
-#include "window/data/DataPanel.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -15,8 +14,8 @@
 
 namespace orbitui {
 
-LessonDock::LessonDock(MainWindow* window)
-    : QDockWidget(tr("Lesson"), window), window_(window), menu_(new QMenu(tr("&Lessons"), window)), heading_(new QLabel),
+LessonDock::LessonDock(SessionController* session, QWidget* window)
+    : QDockWidget(tr("Lesson"), window), session_(session), menu_(new QMenu(tr("&Lessons"), window)), heading_(new QLabel),
       text_(new QLabel), back_(new QPushButton(tr("◀ Back"))), next_(new QPushButton(tr("Next ▶")))
 {
     setObjectName("lessonDock");
@@ -51,8 +50,8 @@ LessonDock::LessonDock(MainWindow* window)
 
     connect(next_, &QPushButton::clicked, this, &LessonDock::next);
     connect(back_, &QPushButton::clicked, this, &LessonDock::back);
-    connect(window_->dataPanel(), &DataPanel::loaded, this, &LessonDock::refresh);
-    connect(window_->dataPanel(), &DataPanel::loadFailed, this, &LessonDock::refresh);
+    connect(session_, &SessionController::dataLoaded, this, &LessonDock::refresh);
+    connect(session_, &SessionController::dataLoadFailed, this, &LessonDock::refresh);
 
     const auto& all = lessons();
     for (std::size_t i = 0; i < all.size(); ++i)
@@ -64,7 +63,7 @@ LessonDock::LessonDock(MainWindow* window)
     refresh();
 }
 
-bool LessonDock::loading() const { return window_->dataPanel()->isLoading(); }
+bool LessonDock::loading() const { return session_->isLoading(); }
 
 bool LessonDock::start(int lesson, int step)
 {
@@ -92,7 +91,7 @@ bool LessonDock::start(int lesson, int step)
     }
     for (int i = 0; i < step; ++i)
         history_.push_back(sessionAt(l, i, path));
-    window_->applySession(sessionAt(l, step, path));
+    session_->apply(sessionAt(l, step, path));
     refresh();
     return true;
 }
@@ -104,12 +103,12 @@ void LessonDock::next()
     const Lesson& l = lessons()[static_cast<std::size_t>(lesson_)];
     if (step_ + 1 >= static_cast<int>(l.steps.size()))
         return;
-    const SessionState before = window_->captureSession();
+    const SessionState before = session_->capture();
     SessionState after = before;
     l.steps[static_cast<std::size_t>(step_ + 1)].change(after);
     history_.push_back(before);
     ++step_;
-    window_->applySession(after);
+    session_->apply(after);
     refresh();
 }
 
@@ -120,7 +119,7 @@ void LessonDock::back()
     const SessionState before = history_.back();
     history_.pop_back();
     --step_;
-    window_->applySession(before);
+    session_->apply(before);
     refresh();
 }
 

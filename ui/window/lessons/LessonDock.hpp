@@ -15,12 +15,13 @@ class QPushButton;
 
 namespace orbitui {
 
-class MainWindow;
+class SessionController;
 
 class LessonDock : public QDockWidget {
     Q_OBJECT
 public:
-    explicit LessonDock(MainWindow* window);
+    /// A dock of `window` whose steps change `session`.
+    LessonDock(SessionController* session, QWidget* window);
 
     /// "Lessons": one entry per lesson, then the dock's show/hide toggle.
     QMenu* menu() const { return menu_; }
@@ -42,7 +43,7 @@ private:
     void refresh();
     bool loading() const;
 
-    MainWindow* window_;
+    SessionController* session_;
     QMenu* menu_;
     QLabel* heading_;
     QLabel* text_;

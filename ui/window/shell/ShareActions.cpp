@@ -1,11 +1,8 @@
 #include "window/shell/ShareActions.hpp"
 
-#include "window/shell/MainWindow.hpp"
 #include "state/Share.hpp"
-#include "state/LabState.hpp"
-#include "window/group/GroupPanel.hpp"
-#include "window/training/LocalityPane.hpp"
-#include "window/training/TrainingPanel.hpp"
+#include "widgets/Panel.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -18,14 +15,12 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
-#include <QStackedWidget>
-#include <QStatusBar>
 #include <QThread>
 #include <QVBoxLayout>
 
 namespace orbitui {
 
-ShareActions::ShareActions(MainWindow* window, QMenu* file, QMenu* edit) : QObject(window), window_(window)
+ShareActions::ShareActions(SessionController* session, QMenu* file, QMenu* edit) : QObject(session), session_(session)
 {
     openSetting_ = file->addAction(tr("Open se&tting…"), this, &ShareActions::openSettingDialog);
     openSetting_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -49,15 +44,14 @@ ShareActions::ShareActions(MainWindow* window, QMenu* file, QMenu* edit) : QObje
 
 int ShareActions::mpiProcesses() { return std::max(1, QThread::idealThreadCount()); }
 
-QString ShareActions::settingText() const { return encodeSetting(window_->captureSession()); }
+QString ShareActions::settingText() const { return encodeSetting(session_->capture()); }
 
 void ShareActions::copySetting()
 {
     const QString text = settingText();
     QGuiApplication::clipboard()->setText(text);
-    window_->statusBar()->showMessage(
-        tr("Setting copied (%1 characters): paste it into File ▸ Open setting… or orbitlab --setting").arg(text.size()),
-        8000);
+    session_->showStatus(
+        tr("Setting copied (%1 characters): paste it into File ▸ Open setting… or orbitlab --setting").arg(text.size()));
 }
 
 bool ShareActions::openSetting(const QString& text)
@@ -73,18 +67,18 @@ bool ShareActions::openSetting(const QString& text)
             what.remove(0, 9);
         else if (what.startsWith("setting "))
             what.remove(0, 8);
-        window_->currentPanel()->showError(tr("Could not open the setting: %1").arg(what));
+        session_->currentPanel()->showError(tr("Could not open the setting: %1").arg(what));
         return false;
     }
-    window_->currentPanel()->clearError();
-    window_->applySession(session);
-    window_->statusBar()->showMessage(tr("Setting opened"), 8000);
+    session_->currentPanel()->clearError();
+    session_->apply(session);
+    session_->showStatus(tr("Setting opened"));
     return true;
 }
 
 void ShareActions::openSettingDialog()
 {
-    QDialog dialog(window_);
+    QDialog dialog(session_->currentPanel()->window());
     dialog.setObjectName("openSettingDialog");
     dialog.setWindowTitle(tr("Open setting"));
     auto* layout = new QVBoxLayout(&dialog);
@@ -111,24 +105,11 @@ void ShareActions::openSettingDialog()
         openSetting(edit->text());
 }
 
-CommandContext ShareActions::commandContext() const
-{
-    CommandContext c;
-    if (const auto ds = window_->state()->dataset())
-        c.samples = ds->count();
-    c.densityFactor = window_->groupPanel()->densityFactor();
-    // The Learned locality tab shows what the training panel draws (TrainingPanel's result tabs).
-    QWidget* locality = window_->trainingPanel()->locality()->resultsWidget();
-    if (const auto* tabs = qobject_cast<const QStackedWidget*>(locality->parentWidget()))
-        c.learn = tabs->currentWidget() == locality;
-    return c;
-}
-
 std::optional<QString> ShareActions::commandText(int processes) const
 {
-    Panel* panel = window_->currentPanel();
+    Panel* panel = session_->currentPanel();
     try {
-        const CliCommand command = panelCommand(window_->captureSession(), panel->name().toStdString(), commandContext());
+        const CliCommand command = panelCommand(session_->capture(), panel->name().toStdString(), session_->commandContext());
         return QString::fromStdString(commandLine(command, "orbitlab-cli", processes));
     } catch (const std::exception& e) {
         panel->showError(tr("Could not write the command: %1").arg(QString::fromUtf8(e.what())));
@@ -142,14 +123,14 @@ void ShareActions::copyCommand(int processes)
     if (!text)
         return;
     QGuiApplication::clipboard()->setText(*text);
-    window_->statusBar()->showMessage(tr("Command copied: %1").arg(*text), 8000);
+    session_->showStatus(tr("Command copied: %1").arg(*text));
 }
 
 void ShareActions::updateActions()
 {
     bool scales = false;
     try {
-        scales = panelCommand(window_->captureSession(), window_->currentPanel()->name().toStdString(), commandContext())
+        scales = panelCommand(session_->capture(), session_->currentPanel()->name().toStdString(), session_->commandContext())
                      .scalesOut;
     } catch (const std::exception&) {
     }

@@ -1,8 +1,8 @@
 #pragma once
 // The main window's Share and reproduce actions: Edit ▸ Copy setting (Ctrl+Shift+C), File ▸ Open
 // setting… (Ctrl+Shift+O), Edit ▸ Copy as command (Ctrl+Alt+C) and Copy as mpirun command. The
-// encoding is Share.hpp, the command lines models/CliCommand.hpp; this class only wires them to the
-// window (clipboard, dialog, message strip, status bar).
+// encoding is state/Share.hpp, the command lines state/commands/CliCommand.hpp; this class only wires
+// them to the session (clipboard, dialog, message strip, status bar).
 #include "state/commands/CliCommand.hpp"
 
 #include <QObject>
@@ -15,28 +15,25 @@ class QMenu;
 
 namespace orbitui {
 
-class MainWindow;
+class SessionController;
 
 class ShareActions : public QObject {
     Q_OBJECT
 public:
     /// Adds "Open setting…" to `file` and the copy actions to `edit`.
-    ShareActions(MainWindow* window, QMenu* file, QMenu* edit);
+    ShareActions(SessionController* session, QMenu* file, QMenu* edit);
 
-    /// The setting text of the window's session now (encodeSetting(captureSession())).
+    /// The setting text of the session now (encodeSetting(SessionController::capture())).
     QString settingText() const;
     /// Puts settingText() on the clipboard.
     void copySetting();
-    /// Decodes `text` and applies it as a session (MainWindow::applySession). On a malformed text
+    /// Decodes `text` and applies it as a session (SessionController::apply). On a malformed text
     /// the current panel's message strip says what is wrong, the session is kept, and false is returned.
     bool openSetting(const QString& text);
     /// The dialog of File ▸ Open setting…: a line edit, pre-filled from the clipboard when it holds
     /// a setting; OK opens it with openSetting.
     void openSettingDialog();
 
-    /// What the current panel's command depends on beyond the session (dataset size, the Group
-    /// panel's factor, whether the Training panel shows the learned locality).
-    CommandContext commandContext() const;
     /// The line of Copy as command (processes 0) or Copy as mpirun command (mpirun -np processes
     /// for the commands that scale out); nullopt with the reason in the panel's message strip.
     std::optional<QString> commandText(int processes = 0) const;
@@ -53,7 +50,7 @@ private:
     /// Enables Copy as mpirun command only on a panel whose command scales out.
     void updateActions();
 
-    MainWindow* window_;
+    SessionController* session_;
     QAction* copySetting_;
     QAction* openSetting_;
     QAction* copyCommand_;

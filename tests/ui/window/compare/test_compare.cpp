@@ -8,6 +8,7 @@
 // rejected naming the field; data A's group cannot act on unpin it.
 #include "window/compare/CompareActions.hpp"
 #include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 #include "state/Session.hpp"
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
@@ -321,19 +322,19 @@ private slots:
         const PinnedSetting a = *w.comparison()->pinned();
         QCOMPARE(a.orbit.dist.kappa, 0.0);
         const QString path = f.dir.filePath("pinned.json");
-        QVERIFY(w.saveSessionFile(path));
+        QVERIFY(w.session()->saveFile(path));
 
         WindowFixture g;
-        QVERIFY(g.window->openSessionFile(path));
+        QVERIFY(g.window->session()->openFile(path));
         QVERIFY(QTest::qWaitFor([&] { return g.window->state()->dataset() && g.window->isIdle(); }, 60000));
         QVERIFY(g.window->comparison()->isPinned());
         QVERIFY(*g.window->comparison()->pinned() == a);
         QCOMPARE(g.window->state()->orbitSettings().dist.kappa, 4.0);
         QVERIFY(!g.window->compare()->indicator()->isHidden());
-        QVERIFY(g.window->captureSession().pinned == std::optional<PinnedSetting>(a));
+        QVERIFY(g.window->session()->capture().pinned == std::optional<PinnedSetting>(a));
 
         // Without "pinned" (older sessions): nothing pinned.
-        QJsonObject json = toJson(w.captureSession());
+        QJsonObject json = toJson(w.session()->capture());
         QVERIFY(json.contains("pinned"));
         json.remove("pinned");
         QCOMPARE(sessionRejection(json), QString());

@@ -6,6 +6,7 @@
 // by target (G2) get numeric target ticks where their values fall and the unit in the axis captions;
 // classes keep their class labels.
 #include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 #include "state/Session.hpp"
 #include "state/LabState.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
@@ -356,7 +357,7 @@ private slots:
         a.autoApply = false;
         fx.window->kernelsPanel()->applySettings(k);
         fx.window->approximationPanel()->applySettings(a);
-        const SessionState s = fx.window->captureSession();
+        const SessionState s = fx.window->session()->capture();
         QCOMPARE(s.kernels, k);
         QCOMPARE(s.approximation, a);
         const QString path = fx.dir.filePath("session.json");
@@ -367,7 +368,7 @@ private slots:
         QCOMPARE(loaded->kernels, k);
         QCOMPARE(loaded->approximation, a);
         WindowFixture other;
-        other.window->applySession(*loaded);
+        other.window->session()->apply(*loaded);
         QCOMPARE(other.window->kernelsPanel()->settings(), k);
         QCOMPARE(other.window->approximationPanel()->settings(), a);
 

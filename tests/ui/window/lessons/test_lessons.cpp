@@ -173,12 +173,12 @@ private slots:
 
         for (std::size_t i = 1; i < lesson.steps.size(); ++i) {
             const orbitui::LessonStep& step = lesson.steps[i];
-            const SessionState before = w.captureSession();
+            const SessionState before = w.session()->capture();
             const QString textBefore = dock->text();
             QVERIFY(dock->nextButton()->isEnabled());
             QTest::mouseClick(dock->nextButton(), Qt::LeftButton);
             QVERIFY(settle(w));
-            const SessionState after = w.captureSession();
+            const SessionState after = w.session()->capture();
             QVERIFY2(!(before == after), qPrintable(step.title));
             QCOMPARE(orbitui::sessionDifferences(before, after), QStringList{step.field});
             // The value the step sets: the step applied to the session before gives the one after.
@@ -194,12 +194,12 @@ private slots:
             // Back returns to the session before the Next, and Next again to the one after it.
             QTest::mouseClick(dock->backButton(), Qt::LeftButton);
             QVERIFY(settle(w));
-            QVERIFY2(w.captureSession() == before, qPrintable(orbitui::sessionDifferences(before, w.captureSession()).join(", ")));
+            QVERIFY2(w.session()->capture() == before, qPrintable(orbitui::sessionDifferences(before, w.session()->capture()).join(", ")));
             QCOMPARE(dock->text(), textBefore);
             QCOMPARE(dock->stepIndex(), static_cast<int>(i) - 1);
             QTest::mouseClick(dock->nextButton(), Qt::LeftButton);
             QVERIFY(settle(w));
-            QVERIFY(w.captureSession() == after);
+            QVERIFY(w.session()->capture() == after);
         }
         QVERIFY(!dock->nextButton()->isEnabled());  // the last step
         QVERIFY2(anyError(w).isEmpty(), qPrintable(anyError(w)));

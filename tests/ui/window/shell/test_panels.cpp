@@ -3,6 +3,7 @@
 // gallery; a session saved from one window restores every setting in another; targets show their
 // unit (summary, thumbnail captions) exactly when the data states one.
 #include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 #include "state/LabState.hpp"
 #include "window/data/ThumbnailModel.hpp"
 #include "window/data/DataPanel.hpp"
@@ -132,7 +133,7 @@ private slots:
         const int draws = w.orbitsPanel()->drawCount();
         const QString bad = writeTruncatedIdx(fx.dir);
         QSignalSpy failed(w.dataPanel(), &DataPanel::loadFailed);
-        w.openData(bad);
+        w.session()->openData(bad);
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         QVERIFY(w.dataPanel()->hasError());
         const QString text = w.dataPanel()->errorText();
@@ -151,7 +152,7 @@ private slots:
     {
         WindowFixture fx;
         QSignalSpy failed(fx.window->dataPanel(), &DataPanel::loadFailed);
-        fx.window->openData(fx.dir.filePath("no-such-file.idx"));
+        fx.window->session()->openData(fx.dir.filePath("no-such-file.idx"));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         QVERIFY(fx.window->dataPanel()->errorText().contains("no-such-file.idx"));
         QVERIFY(!fx.window->state()->dataset());
@@ -232,14 +233,14 @@ private slots:
             w.state()->setSelectedIndex(1234);
             w.state()->setEmbeddingInputs({10, 2020, 4999});
             w.showPanel("group");
-            QVERIFY(w.saveSessionFile(path));
-            saved = w.captureSession();
+            QVERIFY(w.session()->saveFile(path));
+            saved = w.session()->capture();
         }
         WindowFixture fx;
         MainWindow& w = *fx.window;
-        QVERIFY(w.openSessionFile(path));
+        QVERIFY(w.session()->openFile(path));
         QTRY_VERIFY_WITH_TIMEOUT(w.state()->dataset() && w.isIdle(), 60000);
-        const SessionState restored = w.captureSession();
+        const SessionState restored = w.session()->capture();
         QVERIFY(restored == saved);
         QCOMPARE(restored.orbit.seed, 987654321987654321ull);
         QCOMPARE(w.currentPanel()->name(), QString("group"));
@@ -255,7 +256,7 @@ private slots:
         f.write(R"({"format":"orbitlab-session","orbit":{"r":0}})");
         f.close();
         const OrbitSettings before = fx.window->state()->orbitSettings();
-        QVERIFY(!fx.window->openSessionFile(path));
+        QVERIFY(!fx.window->session()->openFile(path));
         QVERIFY(fx.window->currentPanel()->errorText().contains("orbit.r"));
         QVERIFY(fx.window->state()->orbitSettings() == before);
     }

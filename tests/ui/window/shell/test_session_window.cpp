@@ -40,17 +40,17 @@ private slots:
             o.seed = 77;
             fx.window->state()->setOrbitSettings(o);
             fx.window->state()->setSelectedIndex(5);
-            saved.state = fx.window->captureSession();
-            QVERIFY(fx.window->saveSessionFile(dir.filePath("s.json")));
+            saved.state = fx.window->session()->capture();
+            QVERIFY(fx.window->session()->saveFile(dir.filePath("s.json")));
         }
         QCOMPARE(saved.state.dataPath, before);
         QVERIFY(QFile::rename(before, after));  // the user tidies up their folders
 
         WindowFixture fx;
         orbitui::MainWindow& w = *fx.window;
-        QVERIFY(w.openSessionFile(dir.filePath("s.json")));
+        QVERIFY(w.session()->openFile(dir.filePath("s.json")));
         QVERIFY(!w.state()->dataset());  // no data rather than the wrong data
-        QCOMPARE(w.missingDataPath(), before);
+        QCOMPARE(w.session()->missingDataPath(), before);
         QCOMPARE(w.currentPanel(), static_cast<orbitui::Panel*>(w.dataPanel()));
         const QString banner = w.dataPanel()->errorText();
         QVERIFY2(banner.contains(before) && banner.contains("not there any more") && banner.contains("settings are kept"),
@@ -58,10 +58,10 @@ private slots:
         QCOMPARE(w.dataPanel()->errorActionText(), QString("Locate…"));
 
         // Nothing of the session is lost: captured (and saved) again, it is the same session.
-        orbitui::SessionState now = w.captureSession();
+        orbitui::SessionState now = w.session()->capture();
         now.panel = saved.state.panel;
         QVERIFY(now == saved.state);
-        QVERIFY(w.saveSessionFile(dir.filePath("again.json")));
+        QVERIFY(w.session()->saveFile(dir.filePath("again.json")));
         QString error;
         const auto again = orbitui::loadSession(dir.filePath("again.json"), &error);
         QVERIFY2(again, qPrintable(error));
@@ -71,15 +71,15 @@ private slots:
 
         // A wrong file chosen: its error, and the offer to locate the right one stays.
         QSignalSpy failed(w.dataPanel(), &orbitui::DataPanel::loadFailed);
-        w.openLocatedData(dir.filePath("after"));  // a folder without images
+        w.session()->openLocatedData(dir.filePath("after"));  // a folder without images
         QVERIFY(failed.wait(60000));
         QVERIFY2(w.dataPanel()->errorText().contains("could not be loaded"), qPrintable(w.dataPanel()->errorText()));
         QCOMPARE(w.dataPanel()->errorActionText(), QString("Locate…"));
-        QCOMPARE(w.missingDataPath(), before);
+        QCOMPARE(w.session()->missingDataPath(), before);
 
         // Located: the data load with the session's selection and settings, the banner goes.
         QSignalSpy loaded(w.dataPanel(), &orbitui::DataPanel::loaded);
-        w.openLocatedData(after);
+        w.session()->openLocatedData(after);
         QVERIFY(loaded.wait(60000));
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 60000));
         QVERIFY(w.state()->dataset());
@@ -88,8 +88,8 @@ private slots:
         QCOMPARE(w.state()->orbitSettings().r, 33);
         QCOMPARE(w.state()->orbitSettings().seed, std::uint64_t(77));
         QVERIFY(!w.dataPanel()->hasError());
-        QVERIFY(w.missingDataPath().isEmpty());
-        QCOMPARE(w.captureSession().dataPath, after);
+        QVERIFY(w.session()->missingDataPath().isEmpty());
+        QCOMPARE(w.session()->capture().dataPath, after);
     }
 
     void namedPipeIsRefusedNotWaitedOn()
@@ -99,7 +99,7 @@ private slots:
         QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
         WindowFixture fx;
         QSignalSpy failed(fx.window->dataPanel(), &orbitui::DataPanel::loadFailed);
-        fx.window->openData(fifo);
+        fx.window->session()->openData(fifo);
         QVERIFY(failed.wait(60000));  // a blocked open would never report
         const QString text = fx.window->dataPanel()->errorText();
         QVERIFY2(text.contains("named pipe"), qPrintable(text));
@@ -107,7 +107,7 @@ private slots:
         // A session "file" that is a pipe: refused on the GUI thread without opening it.
         const QString sessionFifo = dir.filePath("session.json");
         QCOMPARE(::mkfifo(sessionFifo.toLocal8Bit().constData(), 0600), 0);
-        QVERIFY(!fx.window->openSessionFile(sessionFifo));
+        QVERIFY(!fx.window->session()->openFile(sessionFifo));
         QVERIFY2(fx.window->currentPanel()->errorText().contains("not a regular file"),
                  qPrintable(fx.window->currentPanel()->errorText()));
     }
@@ -124,7 +124,7 @@ private slots:
 
         // A file whose count line carries an escape sequence: the banner shows it escaped.
         QSignalSpy failed(fx.window->dataPanel(), &orbitui::DataPanel::loadFailed);
-        fx.window->openData(QString::fromStdString(orbittest::fixture("data/unsafe/ansi-header.extxyz")));
+        fx.window->session()->openData(QString::fromStdString(orbittest::fixture("data/unsafe/ansi-header.extxyz")));
         QVERIFY(failed.wait(60000));
         const QString text = panel->errorText();
         QVERIFY2(text.contains("\\x1b[2J\\x1b]0;owned\\x07"), qPrintable(text));

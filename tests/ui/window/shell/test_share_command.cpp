@@ -2,6 +2,7 @@
 // run through the CLI (in-process), gives the numbers the panel draws for the same session and seed
 // (the Kernels matrices, the Group density and histogram, the Approximation curves, the Training score
 // curve); the Training panel's learn line runs; a data path with a space and quotes survives sh -c.
+#include "window/shell/HeadlessRun.hpp"
 #include "window/shell/ShareActions.hpp"
 #include "WindowFixture.hpp"
 
@@ -176,7 +177,7 @@ private slots:
         QString error;
         const QString gui = dir_.filePath("gui-kernels-" + QString(QTest::currentDataTag()).replace(' ', '_'));
         QDir().mkpath(gui);
-        QVERIFY2(!w.exportPanelCharts(w.kernelsPanel(), gui, &error).isEmpty(), qPrintable(error));
+        QVERIFY2(!orbitui::HeadlessRun::exportPanelCharts(w, w.kernelsPanel(), gui, &error).isEmpty(), qPrintable(error));
 
         const QString line = copied(w);
         QVERIFY2(line.startsWith("orbitlab-cli kernel "), qPrintable(line));
@@ -215,7 +216,7 @@ private slots:
         const QString gui = dir_.filePath(molecules ? "gui-group-g2" : "gui-group-digits");
         QDir().mkpath(gui);
         QString error;
-        QVERIFY2(!w.exportPanelCharts(w.groupPanel(), gui, &error).isEmpty(), qPrintable(error));
+        QVERIFY2(!orbitui::HeadlessRun::exportPanelCharts(w, w.groupPanel(), gui, &error).isEmpty(), qPrintable(error));
         const auto chart = orbittest::readChart(QDir(gui).filePath("density.csv"));
 
         const QString line = copied(w);
@@ -254,7 +255,7 @@ private slots:
         const QString gui = dir_.filePath("gui-orbits");
         QDir().mkpath(gui);
         QString error;
-        QVERIFY2(!w.exportPanelCharts(w.orbitsPanel(), gui, &error).isEmpty(), qPrintable(error));
+        QVERIFY2(!orbitui::HeadlessRun::exportPanelCharts(w, w.orbitsPanel(), gui, &error).isEmpty(), qPrintable(error));
         const QString line = copied(w);
         QVERIFY2(line.startsWith("orbitlab-cli embed ") && line.contains("--indices 3000,4500"), qPrintable(line));
         const auto r = runLine(line, gui + "-cli");
@@ -298,7 +299,7 @@ private slots:
         const QString gui = dir_.filePath("gui-approximation");
         QDir().mkpath(gui);
         QString error;
-        QVERIFY2(!w.exportPanelCharts(w.approximationPanel(), gui, &error).isEmpty(), qPrintable(error));
+        QVERIFY2(!orbitui::HeadlessRun::exportPanelCharts(w, w.approximationPanel(), gui, &error).isEmpty(), qPrintable(error));
         const QString line = copied(w);
         QVERIFY2(line.startsWith("orbitlab-cli approx-error "), qPrintable(line));
         const auto r = runLine(line, gui + "-cli", {"--json"});  // every digit (the CSV keeps ten)
@@ -383,7 +384,7 @@ private slots:
 
         orbitui::SessionState none;
         QVERIFY_THROWS_EXCEPTION(orbit::SpecError, orbitui::panelCommand(none, "kernels"));
-        orbitui::SessionState noLearn = w.captureSession();
+        orbitui::SessionState noLearn = w.session()->capture();
         noLearn.training.learn.clear();
         orbitui::CommandContext learn;
         learn.learn = true;

@@ -110,13 +110,13 @@ class TestShareSetting : public QObject {
     {
         WindowFixture a;
         QVERIFY(orbittest::loadAndSettle(*a.window, data));
-        const orbitui::SessionState wanted = changed(a.window->captureSession(), molecules);
-        a.window->applySession(wanted);
+        const orbitui::SessionState wanted = changed(a.window->session()->capture(), molecules);
+        a.window->session()->apply(wanted);
         QVERIFY(QTest::qWaitFor([&] { return a.window->isIdle(); }, 60000));
         const QString before = dir_.filePath(tag + "-before.json");
-        QVERIFY(a.window->saveSessionFile(before));
+        QVERIFY(a.window->session()->saveFile(before));
         // Every changed field reached the panels.
-        const QStringList got = QString(QJsonDocument(orbitui::toJson(a.window->captureSession())).toJson()).split('\n');
+        const QStringList got = QString(QJsonDocument(orbitui::toJson(a.window->session()->capture())).toJson()).split('\n');
         const QStringList want = QString(QJsonDocument(orbitui::toJson(wanted)).toJson()).split('\n');
         for (qsizetype i = 0; i < std::min(got.size(), want.size()); ++i)
             QVERIFY2(got[i] == want[i], qPrintable(QString("line %1: %2 instead of %3").arg(i).arg(got[i], want[i])));
@@ -144,7 +144,7 @@ class TestShareSetting : public QObject {
         QTest::qWait(200);
         QVERIFY(QTest::qWaitFor([&] { return b.window->isIdle(); }, 60000));
         const QString after = dir_.filePath(tag + "-after.json");
-        QVERIFY(b.window->saveSessionFile(after));
+        QVERIFY(b.window->session()->saveFile(after));
         QCOMPARE(fileBytes(after), fileBytes(before));
         QCOMPARE(b.window->currentPanel()->name(), QString("kernels"));
     }
@@ -222,16 +222,16 @@ private slots:
     {
         WindowFixture fx;
         QVERIFY(orbittest::loadAndSettle(*fx.window, orbittest::digitsPng()));
-        const orbitui::SessionState before = fx.window->captureSession();
+        const orbitui::SessionState before = fx.window->session()->capture();
         const QString good = orbitui::encodeSetting(changed(before, false));
         QVERIFY(!fx.window->share()->openSetting(good.left(good.size() - 12)));
         const QString strip = fx.window->currentPanel()->errorText();
         QVERIFY2(strip.startsWith("Could not open the setting: the text is cut short"), qPrintable(strip));
-        QCOMPARE(fx.window->captureSession(), before);
+        QCOMPARE(fx.window->session()->capture(), before);
         // A good one afterwards clears the message and applies.
         QVERIFY(fx.window->share()->openSetting(good));
         QVERIFY(!fx.window->dataPanel()->hasError());
-        QCOMPARE(fx.window->captureSession().orbit.seed, std::uint64_t(4242));
+        QCOMPARE(fx.window->session()->capture().orbit.seed, std::uint64_t(4242));
     }
 
     // The menus: Edit holds the copy actions with shortcuts, File the Open setting… dialog.

@@ -5,6 +5,7 @@
 // the panel's settings survive a session round trip; regression
 // scores (G2) carry the targets' unit when the data states one.
 #include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 #include "state/Session.hpp"
 #include "state/LabState.hpp"
 #include "window/training/TrainingPanel.hpp"
@@ -423,11 +424,11 @@ private slots:
         {
             MainWindow w(&settingsA, false);
             w.trainingPanel()->setSettings(t);
-            QVERIFY(w.saveSessionFile(path));
+            QVERIFY(w.session()->saveFile(path));
         }
         MainWindow w(&settingsB, false);
-        QVERIFY(w.openSessionFile(path));
-        QVERIFY(w.captureSession().training == t);
+        QVERIFY(w.session()->openFile(path));
+        QVERIFY(w.session()->capture().training == t);
 
         // Malformed fields are named with the offending value.
         QJsonObject json = toJson(s);
