@@ -54,4 +54,9 @@ QString Comparison::describe(const OrbitSettings& s)
 
 QString Comparison::label() const { return pinned_ ? QStringLiteral("A: ") + describe(pinned_->orbit) : QString(); }
 
+QString Comparison::datasetKey(const orbit::Dataset* dataset)
+{
+    return QString::number(reinterpret_cast<quintptr>(dataset), 16);
+}
+
 } // namespace orbitui

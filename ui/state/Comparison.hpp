@@ -35,6 +35,8 @@ public:
     static QString describe(const OrbitSettings& s);
     /// "A: rotation, vonmises κ=0, r=16" (status bar, legends); empty when nothing is pinned.
     QString label() const;
+    /// Names a loaded dataset object in the key of a cache of A's results (they are for one dataset).
+    static QString datasetKey(const orbit::Dataset* dataset);
 
 signals:
     void pinnedChanged();
