@@ -1,6 +1,9 @@
 #include "state/Comparison.hpp"
 
+#include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
+
+#include "orbit/util/Spec.hpp"
 
 namespace orbitui {
 
@@ -44,9 +47,16 @@ QString Comparison::describe(const OrbitSettings& s)
 {
     QStringList dists;
     for (const std::string& f : s.factors()) {
-        QString spec = QString::fromStdString(readableSpec(s.factor(f).spec()));
-        spec.replace(':', ' ').replace(',', ' ');
-        spec.replace("kappa=", "κ=").replace("sigma=", "σ=").replace("mu=", "μ=");
+        // "vonmises:kappa=0" -> "vonmises κ=0": each key by its symbol, numbers as readableSpec writes them.
+        QStringList words;
+        for (const std::string& part : orbit::split(readableSpec(s.factor(f).spec()), ':')) {
+            for (const std::string& entry : orbit::split(part, ',')) {
+                const auto eq = entry.find('=');
+                words << (eq == std::string::npos ? QString::fromStdString(entry)
+                                                  : symbolOf(entry.substr(0, eq)) + QString::fromStdString(entry.substr(eq)));
+            }
+        }
+        const QString spec = words.join(' ');
         dists << (s.factors().size() > 1 ? QString::fromStdString(f) + " " + spec : spec);
     }
     return QStringLiteral("%1, %2, r=%3").arg(QString::fromStdString(s.groupSpec()), dists.join(", ")).arg(s.r);

@@ -1,6 +1,6 @@
 #include "state/Presets.hpp"
 
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Spec.hpp"
@@ -81,8 +81,7 @@ QString describe(const DistributionParams& p)
 {
     QStringList parts;
     for (const orbit::ParamDescriptor& d : orbit::findDistribution(p.name)->parameters)
-        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(d.label.substr(0, d.label.find(' '))),
-                                              QString::fromStdString(orbit::formatNumber(p.value(d.key))));
+        parts << QStringLiteral("%1 = %2").arg(symbolOf(d), QString::fromStdString(orbit::formatNumber(p.value(d.key))));
     return displayName(p.name) + " " + parts.join(", ");
 }
 

@@ -1,6 +1,6 @@
 #include "window/orbits/OrbitsPanel.hpp"
 
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "state/SweepPacer.hpp"
 #include "widgets/ChartBox.hpp"

@@ -1,5 +1,7 @@
 #include "window/training/FoldTableModel.hpp"
 
+#include "render/ParameterLabels.hpp"
+
 #include "window/training/TrainingCharts.hpp"
 
 #include "orbit/experiments/TrainingSummary.hpp"

@@ -1,5 +1,7 @@
 #include "window/training/LocalityPane.hpp"
 
+#include "render/ParameterLabels.hpp"
+
 #include "state/LabState.hpp"
 #include "window/training/LocalityView.hpp"
 #include "window/training/TrainingCharts.hpp"
@@ -216,7 +218,7 @@ void LocalityPane::refreshParameters()
         return std::find(checked.begin(), checked.end(), o.first) != checked.end();
     });
     for (const auto& [name, p] : offered) {
-        auto* item = new QListWidgetItem(parameterLabel(name, *p) + (p->learnable ? QString() : tr("  (1-D search, no gradient)")));
+        auto* item = new QListWidgetItem(axisLabel(name, *p) + (p->learnable ? QString() : tr("  (1-D search, no gradient)")));
         item->setData(Qt::UserRole, QString::fromStdString(name));
         item->setToolTip(QString::fromStdString(p->doc));
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -275,7 +277,7 @@ void LocalityPane::start(const TrainingSettings& training)
     view_->begin(params, request.landscape);
     QStringList labels;
     for (const LocalityView::Parameter& p : params)
-        labels << parameterLabel(p.name, p.descriptor);
+        labels << axisLabel(p.name, p.descriptor);
     summary_->setText(request.landscape.empty() ? tr("Learning %1…").arg(labels.join(", "))
                                                 : tr("Drawing the evidence landscape over %1, then learning…").arg(labels.join(", ")));
     learnButton_->setEnabled(false);

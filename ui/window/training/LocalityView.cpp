@@ -1,5 +1,7 @@
 #include "window/training/LocalityView.hpp"
 
+#include "render/ParameterLabels.hpp"
+
 #include "widgets/ChartBox.hpp"
 #include "widgets/HeatmapView.hpp"
 
@@ -54,20 +56,6 @@ QScatterSeries* scatter(const QString& name, const QColor& fill, double size, QS
 
 } // namespace
 
-QString parameterLabel(const std::string& name, const orbit::ParamDescriptor& p)
-{
-    // The descriptor's label up to its parenthesis ("κ (concentration)" -> "κ"), prefixed by the factor.
-    QString label = QString::fromStdString(p.label);
-    if (const int paren = label.indexOf(" ("); paren > 0)
-        label = label.left(paren);
-    const auto dot = name.find('.');
-    if (dot != std::string::npos)
-        label = QString::fromStdString(name.substr(0, dot)) + " " + label;
-    if (!p.unit.empty())
-        label += " (" + QString::fromStdString(p.unit) + ")";
-    return label;
-}
-
 LocalityView::LocalityView(QWidget* parent) : QWidget(parent)
 {
     stack_ = new QStackedWidget;
@@ -104,8 +92,8 @@ void LocalityView::begin(std::vector<Parameter> params, std::vector<std::vector<
         surface_->setAutoRange();
         surface_->setMatrix(m);
         surface_->setAxisValues(landscape_[0], landscape_[1]);
-        surface_->setAxisCaptions(parameterLabel(params_[0].name, params_[0].descriptor),
-                                  parameterLabel(params_[1].name, params_[1].descriptor));
+        surface_->setAxisCaptions(axisLabel(params_[0].name, params_[0].descriptor),
+                                  axisLabel(params_[1].name, params_[1].descriptor));
         surface_->setAxisNames(QString::fromStdString(params_[0].name), QString::fromStdString(params_[1].name),
                                tr("log evidence"));
         stack_->setCurrentWidget(surface_);
@@ -202,7 +190,7 @@ void LocalityView::setUpChart()
     yAxis->setTitleFont(axisFont());
     if (params_.size() == 1) {
         const Parameter& p = params_.front();
-        chart->setTitle(tr("Log evidence over %1").arg(parameterLabel(p.name, p.descriptor)));
+        chart->setTitle(tr("Log evidence over %1").arg(axisLabel(p.name, p.descriptor)));
         const auto [lo, hi] = p.bounds;
         if (p.descriptor.logScale && lo > 0) {
             auto* log = new QLogValueAxis;
@@ -216,7 +204,7 @@ void LocalityView::setUpChart()
             xAxis->setRange(lo - 0.04 * (hi - lo), hi + 0.04 * (hi - lo));
             xAxis->setLabelFormat("%g");
         }
-        x->setTitleText(parameterLabel(p.name, p.descriptor));
+        x->setTitleText(axisLabel(p.name, p.descriptor));
         auto* curve = new QLineSeries;
         curve->setName(tr("evidence (same noise at every value)"));
         curve->setPen(QPen(QColor(120, 120, 120), 2));
@@ -234,7 +222,7 @@ void LocalityView::setUpChart()
                                          QColor(150, 60, 200), QColor(200, 40, 120)};
         for (std::size_t k = 0; k < params_.size(); ++k) {
             auto* s = new QLineSeries;
-            s->setName(parameterLabel(params_[k].name, params_[k].descriptor));
+            s->setName(axisLabel(params_[k].name, params_[k].descriptor));
             s->setPen(QPen(colours[k % 5], 2));
             s->setPointsVisible(true);
             series_.push_back(s);

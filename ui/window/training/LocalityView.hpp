@@ -71,7 +71,4 @@ private:
     QValueAxis* yAxis_ = nullptr;
 };
 
-/// "κ", "rotation a (rad)": a parameter's short label for axes, from its descriptor.
-QString parameterLabel(const std::string& name, const orbit::ParamDescriptor& p);
-
 } // namespace orbitui

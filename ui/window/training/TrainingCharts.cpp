@@ -1,5 +1,7 @@
 #include "window/training/TrainingCharts.hpp"
 
+#include "render/ParameterLabels.hpp"
+
 #include "orbit/registry/Registry.hpp"
 
 #include "widgets/ChartBox.hpp"
@@ -84,26 +86,6 @@ QLineSeries* makeSeries(const QString& name, const std::vector<double>& x, const
 }
 
 } // namespace
-
-/// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
-/// Symbols are the first word of the registry's labels of distribution parameters and learner axes.
-QString axisLabel(const std::string& axis)
-{
-    const auto dot = axis.find('.');
-    const std::string key = dot == std::string::npos ? axis : axis.substr(dot + 1);
-    std::string label;
-    for (const orbit::DistributionDescriptor& d : orbit::distributionDescriptors())
-        for (const orbit::ParamDescriptor& p : d.parameters)
-            if (label.empty() && p.key == key)
-                label = p.label;
-    for (const orbit::LearnerDescriptor& l : orbit::learnerDescriptors())
-        if (label.empty() && l.axis() == key)
-            label = l.parameters.front().label;
-    QString name = key == "median"     ? QStringLiteral("bandwidth (× median distance)")
-                   : label.empty()     ? QString::fromStdString(key)
-                                       : QString::fromStdString(label.substr(0, label.find(' ')));
-    return dot == std::string::npos ? name : QString::fromStdString(axis.substr(0, dot)) + " " + name;
-}
 
 bool isRmse(const orbit::TrainResult& r) { return orbit::parseMetric(r.metric) == orbit::Metric::Rmse; }
 

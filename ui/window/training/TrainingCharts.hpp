@@ -14,8 +14,6 @@ namespace orbitui {
 class ChartBox;
 using orbit::AxisCurve;
 
-/// A readable name of a grid axis: kappa -> κ, rotation.kappa -> rotation κ, median -> bandwidth.
-QString axisLabel(const std::string& axis);
 /// Whether the run scored RMSE (regression targets) rather than accuracy (the registry's metric).
 bool isRmse(const orbit::TrainResult& result);
 

@@ -1,6 +1,6 @@
 #include "window/training/TrainingForm.hpp"
 
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "widgets/FieldHighlight.hpp"

@@ -4,7 +4,7 @@
 // Regression: the GUI capped von Mises κ at 1000 while the core accepts 1e6.
 #include "state/Presets.hpp"
 #include "state/Session.hpp"
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "state/OrbitSettings.hpp"
 #include "state/TrainingSettings.hpp"

@@ -7,7 +7,7 @@
 // value; the Kernels matrices follow for small N only; the export writes one PNG per frame and a
 // GIF with one image per frame.
 #include "window/shell/MainWindow.hpp"
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "state/SweepPacer.hpp"
 #include "state/SweepPlan.hpp"

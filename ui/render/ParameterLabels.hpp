@@ -1,6 +1,7 @@
 #pragma once
-// What each distribution parameter means, its range and its slider span, for the editors: the
-// core registry's descriptors (orbit/registry) in the panels' terms.
+// The registry's words for people, in Qt's terms: the names, descriptions and symbols of groups,
+// distributions and parameters, and how the editors show a parameter (label, spans, tooltip). The one
+// place that turns a descriptor's label into a symbol ("κ (concentration)" -> "κ").
 #include "orbit/registry/Parameters.hpp"
 
 #include <QString>
@@ -10,7 +11,7 @@
 
 namespace orbitui {
 
-/// One numeric parameter of a distribution: how to show and edit it.
+/// One numeric parameter: how to show and edit it.
 struct ParameterInfo {
     QString key;            ///< "kappa", "a", "sigma", "mu"
     QString label;          ///< "κ (concentration)"
@@ -37,5 +38,16 @@ QString describeDistribution(const std::string& name);
 /// The registry's display name and description of a group.
 QString groupDisplayName(const std::string& group);
 QString describeGroup(const std::string& group);
+
+/// A parameter's symbol: its label up to the first space ("κ (concentration)" -> "κ", "λ").
+QString symbolOf(const orbit::ParamDescriptor& p);
+/// The symbol of the distribution parameter or learner axis `key` ("kappa" -> "κ", "lambda" -> "λ"),
+/// or the key when the registry has no such parameter.
+QString symbolOf(const std::string& key);
+/// A readable name of a grid axis or learned parameter, named as the core names it: kappa -> κ,
+/// rotation.kappa -> rotation κ, median -> bandwidth (× median distance).
+QString axisLabel(const std::string& name);
+/// The same with the descriptor's unit, for the axes of the evidence landscape: "κ", "rotation a (rad)".
+QString axisLabel(const std::string& name, const orbit::ParamDescriptor& p);
 
 } // namespace orbitui

@@ -1,4 +1,4 @@
-#include "render/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Spec.hpp"
@@ -61,6 +61,43 @@ QString describeGroup(const std::string& group)
 {
     const orbit::GroupDescriptor* g = orbit::findGroup(group);
     return g ? QString::fromStdString(g->doc) : QString();
+}
+
+QString symbolOf(const orbit::ParamDescriptor& p)
+{
+    const std::string& label = p.label;
+    return QString::fromStdString(label.substr(0, label.find(' ')));
+}
+
+QString symbolOf(const std::string& key)
+{
+    for (const orbit::DistributionDescriptor& d : orbit::distributionDescriptors())
+        for (const orbit::ParamDescriptor& p : d.parameters)
+            if (p.key == key)
+                return symbolOf(p);
+    for (const orbit::LearnerDescriptor& l : orbit::learnerDescriptors())
+        if (l.axis() == key)
+            return symbolOf(l.parameters.front());
+    return QString::fromStdString(key);
+}
+
+QString axisLabel(const std::string& name)
+{
+    const auto dot = name.find('.');
+    const std::string key = dot == std::string::npos ? name : name.substr(dot + 1);
+    const QString label = key == "median" ? QStringLiteral("bandwidth (× median distance)") : symbolOf(key);
+    return dot == std::string::npos ? label : QString::fromStdString(name.substr(0, dot)) + " " + label;
+}
+
+QString axisLabel(const std::string& name, const orbit::ParamDescriptor& p)
+{
+    QString label = symbolOf(p);
+    const auto dot = name.find('.');
+    if (dot != std::string::npos)
+        label = QString::fromStdString(name.substr(0, dot)) + " " + label;
+    if (!p.unit.empty())
+        label += " (" + QString::fromStdString(p.unit) + ")";
+    return label;
 }
 
 } // namespace orbitui
