@@ -6,7 +6,7 @@
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/ParameterControl.hpp"
 #include "window/sweep/SweepControl.hpp"
-#include "window/sweep/SweepExport.hpp"
+#include "window/sweep/SweepExportDialog.hpp"
 
 #include "orbit/registry/Registry.hpp"
 

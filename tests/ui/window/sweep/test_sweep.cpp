@@ -19,7 +19,7 @@
 #include "widgets/ImageGrid.hpp"
 #include "widgets/ParameterControl.hpp"
 #include "window/sweep/SweepControl.hpp"
-#include "window/sweep/SweepExport.hpp"
+#include "window/sweep/SweepRecorder.hpp"
 #include "state/workers/KernelTasks.hpp"
 #include "state/workers/Tasks.hpp"
 
