@@ -1,5 +1,7 @@
 #include "state/SweepPlan.hpp"
 
+#include "orbit/util/Spacing.hpp"
+
 #include <QObject>
 
 #include <algorithm>
@@ -53,10 +55,7 @@ double SweepPlan::value(int i) const
         return from;
     if (i == frames - 1)
         return to;
-    const double u = double(i) / double(frames - 1);
-    if (spacing == Spacing::Log)
-        return from * std::pow(to / from, u);
-    return from + (to - from) * u;
+    return orbit::spacedValue(from, to, double(i) / double(frames - 1), spacing == Spacing::Log);
 }
 
 double SweepPlan::step() const
@@ -79,12 +78,7 @@ int SweepPlan::next(int i, int& direction) const
 
 double SweepPlan::position(double v) const
 {
-    double u;
-    if (spacing == Spacing::Log)
-        u = v > 0.0 ? std::log(v / from) / std::log(to / from) : -1.0;
-    else
-        u = (v - from) / (to - from);
-    return u * double(frames - 1);
+    return orbit::spacedFraction(from, to, v, spacing == Spacing::Log) * double(frames - 1);
 }
 
 int SweepPlan::stepFrom(double v, int direction) const

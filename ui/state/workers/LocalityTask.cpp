@@ -2,7 +2,7 @@
 
 #include "state/workers/TrainingTask.hpp"
 
-#include <cmath>
+#include "orbit/util/Spacing.hpp"
 
 namespace orbitui {
 
@@ -10,12 +10,7 @@ std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
                                     const std::optional<std::pair<double, double>>& bounds)
 {
     const double lo = bounds ? bounds->first : p.learnMinimum, hi = bounds ? bounds->second : p.learnMaximum;
-    std::vector<double> v;
-    for (int i = 0; i < points; ++i) {
-        const double f = points == 1 ? 0.5 : double(i) / double(points - 1);
-        v.push_back(p.logScale && lo > 0 ? std::exp(std::log(lo) + f * (std::log(hi) - std::log(lo))) : lo + f * (hi - lo));
-    }
-    return v;
+    return orbit::spacedValues(lo, hi, points, p.logScale && lo > 0);
 }
 
 Task makeLocalityTask(LocalityRequest request)
