@@ -22,11 +22,11 @@ LessonStep first(const char* title, const char* text) { return {QString::fromUtf
 
 LessonStep kappa(const char* title, const char* text, double v)
 {
-    return step(title, text, "orbit.dist.kappa", [v](SessionState& s) { s.orbit.dist.kappa = v; });
+    return step(title, text, "orbit.distribution.kappa", [v](SessionState& s) { s.orbit.dist.setValue("kappa", v); });
 }
 LessonStep sigma(const char* title, const char* text, double v)
 {
-    return step(title, text, "orbit.dist.sigma", [v](SessionState& s) { s.orbit.dist.sigma = v; });
+    return step(title, text, "orbit.distribution.sigma", [v](SessionState& s) { s.orbit.dist.setValue("sigma", v); });
 }
 LessonStep panel(const char* title, const char* text, const char* name)
 {
@@ -43,9 +43,7 @@ SessionState digits(const char* panelName, double k, int r)
     s.selectedIndex = firstSix;
     s.embeddingInputs = {firstSix, firstNine};
     s.orbit.group = "rotation";
-    s.orbit.dist = DistributionParams{};
-    s.orbit.dist.name = "vonmises";
-    s.orbit.dist.kappa = k;
+    s.orbit.dist = DistributionParams::of("vonmises", orbit::GroupKind::Rotation, {{"kappa", k}});
     s.orbit.r = r;
     s.panel = QString::fromUtf8(panelName);
     return s;
@@ -57,9 +55,7 @@ SessionState molecules(const char* panelName, double sig, int r)
     s.selectedIndex = 85;  // trans-butane (G2): atoms of close row norms to swap
     s.embeddingInputs = {85, 86};  // trans-butane and isobutane
     s.orbit.group = "permutation";
-    s.orbit.dist = DistributionParams{};
-    s.orbit.dist.name = "noisysort";
-    s.orbit.dist.sigma = sig;
+    s.orbit.dist = DistributionParams::of("noisysort", orbit::GroupKind::Permutation, {{"sigma", sig}});
     s.orbit.r = r;
     s.training.localityAxis = "sigma";
     s.training.locality = {0.1, 1.0, 10.0};
@@ -199,7 +195,7 @@ std::vector<Lesson> buildTable()
                  "<p>Figure 1's two settings: 20 and 40 group samples, one curve each. Both fall by almost a "
                  "factor of ten from s = 10 to s = 500 and then level off; the two r stay close together, so "
                  "here s matters far more than r. (With 3 repeats the curves are noisy.)</p>",
-                 "approximation.rList", [](SessionState& s) { s.approximation.rList = {20, 40}; }),
+                 "approximation.r_list", [](SessionState& s) { s.approximation.rList = {20, 40}; }),
             step("Nyström",
                  "<p>The same error for invariant Nyström features: s landmarks (templates) instead of random "
                  "frequencies, k(x, x′) ≈ K<sub>Z,x</sub>ᵀ K<sub>Z,Z</sub><sup>+</sup> K<sub>Z,x′</sub>. It takes at most "
@@ -338,26 +334,6 @@ void checkSession(const Lesson& l, int step, const SessionState& s)
         refuse(l, step, "no panel " + s.panel.toStdString());
 }
 
-template <class T>
-void compare(QStringList& out, const char* name, const T& a, const T& b)
-{
-    if (!(a == b))
-        out << QString::fromUtf8(name);
-}
-
-void compareDistribution(QStringList& out, const QString& prefix, const DistributionParams& a, const DistributionParams& b)
-{
-    auto add = [&](const char* field, bool same) {
-        if (!same)
-            out << prefix + "." + field;
-    };
-    add("name", a.name == b.name);
-    add("kappa", a.kappa == b.kappa);
-    add("a", a.a == b.a);
-    add("sigma", a.sigma == b.sigma);
-    add("mu", a.mu == b.mu);
-}
-
 } // namespace
 
 void checkLesson(const Lesson& l)
@@ -411,63 +387,6 @@ SessionState sessionAt(const Lesson& lesson, int step, const QString& dataPath)
     for (int i = 1; i <= step && i < static_cast<int>(lesson.steps.size()); ++i)
         lesson.steps[static_cast<std::size_t>(i)].change(s);
     return s;
-}
-
-QStringList sessionDifferences(const SessionState& a, const SessionState& b)
-{
-    QStringList out;
-    compare(out, "dataPath", a.dataPath, b.dataPath);
-    compare(out, "selectedIndex", a.selectedIndex, b.selectedIndex);
-    compare(out, "embeddingInputs", a.embeddingInputs, b.embeddingInputs);
-    const OrbitSettings &o = a.orbit, &p = b.orbit;
-    compare(out, "orbit.group", o.group, p.group);
-    compare(out, "orbit.cyclicN", o.cyclicN, p.cyclicN);
-    compare(out, "orbit.orthogonalK", o.orthogonalK, p.orthogonalK);
-    compareDistribution(out, "orbit.dist", o.dist, p.dist);
-    compareDistribution(out, "orbit.rotation", o.rotation, p.rotation);
-    compareDistribution(out, "orbit.translation", o.translation, p.translation);
-    compareDistribution(out, "orbit.scale", o.scale, p.scale);
-    compare(out, "orbit.r", o.r, p.r);
-    compare(out, "orbit.seed", o.seed, p.seed);
-    const KernelsSettings &k = a.kernels, &l = b.kernels;
-    compare(out, "kernels.n", k.n, l.n);
-    compare(out, "kernels.r", k.r, l.r);
-    compare(out, "kernels.method", k.method, l.method);
-    compare(out, "kernels.s", k.s, l.s);
-    compare(out, "kernels.bandwidth", k.bandwidth, l.bandwidth);
-    compare(out, "kernels.autoApply", k.autoApply, l.autoApply);
-    const ApproximationSettings &x = a.approximation, &y = b.approximation;
-    compare(out, "approximation.n", x.n, y.n);
-    compare(out, "approximation.method", x.method, y.method);
-    compare(out, "approximation.sList", x.sList, y.sList);
-    compare(out, "approximation.rList", x.rList, y.rList);
-    compare(out, "approximation.refR", x.refR, y.refR);
-    compare(out, "approximation.repeats", x.repeats, y.repeats);
-    compare(out, "approximation.bandwidth", x.bandwidth, y.bandwidth);
-    compare(out, "approximation.autoApply", x.autoApply, y.autoApply);
-    const TrainingSettings &t = a.training, &u = b.training;
-    compare(out, "training.preset", t.preset, u.preset);
-    compare(out, "training.s", t.s, u.s);
-    compare(out, "training.r", t.r, u.r);
-    compare(out, "training.spec", t.spec, u.spec);
-    compare(out, "training.learner", t.learner, u.learner);
-    compare(out, "training.eval", t.eval, u.eval);
-    compare(out, "training.holdoutFraction", t.holdoutFraction, u.holdoutFraction);
-    compare(out, "training.k", t.k, u.k);
-    compare(out, "training.lambdas", t.lambdas, u.lambdas);
-    compare(out, "training.costs", t.costs, u.costs);
-    compare(out, "training.medians", t.medians, u.medians);
-    compare(out, "training.localityAxis", t.localityAxis, u.localityAxis);
-    compare(out, "training.locality", t.locality, u.locality);
-    compare(out, "training.learn", t.learn, u.learn);
-    compare(out, "training.learnEvaluations", t.learnEvaluations, u.learnEvaluations);
-    compare(out, "training.learnLandscape", t.learnLandscape, u.learnLandscape);
-    compare(out, "training.learnPerInput", t.learnPerInput, u.learnPerInput);
-    compare(out, "training.subset", t.subset, u.subset);
-    compare(out, "training.learningCurve", t.learningCurve, u.learningCurve);
-    compare(out, "training.seed", t.seed, u.seed);
-    compare(out, "panel", a.panel, b.panel);
-    return out;
 }
 
 const QStringList& lessonPanelNames()

@@ -15,7 +15,7 @@ namespace orbitui {
 
 /// One step: its text (simple rich text: <p>, <i>, <b>, entities) and, for every step but the
 /// first, the one change it makes to the previous step's session: the field it sets (named as
-/// sessionDifferences names it, e.g. "orbit.dist.kappa", "panel", "approximation.method") and the
+/// sessionDifferences names it, e.g. "orbit.distribution.kappa", "panel", "approximation.method") and the
 /// function that sets it.
 struct LessonStep {
     QString title;
@@ -50,12 +50,6 @@ int findLesson(const QString& nameOrNumber);
 /// The session of step `step` (0-based) of `lesson`: its start with the data path `dataPath`, then
 /// the changes of steps 1..step in order.
 SessionState sessionAt(const Lesson& lesson, int step, const QString& dataPath);
-
-/// The fields in which `a` and `b` differ, by name: "dataPath", "selectedIndex", "embeddingInputs",
-/// "orbit.group", "orbit.dist.kappa", "orbit.r", "kernels.s", "approximation.rList",
-/// "training.learner", "panel", ... (a distribution's fields as orbit.<slot>.<field>). Empty when
-/// a == b.
-QStringList sessionDifferences(const SessionState& a, const SessionState& b);
 
 /// The names of the panels, as Panel::name() gives them (a lesson's `panel` must be one of them).
 const QStringList& lessonPanelNames();

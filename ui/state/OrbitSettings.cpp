@@ -11,42 +11,46 @@
 
 namespace orbitui {
 
+DistributionParams DistributionParams::of(const std::string& name, orbit::GroupKind kind, std::map<std::string, double> given)
+{
+    DistributionParams p{name, std::move(given)};
+    p.choose(name, kind);
+    return p;
+}
+
+void DistributionParams::choose(const std::string& chosen, orbit::GroupKind kind)
+{
+    name = chosen;
+    for (const orbit::ParamDescriptor& p : orbit::distributionParameters(name, kind))
+        values.try_emplace(p.key, p.defaultValue);
+}
+
 std::string DistributionParams::spec() const
 {
     const orbit::DistributionDescriptor* d = orbit::findDistribution(name);
     if (!d)
         return name;  // the core's parser names the unknown distribution
-    std::vector<std::pair<std::string, double>> values;
+    std::vector<std::pair<std::string, double>> out;
     for (const orbit::ParamDescriptor& p : d->parameters)
-        values.emplace_back(p.key, value(p.key));
-    return orbit::formatSpec(name, values);
+        out.emplace_back(p.key, value(p.key));
+    return orbit::formatSpec(name, out);
 }
 
 double DistributionParams::value(const std::string& key) const
 {
-    if (key == "kappa")
-        return kappa;
-    if (key == "a")
-        return a;
-    if (key == "sigma")
-        return sigma;
-    if (key == "mu")
-        return mu;
-    throw std::logic_error("DistributionParams has no field for the parameter " + key);
+    if (const auto it = values.find(key); it != values.end())
+        return it->second;
+    if (const orbit::DistributionDescriptor* d = orbit::findDistribution(name))
+        if (const orbit::ParamDescriptor* p = d->parameter(key))
+            return p->defaultValue;
+    throw std::logic_error("the distribution " + name + " has no value for the parameter " + key);
 }
 
 void DistributionParams::setValue(const std::string& key, double v)
 {
-    if (key == "kappa")
-        kappa = v;
-    else if (key == "a")
-        a = v;
-    else if (key == "sigma")
-        sigma = v;
-    else if (key == "mu")
-        mu = v;
-    else
-        throw std::logic_error("DistributionParams has no field for the parameter " + key);
+    if (std::find(keys().begin(), keys().end(), key) == keys().end())
+        throw std::logic_error("no registered distribution has the parameter " + key);
+    values[key] = v;
 }
 
 const std::vector<std::string>& DistributionParams::keys()
@@ -63,6 +67,14 @@ const std::vector<std::string>& DistributionParams::keys()
     return all;
 }
 
+std::map<std::string, DistributionParams> OrbitSettings::defaultFactorDistributions()
+{
+    using enum orbit::GroupKind;
+    return {{"rotation", DistributionParams::of("vonmises", Rotation, {{"kappa", 9.0}})},
+            {"translation", DistributionParams::of("gaussian", Translation, {{"sigma", 0.3}})},
+            {"scale", DistributionParams::of("lognormal", Scale, {{"mu", 0.0}, {"sigma", 0.3}})}};
+}
+
 std::string OrbitSettings::groupSpec() const
 {
     if (group == "cyclic")
@@ -76,7 +88,10 @@ std::string OrbitSettings::distSpec() const
 {
     if (group != "affine")
         return dist.spec();
-    return "rotation=" + rotation.spec() + ",translation=" + translation.spec() + ",scale=" + scale.spec();
+    std::string out;
+    for (const std::string& f : factors())
+        out += (out.empty() ? "" : ",") + f + "=" + factor(f).spec();
+    return out;
 }
 
 std::vector<std::string> OrbitSettings::factors() const
@@ -94,16 +109,21 @@ DistributionParams& OrbitSettings::factor(const std::string& name)
 {
     if (group != "affine")
         return dist;
-    if (name == "rotation")
-        return rotation;
-    if (name == "translation")
-        return translation;
-    return scale;
+    const auto it = factorDists.find(name);
+    if (it == factorDists.end())
+        throw std::logic_error("the affine group has no factor " + name);
+    return it->second;
 }
 
 const DistributionParams& OrbitSettings::factor(const std::string& name) const
 {
     return const_cast<OrbitSettings*>(this)->factor(name);
+}
+
+orbit::GroupKind OrbitSettings::factorKind(const std::string& name) const
+{
+    const orbit::GroupDescriptor* g = orbit::findGroup(group == "affine" ? name : group);
+    return g ? g->kind : orbit::GroupKind::Rotation;
 }
 
 namespace {
@@ -167,15 +187,15 @@ OrbitSettings defaultSettingsFor(orbit::DataKind kind)
     switch (kind) {
     case orbit::DataKind::Images:
         s.group = "rotation";
-        s.dist = DistributionParams{"vonmises", 1.0};
+        s.dist = DistributionParams::of("vonmises", orbit::GroupKind::Rotation);
         break;
     case orbit::DataKind::Coulomb:
         s.group = "permutation";
-        s.dist = DistributionParams{"noisysort", 1.0, 0.5, 1.0};
+        s.dist = DistributionParams::of("noisysort", orbit::GroupKind::Permutation);
         break;
     case orbit::DataKind::Vectors:
         s.group = "orthogonal";
-        s.dist = DistributionParams{"haar"};
+        s.dist = DistributionParams::of("haar", orbit::GroupKind::Orthogonal);
         break;
     }
     return s;

@@ -7,6 +7,7 @@
 
 #include <QStringList>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,11 +16,10 @@ namespace orbitui {
 
 namespace {
 
-/// One distribution of a preset: which of the settings' distributions it sets (`dist`, or for the
-/// affine group a factor: `scale`, `translation`, `rotation`), the registry's name and values of its
-/// parameters (the others keep their defaults).
+/// One distribution of a preset: the factor of the affine group it sets (empty: the group's one
+/// distribution), the registry's name and values of its parameters (the others take their defaults).
 struct DistributionEntry {
-    DistributionParams OrbitSettings::*slot;
+    const char* factor;
     const char* name;
     std::vector<std::pair<std::string, double>> values;
 };
@@ -40,40 +40,39 @@ const std::vector<PresetRow>& presetTable()
         {.data = "Rotated MNIST",
          .paper = "LGIKA",
          .group = orbit::GroupKind::Rotation,
-         .distributions = {{.slot = &OrbitSettings::dist, .name = "vonmises", .values = {{"kappa", 0.2}}}},
+         .distributions = {{.factor = "", .name = "vonmises", .values = {{"kappa", 0.2}}}},
          .r = 100},
         {.data = "QM7",
          .paper = "LGIKA",
          .group = orbit::GroupKind::Permutation,
-         .distributions = {{.slot = &OrbitSettings::dist, .name = "noisysort", .values = {{"sigma", 1.0}}}},
+         .distributions = {{.factor = "", .name = "noisysort", .values = {{"sigma", 1.0}}}},
          .r = 70},
         // The affine factors in the order they act: scale × translation × rotation.
         {.data = "CIFAR-10",
          .paper = "LGIKA",
          .group = orbit::GroupKind::Affine,
-         .distributions = {{.slot = &OrbitSettings::scale, .name = "lognormal", .values = {{"mu", 0.0}, {"sigma", 0.3}}},
-                           {.slot = &OrbitSettings::translation, .name = "gaussian", .values = {{"sigma", 0.3}}},
-                           {.slot = &OrbitSettings::rotation, .name = "vonmises", .values = {{"kappa", 9.0}}}},
+         .distributions = {{.factor = "scale", .name = "lognormal", .values = {{"mu", 0.0}, {"sigma", 0.3}}},
+                           {.factor = "translation", .name = "gaussian", .values = {{"sigma", 0.3}}},
+                           {.factor = "rotation", .name = "vonmises", .values = {{"kappa", 9.0}}}},
          .r = 50},
     };
     return rows;
 }
 
-/// The entry's distribution with its values: the name and every key must be registered (a preset
-/// cannot name what the core does not have).
-DistributionParams registered(const DistributionEntry& entry)
+/// The entry's distribution on a group of `kind` with its values: the name and every key must be
+/// registered (a preset cannot name what the core does not have).
+DistributionParams registered(const DistributionEntry& entry, orbit::GroupKind kind)
 {
     const orbit::DistributionDescriptor* d = orbit::findDistribution(entry.name);
     if (!d)
         throw std::logic_error(std::string("preset: no distribution ") + entry.name + " in the registry");
-    DistributionParams p;
-    p.name = entry.name;
+    std::map<std::string, double> values;
     for (const auto& [key, value] : entry.values) {
         if (!d->parameter(key))
             throw std::logic_error(std::string("preset: ") + entry.name + " has no parameter " + key);
-        p.setValue(key, value);
+        values[key] = value;
     }
-    return p;
+    return DistributionParams::of(entry.name, kind, values);
 }
 
 /// "von Mises κ = 0.2": the registry's display name and the symbol of each parameter's label.
@@ -95,8 +94,10 @@ std::vector<Preset> presets()
         s.group = orbit::toString(row.group);
         QStringList distributions;
         for (const DistributionEntry& entry : row.distributions) {
-            s.*entry.slot = registered(entry);
-            distributions << describe(s.*entry.slot);
+            const std::string factor = *entry.factor ? entry.factor : s.group;
+            DistributionParams& p = s.factor(factor);
+            p = registered(entry, s.factorKind(factor));
+            distributions << describe(p);
         }
         s.r = row.r;
         const QString name = QStringLiteral("%1 — %2: %3, r = %4")

@@ -9,6 +9,7 @@
 #include <QSaveFile>
 
 #include <cmath>
+#include <functional>
 
 namespace orbitui {
 
@@ -79,13 +80,16 @@ void requireRegistered(const QString& field, const QString& what, const QString&
 QJsonObject distToJson(const DistributionParams& p)
 {
     QJsonObject o{{"name", QString::fromStdString(p.name)}};
-    for (const std::string& key : DistributionParams::keys())  // every registry key: kappa, a, sigma, mu
-        o.insert(QString::fromStdString(key), p.value(key));
+    for (const auto& [key, value] : p.values)
+        o.insert(QString::fromStdString(key), value);
     return o;
 }
 
-DistributionParams distFromJson(const QJsonObject& parent, const QString& key, const QString& path,
-                                DistributionParams p)
+/// The distribution `key` of `parent` on a group of `kind`, or `p` when there is none. A named
+/// distribution takes the values the object gives (any registry key: older sessions wrote every one)
+/// and the registry's defaults for the rest of its own parameters.
+DistributionParams distFromJson(const QJsonObject& parent, const QString& key, const QString& path, DistributionParams p,
+                                orbit::GroupKind kind)
 {
     if (!parent.contains(key))
         return p;
@@ -94,11 +98,15 @@ DistributionParams distFromJson(const QJsonObject& parent, const QString& key, c
     if (!v.isObject())
         bad(where, "expected an object", v);
     const QJsonObject o = v.toObject();
-    const QString name = readString(o, "name", where, QString::fromStdString(p.name));
-    requireRegistered(where + ".name", "distribution", name, orbit::distributionDescriptors());
-    p.name = name.toStdString();
-    for (const std::string& key : DistributionParams::keys())
-        p.setValue(key, readNumber(o, QString::fromStdString(key), where, p.value(key)));
+    if (o.contains("name")) {
+        const QString name = readString(o, "name", where, {});
+        requireRegistered(where + ".name", "distribution", name, orbit::distributionDescriptors());
+        p = DistributionParams{name.toStdString(), {}};
+    }
+    for (const std::string& k : DistributionParams::keys())
+        if (o.contains(QString::fromStdString(k)))
+            p.setValue(k, readNumber(o, QString::fromStdString(k), where, 0.0));
+    p.choose(p.name, kind);
     return p;
 }
 
@@ -161,7 +169,7 @@ QJsonObject trainingToJson(const TrainingSettings& t)
     return {{"preset", QString::fromStdString(t.preset)},
             {"s", t.s},
             {"r", t.r},
-            {"features", QString::fromStdString(t.featureSpec())},
+            {"features", QString::fromStdString(t.spec)},  // toJson writes featureSpec() when it is the preset's
             {"custom_features", !t.spec.empty()},
             {"learner", QString::fromStdString(t.learner)},
             {"eval", QString::fromStdString(t.eval)},
@@ -337,7 +345,7 @@ QJsonObject pinnedToJson(const PinnedSetting& p)
     s.kernels = p.kernels;
     s.approximation = p.approximation;
     s.training = p.training;
-    const QJsonObject whole = toJson(s);
+    const QJsonObject whole = settingsJson(s);
     QJsonObject o;
     for (const char* key : kPinnedKeys)
         o.insert(key, whole.value(key));
@@ -365,7 +373,7 @@ PinnedSetting pinnedFromJson(const QJsonValue& v)
 
 } // namespace
 
-QJsonObject toJson(const SessionState& s)
+QJsonObject settingsJson(const SessionState& s)
 {
     QJsonArray embedding;
     for (int i : s.embeddingInputs)
@@ -375,13 +383,10 @@ QJsonObject toJson(const SessionState& s)
                           {"cyclic_n", o.cyclicN},
                           {"orthogonal_k", o.orthogonalK},
                           {"distribution", distToJson(o.dist)},
-                          {"rotation", distToJson(o.rotation)},
-                          {"translation", distToJson(o.translation)},
-                          {"scale", distToJson(o.scale)},
                           {"r", o.r},
-                          {"seed", QString::number(o.seed)},
-                          {"group_spec", QString::fromStdString(o.groupSpec())},
-                          {"dist_spec", QString::fromStdString(o.distSpec())}};
+                          {"seed", QString::number(o.seed)}};
+    for (const auto& [factor, dist] : o.factorDists)
+        orbitJson.insert(QString::fromStdString(factor), distToJson(dist));
     QJsonObject json{{"format", kFormat},
                      {"version", kVersion},
                      {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
@@ -393,6 +398,54 @@ QJsonObject toJson(const SessionState& s)
     if (s.pinned)
         json.insert("pinned", pinnedToJson(*s.pinned));
     return json;
+}
+
+namespace {
+
+/// `json` (an orbit and a training object) with what the settings imply, for people and scripts
+/// reading the file; never read back: orbit.group_spec, orbit.dist_spec, training.features.
+QJsonObject withDerived(QJsonObject json, const OrbitSettings& o, const TrainingSettings& t)
+{
+    QJsonObject orbit = json.value("orbit").toObject();
+    orbit.insert("group_spec", QString::fromStdString(o.groupSpec()));
+    orbit.insert("dist_spec", QString::fromStdString(o.distSpec()));
+    json.insert("orbit", orbit);
+    QJsonObject training = json.value("training").toObject();
+    training.insert("features", QString::fromStdString(t.featureSpec()));
+    json.insert("training", training);
+    return json;
+}
+
+} // namespace
+
+QJsonObject toJson(const SessionState& s)
+{
+    QJsonObject json = withDerived(settingsJson(s), s.orbit, s.training);
+    if (s.pinned)
+        json.insert("pinned", withDerived(json.value("pinned").toObject(), s.pinned->orbit, s.pinned->training));
+    return json;
+}
+
+QStringList sessionDifferences(const SessionState& a, const SessionState& b)
+{
+    QStringList out;
+    const std::function<void(const QString&, const QJsonValue&, const QJsonValue&)> diff =
+        [&](const QString& path, const QJsonValue& x, const QJsonValue& y) {
+            if (x.isObject() && y.isObject()) {
+                const QJsonObject ox = x.toObject(), oy = y.toObject();
+                QStringList keys = ox.keys();
+                for (const QString& k : oy.keys())
+                    if (!ox.contains(k))
+                        keys << k;
+                keys.sort();
+                for (const QString& k : keys)
+                    diff(path.isEmpty() ? k : path + "." + k, ox.value(k), oy.value(k));
+            } else if (x != y) {
+                out << path;
+            }
+        };
+    diff({}, settingsJson(a), settingsJson(b));
+    return out;
 }
 
 SessionState sessionFromJson(const QJsonObject& json)
@@ -435,10 +488,9 @@ SessionState sessionFromJson(const QJsonObject& json)
         const orbit::ParamDescriptor& k = *orbit::findGroup("orthogonal")->parameter("k");
         os.cyclicN = readInt(o, "cyclic_n", "orbit", os.cyclicN, static_cast<int>(n.minimum), static_cast<int>(n.maximum));
         os.orthogonalK = readInt(o, "orthogonal_k", "orbit", os.orthogonalK, static_cast<int>(k.minimum), static_cast<int>(k.maximum));
-        os.dist = distFromJson(o, "distribution", "orbit", os.dist);
-        os.rotation = distFromJson(o, "rotation", "orbit", os.rotation);
-        os.translation = distFromJson(o, "translation", "orbit", os.translation);
-        os.scale = distFromJson(o, "scale", "orbit", os.scale);
+        os.dist = distFromJson(o, "distribution", "orbit", os.dist, os.factorKind(os.group));
+        for (auto& [factor, dist] : os.factorDists)
+            dist = distFromJson(o, QString::fromStdString(factor), "orbit", dist, orbit::findGroup(factor)->kind);
         os.r = readInt(o, "r", "orbit", os.r, 1, 1 << 20);
         os.seed = readSeed(o, "seed", "orbit", os.seed);
     }

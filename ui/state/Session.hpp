@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -43,6 +44,13 @@ struct SessionState {
 /// is "pinned": {"orbit": {...}, "kernels": {...}, "approximation": {...}, "training": {...}}, its
 /// fields read as the session's own and named "pinned.orbit.r" etc. in errors.
 QJsonObject toJson(const SessionState& s);
+/// toJson without what the settings imply (orbit.group_spec, orbit.dist_spec, the training features
+/// of a preset): the settings alone, written but never read back.
+QJsonObject settingsJson(const SessionState& s);
+/// The fields in which `a` and `b` differ, as the paths of their settingsJson leaves: "data.embedding",
+/// "orbit.distribution.kappa", "orbit.rotation.a", "kernels.s", "approximation.r_list",
+/// "training.learner", "panel", "pinned.orbit.r", ... in order. Empty when a == b.
+QStringList sessionDifferences(const SessionState& a, const SessionState& b);
 /// Reads a session object; missing fields keep their defaults. Throws orbit::SpecError naming the
 /// field and the offending value when a present field is malformed.
 SessionState sessionFromJson(const QJsonObject& json);

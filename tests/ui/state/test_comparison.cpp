@@ -14,13 +14,13 @@ private slots:
         OrbitSettings s;
         s.group = "rotation";
         s.dist.name = "vonmises";
-        s.dist.kappa = 0;
+        s.dist.setValue("kappa", 0);
         s.r = 16;
         QCOMPARE(Comparison::describe(s), QStringLiteral("rotation, vonmises κ=0, r=16"));
-        s.dist.kappa = 8.610594855191643;  // readableSpec: four significant digits
+        s.dist.setValue("kappa", 8.610594855191643);  // readableSpec: four significant digits
         QCOMPARE(Comparison::describe(s), QStringLiteral("rotation, vonmises κ=8.611, r=16"));
         s.dist.name = "uniform";
-        s.dist.a = 0.5;
+        s.dist.setValue("a", 0.5);
         QCOMPARE(Comparison::describe(s), QStringLiteral("rotation, uniform a=0.5, r=16"));
     }
 
@@ -29,12 +29,12 @@ private slots:
         OrbitSettings s;
         s.group = "affine";
         s.r = 8;
-        s.rotation = {"uniform", 1.0, 1.5};
-        s.translation = {"gaussian", 1.0, 0.5, 1.0};
-        s.scale = {"lognormal", 1.0, 0.5, 0.3, 0.0};
+        s.factorDists.at("rotation") = {"uniform", {{"a", 1.5}}};
+        s.factorDists.at("translation") = {"gaussian", {{"sigma", 1.0}}};
+        s.factorDists.at("scale") = {"lognormal", {{"mu", 0.0}, {"sigma", 0.3}}};
         QCOMPARE(Comparison::describe(s),
                  QStringLiteral("affine, rotation uniform a=1.5, translation gaussian σ=1, scale lognormal μ=0 σ=0.3, r=8"));
-        s.scale = {"delta"};
+        s.factorDists.at("scale") = {"delta", {}};
         QCOMPARE(Comparison::describe(s),
                  QStringLiteral("affine, rotation uniform a=1.5, translation gaussian σ=1, scale delta, r=8"));
     }

@@ -24,10 +24,10 @@ SessionState unusualSession()
     s.orbit.group = "affine";
     s.orbit.cyclicN = 7;
     s.orbit.orthogonalK = 33;
-    s.orbit.dist = {"noisysort", 2.5, 0.25, 3.75, -0.5};
-    s.orbit.rotation = {"uniform", 0.125, 1.0625, 9.0, 0.0};
-    s.orbit.translation = {"gaussian", 1.0, 0.5, 2.125, 0.0};
-    s.orbit.scale = {"lognormal", 1.0, 0.5, 0.4375, -0.3125};
+    s.orbit.dist = {"noisysort", {{"kappa", 2.5}, {"a", 0.25}, {"sigma", 3.75}, {"mu", -0.5}}};
+    s.orbit.factorDists.at("rotation") = {"uniform", {{"kappa", 0.125}, {"a", 1.0625}, {"sigma", 9.0}, {"mu", 0.0}}};
+    s.orbit.factorDists.at("translation") = {"gaussian", {{"kappa", 1.0}, {"a", 0.5}, {"sigma", 2.125}, {"mu", 0.0}}};
+    s.orbit.factorDists.at("scale") = {"lognormal", {{"kappa", 1.0}, {"a", 0.5}, {"sigma", 0.4375}, {"mu", -0.3125}}};
     s.orbit.r = 77;
     s.orbit.seed = 18446744073709551557ull;  // needs all 64 bits: not representable as a double
     s.training.learn = {"rotation.a", "translation.sigma"};

@@ -99,7 +99,7 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
             if (g != "affine") {  // pick a distribution the new group accepts
                 const auto valid = validDistributions(s.groupSpec());
                 if (!valid.empty() && std::find(valid.begin(), valid.end(), s.dist.name) == valid.end())
-                    s.dist.name = valid.front();
+                    s.dist.choose(valid.front(), s.factorKind(g));
             }
         });
     });
@@ -210,7 +210,7 @@ void DistributionEditor::rebuild()
         }
         connect(fc.dist, &QComboBox::currentIndexChanged, this, [this, factor, combo = fc.dist] {
             const std::string name = combo->currentData().toString().toStdString();
-            edit([&](OrbitSettings& st) { st.factor(factor).name = name; });
+            edit([&](OrbitSettings& st) { st.factor(factor).choose(name, st.factorKind(factor)); });
         });
         factorsLayout_->addWidget(box);
         factors_.push_back(fc);

@@ -60,7 +60,7 @@ bool setKappa(MainWindow& w, double kappa)
     if (!control)
         return false;
     control->spinBox()->setValue(kappa);
-    return QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.kappa == kappa && w.isIdle(); }, 120000);
+    return QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.value("kappa") == kappa && w.isIdle(); }, 120000);
 }
 
 void trigger(MainWindow& w, const char* name)
@@ -161,8 +161,8 @@ private slots:
         const auto b = w.kernelsPanel()->lastResult();
         const auto a = kc->resultA();
         QCOMPARE(a->indices, b->indices);
-        QCOMPARE(a->request.settings.dist.kappa, 0.0);
-        QCOMPARE(b->request.settings.dist.kappa, 4.0);
+        QCOMPARE(a->request.settings.dist.value("kappa"), 0.0);
+        QCOMPARE(b->request.settings.dist.value("kappa"), 4.0);
         const Eigen::MatrixXd& ma = kc->view(KernelsComparison::A)->matrix();
         const Eigen::MatrixXd& mb = kc->view(KernelsComparison::B)->matrix();
         const Eigen::MatrixXd& md = kc->view(KernelsComparison::BMinusA)->matrix();
@@ -199,10 +199,10 @@ private slots:
         ParameterControl* sigma = w.groupPanel()->editor()->parameterControl("permutation", "sigma");
         QVERIFY(sigma);
         sigma->spinBox()->setValue(0.0);
-        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.sigma == 0.0 && w.isIdle(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.value("sigma") == 0.0 && w.isIdle(); }, 120000));
         trigger(w, "pinAction");
         sigma->spinBox()->setValue(1.0);
-        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.sigma == 1.0 && w.isIdle(); }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return w.state()->orbitSettings().dist.value("sigma") == 1.0 && w.isIdle(); }, 120000));
         w.kernelsPanel()->compute();
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle() && w.kernelsPanel()->lastResult(); }, 120000));
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle() && w.comparisonViews()->kernels()->resultA(); }, 120000));
@@ -235,7 +235,7 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle() && w.comparisonViews()->approximation()->resultA(); }, 120000));
         QCOMPARE(w.approximationPanel()->rows().size(), std::size_t(4));
         const auto a = w.comparisonViews()->approximation()->resultA();
-        QCOMPARE(a->request.settings.dist.kappa, 0.0);
+        QCOMPARE(a->request.settings.dist.value("kappa"), 0.0);
         for (int c = 0; c < 2; ++c) {
             const auto series = w.comparisonViews()->approximation()->overlay(c).series();
             QCOMPARE(series.size(), std::size_t(2));
@@ -323,7 +323,7 @@ private slots:
         trigger(w, "pinAction");
         QVERIFY(setKappa(w, 4.0));
         const PinnedSetting a = *w.comparison()->pinned();
-        QCOMPARE(a.orbit.dist.kappa, 0.0);
+        QCOMPARE(a.orbit.dist.value("kappa"), 0.0);
         const QString path = f.dir.filePath("pinned.json");
         QVERIFY(w.session()->saveFile(path));
 
@@ -332,7 +332,7 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return g.window->state()->dataset() && g.window->isIdle(); }, 60000));
         QVERIFY(g.window->comparison()->isPinned());
         QVERIFY(*g.window->comparison()->pinned() == a);
-        QCOMPARE(g.window->state()->orbitSettings().dist.kappa, 4.0);
+        QCOMPARE(g.window->state()->orbitSettings().dist.value("kappa"), 4.0);
         QVERIFY(!g.window->compare()->indicator()->isHidden());
         QVERIFY(g.window->session()->capture().pinned == std::optional<PinnedSetting>(a));
 

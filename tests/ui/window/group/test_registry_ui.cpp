@@ -124,16 +124,36 @@ private slots:
         QVERIFY(validDistributions("spiral").empty());
     }
 
-    void distributionParamsWriteEveryRegistryKey()
+    void distributionParamsAreANamePlusTheRegistrysValues()
     {
-        // Every key of every registered distribution has a field, and spec() writes the registry's
-        // keys in spec order with numbers that read back bit for bit.
+        // Values are keyed by the registry's parameter keys: every one is taken, another is refused.
         for (const std::string& key : DistributionParams::keys()) {
             DistributionParams p;
             p.setValue(key, 0.1 + 0.2);
             QCOMPARE(p.value(key), 0.1 + 0.2);
         }
         QVERIFY_THROWS_EXCEPTION(std::logic_error, DistributionParams{}.value("gamma"));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, DistributionParams{}.setValue("gamma", 1.0));
+        // Seeded from the descriptors' defaults on the group chosen for: uniform's window is
+        // 0.5 rad on rotations and 1 px on translations.
+        using enum orbit::GroupKind;
+        for (orbit::GroupKind k : {Rotation, Translation}) {
+            const DistributionParams u = DistributionParams::of("uniform", k);
+            QCOMPARE(u.value("a"), orbit::distributionParameters("uniform", k).front().defaultValue);
+            QCOMPARE(u.values.size(), std::size_t(1));
+        }
+        QVERIFY(DistributionParams::of("uniform", Rotation).value("a") != DistributionParams::of("uniform", Translation).value("a"));
+        // Switching distributions keeps every value and seeds the new one's parameters.
+        DistributionParams p = DistributionParams::of("vonmises", Rotation, {{"kappa", 4.0}});
+        p.choose("uniform", Rotation);
+        QCOMPARE(p.spec(), std::string("uniform:a=0.5"));
+        p.setValue("a", 0.25);
+        p.choose("vonmises", Rotation);
+        QCOMPARE(p.spec(), std::string("vonmises:kappa=4"));
+        p.choose("uniform", Rotation);
+        QCOMPARE(p.value("a"), 0.25);
+        // A parameter without a value reads as its default.
+        QCOMPARE((DistributionParams{"lognormal", {}}.value("sigma")), 0.3);
         for (const orbit::DistributionDescriptor& d : orbit::distributionDescriptors())
             for (orbit::GroupKind k : d.groups) {
                 if (k == orbit::GroupKind::Affine)
@@ -319,16 +339,26 @@ private slots:
         }
     }
 
-    void sessionsWriteAndReadEveryRegistryKey()
+    void sessionsWriteAndReadTheDistributionsValues()
     {
         SessionState s;
-        s.orbit.dist.name = "lognormal";
-        s.orbit.dist.mu = -0.25;
-        s.orbit.dist.sigma = 0.1 + 0.2;
+        s.orbit.dist = DistributionParams::of("lognormal", orbit::GroupKind::Scale, {{"mu", -0.25}, {"sigma", 0.1 + 0.2}});
         const QJsonObject dist = toJson(s).value("orbit").toObject().value("distribution").toObject();
-        for (const std::string& key : DistributionParams::keys())
-            QVERIFY2(dist.contains(QString::fromStdString(key)), key.c_str());
+        QCOMPARE(dist.keys(), (QStringList{"mu", "name", "sigma"}));
         QCOMPARE(sessionFromJson(toJson(s)).orbit.dist, s.orbit.dist);
+        // Older sessions wrote every registry key: each is read back as a value.
+        const QJsonObject old{{"format", "orbitlab-session"},
+                              {"orbit", QJsonObject{{"group", "rotation"},
+                                                    {"distribution", QJsonObject{{"name", "vonmises"}, {"kappa", 2.5},
+                                                                                 {"a", 0.5}, {"sigma", 1}, {"mu", 0}}}}}};
+        const DistributionParams read = sessionFromJson(old).orbit.dist;
+        QCOMPARE(read.spec(), std::string("vonmises:kappa=2.5"));
+        QCOMPARE(read.values.size(), std::size_t(4));
+        // A distribution named without its values takes the registry's defaults on its group.
+        const QJsonObject bare{{"format", "orbitlab-session"},
+                               {"orbit", QJsonObject{{"group", "translation"}, {"distribution", QJsonObject{{"name", "uniform"}}}}}};
+        QCOMPARE(sessionFromJson(bare).orbit.dist.value("a"),
+                 orbit::distributionParameters("uniform", orbit::GroupKind::Translation).front().defaultValue);
     }
 
     void presetsUseRegisteredNames()

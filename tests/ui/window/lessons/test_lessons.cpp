@@ -80,19 +80,19 @@ private slots:
                 return {"(no change)"};
             return orbitui::sessionDifferences(a, b);
         };
-        QCOMPARE(one([](SessionState& s) { s.orbit.dist.kappa = 7; }), QStringList{"orbit.dist.kappa"});
-        QCOMPARE(one([](SessionState& s) { s.orbit.rotation.kappa = 7; }), QStringList{"orbit.rotation.kappa"});
+        QCOMPARE(one([](SessionState& s) { s.orbit.dist.setValue("kappa", 7); }), QStringList{"orbit.distribution.kappa"});
+        QCOMPARE(one([](SessionState& s) { s.orbit.factorDists.at("rotation").setValue("kappa", 7); }), QStringList{"orbit.rotation.kappa"});
         QCOMPARE(one([](SessionState& s) { s.orbit.r = 7; }), QStringList{"orbit.r"});
         QCOMPARE(one([](SessionState& s) { s.panel = "group"; }), QStringList{"panel"});
         QCOMPARE(one([](SessionState& s) { s.kernels.s = 7; }), QStringList{"kernels.s"});
-        QCOMPARE(one([](SessionState& s) { s.approximation.rList = {7}; }), QStringList{"approximation.rList"});
+        QCOMPARE(one([](SessionState& s) { s.approximation.rList = {7}; }), QStringList{"approximation.r_list"});
         QCOMPARE(one([](SessionState& s) { s.training.learn = {"kappa"}; }), QStringList{"training.learn"});
-        QCOMPARE(one([](SessionState& s) { s.dataPath = "x"; }), QStringList{"dataPath"});
+        QCOMPARE(one([](SessionState& s) { s.dataPath = "x"; }), QStringList{"data.path"});
         const QStringList two = one([](SessionState& s) {
-            s.orbit.dist.sigma = 3;
+            s.orbit.dist.setValue("sigma", 3);
             s.embeddingInputs = {1};
         });
-        QCOMPARE(two, (QStringList{"embeddingInputs", "orbit.dist.sigma"}));
+        QCOMPARE(two, (QStringList{"data.embedding", "orbit.distribution.sigma"}));
     }
 
     void aLessonNamingWhatTheRegistryLacksIsRefused()
@@ -121,17 +121,17 @@ private slots:
         bad.start.panel = "kernel";
         QVERIFY2(refusal(bad).contains("no panel kernel"), qPrintable(refusal(bad)));
         bad = good;
-        bad.steps[1].change = [](SessionState& s) { s.orbit.dist.kappa = -1; };
-        bad.steps[1].field = "orbit.dist.kappa";
+        bad.steps[1].change = [](SessionState& s) { s.orbit.dist.setValue("kappa", -1); };
+        bad.steps[1].field = "orbit.distribution.kappa";
         QVERIFY2(refusal(bad).contains("kappa") && refusal(bad).contains("step 2"), qPrintable(refusal(bad)));
         // A step that changes two things, or another field than it names.
         bad = good;
         bad.steps[1].change = [](SessionState& s) {
-            s.orbit.dist.kappa = 2;
+            s.orbit.dist.setValue("kappa", 2);
             s.orbit.r = 5;
         };
-        bad.steps[1].field = "orbit.dist.kappa";
-        QVERIFY2(refusal(bad).contains("not exactly orbit.dist.kappa"), qPrintable(refusal(bad)));
+        bad.steps[1].field = "orbit.distribution.kappa";
+        QVERIFY2(refusal(bad).contains("not exactly orbit.distribution.kappa"), qPrintable(refusal(bad)));
         bad = good;
         bad.steps[1].field = "orbit.r";
         QVERIFY2(refusal(bad).contains("not exactly orbit.r"), qPrintable(refusal(bad)));
@@ -212,11 +212,11 @@ private slots:
         orbitui::MainWindow& w = *fx.window;
         QVERIFY(w.lessonDock()->start(1, 2));
         QVERIFY(settle(w));
-        QCOMPARE(w.state()->orbitSettings().dist.kappa, 4.0);
+        QCOMPARE(w.state()->orbitSettings().dist.value("kappa"), 4.0);
         QCOMPARE(w.lessonDock()->text(), lesson.steps[2].text);
         QTest::mouseClick(w.lessonDock()->backButton(), Qt::LeftButton);
         QVERIFY(settle(w));
-        QCOMPARE(w.state()->orbitSettings().dist.kappa, 1.0);
+        QCOMPARE(w.state()->orbitSettings().dist.value("kappa"), 1.0);
         QVERIFY(!w.lessonDock()->start(1, static_cast<int>(lesson.steps.size())));  // out of range
     }
 };

@@ -68,7 +68,7 @@ private slots:
         s.embeddingInputs = {3000, 4500};
         s.orbit.group = "rotation";
         s.orbit.dist.name = "vonmises";
-        s.orbit.dist.kappa = 1.5;
+        s.orbit.dist.setValue("kappa", 1.5);
         s.orbit.r = 12;
         s.orbit.seed = 7;
         s.kernels.n = 20;

@@ -352,7 +352,7 @@ private slots:
         QVERIFY(w.statusBar()->isHidden());
         // A redraw replaces the series: the new curve is drawn thick too.
         OrbitSettings s = w.state()->orbitSettings();
-        s.dist.kappa = s.dist.kappa + 1.0;
+        s.dist.setValue("kappa", s.dist.value("kappa") + 1.0);
         w.state()->setOrbitSettings(s);
         QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 60000));
         settle(w);

@@ -201,9 +201,9 @@ private slots:
         const ParameterInfo info = parametersOf("vonmises", "rotation").front();  // the registry's slider span
         const double expected = ParameterControl::toValue(700, info.sliderMinimum, info.sliderMaximum, info.logScale);
         QTRY_VERIFY_WITH_TIMEOUT(w.orbitsPanel()->lastResult() != before && w.isIdle(), 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(w.orbitsPanel()->lastResult()->request.settings.dist.kappa,
+        QTRY_COMPARE_WITH_TIMEOUT(w.orbitsPanel()->lastResult()->request.settings.dist.value("kappa"),
                                   kappa->spinBox()->value(), 30000);
-        QVERIFY(std::abs(w.state()->orbitSettings().dist.kappa - expected) < 1e-3);
+        QVERIFY(std::abs(w.state()->orbitSettings().dist.value("kappa") - expected) < 1e-3);
         QVERIFY(w.orbitsPanel()->drawCount() > draws);
         QTRY_VERIFY(w.orbitsPanel()->gallery()->paintCount() > paints);
         // The other editor (group panel) follows the shared state.
@@ -224,9 +224,9 @@ private slots:
             QVERIFY(loadAndSettle(w, digitsPng()));
             OrbitSettings s = w.state()->orbitSettings();
             s.group = "affine";
-            s.rotation = {"uniform", 1.0, 0.75};
-            s.translation = {"gaussian", 1.0, 0.5, 1.5};
-            s.scale = {"lognormal", 1.0, 0.5, 0.2, 0.1};
+            s.factorDists.at("rotation") = {"uniform", {{"a", 0.75}}};
+            s.factorDists.at("translation") = {"gaussian", {{"sigma", 1.5}}};
+            s.factorDists.at("scale") = {"lognormal", {{"mu", 0.1}, {"sigma", 0.2}}};
             s.r = 12;
             s.seed = 987654321987654321ull;
             w.state()->setOrbitSettings(s);

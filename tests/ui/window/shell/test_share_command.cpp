@@ -157,9 +157,9 @@ private slots:
         orbitui::MainWindow& w = *fx.window;
         orbitui::OrbitSettings o = orbitui::defaultSettingsFor(molecules ? orbit::DataKind::Coulomb : orbit::DataKind::Images);
         if (molecules) {
-            o.dist.sigma = 0.5;
+            o.dist.setValue("sigma", 0.5);
         } else {
-            o.dist.kappa = 1.5;
+            o.dist.setValue("kappa", 1.5);
         }
         o.r = 12;
         o.seed = 7;
@@ -206,9 +206,9 @@ private slots:
         orbitui::MainWindow& w = *fx.window;
         orbitui::OrbitSettings o = orbitui::defaultSettingsFor(molecules ? orbit::DataKind::Coulomb : orbit::DataKind::Images);
         if (molecules)
-            o.dist.sigma = 0.7;
+            o.dist.setValue("sigma", 0.7);
         else
-            o.dist.kappa = 2.5;
+            o.dist.setValue("kappa", 2.5);
         o.seed = 11;
         prepare(w, molecules ? orbittest::g2Xyz() : orbittest::digitsPng(), o, 5);
         w.showPanel("group");
@@ -245,7 +245,7 @@ private slots:
         WindowFixture fx;
         orbitui::MainWindow& w = *fx.window;
         orbitui::OrbitSettings o = orbitui::defaultSettingsFor(orbit::DataKind::Images);
-        o.dist.kappa = 1.5;
+        o.dist.setValue("kappa", 1.5);
         o.r = 12;
         o.seed = 7;
         prepare(w, orbittest::digitsPng(), o, 3000);
@@ -286,7 +286,7 @@ private slots:
         WindowFixture fx;
         orbitui::MainWindow& w = *fx.window;
         orbitui::OrbitSettings o = orbitui::defaultSettingsFor(orbit::DataKind::Images);
-        o.dist.kappa = 0.5;
+        o.dist.setValue("kappa", 0.5);
         o.seed = 3;
         prepare(w, orbittest::digitsPng(), o, 0);
         orbitui::ApproximationSettings a = orbittest::manualApproximation(20, {10, 40}, {2, 4});

@@ -66,10 +66,10 @@ orbitui::SessionState changed(orbitui::SessionState s, bool molecules)
     s.orbit.seed = 4242;
     s.orbit.r = 17;
     if (molecules) {
-        s.orbit.dist.sigma = 0.35;
+        s.orbit.dist.setValue("sigma", 0.35);
     } else {
         s.orbit.dist.name = "uniform";
-        s.orbit.dist.a = 0.75;
+        s.orbit.dist.setValue("a", 0.75);
         s.training.localityAxis = "a";  // the sweep the Training panel offers for a uniform window
         s.training.locality = {0.2, 0.9};
         s.training.learn = {"a"};       // and Learn locality its parameter
@@ -159,7 +159,7 @@ private slots:
         s.dataPath = "/data/my digits/it's \"here\".png";
         s.embeddingInputs = {3, 14, 15};
         s.orbit.group = "affine";
-        s.orbit.rotation.kappa = 0.125;
+        s.orbit.factorDists.at("rotation").setValue("kappa", 0.125);
         s.orbit.seed = 18446744073709551615ull;  // 64 bits survive (a JSON double would not)
         const QString text = orbitui::encodeSetting(s);
         QVERIFY2(QRegularExpression("^orbitlab-setting:1:[A-Za-z0-9_-]+$").match(text).hasMatch(), qPrintable(text));

@@ -44,9 +44,9 @@ OrbitSettings affineWindows()
 {
     OrbitSettings affine;
     affine.group = "affine";
-    affine.rotation = DistributionParams{"uniform", 1.0, 0.8};
-    affine.translation = DistributionParams{"gaussian", 1.0, 0.5, 0.8};
-    affine.scale = DistributionParams{"delta"};
+    affine.factorDists.at("rotation") = DistributionParams{"uniform", {{"a", 0.8}}};
+    affine.factorDists.at("translation") = DistributionParams{"gaussian", {{"sigma", 0.8}}};
+    affine.factorDists.at("scale") = DistributionParams{"delta", {}};
     return affine;
 }
 
@@ -67,7 +67,7 @@ struct Fixture : orbittest::TrainingPanelFixture {
     explicit Fixture(const char* file = "digits.png", OrbitSettings orbit = {}) : TrainingPanelFixture(file)
     {
         if (orbit.group == "rotation")
-            orbit.dist = DistributionParams{"vonmises", 1.0};
+            orbit.dist = DistributionParams{"vonmises", {{"kappa", 1.0}}};
         if (std::string(file) == "digits.png")
             state.setOrbitSettings(orbit);
     }
@@ -103,7 +103,7 @@ private slots:
         fx.pane().evaluationsBox()->setValue(8);
         fx.pane().landscapeBox()->setValue(6);
         std::vector<double> seen;
-        QObject::connect(&fx.state, &LabState::orbitSettingsChanged, [&] { seen.push_back(fx.state.orbitSettings().dist.kappa); });
+        QObject::connect(&fx.state, &LabState::orbitSettingsChanged, [&] { seen.push_back(fx.state.orbitSettings().dist.value("kappa")); });
         QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
         QVERIFY(fx.learn(quick()));
         // 6 landscape points, then at most 8 evaluations, each handed over as it happened.
@@ -116,7 +116,7 @@ private slots:
         // The slider moved with the optimiser (several values) and rests on the learned one.
         QVERIFY2(std::set<double>(seen.begin(), seen.end()).size() >= 3, qPrintable(QString::number(seen.size())));
         const double learned = result->learn.learned.at("kappa");
-        QCOMPARE(fx.state.orbitSettings().dist.kappa, learned);
+        QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), learned);
         QVERIFY2(fx.pane().summaryText().contains("Learned κ"), qPrintable(fx.pane().summaryText()));
         QVERIFY(fx.pane().undoButton()->isEnabled());
         // The same numbers as the core (and so `orbitlab-cli learn`) on the same rows and seed.
@@ -166,7 +166,7 @@ private slots:
         }
         fx.panel.cancel();  // Esc does the same
         QVERIFY(fx.panel.isIdle());
-        QCOMPARE(fx.state.orbitSettings().dist.kappa, bestKappa);
+        QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), bestKappa);
         QVERIFY2(fx.pane().summaryText().startsWith("Cancelled"), qPrintable(fx.pane().summaryText()));
         QTest::mouseClick(fx.pane().undoButton(), Qt::LeftButton);
         QCOMPARE(fx.sessionBytes(), before);
@@ -202,8 +202,8 @@ private slots:
         const auto result = fx.pane().lastResult();
         QCOMPARE(m, result->surface->logEvidence);
         QCOMPARE(int(fx.pane().view()->surface()->overlay().size()), int(result->learn.trajectory.size()));
-        QCOMPARE(fx.state.orbitSettings().rotation.a, result->learn.learned.at("rotation.a"));
-        QCOMPARE(fx.state.orbitSettings().translation.sigma, result->learn.learned.at("translation.sigma"));
+        QCOMPARE(fx.state.orbitSettings().factorDists.at("rotation").value("a"), result->learn.learned.at("rotation.a"));
+        QCOMPARE(fx.state.orbitSettings().factorDists.at("translation").value("sigma"), result->learn.learned.at("translation.sigma"));
     }
     void theChoicesTravelWithTheSettings()
     {
@@ -252,7 +252,7 @@ private slots:
     {
         Fixture fx;
         OrbitSettings s = fx.state.orbitSettings();
-        s.dist = DistributionParams{"haar"};
+        s.dist = DistributionParams{"haar", {}};
         fx.state.setOrbitSettings(s);
         QCOMPARE(fx.pane().parameterList()->count(), 0);
         QVERIFY(!fx.pane().learnButton()->isEnabled());
