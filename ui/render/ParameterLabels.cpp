@@ -12,10 +12,19 @@ ParameterInfo parameterInfo(const orbit::ParamDescriptor& p)
     ParameterInfo info;
     info.key = QString::fromStdString(p.key);
     info.label = QString::fromStdString(p.label);
-    // A spin box rounds to `decimals`: an open end is its nearest representable value inside.
-    const double step = std::pow(10.0, -p.decimals);
-    info.minimum = p.minimumOpen ? p.minimum + step : p.minimum;
-    info.maximum = p.maximumOpen ? p.maximum - step : p.maximum;
+    // A spin box rounds to `decimals`: each end is the nearest value it can show inside the valid
+    // range (π, a closed end, is 3.141 at three decimals: 3.142 would be refused by the core).
+    const double scale = std::pow(10.0, p.decimals), step = 1.0 / scale;
+    const auto inward = [&](double end, bool open, bool upper) {
+        if (!std::isfinite(end * scale))
+            return end;
+        double v = (upper ? std::floor(end * scale + 1e-9) : std::ceil(end * scale - 1e-9)) / scale;
+        if (open && v == end)
+            v += upper ? -step : step;
+        return v;
+    };
+    info.minimum = inward(p.minimum, p.minimumOpen, false);
+    info.maximum = inward(p.maximum, p.maximumOpen, true);
     info.sliderMinimum = p.learnMinimum;
     info.sliderMaximum = p.learnMaximum;
     info.logScale = p.logScale && p.learnMinimum > 0;
