@@ -1,5 +1,6 @@
 #include "state/Session.hpp"
 
+#include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace orbitui {
 
@@ -293,17 +295,44 @@ QJsonObject kernelsToJson(const KernelsSettings& k)
     return {{"n", k.n}, {"r", k.r}, {"method", k.method}, {"s", k.s}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
 }
 
+/// A whole number of the figure setting `key`, in its valid range (`lowest` below it: r's 0, the
+/// orbit settings' r).
+int readSetting(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const char* key,
+                int fallback, std::optional<int> lowest = std::nullopt)
+{
+    const orbit::ParamDescriptor& p = figure.setting(key);
+    return readInt(o, key, path, fallback, lowest.value_or(static_cast<int>(p.minimum)), static_cast<int>(p.maximum));
+}
+
+/// The figure's bandwidth: a number in its valid range.
+double readBandwidth(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, double fallback)
+{
+    const double v = readNumber(o, "bandwidth", path, fallback);
+    const orbit::ParamDescriptor& p = figure.setting("bandwidth");
+    if (!p.accepts(v))
+        bad(path + ".bandwidth", QString::fromStdString("expected a number " + p.rangeText()), o.value("bandwidth"));
+    return v;
+}
+
+/// The figure's approximation method: one of its choices.
+QString readMethod(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const QString& fallback)
+{
+    QStringList choices;
+    for (const std::string& c : figure.setting("method").choices)
+        choices << QString::fromStdString(c);
+    return readChoice(o, "method", path, fallback, choices);
+}
+
 KernelsSettings kernelsFromJson(const QJsonObject& o)
 {
     const QString path = "kernels";
+    const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
     KernelsSettings k;
-    k.n = readInt(o, "n", path, k.n, 2, 100000);
-    k.r = readInt(o, "r", path, k.r, 0, 1 << 20);
-    k.method = readChoice(o, "method", path, k.method, {"rf", "nystrom", "gicdf"});
-    k.s = readInt(o, "s", path, k.s, 1, 1 << 20);
-    k.bandwidth = readNumber(o, "bandwidth", path, k.bandwidth);
-    if (!(k.bandwidth > 0))
-        bad("kernels.bandwidth", "expected a positive number", o.value("bandwidth"));
+    k.n = readSetting(o, path, figure, "n", k.n);
+    k.r = readSetting(o, path, figure, "r", k.r, 0);  // 0: the orbit settings' r
+    k.method = readMethod(o, path, figure, k.method);
+    k.s = readSetting(o, path, figure, "s", k.s);
+    k.bandwidth = readBandwidth(o, path, figure, k.bandwidth);
     k.autoApply = readBool(o, "auto_apply", path, k.autoApply);
     return k;
 }
@@ -317,16 +346,16 @@ QJsonObject approximationToJson(const ApproximationSettings& a)
 ApproximationSettings approximationFromJson(const QJsonObject& o)
 {
     const QString path = "approximation";
+    const orbit::FigureDescriptor& figure = orbit::approximationFigure();
     ApproximationSettings a;
-    a.n = readInt(o, "n", path, a.n, 2, 100000);
-    a.method = readChoice(o, "method", path, a.method, {"rf", "nystrom"});
-    a.sList = readIntList(o, "s_list", path, a.sList, 1, 100000);
-    a.rList = readIntList(o, "r_list", path, a.rList, 1, 100000);
-    a.refR = readInt(o, "ref_r", path, a.refR, 1, 1 << 20);
-    a.repeats = readInt(o, "repeats", path, a.repeats, 1, 1000);
-    a.bandwidth = readNumber(o, "bandwidth", path, a.bandwidth);
-    if (!(a.bandwidth > 0))
-        bad("approximation.bandwidth", "expected a positive number", o.value("bandwidth"));
+    a.n = readSetting(o, path, figure, "n", a.n);
+    a.method = readMethod(o, path, figure, a.method);
+    const orbit::ParamDescriptor &s = figure.setting("s"), &r = figure.setting("r");
+    a.sList = readIntList(o, "s_list", path, a.sList, static_cast<int>(s.minimum), static_cast<int>(s.maximum));
+    a.rList = readIntList(o, "r_list", path, a.rList, static_cast<int>(r.minimum), static_cast<int>(r.maximum));
+    a.refR = readSetting(o, path, figure, "ref_r", a.refR);
+    a.repeats = readSetting(o, path, figure, "repeats", a.repeats);
+    a.bandwidth = readBandwidth(o, path, figure, a.bandwidth);
     a.autoApply = readBool(o, "auto_apply", path, a.autoApply);
     return a;
 }

@@ -29,12 +29,6 @@ std::string joinInts(const std::vector<int>& values)
     return out;
 }
 
-/// N as the panels use it: capped at the dataset's samples when known.
-int capped(int n, const CommandContext& c)
-{
-    return c.samples > 0 ? std::min(n, static_cast<int>(std::min<std::size_t>(c.samples, 1u << 30))) : n;
-}
-
 std::string dataPath(const SessionState& s)
 {
     if (s.dataPath.isEmpty())
@@ -122,28 +116,20 @@ CliCommand panelCommand(const SessionState& s, const std::string& panel, const C
                 false};
     }
     if (panel == "kernels") {
-        KernelRequest req;  // the panel's request: its feature spec is the one the panel computes
-        req.r = s.kernels.r > 0 ? s.kernels.r : o.r;
-        req.method = s.kernels.method.toStdString();
-        req.s = s.kernels.s;
-        return {{"kernel", "--data", dataPath(s), "--n", std::to_string(capped(s.kernels.n, c)), "--group", o.groupSpec(),
-                 "--dist", o.distSpec(), "-r", std::to_string(req.r), "--kernel",
-                 "gaussian:median=" + orbit::formatNumber(s.kernels.bandwidth), "--features", req.featureSpec(), "--seed",
-                 seed, "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv", "--base-out",
-                 "kernel-base.csv", "--difference-out", "kernel-difference.csv"},
+        const KernelRequest req = kernelRequest(s.kernels, o, c.samples);  // what the panel computes
+        return {{"kernel", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+                 o.distSpec(), "-r", std::to_string(req.r), "--kernel", req.kernelSpec(), "--features", req.featureSpec(),
+                 "--seed", seed, "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv",
+                 "--base-out", "kernel-base.csv", "--difference-out", "kernel-difference.csv"},
                 false};
     }
     if (panel == "approximation") {
-        const ApproximationSettings& a = s.approximation;
-        const int n = capped(a.n, c);
-        std::vector<int> sList = a.sList;
-        if (a.method == "nystrom")  // at most n landmarks, as the panel keeps them
-            sList.erase(std::remove_if(sList.begin(), sList.end(), [n](int v) { return v > n; }), sList.end());
-        return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(n), "--group", o.groupSpec(), "--dist",
-                 o.distSpec(), "--kernel", "gaussian:median=" + orbit::formatNumber(a.bandwidth), "--features",
-                 a.method.toStdString(), "--s-list", joinInts(sList), "--r-list", joinInts(a.rList), "--ref-r",
-                 std::to_string(a.refR), "--repeats", std::to_string(a.repeats), "--seed", seed, "--csv",
-                 "approximation.csv"},
+        const ApproxRequest req = approxRequest(s.approximation, o, c.samples);  // what the panel computes
+        const orbit::ApproxErrorConfig& a = req.config;
+        return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+                 o.distSpec(), "--kernel", req.kernelSpec(), "--features", a.method, "--s-list", joinInts(a.sList),
+                 "--r-list", joinInts(a.rList), "--ref-r", std::to_string(a.refR), "--repeats", std::to_string(a.repeats),
+                 "--seed", seed, "--csv", "approximation.csv"},
                 false};
     }
     if (panel == "training")

@@ -5,7 +5,9 @@
 #include "orbit/experiments/InvarianceProbe.hpp"
 #include "orbit/experiments/KernelComparison.hpp"
 #include "orbit/features/FeatureMap.hpp"
+#include "orbit/registry/Figures.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <QElapsedTimer>
 
@@ -15,7 +17,20 @@ namespace orbitui {
 
 namespace {
 
-std::string kernelSpecOf(double bandwidth) { return "gaussian:median=" + std::to_string(bandwidth); }
+std::string kernelSpecOf(double bandwidth) { return "gaussian:median=" + orbit::formatNumber(bandwidth); }
+
+/// N as the panels use it: capped at the dataset's samples when known.
+int capped(int n, std::size_t samples)
+{
+    return samples > 0 ? std::min(n, static_cast<int>(std::min<std::size_t>(samples, 1u << 30))) : n;
+}
+
+/// SpecError(field, "must be in [lo, hi]") for a whole number outside the figure setting's valid range.
+void checkCount(const orbit::ParamDescriptor& p, const std::string& field, int v)
+{
+    if (!p.accepts(v))
+        throw orbit::SpecError(field, p.violation(v), std::to_string(v));
+}
 
 /// n points of the dataset (ordered by label), their captions, and the feature context of the
 /// settings on them (group, distribution, the base kernel with its bandwidth resolved on them).
@@ -44,18 +59,21 @@ PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& sett
 
 std::string KernelRequest::featureSpec() const
 {
-    const std::string sText = std::to_string(s), rText = std::to_string(r);
-    if (method == "nystrom")
-        return "inystrom:s=" + sText + ",r=" + rText;
-    if (method == "gicdf")
-        return "gicdf:m=" + sText + ",bins=25,r=" + rText;
-    return "irf:s=" + sText + ",r=" + rText;
+    const orbit::ApproximationDescriptor* a = orbit::findApproximation(method);
+    return a ? a->featureSpec(s, r) : method;  // validate() names an unknown method
 }
+
+std::string KernelRequest::kernelSpec() const { return kernelSpecOf(bandwidth); }
+
+std::string ApproxRequest::kernelSpec() const { return kernelSpecOf(bandwidth); }
 
 void KernelRequest::validate(std::size_t count) const
 {
-    if (n < 2 || static_cast<std::size_t>(n) > count)
-        throw orbit::SpecError("N", "must be between 2 and the number of samples (" + std::to_string(count) + ")",
+    const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
+    const orbit::ParamDescriptor& size = figure.setting("n");
+    if (n < size.minimum || static_cast<std::size_t>(n) > count)
+        throw orbit::SpecError("N", "must be between " + orbit::formatNumber(size.minimum) + " and the number of samples (" +
+                                        std::to_string(count) + ")",
                                std::to_string(n));
     if (!points.empty() && points.size() != static_cast<std::size_t>(n))
         throw orbit::SpecError("N", "must equal the number of given points (" + std::to_string(points.size()) + ")",
@@ -63,17 +81,47 @@ void KernelRequest::validate(std::size_t count) const
     for (std::size_t i : points)
         if (i >= count)
             throw orbit::SpecError("index", "no such sample (" + std::to_string(count) + " samples)", std::to_string(i));
-    if (r < 1)
-        throw orbit::SpecError("r", "must be >= 1", std::to_string(r));
-    if (s < 1)
-        throw orbit::SpecError("s", "must be >= 1", std::to_string(s));
-    if (method != "rf" && method != "nystrom" && method != "gicdf")
-        throw orbit::SpecError("approximation", "must be rf, nystrom or gicdf", method);
-    if (method == "nystrom" && s > n)
-        throw orbit::SpecError("s", "Nyström needs s <= N (" + std::to_string(n) + " landmarks at most)",
+    checkCount(size, "N", n);
+    checkCount(figure.setting("r"), "r", r);
+    checkCount(figure.setting("s"), "s", s);
+    const orbit::ParamDescriptor& methods = figure.setting("method");
+    if (std::find(methods.choices.begin(), methods.choices.end(), method) == methods.choices.end())
+        throw orbit::SpecError("approximation", "must be " + methods.rangeText(), method);
+    const orbit::ApproximationDescriptor& a = *orbit::findApproximation(method);
+    if (a.sAtMostPoints && s > n)
+        throw orbit::SpecError("s", a.displayName + " needs s <= N (" + std::to_string(n) + " landmarks at most)",
                                std::to_string(s));
-    if (!(bandwidth > 0))
-        throw orbit::SpecError("bandwidth", "must be > 0", std::to_string(bandwidth));
+    if (const std::string why = figure.setting("bandwidth").violation(bandwidth); !why.empty())
+        throw orbit::SpecError("bandwidth", why, orbit::formatNumber(bandwidth));
+}
+
+KernelRequest kernelRequest(const KernelsSettings& k, const OrbitSettings& orbit, std::size_t samples)
+{
+    KernelRequest req;
+    req.settings = orbit;
+    req.n = capped(k.n, samples);
+    req.r = k.r > 0 ? k.r : orbit.r;
+    req.method = k.method.toStdString();
+    req.s = k.s;
+    req.bandwidth = k.bandwidth;
+    return req;
+}
+
+ApproxRequest approxRequest(const ApproximationSettings& a, const OrbitSettings& orbit, std::size_t samples)
+{
+    ApproxRequest req;
+    req.settings = orbit;
+    req.n = capped(a.n, samples);
+    req.bandwidth = a.bandwidth;
+    req.config.method = a.method.toStdString();
+    req.config.rList = a.rList;
+    req.config.refR = a.refR;
+    req.config.repeats = a.repeats;
+    req.config.seed = orbit.seed;
+    const orbit::ApproximationDescriptor* m = orbit::findApproximation(req.config.method);
+    for (int s : a.sList)
+        (m && m->sAtMostPoints && s > req.n ? req.sDropped : req.config.sList).push_back(s);
+    return req;
 }
 
 Task makeKernelTask(KernelRequest request)

@@ -1,6 +1,7 @@
 #pragma once
 // The long tasks of the Kernels and Approximation panels and of the invariance probe: config
 // structs copied into the task, results that carry the request they were computed for.
+#include "state/AnalysisSettings.hpp"
 #include "state/OrbitSettings.hpp"
 #include "state/workers/Worker.hpp"
 
@@ -24,7 +25,7 @@ struct KernelRequest {
     OrbitSettings settings;         ///< group, distribution and seed
     int n = 100;                    ///< points, chosen by kernelPlotIndices (ordered by label, or by target)
     int r = 20;                     ///< group samples per point of the Monte Carlo kernel and of the map
-    std::string method = "rf";      ///< rf (invariant random Fourier), nystrom, gicdf
+    std::string method = "rf";      ///< an approximation of the Kernels figure (orbit/registry/Figures.hpp)
     int s = 200;                    ///< templates / landmarks (GICDF: templates m)
     double bandwidth = 1.0;         ///< Gaussian sigma = bandwidth x median pairwise distance
     /// When not empty: these dataset rows, in this order, instead of kernelPlotIndices (n of them;
@@ -32,9 +33,18 @@ struct KernelRequest {
     std::vector<std::size_t> points;
     /// The feature-map spec of method, s and r, e.g. "irf:s=200,r=20".
     std::string featureSpec() const;
-    /// Throws SpecError naming the field (n, r, s, method) when a value is out of range.
+    /// The base kernel: "gaussian:median=B" with the bandwidth's shortest round-trip number.
+    std::string kernelSpec() const;
+    /// Throws SpecError naming the field (N, r, s, approximation, bandwidth) when a value is outside
+    /// the Kernels figure's range (orbit::kernelsFigure) or the dataset of `count` samples.
     void validate(std::size_t count) const;
 };
+
+/// The request the Kernels settings `k` make with `orbit` on a dataset of `samples` rows (0: not
+/// known): N capped at the samples, r as set or, when 0, the orbit's r, and the method, s and
+/// bandwidth as set. The Kernels panel, its A/B view and Copy as command all build it here; the
+/// caller gives the dataset (and, for A on B's points, the points).
+KernelRequest kernelRequest(const KernelsSettings& k, const OrbitSettings& orbit, std::size_t samples);
 
 struct KernelResult {
     KernelRequest request;
@@ -64,7 +74,17 @@ struct ApproxRequest {
     int n = 100;
     orbit::ApproxErrorConfig config;  ///< method, sList, rList, refR, repeats, seed
     double bandwidth = 1.0;
+    /// The values of the settings' s list that the method cannot take (above n for Nyström), left out of config.sList.
+    std::vector<int> sDropped;
+    /// "gaussian:median=B", as KernelRequest::kernelSpec.
+    std::string kernelSpec() const;
 };
+
+/// The request the Approximation settings `a` make with `orbit` on a dataset of `samples` rows (0:
+/// not known): n capped at the samples, the orbit's seed, and the s list without the values a method
+/// whose s is at most the points cannot take (sDropped). The panel, its A/B view and Copy as command
+/// all build it here.
+ApproxRequest approxRequest(const ApproximationSettings& a, const OrbitSettings& orbit, std::size_t samples);
 
 struct ApproxResult {
     ApproxRequest request;

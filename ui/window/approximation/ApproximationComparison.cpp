@@ -65,19 +65,8 @@ void ApproximationComparison::ensureA()
         return;
     pendingKey_ = key;
     const PinnedSetting& a = *comparison_->pinned();
-    ApproxRequest req;
+    ApproxRequest req = approxRequest(a.approximation, a.orbit, ds->count());
     req.dataset = ds;
-    req.settings = a.orbit;
-    req.n = std::min(a.approximation.n, static_cast<int>(ds->count()));
-    req.bandwidth = a.approximation.bandwidth;
-    req.config.method = a.approximation.method.toStdString();
-    req.config.sList = a.approximation.sList;
-    req.config.rList = a.approximation.rList;
-    req.config.refR = a.approximation.refR;
-    req.config.repeats = a.approximation.repeats;
-    req.config.seed = a.orbit.seed;
-    if (req.config.method == "nystrom")  // at most n landmarks, as the panel does
-        std::erase_if(req.config.sList, [&](int s) { return s > req.n; });
     runner_->submit(makeApproxTask(std::move(req)));
 }
 

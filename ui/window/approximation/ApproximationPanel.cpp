@@ -8,6 +8,9 @@
 #include "widgets/FractionBar.hpp"
 #include "render/SampleImage.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "widgets/RegistryControls.hpp"
+
+#include "orbit/registry/Figures.hpp"
 
 #include <QChart>
 #include <QComboBox>
@@ -48,22 +51,17 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
       repeats_(new QSpinBox), bandwidth_(new QDoubleSpinBox), auto_(new AutoApplyControl(this)),
       cancel_(new QPushButton(tr("Cancel"))), progress_(new FractionBar), status_(new QLabel)
 {
-    n_->setRange(2, 2000);
-    n_->setToolTip(tr("n, the number of data points whose kernel matrix K is approximated."));
-    method_->addItem(tr("Invariant RF (eq. 7)"), "rf");
-    method_->addItem(tr("Invariant Nyström (eq. 8)"), "nystrom");
-    method_->setToolTip(tr("The feature map Ψ whose Gram matrix Ψ Ψᵀ approximates the invariant kernel K."));
-    sList_->setToolTip(tr("The values of s, the number of templates (RF) or landmarks (Nyström), one point per value."));
-    rList_->setToolTip(tr("The values of r, the number of group samples per template or landmark, one curve per value."));
-    refR_->setRange(1, 1000);
-    refR_->setToolTip(tr("ref-r, the number of group samples per point of the reference kernel K (drawn independently "
-                         "of the features): larger is more exact and slower."));
-    repeats_->setRange(1, 50);
-    repeats_->setToolTip(tr("How many independent feature draws are averaged for each (r, s)."));
-    bandwidth_->setRange(0.01, 100.0);
-    bandwidth_->setDecimals(2);
+    // Ranges, words and defaults: the registry's approximation-error figure (orbit/registry/Figures.hpp).
+    const orbit::FigureDescriptor& figure = orbit::approximationFigure();
+    configureCount(n_, figure.setting("n"));
+    const auto approximations = figure.approximations();
+    configureChoice(method_, figure.setting("method"), {approximations.begin(), approximations.end()});
+    sList_->setToolTip(QString::fromStdString(figure.setting("s").doc));
+    rList_->setToolTip(QString::fromStdString(figure.setting("r").doc));
+    configureCount(refR_, figure.setting("ref_r"));
+    configureCount(repeats_, figure.setting("repeats"));
+    configureReal(bandwidth_, figure.setting("bandwidth"));
     bandwidth_->setSingleStep(0.1);
-    bandwidth_->setToolTip(tr("The Gaussian kernel's width σ as a multiple of the median distance between points."));
     cancel_->setToolTip(tr("Stop the computation; the points already drawn stay."));
     cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));
     cancel_->setEnabled(false);
@@ -71,13 +69,14 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     status_->setTextFormat(Qt::RichText);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("n points"), n_);
-    form->addRow(tr("Features"), method_);
-    form->addRow(tr("s values"), sList_);
-    form->addRow(tr("r values"), rList_);
-    form->addRow(tr("ref-r"), refR_);
-    form->addRow(tr("Repeats"), repeats_);
-    form->addRow(tr("σ / median distance"), bandwidth_);
+    const auto label = [&figure](const char* key) { return QString::fromStdString(figure.setting(key).label); };
+    form->addRow(label("n"), n_);
+    form->addRow(label("method"), method_);
+    form->addRow(label("s"), sList_);
+    form->addRow(label("r"), rList_);
+    form->addRow(label("ref_r"), refR_);
+    form->addRow(label("repeats"), repeats_);
+    form->addRow(label("bandwidth"), bandwidth_);
     auto* settingsBox = new QGroupBox(tr("Experiment (LGIKA Figure 1)"));
     settingsBox->setLayout(form);
     auto* runRow = new QHBoxLayout;
@@ -173,15 +172,20 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     fields()->add("kernel", bandwidth_);
 }
 
-std::optional<std::vector<int>> ApproximationPanel::parseList(const QString& text, const QString& field, QString* error)
+std::optional<std::vector<int>> ApproximationPanel::parseList(const QString& text, const char* key, QString* error)
 {
+    const orbit::ParamDescriptor& p = orbit::approximationFigure().setting(key);
+    const QString field = QString::fromStdString(p.label);
     std::vector<int> out;
     for (const QString& part : text.split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
         bool ok = false;
         const int v = part.toInt(&ok);
-        if (!ok || v < 1 || v > 100000) {
+        if (!ok || !p.accepts(v)) {
             if (error)
-                *error = tr("%1: “%2” is not a whole number between 1 and 100000").arg(field, part);
+                *error = tr("%1: “%2” is not a whole number between %3 and %4")
+                             .arg(field, part)
+                             .arg(static_cast<int>(p.minimum))
+                             .arg(static_cast<int>(p.maximum));
             return std::nullopt;
         }
         if (std::find(out.begin(), out.end(), v) == out.end())
@@ -201,8 +205,8 @@ ApproximationSettings ApproximationPanel::settings() const
     ApproximationSettings s;
     s.n = n_->value();
     s.method = method_->currentData().toString();
-    s.sList = parseList(sList_->text(), {}, nullptr).value_or(s.sList);
-    s.rList = parseList(rList_->text(), {}, nullptr).value_or(s.rList);
+    s.sList = parseList(sList_->text(), "s", nullptr).value_or(s.sList);
+    s.rList = parseList(rList_->text(), "r", nullptr).value_or(s.rList);
     s.refR = refR_->value();
     s.repeats = repeats_->value();
     s.bandwidth = bandwidth_->value();
@@ -239,38 +243,22 @@ void ApproximationPanel::compute()
     if (!ds)
         return;
     QString error;
-    const auto sList = parseList(sList_->text(), tr("s values"), &error);
-    const auto rList = sList ? parseList(rList_->text(), tr("r values"), &error) : std::nullopt;
+    const auto sList = parseList(sList_->text(), "s", &error);
+    const auto rList = sList ? parseList(rList_->text(), "r", &error) : std::nullopt;
     if (!sList || !rList) {
         showFieldError(error, sList ? "r-list" : "s-list", error);
         return;
     }
-    const int n = std::min(n_->value(), static_cast<int>(ds->count()));
-    ApproxRequest req;
+    ApproxRequest req = approxRequest(settings(), state_->orbitSettings(), ds->count());
     req.dataset = ds;
-    req.settings = state_->orbitSettings();
-    req.n = n;
-    req.bandwidth = bandwidth_->value();
-    req.config.method = method_->currentData().toString().toStdString();
-    req.config.sList = *sList;
-    req.config.rList = *rList;
-    req.config.refR = refR_->value();
-    req.config.repeats = repeats_->value();
-    req.config.seed = req.settings.seed;
     note_.clear();
-    if (req.config.method == "nystrom") {  // at most n landmarks: drop larger s, say so
-        std::vector<int> kept;
-        for (int s : req.config.sList)
-            if (s <= n)
-                kept.push_back(s);
-        if (kept.size() < req.config.sList.size())
-            note_ = tr(" Nyström takes at most n = %1 landmarks: larger s were left out.").arg(n);
-        if (kept.empty()) {
-            const QString error = tr("Nyström needs s ≤ n = %1: give smaller s values or a larger n.").arg(n);
-            showFieldError(error, "s-list", error);
-            return;
-        }
-        req.config.sList = kept;
+    const QString method = QString::fromStdString(orbit::findApproximation(req.config.method)->displayName);
+    if (!req.sDropped.empty())  // at most n landmarks: the larger s are left out, say so
+        note_ = tr(" %1 takes at most n = %2 landmarks: larger s were left out.").arg(method).arg(req.n);
+    if (req.config.sList.empty()) {
+        const QString error = tr("%1 needs s ≤ n = %2: give smaller s values or a larger n.").arg(method).arg(req.n);
+        showFieldError(error, "s-list", error);
+        return;
     }
     clearError();
     runS_ = req.config.sList;

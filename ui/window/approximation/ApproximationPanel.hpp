@@ -53,8 +53,10 @@ public:
     const std::vector<orbit::ApproxErrorRow>& rows() const { return rows_; }
     QString statusText() const;
 
-    /// "10, 20 50" -> {10, 20, 50}; empty optional (and `error` set) on a bad entry.
-    static std::optional<std::vector<int>> parseList(const QString& text, const QString& field, QString* error);
+    /// "10, 20 50" -> {10, 20, 50}, sorted without repeats, each value in the range of the figure's
+    /// setting `key` ("s" or "r"); empty optional (and `error` set, naming the setting's label) on a
+    /// bad entry or none.
+    static std::optional<std::vector<int>> parseList(const QString& text, const char* key, QString* error);
 
 private:
     void settingsChanged();

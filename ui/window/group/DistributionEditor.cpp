@@ -60,6 +60,7 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
     // The group's integer parameters: their ranges and docs are the registry's.
     for (auto [box, group, key] : {std::tuple{cyclicN_, "cyclic", "n"}, std::tuple{orthogonalK_, "orthogonal", "k"}}) {
         const orbit::ParamDescriptor& p = *orbit::findGroup(group)->parameter(key);
+        box->setObjectName(QStringLiteral("%1.%2").arg(group, key));
         box->setRange(static_cast<int>(p.minimum), static_cast<int>(p.maximum));
         box->setToolTip(QStringLiteral("%1: %2 (%3)")
                             .arg(QString::fromStdString(p.key), QString::fromStdString(p.doc),

@@ -95,15 +95,10 @@ void KernelsComparison::update()
         return;
     pendingKey_ = key;
     const PinnedSetting& a = *comparison_->pinned();
-    KernelRequest req;
+    KernelRequest req = kernelRequest(a.kernels, a.orbit, b->request.dataset->count());
     req.dataset = b->request.dataset;
-    req.settings = a.orbit;
-    req.points = b->indices;
+    req.points = b->indices;  // A on B's points, so that B − A compares the same pairs
     req.n = static_cast<int>(b->indices.size());
-    req.r = a.kernels.r > 0 ? a.kernels.r : a.orbit.r;
-    req.method = a.kernels.method.toStdString();
-    req.s = a.kernels.s;
-    req.bandwidth = a.kernels.bandwidth;
     note_->setText(tr("Computing A (%1)…").arg(comparison_->label()));
     runner_->submit(makeKernelTask(std::move(req)));
 }

@@ -7,9 +7,11 @@
 #include "widgets/FlowLayout.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
+#include "widgets/RegistryControls.hpp"
 #include "state/workers/KernelTasks.hpp"
 
 #include "orbit/features/MatrixIo.hpp"
+#include "orbit/registry/Figures.hpp"
 
 #include <QComboBox>
 #include <QDir>
@@ -48,19 +50,18 @@ namespace {
 
 const char* const kFileNames[] = {"kernel-base", "kernel-invariant", "kernel-approximation", "kernel-difference"};
 
+/// The approximation in a title: "invariant random Fourier" (the registry's words).
 QString methodTitle(const std::string& method)
 {
-    if (method == "nystrom")
-        return QObject::tr("invariant Nyström");
-    if (method == "gicdf")
-        return QObject::tr("GICDF");
-    return QObject::tr("invariant random Fourier");
+    const orbit::ApproximationDescriptor* a = orbit::findApproximation(method);
+    return QString::fromStdString(a ? a->inWords : method);
 }
 
-QLabel* caption(const QString& text, const QString& tip)
+/// The caption of a figure setting: its label, its doc as the tooltip.
+QLabel* caption(const orbit::ParamDescriptor& p)
 {
-    auto* label = new QLabel(text);
-    label->setToolTip(tip);
+    auto* label = new QLabel(QString::fromStdString(p.label));
+    label->setToolTip(QString::fromStdString(p.doc));
     return label;
 }
 
@@ -71,39 +72,28 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
       n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), bandwidth_(new QDoubleSpinBox),
       auto_(new AutoApplyControl(this)), progress_(new FractionBar), summary_(new QLabel)
 {
-    const QString nTip = tr("N, the number of points: a random subset of the data, ordered by label so classes form blocks.");
-    const QString rTip = tr("r, the number of group samples g ~ q averaged per point: larger r gives a smoother, more "
-                            "invariant kernel (0 uses the r of the Orbits settings).");
-    const QString methodTip = tr("The feature map ψ whose inner products ⟨ψ(x), ψ(y)⟩ approximate the invariant kernel.");
-    const QString sTip = tr("s, the number of random templates (RF), landmarks (Nyström) or CDF templates (GICDF): "
-                            "larger s approximates the kernel better.");
-    const QString bwTip = tr("The Gaussian kernel's width σ as a multiple of the median distance between points.");
-    n_->setRange(2, 1000);
-    n_->setToolTip(nTip);
-    r_->setRange(0, 1000);
-    r_->setToolTip(rTip);
+    // Ranges, words and defaults: the registry's Kernels figure (orbit/registry/Figures.hpp).
+    const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
+    configureCount(n_, figure.setting("n"));
+    configureCount(r_, figure.setting("r"));
+    r_->setMinimum(0);  // 0: the r of the orbit settings (r's default)
     r_->setMinimumWidth(150);
-    method_->addItem(tr("Random Fourier"), "rf");
-    method_->addItem(tr("Nyström"), "nystrom");
-    method_->addItem(tr("GICDF"), "gicdf");
-    method_->setToolTip(methodTip);
-    s_->setRange(1, 20000);
-    s_->setToolTip(sTip);
-    bandwidth_->setRange(0.01, 100.0);
-    bandwidth_->setDecimals(2);
+    const auto approximations = figure.approximations();
+    configureChoice(method_, figure.setting("method"), {approximations.begin(), approximations.end()});
+    configureCount(s_, figure.setting("s"));
+    configureReal(bandwidth_, figure.setting("bandwidth"));
     bandwidth_->setSingleStep(0.1);
-    bandwidth_->setToolTip(bwTip);
     progress_->setMaximumWidth(220);
     progress_->setTextVisible(false);
     progress_->hide();
 
     // One line on a wide screen; wraps (Compute included) on a narrow one or in presentation mode.
     auto* controls = new FlowLayout;
-    controls->addWidget(flowGroup(caption(tr("N points"), nTip), {n_}));
-    controls->addWidget(flowGroup(caption(tr("r (group samples)"), rTip), {r_}));
-    controls->addWidget(flowGroup(caption(tr("Approximation"), methodTip), {method_}));
-    controls->addWidget(flowGroup(caption(tr("s"), sTip), {s_}));
-    controls->addWidget(flowGroup(caption(tr("σ / median distance"), bwTip), {bandwidth_}));
+    controls->addWidget(flowGroup(caption(figure.setting("n")), {n_}));
+    controls->addWidget(flowGroup(caption(figure.setting("r")), {r_}));
+    controls->addWidget(flowGroup(caption(figure.setting("method")), {method_}));
+    controls->addWidget(flowGroup(caption(figure.setting("s")), {s_}));
+    controls->addWidget(flowGroup(caption(figure.setting("bandwidth")), {bandwidth_}));
     controls->addStretch();
     controls->addWidget(progress_);
     controls->addWidget(auto_);
@@ -279,8 +269,6 @@ void KernelsPanel::applySettings(const KernelsSettings& s)
     settingsChanged();
 }
 
-int KernelsPanel::effectiveR() const { return r_->value() > 0 ? r_->value() : state_->orbitSettings().r; }
-
 void KernelsPanel::updateRText()
 {
     r_->setSpecialValueText(tr("as in Orbits (%1)").arg(state_->orbitSettings().r));
@@ -308,14 +296,8 @@ void KernelsPanel::compute()
     const auto ds = state_->dataset();
     if (!ds)
         return;
-    KernelRequest req;
+    KernelRequest req = kernelRequest(settings(), state_->orbitSettings(), ds->count());
     req.dataset = ds;
-    req.settings = state_->orbitSettings();
-    req.n = std::min(n_->value(), static_cast<int>(ds->count()));
-    req.r = effectiveR();
-    req.method = method_->currentData().toString().toStdString();
-    req.s = s_->value();
-    req.bandwidth = bandwidth_->value();
     runner_->submit(makeKernelTask(std::move(req)));
 }
 
@@ -347,7 +329,8 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
     const KernelResult& r = *result;
     // One colour scale for the three kernels so they compare at a glance.
     // GICDF approximates a kernel of its own, on another scale: it keeps its own colour range.
-    const bool ownScale = r.request.method == "gicdf";
+    const orbit::ApproximationDescriptor* approximation = orbit::findApproximation(r.request.method);
+    const bool ownScale = approximation && approximation->ownKernel;
     const double lo = std::min({r.base.minCoeff(), r.invariant.minCoeff(), ownScale ? 1e300 : r.approx.minCoeff()});
     const double hi = std::max({r.base.maxCoeff(), r.invariant.maxCoeff(), ownScale ? -1e300 : r.approx.maxCoeff()});
     const std::array<const Eigen::MatrixXd*, 4> matrices{&r.base, &r.invariant, &r.approx, &r.difference};
@@ -366,8 +349,9 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
         view->setTitle(titles[static_cast<std::size_t>(m)]);
     }
     QString text = summaryText();
-    if (r.request.method == "gicdf")
-        text += tr("  GICDF approximates its own CDF kernel, not k_qG: the difference shows how the two differ.");
+    if (const orbit::ApproximationDescriptor* a = orbit::findApproximation(r.request.method); a && a->ownKernel)
+        text += tr("  %1 approximates its own CDF kernel, not k_qG: the difference shows how the two differ.")
+                    .arg(QString::fromStdString(a->displayName));
     summary_->setText(text);
     emit statusMessage(tr("Kernel matrices computed in %1 s").arg(r.seconds, 0, 'f', 2));
 }

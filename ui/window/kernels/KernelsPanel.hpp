@@ -69,7 +69,6 @@ private:
     void settingsChanged();
     void draw(std::shared_ptr<const KernelResult> result);
     void updateRText();
-    int effectiveR() const;
 
     LabState* state_;
     TaskRunner* runner_;

@@ -4,6 +4,7 @@
 #include "state/LabState.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "widgets/FieldHighlight.hpp"
+#include "widgets/RegistryControls.hpp"
 #include "window/training/TrainingCharts.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -41,12 +42,6 @@ std::vector<double> listOf(const QLineEdit* edit, const std::string& field, bool
     }
 }
 
-/// The integer range of a registry parameter, for a spin box.
-void setRangeOf(QSpinBox* box, const orbit::ParamDescriptor& p)
-{
-    box->setRange(static_cast<int>(p.minimum), static_cast<int>(std::min<double>(p.maximum, std::numeric_limits<int>::max())));
-}
-
 } // namespace
 
 orbit::EvaluationKind evaluationOf(const QString& name)
@@ -70,10 +65,10 @@ TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* par
                            "gicdf uses thresholds over the measured range of its projections (span=auto); remove it "
                            "for the paper's fixed range."));
     s_ = new QSpinBox;
-    setRangeOf(s_, *orbit::findFeatureMap("irf")->parameter("s"));
+    configureCount(s_, *orbit::findFeatureMap("irf")->parameter("s"));
     s_->setToolTip(tr("s: how many features the map produces; more features approximate the kernel better but train slower."));
     r_ = new QSpinBox;
-    setRangeOf(r_, *orbit::findFeatureMap("irf")->parameter("r"));
+    configureCount(r_, *orbit::findFeatureMap("irf")->parameter("r"));
     r_->setToolTip(tr("r: how many group elements are sampled per template for the invariant maps; larger r averages "
                       "the orbit more exactly."));
     spec_ = new QLineEdit;
@@ -114,17 +109,13 @@ TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* par
     eval_->setToolTip(tr("How test scores are measured: one held-out part, k rotating folds, or the folds stored in the "
                          "data (e.g. QM7's five)."));
     holdout_ = new QDoubleSpinBox;
+    configureReal(holdout_, orbit::evaluationDescriptor(orbit::EvaluationKind::HoldOut).parameters.front());  // (0, 1), rounded to the decimals
     holdout_->setObjectName("holdout");
-    {
-        const ParameterInfo fraction = parameterInfo(orbit::evaluationDescriptor(orbit::EvaluationKind::HoldOut).parameters.front());
-        holdout_->setDecimals(fraction.decimals);
-        holdout_->setRange(fraction.minimum, fraction.maximum);  // (0, 1), rounded to the decimals
-    }
     holdout_->setSingleStep(0.05);
     holdout_->setToolTip(tr("The fraction of the samples kept aside for testing in a hold-out evaluation."));
     k_ = new QSpinBox;
+    configureCount(k_, orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front());
     k_->setObjectName("folds");
-    setRangeOf(k_, orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front());
     k_->setToolTip(tr("K: the number of folds; each fold is tested once by a model trained on the others."));
     subset_ = new QSpinBox;
     subset_->setRange(0, 100000000);
