@@ -4,6 +4,8 @@
 #include "state/LabState.hpp"
 #include "state/workers/KernelTasks.hpp"
 #include "widgets/HeatmapView.hpp"
+
+#include "orbit/experiments/KernelComparison.hpp"
 #include "window/kernels/KernelsPanel.hpp"
 
 #include <QComboBox>
@@ -114,7 +116,7 @@ void KernelsComparison::draw()
     };
     const Eigen::MatrixXd& ma = pick(*result_);
     const Eigen::MatrixXd& mb = pick(*b);
-    const Eigen::MatrixXd diff = mb - ma;
+    const orbit::MatrixDifference bMinusA = orbit::differenceOf(ma, mb);
     const double lo = std::min(ma.minCoeff(), mb.minCoeff()), hi = std::max(ma.maxCoeff(), mb.maxCoeff());
     const QString name = choice_->currentText();
     views_[A]->setRange(lo, hi);
@@ -123,11 +125,10 @@ void KernelsComparison::draw()
     // B's points (A's are the same): their labels, and energy ticks for molecules.
     showKernelMatrix(*views_[A], ma, *b);
     showKernelMatrix(*views_[B], mb, *b);
-    showKernelMatrix(*views_[BMinusA], diff, *b);
+    showKernelMatrix(*views_[BMinusA], bMinusA.difference, *b);
     views_[A]->setTitle(tr("A: %1 · %2").arg(name, Comparison::describe(result_->request.settings)));
     views_[B]->setTitle(tr("B: %1 · %2").arg(name, Comparison::describe(b->request.settings)));
-    const double normA = ma.norm();
-    views_[BMinusA]->setTitle(tr("B − A (‖B − A‖_F / ‖A‖_F = %1)").arg(normA > 0 ? diff.norm() / normA : 0.0, 0, 'f', 3));
+    views_[BMinusA]->setTitle(tr("B − A (‖B − A‖_F / ‖A‖_F = %1)").arg(bMinusA.relativeFrobenius, 0, 'f', 3));
     note_->setText(tr("%1 points, the same for A and B; one colour scale for A and B.").arg(b->indices.size()));
 }
 
