@@ -84,15 +84,8 @@ LinkedViews::LinkedViews(QMainWindow* window, LabState* state, OrbitsPanel* orbi
             // The inspector follows the current input (when it shows one sample, or nothing yet).
             inspector_->showSample(ds, state_->orbitSettings(), index, tr("The current input"));
             break;
-        default: {
-            // A list: mark the current input's row, if it is there.
-            const auto& shown = inspector_->shownIndices();
-            const auto at = std::find(shown.begin(), shown.end(), index);
-            if (at == shown.end())
-                inspector_->list()->clearSelection();
-            else
-                inspector_->list()->setCurrentRow(static_cast<int>(at - shown.begin()));
-        }
+        default:
+            inspector_->markRow(index);  // a list: mark the current input's row, if it is there
         }
     });
     connect(state_, &LabState::datasetChanged, inspector_, &SampleInspector::clear);

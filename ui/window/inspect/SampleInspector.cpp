@@ -1,18 +1,15 @@
 #include "window/inspect/SampleInspector.hpp"
 
-#include "widgets/ChartBox.hpp"
 #include "render/SampleImage.hpp"
+#include "state/workers/InspectTask.hpp"
+#include "widgets/ChartBox.hpp"
 
-#include "orbit/kernels/BaseKernel.hpp"
-#include "orbit/orbits/OrbitSampler.hpp"
-#include "orbit/util/Error.hpp"
 
 #include <QAreaSeries>
 #include <QChart>
 #include <QLabel>
 #include <QLineSeries>
 #include <QListWidget>
-#include <QPainter>
 #include <QPen>
 #include <QSplitter>
 #include <QTextDocumentFragment>
@@ -39,7 +36,8 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 } // namespace
 
 SampleInspector::SampleInspector(QWidget* parent)
-    : QWidget(parent), title_(new QLabel), values_(new QLabel), list_(new QListWidget)
+    : QWidget(parent), runner_(new TaskRunner("inspector", this)), title_(new QLabel), values_(new QLabel),
+      list_(new QListWidget)
 {
     title_->setWordWrap(true);
     title_->setTextFormat(Qt::RichText);
@@ -83,11 +81,30 @@ SampleInspector::SampleInspector(QWidget* parent)
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
         emit sampleActivated(item->data(Qt::UserRole).toInt());
     });
+    connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        showResult(*v.value<std::shared_ptr<const InspectResult>>());
+    });
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString&) {
+        values_->setText(values_->text() + "<br>" + tr("Could not draw the samples: %1").arg(message.toHtmlEscaped()));
+    });
     clear();
+}
+
+bool SampleInspector::isIdle() const { return !runner_->busy(); }
+
+void SampleInspector::markRow(int index)
+{
+    marked_ = index;
+    const auto at = std::find(indices_.begin(), indices_.end(), index);
+    if (at == indices_.end() || list_->count() != static_cast<int>(indices_.size()))
+        list_->clearSelection();
+    else
+        list_->setCurrentRow(static_cast<int>(at - indices_.begin()));
 }
 
 void SampleInspector::clear()
 {
+    runner_->cancel();
     mode_ = Mode::Empty;
     indices_.clear();
     curve_.reset();
@@ -102,51 +119,37 @@ void SampleInspector::clear()
     chart_->hide();
 }
 
-QImage SampleInspector::orbitStrip(const orbit::Dataset& ds, const OrbitSettings& settings, int index, int copies,
-                                   int cell)
-{
-    const auto i = static_cast<std::size_t>(index);
-    std::vector<QImage> pictures{renderSample(ds, i)};
-    try {
-        const BuiltOrbit built = buildOrbit(settings, ds.kind, ds.shape);
-        const orbit::OrbitSampler sampler(built.group, built.dist, ds.shape, std::max(settings.r, copies), settings.seed);
-        std::vector<orbit::GroupElement> elements = sampler.elementsFor(i, ds.sample(i));
-        elements.resize(std::min<std::size_t>(elements.size(), std::size_t(copies)));
-        orbit::MatrixXfR moved;
-        sampler.orbit(ds.sample(i), elements, moved);
-        const int atoms = atomCount(ds, i);
-        for (Eigen::Index k = 0; k < moved.rows(); ++k)
-            pictures.push_back(renderSample(moved.row(k).data(), ds.shape, ds.kind, atoms));
-    } catch (const orbit::SpecError&) {
-        // Settings that cannot act on these data: the input alone.
-    }
-    const QSize natural = pictures.front().size();
-    const int factor = std::max(1, cell / std::max(1, std::max(natural.width(), natural.height())));
-    const int w = natural.width() * factor, h = natural.height() * factor, gap = 3, inputGap = 10;
-    QImage strip(static_cast<int>(pictures.size()) * (w + gap) + inputGap, h, QImage::Format_RGB32);
-    strip.fill(Qt::white);
-    QPainter p(&strip);
-    int x = 0;
-    for (std::size_t k = 0; k < pictures.size(); ++k) {
-        p.drawImage(QRect(x, 0, w, h), pictures[k]);
-        x += w + (k == 0 ? inputGap : gap);
-    }
-    return strip;
-}
-
-void SampleInspector::setRows(const orbit::Dataset& ds, const OrbitSettings& settings, const std::vector<int>& indices,
-                              const QStringList& notes)
+void SampleInspector::startRows(std::shared_ptr<const orbit::Dataset> dataset, const OrbitSettings& settings,
+                                const std::vector<int>& indices, const QStringList& notes, const std::string& kernelSpec,
+                                int curvePoints)
 {
     list_->clear();
     indices_ = indices;
+    notes_ = notes;
+    marked_.reset();
+    clearChart(chart_->chart());
+    chart_->hide();
+    InspectRequest req;
+    req.dataset = std::move(dataset);
+    req.settings = settings;
+    req.indices = indices;
+    req.copies = kCopies;
+    req.kernelSpec = kernelSpec;
+    req.curvePoints = curvePoints;
+    runner_->submit(makeInspectTask(std::move(req)));
+}
+
+void SampleInspector::showResult(const InspectResult& result)
+{
+    const orbit::Dataset& ds = *result.request.dataset;
     QSize icon(1, 1);
-    for (std::size_t k = 0; k < indices.size(); ++k) {
-        const int index = indices[k];
-        const QImage strip = orbitStrip(ds, settings, index, kCopies, 40);
+    for (std::size_t k = 0; k < indices_.size() && k < result.strips.size(); ++k) {
+        const int index = indices_[k];
+        const QImage& strip = result.strips[k];
         icon = icon.expandedTo(strip.size());
         QString text = tr("#%1 — %2").arg(index).arg(sampleCaption(ds, static_cast<std::size_t>(index)));
-        if (k < static_cast<std::size_t>(notes.size()) && !notes[static_cast<qsizetype>(k)].isEmpty())
-            text += "  ·  " + notes[static_cast<qsizetype>(k)];
+        if (k < static_cast<std::size_t>(notes_.size()) && !notes_[static_cast<qsizetype>(k)].isEmpty())
+            text += "  ·  " + notes_[static_cast<qsizetype>(k)];
         auto* item = new QListWidgetItem(QIcon(QPixmap::fromImage(strip)), text);
         item->setData(Qt::UserRole, index);
         item->setToolTip(tr("Sample #%1 (%2) and %3 copies g·x of its orbit. Click to make it the current input.")
@@ -156,6 +159,25 @@ void SampleInspector::setRows(const orbit::Dataset& ds, const OrbitSettings& set
         list_->addItem(item);
     }
     list_->setIconSize(icon);
+    if (marked_)
+        markRow(*marked_);
+    if (mode_ != Mode::Pair)
+        return;
+    curve_ = result.curve;
+    noCurve_ = result.noCurve;
+    QString values = pairValues_;
+    if (curve_) {
+        const QString p = parameterText(curve_->parameter);
+        values += tr("<br>Best alignment: <b>t* = %1</b> %2, where k(g<sub>t*</sub> xᵢ, xⱼ) = <b>%3</b>.")
+                      .arg(number(curve_->tStar()), p, number(curve_->cStar()));
+        if (curve_->bestWeighted)
+            values += tr(" Weighted by q: argmax k·q at t = %1, E<sub>g~q</sub> k(g xᵢ, xⱼ) = %2.")
+                          .arg(number(curve_->t[*curve_->bestWeighted]), number(curve_->weightedMean));
+        drawCurve(*curve_, cell_);
+    } else {
+        values += tr("<br>No curve over t: %1").arg(noCurve_.toHtmlEscaped());
+    }
+    values_->setText(values);
 }
 
 void SampleInspector::showPair(const KernelCell& cell, int curvePoints)
@@ -163,6 +185,7 @@ void SampleInspector::showPair(const KernelCell& cell, int curvePoints)
     mode_ = Mode::Pair;
     curve_.reset();
     noCurve_.clear();
+    cell_ = cell;
     const orbit::Dataset& ds = *cell.dataset;
     const auto caption = [&ds](std::size_t i) { return sampleCaption(ds, i).toHtmlEscaped(); };
     title_->setText(tr("Row %1 = sample #%2 (%3), column %4 = sample #%5 (%6)")
@@ -172,44 +195,15 @@ void SampleInspector::showPair(const KernelCell& cell, int curvePoints)
                         .arg(cell.column)
                         .arg(cell.j)
                         .arg(caption(cell.j)));
-    setRows(ds, cell.settings, {static_cast<int>(cell.i), static_cast<int>(cell.j)}, {tr("xᵢ (row)"), tr("xⱼ (column)")});
-
-    QString values = tr("k(xᵢ, xⱼ) = <b>%1</b> (%2) · k<sub>qG</sub>(xᵢ, xⱼ) = <b>%3</b> (Monte Carlo, r = %4) · "
-                        "approximation ⟨ψ(xᵢ), ψ(xⱼ)⟩ = <b>%5</b> (%6)")
-                         .arg(number(cell.base), QString::fromStdString(readableSpec(cell.kernelSpec)).toHtmlEscaped(),
-                              number(cell.invariant))
-                         .arg(cell.r)
-                         .arg(number(cell.approx), cell.approxName.toHtmlEscaped());
-    try {
-        const BuiltOrbit built = buildOrbit(cell.settings, ds.kind, ds.shape);
-        const std::string why = orbit::kernelCurveUnavailable(*built.group);
-        if (!why.empty()) {
-            noCurve_ = QString::fromStdString(why);
-        } else {
-            const orbit::BaseKernel kernel = orbit::makeKernel(cell.kernelSpec, orbit::MatrixXfR());
-            orbit::KernelCurveConfig config;
-            config.points = curvePoints;
-            config.seed = cell.settings.seed;
-            curve_ = orbit::kernelCurve(*built.group, *built.dist, kernel, ds.shape, ds.sample(cell.i), ds.sample(cell.j),
-                                        config);
-        }
-    } catch (const orbit::SpecError& e) {
-        noCurve_ = QString::fromUtf8(e.what());
-    }
-    if (curve_) {
-        const QString p = parameterText(curve_->parameter);
-        values += tr("<br>Best alignment: <b>t* = %1</b> %2, where k(g<sub>t*</sub> xᵢ, xⱼ) = <b>%3</b>.")
-                      .arg(number(curve_->tStar()), p, number(curve_->cStar()));
-        if (curve_->bestWeighted)
-            values += tr(" Weighted by q: argmax k·q at t = %1, E<sub>g~q</sub> k(g xᵢ, xⱼ) = %2.")
-                          .arg(number(curve_->t[*curve_->bestWeighted]), number(curve_->weightedMean));
-        drawCurve(*curve_, cell);
-    } else {
-        values += tr("<br>No curve over t: %1").arg(noCurve_.toHtmlEscaped());
-        clearChart(chart_->chart());
-        chart_->hide();
-    }
-    values_->setText(values);
+    pairValues_ = tr("k(xᵢ, xⱼ) = <b>%1</b> (%2) · k<sub>qG</sub>(xᵢ, xⱼ) = <b>%3</b> (Monte Carlo, r = %4) · "
+                     "approximation ⟨ψ(xᵢ), ψ(xⱼ)⟩ = <b>%5</b> (%6)")
+                      .arg(number(cell.base), QString::fromStdString(readableSpec(cell.kernelSpec)).toHtmlEscaped(),
+                           number(cell.invariant))
+                      .arg(cell.r)
+                      .arg(number(cell.approx), cell.approxName.toHtmlEscaped());
+    values_->setText(pairValues_);
+    startRows(cell.dataset, cell.settings, {static_cast<int>(cell.i), static_cast<int>(cell.j)},
+              {tr("xᵢ (row)"), tr("xⱼ (column)")}, cell.kernelSpec, curvePoints);
 }
 
 void SampleInspector::drawCurve(const orbit::KernelCurve& curve, const KernelCell& cell)
@@ -300,9 +294,7 @@ void SampleInspector::showSample(std::shared_ptr<const orbit::Dataset> dataset, 
                          .arg(origin.toHtmlEscaped())
                          .arg(kCopies)
                          .arg(QString::fromStdString(readableSpec(settings.distSpec())).toHtmlEscaped()));
-    setRows(ds, settings, {index}, {});
-    clearChart(chart_->chart());
-    chart_->hide();
+    startRows(std::move(dataset), settings, {index}, {});
 }
 
 void SampleInspector::showSamples(std::shared_ptr<const orbit::Dataset> dataset, const OrbitSettings& settings,
@@ -317,9 +309,7 @@ void SampleInspector::showSamples(std::shared_ptr<const orbit::Dataset> dataset,
                                            .arg(indices.size())
                                            .arg(kCopies)
                                            .arg(QString::fromStdString(readableSpec(settings.distSpec())).toHtmlEscaped()));
-    setRows(*dataset, settings, indices, notes);
-    clearChart(chart_->chart());
-    chart_->hide();
+    startRows(std::move(dataset), settings, indices, notes);
 }
 
 QString SampleInspector::titleText() const { return QTextDocumentFragment::fromHtml(title_->text()).toPlainText(); }

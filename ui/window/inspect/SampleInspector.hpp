@@ -5,7 +5,9 @@
 // marked), behind a point of the Orbits embedding (that sample and its orbit), or behind a cell of
 // the Training confusion matrix (its test samples with their orbits). A sample's row is a strip
 // [x | g_1 x | ... ] drawn with the Orbits panel's renderer and sampler (the first copies of its
-// gallery); clicking a row makes that sample the current input (sampleActivated).
+// gallery); clicking a row makes that sample the current input (sampleActivated). The strips and the
+// curve are computed on a worker (state/workers/InspectTask): the titles and values show at once,
+// the rows and the curve when they arrive (isIdle() is false until then).
 #include "state/OrbitSettings.hpp"
 
 #include "orbit/data/Dataset.hpp"
@@ -25,6 +27,8 @@ class QListWidget;
 namespace orbitui {
 
 class ChartBox;
+class TaskRunner;
+struct InspectResult;
 
 /// A cell (row, column) of the Kernels heatmaps and the values of the four matrices there.
 struct KernelCell {
@@ -58,6 +62,11 @@ public:
     void showSamples(std::shared_ptr<const orbit::Dataset> dataset, const OrbitSettings& settings,
                      const std::vector<int>& indices, const QString& title, const QStringList& notes = {});
     void clear();
+    /// False while the rows or the curve of what is shown are being computed.
+    bool isIdle() const;
+    /// Selects the row of sample `index` when it is listed (now, or when the rows arrive); none
+    /// otherwise.
+    void markRow(int index);
 
     Mode mode() const { return mode_; }
     /// The dataset rows listed, in order (pair: i then j).
@@ -72,24 +81,27 @@ public:
     QListWidget* list() const { return list_; }
     ChartBox* curveChart() const { return chart_; }
 
-    /// The strip [x | g_1 x | .. | g_copies x] of sample `index`: the first copies of the Orbits
-    /// gallery (OrbitSampler with settings' r and seed), each picture scaled to about `cell` px.
-    static QImage orbitStrip(const orbit::Dataset& dataset, const OrbitSettings& settings, int index, int copies,
-                             int cell = 44);
-
 signals:
     /// The user clicked the row of sample `index`.
     void sampleActivated(int index);
 
 private:
-    void setRows(const orbit::Dataset& dataset, const OrbitSettings& settings, const std::vector<int>& indices,
-                 const QStringList& notes);
+    /// Lists `indices` (with `notes` beside them) once their strips arrive; for a pair also its curve.
+    void startRows(std::shared_ptr<const orbit::Dataset> dataset, const OrbitSettings& settings,
+                   const std::vector<int>& indices, const QStringList& notes, const std::string& kernelSpec = {},
+                   int curvePoints = 0);
+    void showResult(const InspectResult& result);
     void drawCurve(const orbit::KernelCurve& curve, const KernelCell& cell);
 
     Mode mode_ = Mode::Empty;
     std::vector<int> indices_;
     std::optional<orbit::KernelCurve> curve_;
     QString noCurve_;
+    QStringList notes_;
+    std::optional<int> marked_;
+    KernelCell cell_;       ///< the pair shown (Mode::Pair)
+    QString pairValues_;    ///< the pair's values before the line about its curve
+    TaskRunner* runner_;
     QLabel* title_;
     QLabel* values_;
     QListWidget* list_;

@@ -13,6 +13,7 @@
 #include "window/data/DataPanel.hpp"
 #include "window/group/GroupPanel.hpp"
 #include "window/inspect/LinkedViews.hpp"
+#include "window/inspect/SampleInspector.hpp"
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
@@ -209,7 +210,7 @@ bool MainWindow::isIdle() const
     for (Panel* p : panels())
         if (!p->isIdle())
             return false;
-    return comparisonViews_->isIdle();
+    return comparisonViews_->isIdle() && linkedViews_->inspector()->isIdle();
 }
 
 void MainWindow::saveScreenshotDialog()

@@ -69,7 +69,7 @@ public:
     /// Shows the panel called `name`; false when there is none.
     bool showPanel(const QString& name);
 
-    /// True when no panel waits for a worker.
+    /// True when no panel, A/B view or the inspector waits for a worker.
     bool isIdle() const;
 
 protected:

@@ -13,6 +13,7 @@
 #include "window/inspect/LinkedViews.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
 #include "window/inspect/SampleInspector.hpp"
+#include "state/workers/InspectTask.hpp"
 #include "window/training/TrainingPanel.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
@@ -93,6 +94,10 @@ private slots:
         QVERIFY(!w.linkedViews()->dock()->isVisible());
         QVERIFY(view->cellAt(view->cellCentre(row, column)) == std::make_optional(std::make_pair(row, column)));
         QTest::mouseClick(view, Qt::LeftButton, {}, view->cellCentre(row, column));
+        // The click hands the orbits and the curve to the worker: the GUI thread draws them when they arrive.
+        QVERIFY(!inspector->isIdle());
+        QCOMPARE(inspector->list()->count(), 0);
+        QVERIFY(QTest::qWaitFor([&] { return inspector->isIdle(); }, 60000));
 
         QVERIFY(w.linkedViews()->dock()->isVisible());
         QCOMPARE(inspector->mode(), SampleInspector::Mode::Pair);
@@ -151,6 +156,7 @@ private slots:
         const auto result = w.kernelsPanel()->lastResult();
         HeatmapView* view = w.kernelsPanel()->heatmap(KernelsPanel::Base);
         QTest::mouseClick(view, Qt::LeftButton, {}, view->cellCentre(3, 11));
+        QVERIFY(QTest::qWaitFor([&] { return w.linkedViews()->inspector()->isIdle(); }, 60000));  // the rows and the curve are the worker's
         SampleInspector* inspector = w.linkedViews()->inspector();
         QCOMPARE(inspector->mode(), SampleInspector::Mode::Pair);
         QCOMPARE(inspector->shownIndices(), (std::vector<int>{int(result->indices[3]), int(result->indices[11])}));
@@ -181,12 +187,13 @@ private slots:
         const auto result = w.kernelsPanel()->lastResult();
         HeatmapView* view = w.kernelsPanel()->heatmap(KernelsPanel::Approximation);
         QTest::mouseClick(view, Qt::LeftButton, {}, view->cellCentre(0, 15));
+        QVERIFY(QTest::qWaitFor([&] { return w.linkedViews()->inspector()->isIdle(); }, 60000));  // the rows and the curve are the worker's
         SampleInspector* inspector = w.linkedViews()->inspector();
         QCOMPARE(inspector->shownIndices(), (std::vector<int>{int(result->indices[0]), int(result->indices[15])}));
         QVERIFY(!inspector->curve().has_value());
         QVERIFY(inspector->valuesText().contains(QString::number(result->approx(0, 15), 'g', 4)));
         // Each row: the matrix and SampleInspector::kCopies permuted copies, side by side.
-        const QImage strip = SampleInspector::orbitStrip(*w.state()->dataset(), w.state()->orbitSettings(),
+        const QImage strip = orbitStrip(*w.state()->dataset(), w.state()->orbitSettings(),
                                                          int(result->indices[0]), SampleInspector::kCopies);
         QVERIFY(strip.width() > (SampleInspector::kCopies + 1) * strip.height());
         QVERIFY(saveScreenshot(w, "inspector-qm7.png"));
@@ -278,6 +285,7 @@ private slots:
 
         HeatmapView* heat = training->confusionView()->heatmap();
         QTest::mouseClick(heat, Qt::LeftButton, {}, heat->cellCentre(a, b));
+        QVERIFY(QTest::qWaitFor([&] { return w.linkedViews()->inspector()->isIdle(); }, 60000));  // the rows and the curve are the worker's
         SampleInspector* inspector = w.linkedViews()->inspector();
         QCOMPARE(inspector->mode(), SampleInspector::Mode::Samples);
         const std::vector<int> listed = inspector->shownIndices();
