@@ -1,5 +1,5 @@
 #pragma once
-// Helpers of the GUI suites that test one panel without a main window (tests/ui/training): a bundled
+// Helpers of the GUI suites that test one panel without a main window (tests/ui/window/training): a bundled
 // sample file loaded once per suite, and a Training panel over a LabState holding it.
 #include "state/LabState.hpp"
 #include "state/TrainingSettings.hpp"

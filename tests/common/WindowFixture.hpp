@@ -2,12 +2,12 @@
 // Helpers of the GUI suites (tests/ui/*, which link orbitui): the bundled sample files, a main
 // window with a settings file of its own, loading a file until every panel has settled, and the
 // message a malformed session is rejected with.
-#include "window/shell/MainWindow.hpp"
-#include "window/shell/SessionController.hpp"
-#include "window/shell/SessionController.hpp"
 #include "state/Session.hpp"
 #include "state/Settings.hpp"
 #include "window/data/DataPanel.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include "orbit/util/Error.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The A of an A/B comparison: a whole setting (orbit, kernels, approximation, training; not the
 // dataset, which A and B share) pinned by the user. Whatever is set now is B. The panels' comparison
-// views (ui/panels/ComparisonViews.hpp) observe it and compute A's results with A's settings.
+// views (ui/window/compare/ComparisonViews.hpp and each feature's) observe it and compute A's results with A's settings.
 #include "state/Session.hpp"
 
 #include <QObject>

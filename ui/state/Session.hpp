@@ -14,7 +14,7 @@
 
 namespace orbitui {
 
-/// The setting pinned as A of an A/B comparison (models/Comparison.hpp): the whole setting but the
+/// The setting pinned as A of an A/B comparison (state/Comparison.hpp): the whole setting but the
 /// dataset, which A and B share.
 struct PinnedSetting {
     OrbitSettings orbit;

@@ -1,7 +1,7 @@
 #pragma once
 // Shareable settings: a whole session as one line of text, like TensorFlow Playground's link, for a
 // desktop app. Copy setting (Edit menu) writes it, File ▸ Open setting… and `orbitlab --setting TEXT`
-// read it. (The CLI line that recomputes a panel is models/CliCommand.hpp.)
+// read it. (The CLI line that recomputes a panel is state/commands/CliCommand.hpp.)
 #include "state/Session.hpp"
 
 #include <QString>

@@ -58,7 +58,7 @@ public:
     virtual QStringList exportCharts(const QString& dir, QString* error) const;
 
     /// Appends `widget` below the panel's content with `stretch`: views attached from outside the
-    /// panel (the A/B comparison, ui/panels/ComparisonViews.hpp).
+    /// panel (the A/B comparison views, ui/window/compare/ComparisonViews.hpp).
     void appendWidget(QWidget* widget, int stretch = 0);
 
 signals:

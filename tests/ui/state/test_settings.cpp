@@ -1,7 +1,7 @@
 // The settings facade: every key defined once, values round-trip, the recent-files list is
 // bounded, newest first and free of duplicates.
-#include "state/Settings.hpp"
 #include "state/OrbitSettings.hpp"
+#include "state/Settings.hpp"
 
 #include <QSet>
 #include <QTemporaryDir>

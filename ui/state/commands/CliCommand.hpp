@@ -32,7 +32,7 @@ struct CliCommand {
 ///   kernels → kernel --features (kernel-invariant.csv, kernel-approximation.csv, kernel-base.csv,
 ///   kernel-difference.csv); approximation → approx-error (approximation.csv);
 ///   training → train (makeTrainConfig's config, the seeded subset), or learn with context.learn.
-/// The numbers equal the panel's for the same seed (tests/ui/share checks it). Throws
+/// The numbers equal the panel's for the same seed (tests/ui/window/shell/test_share_command checks it). Throws
 /// orbit::SpecError naming what is missing (field "data" without a dataset path, "learn" without a
 /// parameter to learn, "panel" for an unknown panel).
 CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& context = {});

@@ -1,13 +1,13 @@
 #include "window/approximation/ApproximationPanel.hpp"
 
-#include "state/LabState.hpp"
-#include "widgets/AutoApplyControl.hpp"
 #include "render/AxisTicks.hpp"
+#include "render/SampleImage.hpp"
+#include "state/LabState.hpp"
+#include "state/workers/KernelTasks.hpp"
+#include "widgets/AutoApplyControl.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
-#include "render/SampleImage.hpp"
-#include "state/workers/KernelTasks.hpp"
 #include "widgets/RegistryControls.hpp"
 
 #include "orbit/registry/Figures.hpp"

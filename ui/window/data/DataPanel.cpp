@@ -2,8 +2,8 @@
 
 #include "render/SafeText.hpp"
 #include "state/LabState.hpp"
-#include "window/data/ThumbnailModel.hpp"
 #include "state/workers/Tasks.hpp"
+#include "window/data/ThumbnailModel.hpp"
 
 #include <QFileInfo>
 #include <QFontMetrics>

@@ -3,10 +3,10 @@
 #include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "state/SweepPacer.hpp"
-#include "widgets/ChartBox.hpp"
-#include "window/group/DistributionEditor.hpp"
-#include "widgets/FieldHighlight.hpp"
 #include "state/workers/Tasks.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/FieldHighlight.hpp"
+#include "window/group/DistributionEditor.hpp"
 
 #include "orbit/registry/Registry.hpp"
 

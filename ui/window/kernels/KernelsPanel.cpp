@@ -2,13 +2,13 @@
 
 #include "state/LabState.hpp"
 #include "state/SweepPacer.hpp"
+#include "state/workers/KernelTasks.hpp"
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FlowLayout.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "widgets/RegistryControls.hpp"
-#include "state/workers/KernelTasks.hpp"
 
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/registry/Figures.hpp"

@@ -1,7 +1,7 @@
 #include "window/lessons/LessonDock.hpp"
 
-#include "state/SampleData.hpp"
 #include "state/Lessons.hpp"
+#include "state/SampleData.hpp"
 #include "window/shell/SessionController.hpp"
 
 #include <QAction>

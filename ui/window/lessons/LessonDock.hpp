@@ -1,6 +1,6 @@
 #pragma once
 // The lessons' side panel: a dock on the right with the current lesson's step (its title and text),
-// Back and Next, and the Lessons menu that starts them (models/Lessons.hpp holds the table). Next
+// Back and Next, and the Lessons menu that starts them (state/Lessons.hpp holds the table). Next
 // applies the step's one change to the window's current session; Back puts back the session from
 // before that Next.
 #include "state/Session.hpp"

@@ -1,15 +1,15 @@
 #include "window/orbits/OrbitsPanel.hpp"
 
 #include "render/ParameterLabels.hpp"
+#include "render/SampleImage.hpp"
 #include "state/LabState.hpp"
 #include "state/SweepPacer.hpp"
-#include "widgets/ChartBox.hpp"
-#include "window/group/DistributionEditor.hpp"
-#include "widgets/FieldHighlight.hpp"
-#include "widgets/ImageGrid.hpp"
-#include "render/SampleImage.hpp"
 #include "state/workers/KernelTasks.hpp"
 #include "state/workers/Tasks.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/FieldHighlight.hpp"
+#include "widgets/ImageGrid.hpp"
+#include "window/group/DistributionEditor.hpp"
 
 #include <QChart>
 #include <QFormLayout>

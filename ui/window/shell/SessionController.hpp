@@ -2,9 +2,9 @@
 // The window's session: everything the user set, read from the LabState and the panels and written
 // back to them, on disk as a session file, and the dataset a session names when it is missing. The
 // window's actions (Share, Compare, Lessons, Presets) take this instead of the window.
+#include "state/commands/CliCommand.hpp"
 #include "state/Presets.hpp"
 #include "state/Session.hpp"
-#include "state/commands/CliCommand.hpp"
 
 #include <QObject>
 #include <QString>

@@ -3,9 +3,9 @@
 #include "render/ParameterLabels.hpp"
 
 #include "state/LabState.hpp"
+#include "state/workers/LocalityTask.hpp"
 #include "window/training/LocalityView.hpp"
 #include "window/training/TrainingCharts.hpp"
-#include "state/workers/LocalityTask.hpp"
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"

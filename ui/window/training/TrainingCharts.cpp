@@ -4,8 +4,8 @@
 
 #include "orbit/registry/Registry.hpp"
 
-#include "widgets/ChartBox.hpp"
 #include "state/workers/TrainingTask.hpp"
+#include "widgets/ChartBox.hpp"
 
 #include <QChart>
 #include <QLineSeries>

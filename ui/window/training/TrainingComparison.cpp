@@ -2,16 +2,16 @@
 
 #include "render/SafeText.hpp"
 #include "state/Comparison.hpp"
-#include "window/training/FoldTableModel.hpp"
 #include "state/LabState.hpp"
 #include "state/TrainingSettings.hpp"
+#include "state/workers/TrainingTask.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/ConfusionMatrixView.hpp"
+#include "window/training/FoldTableModel.hpp"
+#include "window/training/TrainingCharts.hpp"
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingPanel.hpp"
 #include "window/training/TrainingRunControl.hpp"
-#include "widgets/ChartBox.hpp"
-#include "widgets/ConfusionMatrixView.hpp"
-#include "window/training/TrainingCharts.hpp"
-#include "state/workers/TrainingTask.hpp"
 
 #include "orbit/util/Error.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The A/B comparison of the Training panel: while A is pinned (models/Comparison.hpp), each Run
+// The A/B comparison of the Training panel: while A is pinned (state/Comparison.hpp), each Run
 // also trains A with A's settings (features, learner, evaluation, grid, subset, seed and A's orbit)
 // on its own worker, once per pin and dataset; the "A / B" tab of the results shows both runs in one
 // table (columns A and B: the test score, its spread, MAE, the log evidence where the learner gives

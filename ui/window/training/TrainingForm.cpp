@@ -2,9 +2,9 @@
 
 #include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
-#include "window/training/LocalityPane.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/RegistryControls.hpp"
+#include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingCharts.hpp"
 
 #include "orbit/util/Error.hpp"

@@ -1,17 +1,17 @@
 #include "window/training/TrainingPanel.hpp"
 
 #include "render/SafeText.hpp"
-#include "window/training/FoldTableModel.hpp"
 #include "state/LabState.hpp"
-#include "window/training/LocalityPane.hpp"
-#include "window/training/TrainingForm.hpp"
-#include "window/training/TrainingRunControl.hpp"
+#include "state/workers/TrainingTask.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
+#include "window/training/FoldTableModel.hpp"
+#include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingCharts.hpp"
-#include "state/workers/TrainingTask.hpp"
+#include "window/training/TrainingForm.hpp"
+#include "window/training/TrainingRunControl.hpp"
 
 #include "orbit/util/Error.hpp"
 

@@ -2,15 +2,15 @@
 // groups offered for a kind of data, the distributions offered per group, the feature maps,
 // learners and evaluations in the combo boxes, and the names sessions accept are the registry's.
 // Regression: the GUI capped von Mises κ at 1000 while the core accepts 1e6.
-#include "state/Presets.hpp"
-#include "state/Session.hpp"
 #include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "state/OrbitSettings.hpp"
+#include "state/Presets.hpp"
+#include "state/Session.hpp"
 #include "state/TrainingSettings.hpp"
-#include "window/training/TrainingPanel.hpp"
-#include "window/group/DistributionEditor.hpp"
 #include "widgets/ParameterControl.hpp"
+#include "window/group/DistributionEditor.hpp"
+#include "window/training/TrainingPanel.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/groups/Group.hpp"

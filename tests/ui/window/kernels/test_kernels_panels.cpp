@@ -5,19 +5,19 @@
 // the invariance probe of an invariant map stays closer to 1 than that of a plain one. Points ordered
 // by target (G2) get numeric target ticks where their values fall and the unit in the axis captions;
 // classes keep their class labels.
-#include "window/shell/MainWindow.hpp"
-#include "window/shell/SessionController.hpp"
-#include "state/Session.hpp"
+#include "render/SampleImage.hpp"
 #include "state/LabState.hpp"
+#include "state/Session.hpp"
+#include "state/workers/KernelTasks.hpp"
+#include "widgets/AutoApplyControl.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/HeatmapView.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
-#include "widgets/AutoApplyControl.hpp"
-#include "widgets/ChartBox.hpp"
-#include "widgets/HeatmapView.hpp"
-#include "render/SampleImage.hpp"
-#include "state/workers/KernelTasks.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/ApproxError.hpp"

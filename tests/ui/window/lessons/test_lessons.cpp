@@ -4,10 +4,10 @@
 // shows a new text and leaves no error strip; Back puts back the session from before the Next.
 #include "WindowFixture.hpp"
 
-#include "window/lessons/LessonDock.hpp"
 #include "state/LabState.hpp"
 #include "state/Lessons.hpp"
 #include "widgets/Panel.hpp"
+#include "window/lessons/LessonDock.hpp"
 
 #include <QAction>
 #include <QDockWidget>

@@ -2,18 +2,18 @@
 // an inline error and keeps the previous dataset; moving a parameter slider redraws the orbit
 // gallery; a session saved from one window restores every setting in another; targets show their
 // unit (summary, thumbnail captions) exactly when the data states one.
-#include "window/shell/MainWindow.hpp"
-#include "window/shell/SessionController.hpp"
 #include "state/LabState.hpp"
-#include "window/data/ThumbnailModel.hpp"
-#include "window/data/DataPanel.hpp"
-#include "window/group/GroupPanel.hpp"
-#include "window/orbits/OrbitsPanel.hpp"
+#include "state/workers/Tasks.hpp"
 #include "widgets/ChartBox.hpp"
-#include "window/group/DistributionEditor.hpp"
 #include "widgets/ImageGrid.hpp"
 #include "widgets/ParameterControl.hpp"
-#include "state/workers/Tasks.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/data/ThumbnailModel.hpp"
+#include "window/group/DistributionEditor.hpp"
+#include "window/group/GroupPanel.hpp"
+#include "window/orbits/OrbitsPanel.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"

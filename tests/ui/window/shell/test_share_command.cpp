@@ -8,13 +8,13 @@
 
 #include "state/commands/CliCommand.hpp"
 #include "state/LabState.hpp"
+#include "state/workers/TrainingTask.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/group/GroupPanel.hpp"
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingPanel.hpp"
-#include "state/workers/TrainingTask.hpp"
 
 #include "orbit/cli/Json.hpp"
 

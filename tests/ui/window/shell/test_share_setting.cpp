@@ -2,15 +2,15 @@
 // an identical session (the saved session file has the same bytes before and after, on the digits
 // and on G2 with settings away from their defaults in several panels); a malformed line is refused
 // with one message naming what is wrong, and the session in force stays.
-#include "state/Share.hpp"
-#include "window/shell/ShareActions.hpp"
 #include "AppRunner.hpp"
 #include "FileBytes.hpp"
+#include "state/Share.hpp"
+#include "window/shell/ShareActions.hpp"
 #include "WindowFixture.hpp"
 
 #include "state/LabState.hpp"
-#include "window/kernels/KernelsPanel.hpp"
 #include "widgets/Panel.hpp"
+#include "window/kernels/KernelsPanel.hpp"
 #include "window/training/TrainingPanel.hpp"
 
 #include "orbit/util/Error.hpp"

@@ -3,15 +3,15 @@
 // step moves the distribution's parameter in the shared settings (so the Group panel's slider, the
 // density and the orbits follow); the end leaves the learned value, the same one `orbitlab-cli learn`
 // finds; Cancel keeps the best point so far and Undo puts the session back byte for byte.
-#include "state/Session.hpp"
 #include "state/LabState.hpp"
-#include "window/training/LocalityPane.hpp"
-#include "window/training/TrainingPanel.hpp"
-#include "widgets/ChartBox.hpp"
-#include "widgets/HeatmapView.hpp"
-#include "window/training/LocalityView.hpp"
+#include "state/Session.hpp"
 #include "state/workers/LocalityTask.hpp"
 #include "state/workers/TrainingTask.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/HeatmapView.hpp"
+#include "window/training/LocalityPane.hpp"
+#include "window/training/LocalityView.hpp"
+#include "window/training/TrainingPanel.hpp"
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"

@@ -4,16 +4,16 @@
 // inline and keeps the results, and marks the control of the refused setting until it is edited;
 // the panel's settings survive a session round trip; regression
 // scores (G2) carry the targets' unit when the data states one.
-#include "window/shell/MainWindow.hpp"
-#include "window/shell/SessionController.hpp"
-#include "state/Session.hpp"
 #include "state/LabState.hpp"
-#include "window/training/TrainingPanel.hpp"
+#include "state/Session.hpp"
+#include "state/workers/TrainingTask.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/HeatmapView.hpp"
-#include "state/workers/TrainingTask.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
+#include "window/training/TrainingPanel.hpp"
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/util/Error.hpp"
