@@ -4,7 +4,7 @@
 # Each picture is `orbitlab --screenshot` of one panel with the settings written below (sessions in a
 # temporary folder), offscreen at 1400 x 900 unless a size is given. The two states only a click
 # reaches (the inspector on a Kernels cell, a sweep's open range) come from the GUI suites that click
-# them (tests/ui/inspect, tests/ui/sweep), which save their window when ORBIT_SCREENSHOTS is set.
+# them (tests/ui/window/inspect, tests/ui/window/sweep), which save their window when ORBIT_SCREENSHOTS is set.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ORBIT_BUILD_DIR:-$root/build}
@@ -73,7 +73,7 @@ done
 
 shot lesson-locality.png --lesson locality --step 3
 
-for suite in inspect/test_ui_inspect sweep/test_ui_sweep; do
+for suite in window/inspect/test_ui_inspect window/sweep/test_ui_sweep; do
     echo "screenshots: $suite (the clicked states)"
     ORBIT_SCREENSHOTS="$tmp/clicked" "$build/tests/ui/$suite" >"$tmp/suite.log" 2>&1 || { cat "$tmp/suite.log" >&2; exit 1; }
 done

@@ -5,8 +5,12 @@
 #   bash scripts/setup.sh test    install, build everything, run the whole test suite with ctest
 #   bash scripts/setup.sh build   install and build everything only
 #   bash scripts/setup.sh deps    install only (used by tests/sanitize.sh and tests/fuzz/run-fuzzers.sh)
-# ORBIT_NATIVE=1 builds for this machine's CPU only (-march=native: about 2.8x faster feature maps,
-# README "Portable builds"); the default binary runs on any x86-64.
+# The large products go through OpenBLAS (libopenblas-openmp-dev), which picks its kernels for the CPU
+# at run time, so the default binary runs on any x86-64 at the machine's speed (README "Portable
+# builds"); ORBIT_NATIVE=1 also compiles everything else for this machine's CPU only (-march=native).
+# pybind11 with Debian's Python 3, NumPy, scikit-learn and pytest build and test the Python module
+# `orbitlab` (python/, README "Python"; pandas lets scikit-learn's estimator checks try data
+# frames too); CMake turns ORBIT_PYTHON on when it finds them.
 # Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
 # CMake turns ORBIT_MPI on when it finds it.
 # ORBIT_WERROR=1 (set by .ci/run) builds with warnings as errors; every target is built with
@@ -25,6 +29,8 @@ packages=(
   libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   libmatio-dev liblinear-dev libspectra-dev libnlopt-cxx-dev nlohmann-json3-dev zlib1g-dev libomp-dev
   libopenmpi-dev openmpi-bin
+  libopenblas-openmp-dev
+  pybind11-dev python3-dev python3-numpy python3-sklearn python3-pytest python3-pandas
   dataset-fashion-mnist
   libgif-dev
   xvfb xauth fonts-dejavu-core

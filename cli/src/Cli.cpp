@@ -140,6 +140,7 @@ const std::vector<Command>& commands()
         c.push_back(featuresCommand());
         c.push_back(approxErrorCommand());
         c.push_back(trainCommand());
+        c.push_back(predictCommand());
         c.push_back(experimentCommand());
         c.push_back(learnCommand());
         c.push_back(evidenceCommand());

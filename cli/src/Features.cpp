@@ -5,6 +5,7 @@
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/InputRows.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/features/MemoryLimit.hpp"

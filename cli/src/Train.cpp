@@ -1,10 +1,12 @@
 // orbitlab-cli train: fit and evaluate a learner on feature maps (../shared/CLI.md).
 #include "GroupOptions.hpp"
 #include "ManyProcesses.hpp"
+#include "SavedModels.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/InputRows.hpp"
 #include "orbit/experiments/TrainingSummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -47,6 +49,7 @@ int runTrain(const Args& args, Io& io)
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
+    checkSaveModel(args, c, io);
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.
     std::optional<std::vector<char>> rows;
@@ -75,8 +78,10 @@ int runTrain(const Args& args, Io& io)
     }
     const TrainResult r = train(ds, c, terminalProgress(io.err, io.progress, "train"), io.ranks);
     if (io.progress) io.err << "\n";
+    const Json saved = args.has("save-model") ? saveTrainedModel(args, ds, c, r, io) : Json();
     if (args.flag("json")) {
         Json j = trainResultJson(r);
+        if (!saved.is_null()) j["saved_model"] = saved;
         j["n"] = ds.count();
         j["input_rows_held"] = static_cast<long long>(io.ranks.maximum(double(ds.heldCount())));
         if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
@@ -101,6 +106,9 @@ int runTrain(const Args& args, Io& io)
         io.out << j.dump() << "\n";
     } else {
         printTrainResult(io.out, r);
+        if (!saved.is_null())
+            io.out << "model of the first split (" << saved["chosen"].get<std::string>() << ") saved to "
+                   << saved["path"].get<std::string>() << "\n";
     }
     return 0;
 }
@@ -126,6 +134,7 @@ Command trainCommand()
                        "trains once on all of --data and scores on it, instead of --eval"});
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
     options.push_back(blockRowsOptionSpec());
+    options.push_back(saveModelOptionSpec());
     options.push_back({"curve-axis", "", false, "AXIS",
                        "--json `curve`: the grid axis of the score curve (default: lambda, C or median when it has "
                        "several values, else the first axis with several)"});

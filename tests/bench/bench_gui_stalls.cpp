@@ -11,18 +11,19 @@
 //
 // Usage: bench_gui_stalls [--play-only]   (--play-only: the digits and the sweeps only; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
-#include "MainWindow.hpp"
-#include "Settings.hpp"
-#include "models/LabState.hpp"
-#include "panels/ApproximationPanel.hpp"
-#include "panels/DataPanel.hpp"
-#include "panels/GroupPanel.hpp"
-#include "panels/KernelsPanel.hpp"
-#include "panels/OrbitsPanel.hpp"
-#include "panels/TrainingPanel.hpp"
-#include "widgets/DistributionEditor.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
+#include "state/Settings.hpp"
+#include "state/LabState.hpp"
+#include "window/approximation/ApproximationPanel.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/group/GroupPanel.hpp"
+#include "window/kernels/KernelsPanel.hpp"
+#include "window/orbits/OrbitsPanel.hpp"
+#include "window/training/TrainingPanel.hpp"
+#include "window/group/DistributionEditor.hpp"
 #include "widgets/ParameterControl.hpp"
-#include "widgets/SweepControl.hpp"
+#include "window/sweep/SweepControl.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -282,7 +283,7 @@ int main(int argc, char** argv)
         auto c1 = QObject::connect(w.dataPanel(), &DataPanel::loaded, [&] { ++answers; });
         auto c2 = QObject::connect(w.dataPanel(), &DataPanel::loadFailed, [&] { ++answers; });
         measure(hb, "load " + QFileInfo(path).fileName().toStdString() + " (" + w.currentPanel()->objectName().toStdString() + " shown)",
-                [&] { w.openData(path); }, [&] { return answers > 0 && w.isIdle(); });
+                [&] { w.session()->openData(path); }, [&] { return answers > 0 && w.isIdle(); });
         QObject::disconnect(c1);
         QObject::disconnect(c2);
     };

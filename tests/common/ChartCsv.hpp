@@ -1,6 +1,6 @@
 #pragma once
 // Reading the CSV files the panels' "Data CSV…" / "Matrix CSV…" buttons and the CLI write, for the
-// suites that compare a panel's numbers with the command line's (tests/ui/export, tests/ui/share),
+// suites that compare a panel's numbers with the command line's (tests/ui/window/shell: export, share),
 // and the comparisons both make: a Group chart with the rows of `density`, the Approximation charts
 // with those of `approx-error`.
 #include "orbit/cli/Json.hpp"

@@ -1,9 +1,9 @@
 #pragma once
-// Helpers of the GUI suites that test one panel without a main window (tests/ui/training): a bundled
+// Helpers of the GUI suites that test one panel without a main window (tests/ui/window/training): a bundled
 // sample file loaded once per suite, and a Training panel over a LabState holding it.
-#include "models/LabState.hpp"
-#include "models/TrainingSettings.hpp"
-#include "panels/TrainingPanel.hpp"
+#include "state/LabState.hpp"
+#include "state/TrainingSettings.hpp"
+#include "window/training/TrainingPanel.hpp"
 
 #include "orbit/data/Loaders.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
 // Panel settings the GUI suites compute in seconds on the bundled digits: small Kernels matrices,
 // an Approximation grid computed on request, a Training run of invariant features and blr.
-#include "models/AnalysisSettings.hpp"
-#include "models/TrainingSettings.hpp"
+#include "state/AnalysisSettings.hpp"
+#include "state/TrainingSettings.hpp"
 
 #include <cstdint>
 #include <vector>

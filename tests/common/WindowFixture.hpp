@@ -2,10 +2,12 @@
 // Helpers of the GUI suites (tests/ui/*, which link orbitui): the bundled sample files, a main
 // window with a settings file of its own, loading a file until every panel has settled, and the
 // message a malformed session is rejected with.
-#include "MainWindow.hpp"
-#include "Session.hpp"
-#include "Settings.hpp"
-#include "panels/DataPanel.hpp"
+#include "state/Session.hpp"
+#include "state/Settings.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/shell/MainWindow.hpp"
+#include "window/shell/SessionController.hpp"
+#include "window/shell/SessionController.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -39,7 +41,7 @@ inline bool loadAndSettle(orbitui::MainWindow& w, const QString& path)
 {
     QSignalSpy loaded(w.dataPanel(), &orbitui::DataPanel::loaded);
     QSignalSpy failed(w.dataPanel(), &orbitui::DataPanel::loadFailed);
-    w.openData(path);
+    w.session()->openData(path);
     if (!QTest::qWaitFor([&] { return loaded.count() + failed.count() > 0; }, 60000))
         return false;
     return QTest::qWaitFor([&] { return w.isIdle(); }, 60000) && loaded.count() == 1 && failed.count() == 0;

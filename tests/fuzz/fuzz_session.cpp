@@ -5,7 +5,7 @@
 // unchanged.
 #include "FuzzInput.hpp"
 
-#include "Session.hpp"
+#include "state/Session.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 

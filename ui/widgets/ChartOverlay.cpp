@@ -112,4 +112,18 @@ bool ChartOverlay::owns(const QLineSeries* s) const
     return std::any_of(series_.begin(), series_.end(), [s](const QPointer<QLineSeries>& p) { return p == s; });
 }
 
+void ChartOverlay::markOthers(const QString& prefix, bool on)
+{
+    for (QAbstractSeries* s : chart_->series()) {
+        auto* line = qobject_cast<QLineSeries*>(s);
+        if (line && owns(line))
+            continue;
+        const QString name = s->name();
+        if (on && !name.startsWith(prefix))
+            s->setName(prefix + name);
+        else if (!on && name.startsWith(prefix))
+            s->setName(name.mid(prefix.size()));
+    }
+}
+
 } // namespace orbitui

@@ -39,6 +39,9 @@ public:
     std::vector<QLineSeries*> series() const;
     /// Whether `s` is one of the overlay's series.
     bool owns(const QLineSeries* s) const;
+    /// Puts `prefix` in front of the legend names of the chart's other series (those the overlay
+    /// does not own), or with `on` false takes it off again: "B: density q" while A is drawn over B.
+    void markOthers(const QString& prefix, bool on);
 
 private:
     QChart* chart_;

@@ -1,6 +1,6 @@
 #include "widgets/FieldHighlight.hpp"
 
-#include "SafeText.hpp"
+#include "render/SafeText.hpp"
 #include "widgets/ParameterControl.hpp"
 
 #include <QAbstractButton>

@@ -2,7 +2,7 @@
 // Where the parts of a heatmap go in a rectangle: title, square cells, row labels (or ticks) on the
 // left, column labels (or ticks) underneath, captions beside them and the colour bar on the right.
 // A function of the texts and the font only, so it is tested without painting.
-#include "widgets/AxisTicks.hpp"
+#include "render/AxisTicks.hpp"
 
 #include <QFont>
 #include <QRect>

@@ -6,8 +6,8 @@
 // quantity (points ordered by target) get numeric ticks instead of labels.
 // The colour map, the ticks and the layout are their own files (ColorMap, AxisTicks, HeatmapLayout);
 // this widget keeps the state and paints.
-#include "widgets/AxisTicks.hpp"
-#include "widgets/ColorMap.hpp"
+#include "render/AxisTicks.hpp"
+#include "render/ColorMap.hpp"
 #include "widgets/HeatmapLayout.hpp"
 
 #include <Eigen/Core>

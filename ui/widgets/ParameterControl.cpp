@@ -1,5 +1,7 @@
 #include "widgets/ParameterControl.hpp"
 
+#include "orbit/util/Spacing.hpp"
+
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
@@ -15,20 +17,14 @@ namespace orbitui {
 double ParameterControl::toValue(int position, double sliderMinimum, double sliderMaximum, bool logScale)
 {
     const double u = std::clamp(position, 0, kSteps) / double(kSteps);
-    if (logScale && sliderMinimum > 0 && sliderMaximum > sliderMinimum)
-        return sliderMinimum * std::pow(sliderMaximum / sliderMinimum, u);
-    return sliderMinimum + (sliderMaximum - sliderMinimum) * u;
+    return orbit::spacedValue(sliderMinimum, sliderMaximum, u, logScale && sliderMinimum > 0 && sliderMaximum > sliderMinimum);
 }
 
 int ParameterControl::toPosition(double value, double sliderMinimum, double sliderMaximum, bool logScale)
 {
     if (!(sliderMaximum > sliderMinimum))
         return 0;
-    double u;
-    if (logScale && sliderMinimum > 0)
-        u = value > 0 ? std::log(value / sliderMinimum) / std::log(sliderMaximum / sliderMinimum) : 0.0;
-    else
-        u = (value - sliderMinimum) / (sliderMaximum - sliderMinimum);
+    const double u = orbit::spacedFraction(sliderMinimum, sliderMaximum, value, logScale && sliderMinimum > 0);
     return static_cast<int>(std::lround(std::clamp(u, 0.0, 1.0) * kSteps));
 }
 

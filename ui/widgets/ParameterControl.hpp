@@ -4,7 +4,7 @@
 // maps to lo (hi / lo)^u. Values outside the slider's span put it at its end.
 #include <QWidget>
 
-#include "models/DistributionCatalog.hpp"
+#include "render/ParameterLabels.hpp"
 
 class QDoubleSpinBox;
 class QHBoxLayout;

@@ -5,11 +5,13 @@
 #include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/kernels/MatrixNorms.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
+#include "orbit/registry/Figures.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 #include "orbit/util/RandomSubset.hpp"
 
 #include "features/FitProgress.hpp"
+#include "registry/Builders.hpp"
 #include "util/Deterministic.hpp"
 
 #include <algorithm>
@@ -18,7 +20,12 @@ namespace orbit {
 
 void ApproxErrorConfig::validate() const
 {
-    if (method != "rf" && method != "nystrom") throw SpecError("features", "must be rf or nystrom", method);
+    const ApproximationDescriptor* a = findApproximation(method);
+    if (!a || !a->errorCurves) {
+        std::vector<std::string> names;
+        for (const ApproximationDescriptor* d : approximationFigure().approximations()) names.push_back(d->name);
+        throw SpecError("features", "must be " + registry::joined(names, ", ", " or "), method);
+    }
     if (sList.empty()) throw SpecError("s-list", "needs at least one value");
     if (rList.empty()) throw SpecError("r-list", "needs at least one value");
     for (int s : sList)

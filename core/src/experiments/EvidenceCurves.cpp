@@ -32,7 +32,7 @@ std::vector<double> parseValueList(const std::string& text)
         if (n < 2 || n > 100000) throw SpecError("values", "N must be between 2 and 100000", parts[2]);
         if (!(lo < hi)) throw SpecError("values", "needs LO < HI", text);
         if (log && !(lo > 0)) throw SpecError("values", "a log range needs LO > 0", text);
-        return Spacing{lo, hi, int(n), log ? Spacing::Scale::Log : Spacing::Scale::Linear}.values();
+        return spacedValues(lo, hi, int(n), log);
     }
     for (const std::string& part : split(t, ',')) {
         const auto v = parseDouble(part);

@@ -13,6 +13,17 @@ namespace orbit {
 
 std::uint64_t kernelMapSeed(std::uint64_t seed) { return seed ^ 0x6b65726e656c73ULL; }  // "kernels"
 
+MatrixDifference differenceOf(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b)
+{
+    requireSize("differenceOf", "rows of B", b.rows(), a.rows());
+    requireSize("differenceOf", "columns of B", b.cols(), a.cols());
+    MatrixDifference d;
+    d.difference = b - a;
+    const double normA = a.norm();
+    d.relativeFrobenius = normA > 0 ? d.difference.norm() / normA : 0.0;
+    return d;
+}
+
 KernelComparison compareKernels(const MatrixXfR& X, const FeatureContext& context, const KernelComparisonConfig& config,
                                 const Progress& progress)
 {

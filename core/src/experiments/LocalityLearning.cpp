@@ -252,8 +252,10 @@ std::pair<std::size_t, Ending> localSearch(Search& search, const Box& box, const
     const std::size_t m = u0.size();
     std::vector<double> lo(m), hi(m), z0(m, 0.0);
     for (std::size_t i = 0; i < m; ++i) {
-        lo[i] = (box.lo[i] - u0[i]) * scale[i];
-        hi[i] = (box.hi[i] - u0[i]) * scale[i];
+        // A start on a bound may lie an ulp outside it after the log map; NLopt would throw
+        // std::invalid_argument ("bounds 0 fail"), so the start z = 0 is always inside.
+        lo[i] = std::min((box.lo[i] - u0[i]) * scale[i], 0.0);
+        hi[i] = std::max((box.hi[i] - u0[i]) * scale[i], 0.0);
     }
     nlopt::opt opt(nlopt::LD_LBFGS, unsigned(m));
     opt.set_lower_bounds(lo);

@@ -3,10 +3,12 @@
 #include "experiments/FeatureCost.hpp"
 #include "experiments/TrainingGrid.hpp"
 #include "experiments/TrainingLearners.hpp"
+#include "parallel/RowPlanning.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -25,15 +27,19 @@ namespace {
 using detail::distWith;
 using detail::effectiveInputSize;
 using detail::featureBlockRows;
+using detail::everyPointDataIndependent;
+using detail::featurePointsOf;
 using detail::featureRowCost;
 using detail::featuresWith;
 using detail::inputLengthSum;
 using detail::isDataIndependent;
 using detail::isLearnerAxis;
+using detail::medianRows;
 using detail::Outcome;
 using detail::PointFeatures;
 using detail::productRowCost;
 using detail::roundedBandwidth;
+using detail::spreadOwners;
 using detail::SharedRowSets;
 using detail::TrainLearner;
 
@@ -48,52 +54,6 @@ struct Stage {
     double lo, hi;
     void at(double f, const std::string& what) const { reportProgress(*progress, lo + (hi - lo) * std::clamp(f, 0.0, 1.0), what); }
 };
-
-/// Who holds which rows of spread features: contiguous runs of blocks of about equal cost, a block
-/// costing the features of its rows plus the products of those in some training set (`training`),
-/// so that test rows that come last (--test-data) share out evenly. Any owners give the same bits.
-std::vector<Eigen::Index> spreadOwners(const std::vector<char>& training, const RowBlocks& blocks, int ranks,
-                                       double featureCost, double productCost)
-{
-    std::vector<double> weights(std::size_t(blocks.count()), 0.0);
-    for (std::size_t r = 0; r < training.size(); ++r)
-        weights[std::size_t(blocks.of(Eigen::Index(r)))] += featureCost + (training[r] ? productCost : 0.0);
-    return weightedBlockStarts(weights, ranks);
-}
-
-/// The feature points of a run's grid (its axes other than the learner's).
-std::vector<ParamPoint> featurePointsOf(const TrainConfig& config)
-{
-    std::vector<ParamAxis> axes;
-    for (const ParamAxis& a : defaultGrid(config))
-        if (!isLearnerAxis(a.name)) axes.push_back(a);
-    return gridPoints(axes);
-}
-
-/// Whether every feature point's map fits on its seed alone (so no rank needs rows but its own).
-bool everyPointDataIndependent(const TrainConfig& config)
-{
-    for (const ParamPoint& p : featurePointsOf(config))
-        if (!isDataIndependent(featuresWith(config.features, p))) return false;
-    return true;
-}
-
-/// The rows of the median rule's samples a run reads: the input bandwidth's (config seed) when a
-/// grid point takes the median rule, and the base kernel's (feature seed) when --kernel does.
-std::vector<std::size_t> medianRows(std::size_t n, const TrainConfig& config)
-{
-    std::vector<std::size_t> rows;
-    for (const ParamPoint& p : featurePointsOf(config))
-        if (p.count("median")) {
-            rows = medianSampleRows(n, 1000, config.seed);
-            break;
-        }
-    if (usesMedianRule(config.kernel)) {
-        const std::vector<std::size_t> more = medianSampleRows(n, 1000, featureSeed(config.seed));
-        rows.insert(rows.end(), more.begin(), more.end());
-    }
-    return rows;
-}
 
 class Trainer {
 public:
@@ -347,6 +307,8 @@ double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
 TrainResult Trainer::run()
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // The D x D sums and factors of one fit leave their memory to the next (no fresh pages).
+    const MatrixPool::Scope matrices;
     const std::vector<Split> outer = outerSplits(data_, config_);
     std::vector<std::vector<Split>> inner;
     for (std::size_t f = 0; f < outer.size(); ++f) inner.push_back(innerSplits(data_, config_, outer[f].train, f));
@@ -578,55 +540,6 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const 
     const std::uint64_t seed = deriveSeed(c.seed, kInnerStream + fold);
     if (c.innerFolds >= 2) return innerKFold(train, c.innerFolds, seed);
     return {innerValidation(train, c.validationFraction, seed, data.labels)};
-}
-
-std::vector<char> trainingInputRows(const Dataset& data, const TrainConfig& config, const Ranks& ranks)
-{
-    config.validate();
-    const std::size_t n = data.count();
-    if (ranks.size() == 1 || n < 4 || !everyPointDataIndependent(config)) return {};
-    // The features of a rank are its run of blocks: of equal cost (spread, spreadOwners) or of equal
-    // counts (gathered). A block's cost is a rows x f + training rows x p for the map's f and p;
-    // where a run starts (weightedBlockStarts) lies between where it starts when only the rows
-    // count (p = 0, the equal counts' starts but for the short last block) and where it starts when
-    // only the training rows do (f = 0): the cumulative share of a mixture is a mixture of shares.
-    // The window from the earliest to the latest of those starts, a block wider each way against
-    // rounding at the thresholds, holds the rows of this rank at every grid point.
-    const RowBlocks blocks{Eigen::Index(n), Eigen::Index(config.blockRows)};
-    std::vector<char> training(n, 0);
-    for (const Split& s : outerSplits(data, config))
-        for (std::size_t row : s.train) training[row] = 1;
-    std::vector<double> rows(std::size_t(blocks.count()), 0.0), trained(rows.size(), 0.0);
-    for (std::size_t r = 0; r < n; ++r) {
-        rows[std::size_t(blocks.of(Eigen::Index(r)))] += 1.0;
-        trained[std::size_t(blocks.of(Eigen::Index(r)))] += training[r];
-    }
-    const auto q = std::size_t(ranks.rank());
-    Eigen::Index first = ranks.firstBlock(blocks.count(), ranks.rank());
-    Eigen::Index last = ranks.lastBlock(blocks.count(), ranks.rank());
-    for (const std::vector<double>* weights : {&rows, &trained}) {
-        const std::vector<Eigen::Index> starts = weightedBlockStarts(*weights, ranks.size());
-        first = std::min(first, starts[q]);
-        last = std::max(last, starts[q + 1]);
-    }
-    first = std::max<Eigen::Index>(0, first - 1);
-    last = std::min(blocks.count(), last + 1);
-    std::vector<char> wanted(n, 0);
-    std::fill(wanted.begin() + blocks.begin(first), wanted.begin() + blocks.begin(last), 1);
-    for (std::size_t r : medianRows(n, config)) wanted[r] = 1;
-    return wanted;
-}
-
-std::vector<char> featureInputRows(std::size_t n, const std::string& features, const std::string& kernel,
-                                   std::uint64_t seed, long long blockRows, const Ranks& ranks)
-{
-    if (ranks.size() == 1 || !isDataIndependent(features)) return {};
-    const RowBlocks blocks{Eigen::Index(n), Eigen::Index(blockRows)};
-    std::vector<char> wanted(n, 0);
-    std::fill(wanted.begin() + ranks.firstRow(blocks), wanted.begin() + ranks.lastRow(blocks), 1);
-    if (usesMedianRule(kernel))
-        for (std::size_t r : medianSampleRows(n, 1000, seed)) wanted[r] = 1;
-    return wanted;
 }
 
 TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)

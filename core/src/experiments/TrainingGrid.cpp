@@ -102,6 +102,14 @@ std::string featuresWith(const std::string& features, const ParamPoint& featureP
     return parts[0] + "+" + formatSpec(s);
 }
 
+std::vector<ParamPoint> featurePointsOf(const TrainConfig& config)
+{
+    std::vector<ParamAxis> axes;
+    for (const ParamAxis& a : defaultGrid(config))
+        if (!isLearnerAxis(a.name)) axes.push_back(a);
+    return gridPoints(axes);
+}
+
 } // namespace detail
 
 namespace {

@@ -34,6 +34,9 @@ double roundedBandwidth(double v);
 /// Distribution::parameters() names them: `kappa`, or `rotation.kappa` for affine).
 std::string distWith(const TrainConfig& c, const Shape& shape, const ParamPoint& featurePoint);
 
+/// The feature points of a run's grid (its axes other than the learner's), in the grid's order.
+std::vector<ParamPoint> featurePointsOf(const TrainConfig& config);
+
 /// The --features spec with the grid's `rf2.median` / `rf2.sigma` set on the second layer.
 std::string featuresWith(const std::string& features, const ParamPoint& featurePoint);
 

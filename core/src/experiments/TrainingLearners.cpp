@@ -1,6 +1,7 @@
 #include "experiments/TrainingLearners.hpp"
 
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
@@ -13,6 +14,7 @@
 #include "orbit/util/ComputeBudget.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -77,11 +79,16 @@ Progress heldAt(const Progress& poll, double fraction, std::string step)
 std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
                                               const Progress& progress)
 {
-    Eigen::MatrixXd A = G;
+    Eigen::MatrixXd A = MatrixPool::take(G.rows(), G.cols());  // the last factor's memory, paged in
+    A = G;
     A.diagonal().array() += lambda;
-    if (!choleskyInPlace(A, progress)) return std::nullopt;
-    reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
-    return choleskySolve(A, B);
+    std::optional<Eigen::MatrixXd> W;
+    if (choleskyInPlace(A, progress)) {
+        reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
+        W = choleskySolve(A, B);
+    }
+    MatrixPool::give(std::move(A));
+    return W;
 }
 
 /// Adds one fit's wall time to the run's stages: the block products and their reduction as the
@@ -235,9 +242,20 @@ Outcome failedOutcome()
     return o;
 }
 
+/// A matrix that goes back to the computation's MatrixPool when the fit holding it is done.
+struct PooledMatrix {
+    Eigen::MatrixXd m;
+    explicit PooledMatrix(Eigen::MatrixXd matrix) : m(std::move(matrix)) {}
+    PooledMatrix(PooledMatrix&&) = default;
+    PooledMatrix& operator=(PooledMatrix&&) = default;
+    ~PooledMatrix() { MatrixPool::give(std::move(m)); }
+};
+
+/// K(rows, cols), in a matrix from the computation's MatrixPool (the same cut of the previous fold
+/// or grid point, already paged in).
 Eigen::MatrixXd subMatrix(const Eigen::MatrixXd& K, const Indices& rows, const Indices& cols)
 {
-    Eigen::MatrixXd S(Eigen::Index(rows.size()), Eigen::Index(cols.size()));
+    Eigen::MatrixXd S = MatrixPool::take(Eigen::Index(rows.size()), Eigen::Index(cols.size()));
 #pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
     for (long long j = 0; j < static_cast<long long>(cols.size()); ++j)
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -431,16 +449,16 @@ public:
         if (p.spread()) throw ContractError("RidgeLearner", "a dual fit on features spread over the ranks");
         const Eigen::MatrixXd& K = kernel(p, &clock.sums, heldAt(poll, 0.0, "Gram matrix"));
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
-        Eigen::MatrixXd Ktt = subMatrix(K, split.train, split.train);
+        auto Ktt = std::make_shared<PooledMatrix>(subMatrix(K, split.train, split.train));
         reportProgress(poll, 1.0 / 3.0, "kernel rows");
-        Eigen::MatrixXd Kst = subMatrix(K, split.test, split.train);
+        auto Kst = std::make_shared<PooledMatrix>(subMatrix(K, split.test, split.train));
         const double n = double(split.train.size());
         return {lambdas.size(), n * n * n,
                 [&lambdas, &poll, Ktt = std::move(Ktt), Kst = std::move(Kst), c = std::move(c)](std::size_t k) {
-                    const auto A = solveOrNothing(Ktt, c.Y, lambdas[k], solving(poll, lambdas, k));
+                    const auto A = solveOrNothing(Ktt->m, c.Y, lambdas[k], solving(poll, lambdas, k));
                     if (!A) return failedOutcome();
-                    Eigen::MatrixXd D(Kst.rows(), A->cols());
-                    for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst * A->col(j);  // GEMV: one thread
+                    Eigen::MatrixXd D(Kst->m.rows(), A->cols());
+                    for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst->m * A->col(j);  // GEMV: one thread
                     return decode(c.coding, D);
                 },
                 {}};
@@ -467,11 +485,18 @@ private:
         constexpr Eigen::Index kChunks = 6, kAlign = 64;
         const Eigen::Index width = std::max<Eigen::Index>(kAlign, (p.F.cols() + kChunks * kAlign - 1) / (kChunks * kAlign) * kAlign);
         const RowBlocks chunks{p.F.cols(), width};  // "rows" of F^T
-        Eigen::MatrixXd K = sumOverBlocks(*rows_.ranks, chunks.count(), [&](Eigen::Index c) {
+        // The chunks' N x N sums go into buffers the block sum recycles (no fresh pages per chunk).
+        const BlockLeafInto leaf = [&](Eigen::Index c, Eigen::MatrixXd& out) {
             reportProgress(poll, 0.0, "Gram matrix");
             const MatrixXfR B = p.F.middleCols(chunks.begin(c), chunks.end(c) - chunks.begin(c));
-            return gaussian_ ? lowerGramOfRows(B, poll) : lowerGramOfRowsMixed(B, std::min<Eigen::Index>(width, 2048), poll);
-        }, times);
+            if (gaussian_) {
+                out = lowerGramOfRows(B, poll);
+                return;
+            }
+            out.resize(B.rows(), B.rows());
+            lowerGramOfRowsMixed(B, std::min<Eigen::Index>(width, 2048), poll, out);
+        };
+        Eigen::MatrixXd K = sumOverBlocks(*rows_.ranks, chunks.count(), leaf, times);
         mirrorLower(K);
         if (gaussian_) {
             if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));

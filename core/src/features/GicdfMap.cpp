@@ -1,4 +1,5 @@
 #include "orbit/features/GicdfMap.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
@@ -162,7 +163,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
                 const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
                 const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
                 P.resize(in.rows(), nc);
-                P.noalias() = in.leftCols(depth) * TG_.middleRows(c0, nc).leftCols(depth).transpose();
+                gemmABt(in.leftCols(depth), TG_.middleRows(c0, nc).leftCols(depth), P);
                 row.resize(std::size_t(nj * width));
                 const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
                 for (Eigen::Index x = 0; x < inputs; ++x) {

@@ -4,6 +4,7 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
+#include "features/CosPool.hpp"
 #include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
@@ -91,21 +92,17 @@ void InvariantRandomFourier::transform(const MatrixXfR& X, std::size_t begin, st
     const std::vector<std::size_t> order = plan_->inputOrder(X, begin, end);
     const bool dataPath = plan_->sampler && !plan_->templateTrick;
     detail::forEachBlockOrTile(order.size(), plan_->blockInputs(), !dataPath, [&](std::size_t b0, std::size_t b1, bool tiles) {
-        const MatrixXfR in = plan_->prepareInputs(X, order.data() + b0, b1 - b0);
-        MatrixXfR acc = MatrixXfR::Zero(Eigen::Index(b1 - b0), D);
+        const auto in = plan_->prepareInputs(X, order.data() + b0, b1 - b0, detail::threadScratch(detail::ScratchRole::Inputs));
+        auto acc = detail::threadScratch(detail::ScratchRole::Accumulator).matrix(Eigen::Index(b1 - b0), D);
+        acc.setZero();
         // Writes columns j0.. (and s + j0.. in the complex form) of acc only: tiles are independent.
         auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index n, int) {
             float* oc = acc.data() + i * D + j0;
-            const float* bj = b + j0;
-            for (Eigen::Index t = 0; t < n; ++t) oc[t] += fastCos(p[t] + bj[t]);
-            if (complex) {
-                float* os = oc + s;
-                for (Eigen::Index t = 0; t < n; ++t) os[t] += fastSin(p[t]);
-            }
+            detail::addCos(oc, p, b + j0, n);
+            if (complex) detail::addSin(oc + s, p, n);
         };
         if (dataPath) {
-            MatrixXfR P;
-            detail::poolOrbits(in, product_, r, P, pool);
+            detail::poolOrbits(in, product_, r, pool);
         } else {
             detail::poolTemplates(in, product_, r, s, pool, tiles);
         }

@@ -111,6 +111,37 @@ MatrixXfR OrbitPlan::prepareInputs(const MatrixXfR& X, const std::size_t* idx, s
     return fold.n ? fold.inputs(raw, 0, raw.rows()) : raw;
 }
 
+Eigen::Map<MatrixXfR> OrbitPlan::prepareInputs(const MatrixXfR& X, const std::size_t* idx, std::size_t count,
+                                                ScratchBuffer& buffer) const
+{
+    const Eigen::Index d = X.cols();
+    const int copies = (!sampler || templateTrick) ? 1 : r;
+    const Eigen::Index width = fold.n ? fold.foldedDim() : d;
+    auto out = buffer.matrix(Eigen::Index(count) * copies, width);
+    // One input's orbit at a time (kept by the thread, r x d).
+    thread_local MatrixXfR orbit;
+    for (std::size_t t = 0; t < count; ++t) {
+        const float* x = X.data() + Eigen::Index(idx[t]) * d;
+        float* row = out.data() + Eigen::Index(t) * copies * width;
+        if (copies == 1) {
+            if (fold.n)
+                fold.input(x, row);
+            else
+                std::copy(x, x + d, row);
+            continue;
+        }
+        sampler->orbit(x, sampler->elementsFor(idx[t], x), orbit);
+        for (int k = 0; k < copies; ++k) {
+            const float* o = orbit.data() + Eigen::Index(k) * d;
+            if (fold.n)
+                fold.input(o, row + k * width);
+            else
+                std::copy(o, o + d, row + k * width);
+        }
+    }
+    return out;
+}
+
 std::vector<std::size_t> OrbitPlan::inputOrder(const MatrixXfR& X, std::size_t begin, std::size_t end) const
 {
     std::vector<std::size_t> order(end - begin);

@@ -60,6 +60,10 @@ struct OrbitPlan {
     MatrixXfR prepareInputs(const MatrixXfR& X, std::size_t begin, std::size_t end) const;
     /// The same for the rows idx[0..count) (dataset indices), in that order.
     MatrixXfR prepareInputs(const MatrixXfR& X, const std::size_t* idx, std::size_t count) const;
+    /// The same bits as a view of `buffer` (grown only when needed): the hot loops' version, which
+    /// allocates nothing per block (a thread's buffer, threadScratch(ScratchRole::Inputs)).
+    Eigen::Map<MatrixXfR> prepareInputs(const MatrixXfR& X, const std::size_t* idx, std::size_t count,
+                                        ScratchBuffer& buffer) const;
     /// The order in which rows [begin, end) are cut into blocks: for folded (Coulomb) inputs, by
     /// the number of non-zero rows (stable), so molecules of similar size share a block and the
     /// products skip their zero padding; otherwise the natural order. Depends on X only.

@@ -19,12 +19,7 @@ MatrixXfR SymmetricFold::templates(const MatrixXfR& W) const
 MatrixXfR SymmetricFold::inputs(const MatrixXfR& X, Eigen::Index begin, Eigen::Index end) const
 {
     MatrixXfR F(end - begin, foldedDim());
-    for (Eigen::Index t = begin; t < end; ++t) {
-        const float* x = X.data() + t * X.cols();
-        float* f = F.data() + (t - begin) * F.cols();
-        for (int m = 0; m < n; ++m)
-            for (int i = 0; i <= m; ++i) *f++ = x[i * n + m];
-    }
+    for (Eigen::Index t = begin; t < end; ++t) input(X.data() + t * X.cols(), F.data() + (t - begin) * F.cols());
     return F;
 }
 

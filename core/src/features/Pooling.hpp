@@ -2,21 +2,56 @@
 // Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
 // (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/linalg/Gemm.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "util/Deterministic.hpp"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 namespace orbit::detail {
 
 /// Columns of the product handled at once: the tile P (rows x kTile floats) stays in L2.
 constexpr Eigen::Index kTile = 512;
 /// Input rows per block in the template trick (a fixed partition: results never depend on threads).
-constexpr std::size_t kTemplateBlockRows = 128;
+/// Each product packs its kTile templates afresh, so its cost against the multiply-adds is about
+/// 1 / rows: 512 rows keep it near 1 % (128 cost a fifth of the product's time), and the 1 MB tile
+/// P still fits in L2.
+constexpr std::size_t kTemplateBlockRows = 512;
+
+/// A float buffer that only grows: a loop that needs a rows x cols scratch matrix for every block
+/// takes a view of it, and allocates (and pages in) only for a block larger than all before it.
+class ScratchBuffer {
+public:
+    Eigen::Map<MatrixXfR> matrix(Eigen::Index rows, Eigen::Index cols)
+    {
+        const auto size = std::size_t(rows) * std::size_t(cols);
+        if (size > data_.size()) data_.resize(size);
+        return {data_.data(), rows, cols};
+    }
+
+private:
+    std::vector<float> data_;
+};
+
+/// The roles of the per-thread scratch buffers of the feature maps' hot loops. A role is used by one
+/// function at a time on a thread (the product tile by the pooling loops, the others by the
+/// transform calling them), so two live views never share a buffer.
+enum class ScratchRole { ProductTile, Inputs, Accumulator, Count };
+
+/// This thread's buffer for `role`: kept for the life of the thread (the OpenMP pool's threads and
+/// the GUI's workers live long), so transforming block after block allocates nothing.
+inline ScratchBuffer& threadScratch(ScratchRole role)
+{
+    thread_local std::array<ScratchBuffer, std::size_t(ScratchRole::Count)> buffers;
+    return buffers[std::size_t(role)];
+}
+
 /// Rows of the orbit product per block in the data-transform path (inputs per block = this / r).
 constexpr std::size_t kOrbitBlockRows = 256;
 
@@ -25,7 +60,8 @@ inline std::size_t inputsPerOrbitBlock(int r) { return std::max<std::size_t>(1, 
 /// 1 + the last column holding a non-zero in any row of A (at least 1): trailing zero columns
 /// contribute nothing to a product, so it may run on the leading columns only (zero-padded Coulomb
 /// matrices in shell order, see SymmetricFold).
-inline Eigen::Index effectiveDepth(const MatrixXfR& A)
+template <class M>
+Eigen::Index effectiveDepth(const M& A)
 {
     Eigen::Index depth = 1;
     for (Eigen::Index i = 0; i < A.rows(); ++i) {
@@ -40,32 +76,31 @@ inline Eigen::Index effectiveDepth(const MatrixXfR& A)
 }
 
 /// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
-/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T, then f(i, j0, &P(i, 0), n, k) for every row i.
+/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T (this thread's product-tile scratch),
+/// then f(i, j0, &P(i, 0), n, k) for every row i (f may overwrite its row of P).
 /// Tiles are independent (f must write only columns of its tile); with parallelTiles they run in an
-/// OpenMP loop, each with its own copy of f (its own scratch) and its own P. The tiles, their
+/// OpenMP loop, each with its own copy of f and its own P. The tiles, their
 /// products and the order over k within a tile are the same either way, so are the bits.
-template <class F>
-void poolTemplates(const MatrixXfR& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
+template <class X_, class F>
+void poolTemplates(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
 {
     const Eigen::Index depth = effectiveDepth(Xb);
-    auto tile = [&](Eigen::Index j0, auto& g, MatrixXfR& P) {
+    auto tile = [&](Eigen::Index j0, auto& g) {
         const Eigen::Index n = std::min(kTile, s - j0);
+        auto P = threadScratch(ScratchRole::ProductTile).matrix(Xb.rows(), n);
         for (int k = 0; k < r; ++k) {
-            P.resize(Xb.rows(), n);
-            P.noalias() = Xb.leftCols(depth) * TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth).transpose();
+            gemmABt(Xb.leftCols(depth), TG.middleRows(Eigen::Index(k) * s + j0, n).leftCols(depth), P);
             for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
         }
     };
     if (!parallelTiles) {
-        MatrixXfR P;
-        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f, P);
+        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f);
         return;
     }
     const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
     forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
         std::decay_t<F> g = f;
-        MatrixXfR P;
-        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g, P);
+        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g);
     });
 }
 
@@ -88,17 +123,18 @@ void forEachBlockOrTile(std::size_t count, std::size_t block, bool tiles, Body&&
 }
 
 /// Data transform. O holds r consecutive rows per input (g_{i,1} x_i .. g_{i,r} x_i). For each
-/// column tile, P = O T[j0..]^T, then f(i, j0, &P(i r + k, 0), n, k) for every input i and k.
-template <class F>
-void poolOrbits(const MatrixXfR& O, const MatrixXfR& T, int r, MatrixXfR& P, F&& f)
+/// column tile, P = O T[j0..]^T (this thread's product-tile scratch), then f(i, j0, &P(i r + k, 0),
+/// n, k) for every input i and k.
+template <class O_, class F>
+void poolOrbits(const O_& O, const MatrixXfR& T, int r, F&& f)
 {
     const Eigen::Index s = T.rows();
     const Eigen::Index inputs = O.rows() / r;
     const Eigen::Index depth = effectiveDepth(O);
     for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
         const Eigen::Index n = std::min(kTile, s - j0);
-        P.resize(O.rows(), n);
-        P.noalias() = O.leftCols(depth) * T.middleRows(j0, n).leftCols(depth).transpose();
+        auto P = threadScratch(ScratchRole::ProductTile).matrix(O.rows(), n);
+        gemmABt(O.leftCols(depth), T.middleRows(j0, n).leftCols(depth), P);
         for (Eigen::Index i = 0; i < inputs; ++i)
             for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
     }
@@ -115,6 +151,12 @@ struct SymmetricFold {
     MatrixXfR templates(const MatrixXfR& W) const;
     /// Inputs: the upper triangle in shell order.
     MatrixXfR inputs(const MatrixXfR& X, Eigen::Index begin, Eigen::Index end) const;
+    /// One input x (n x n values) into f (foldedDim() values).
+    void input(const float* x, float* f) const
+    {
+        for (int m = 0; m < n; ++m)
+            for (int i = 0; i <= m; ++i) *f++ = x[i * n + m];
+    }
 };
 
 } // namespace orbit::detail

@@ -1,4 +1,5 @@
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -91,7 +92,7 @@ MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
                                                       std::to_string(B.cols()));
     const detail::SerialEigen serial;
     MatrixXfR K(A.rows(), B.rows());
-    K.noalias() = A * B.transpose();
+    gemmABt(A, B, K);
     const Eigen::VectorXf an = A.rowwise().squaredNorm();
     const Eigen::VectorXf bn = B.rowwise().squaredNorm();
     fromInnerProducts(K.data(), K.rows(), K.cols(), K.cols(), an.data(), bn.data());

@@ -1,4 +1,5 @@
 #include "orbit/kernels/InvariantKernel.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ComputeBudget.hpp"
@@ -47,7 +48,8 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
         // Only pairs j >= i0 (the upper triangle), mirrored afterwards.
         for (Eigen::Index j0 = i0; j0 < N; j0 += colPoints) {
             const Eigen::Index j1 = std::min(N, j0 + colPoints);
-            G.noalias() = O.middleRows(i0 * r, (i1 - i0) * r) * O.middleRows(j0 * r, (j1 - j0) * r).transpose();
+            G.resize((i1 - i0) * r, (j1 - j0) * r);
+            gemmABt(O.middleRows(i0 * r, (i1 - i0) * r), O.middleRows(j0 * r, (j1 - j0) * r), G);
             kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
             for (Eigen::Index i = i0; i < i1; ++i)
                 for (Eigen::Index j = std::max(i, j0); j < j1; ++j) {

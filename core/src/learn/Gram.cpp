@@ -1,4 +1,5 @@
 #include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -20,7 +21,7 @@ constexpr Eigen::Index kTile = 256;   // output tile edge
 constexpr long long kPollWork = 1LL << 30;  // multiply-adds between two polls (~0.1-0.3 s on two cores)
 
 /// G += B B^T on the lower block triangle, B column-major double (m x k).
-void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
+void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::Ref<Eigen::MatrixXd> G)
 {
     const Eigen::Index m = B.rows();
     const Eigen::Index tiles = (m + kTile - 1) / kTile;
@@ -31,13 +32,15 @@ void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::MatrixXd& G)
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
         const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
-        G.block(i0, j0, ni, nj).noalias() += B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+        gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), G.block(i0, j0, ni, nj), 1.0, 1.0);
     });
 }
 
 } // namespace
 
-void mirrorLower(Eigen::MatrixXd& G)
+void mirrorLower(Eigen::MatrixXd& G) { mirrorLower(Eigen::Ref<Eigen::MatrixXd>(G)); }
+
+void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G)
 {
     G.triangularView<Eigen::StrictlyUpper>() = G.transpose();
 }
@@ -45,16 +48,26 @@ void mirrorLower(Eigen::MatrixXd& G)
 namespace {
 
 template <class M>
-Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
+void gramOfColumnsInto(const M& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress, bool mirror = true)
 {
-    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(X.cols(), X.cols());
+    G.setZero();
+    // The chunk, transposed to double (D x 512), in a buffer the thread keeps: a fresh one per chunk
+    // was D x 512 doubles of page faults each time.
+    thread_local Eigen::MatrixXd B;
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
         reportProgress(progress, double(r) / double(X.rows()), "Gram matrix");
         const Eigen::Index h = std::min(kChunk, X.rows() - r);
-        const Eigen::MatrixXd B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
+        B = X.middleRows(r, h).transpose().template cast<double>();  // D x h
         accumulateLowerGram(B, G);
     }
-    mirrorLower(G);
+    if (mirror) mirrorLower(G);
+}
+
+template <class M>
+Eigen::MatrixXd gramOfColumnsOf(const M& X, const Progress& progress)
+{
+    Eigen::MatrixXd G(X.cols(), X.cols());
+    gramOfColumnsInto(X, G, progress);
     return G;
 }
 
@@ -101,6 +114,12 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 } // namespace
 
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X) { return gramOfColumnsOf(X, {}); }
+void lowerGramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress)
+{
+    requireSize("lowerGramOfColumns", "rows of G", G.rows(), X.cols());
+    requireSize("lowerGramOfColumns", "columns of G", G.cols(), X.cols());
+    gramOfColumnsInto(X, G, progress, false);
+}
 Eigen::MatrixXd gramOfColumns(const MatrixXfR& X, const Progress& progress) { return gramOfColumnsOf(X, progress); }
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X) { return gramOfColumnsOf(X, {}); }
 Eigen::MatrixXd gramOfRows(const MatrixXfR& X) { return gramOfRowsOf(X, {}); }
@@ -124,9 +143,18 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
 
 Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress)
 {
+    Eigen::MatrixXd K(X.rows(), X.rows());
+    lowerGramOfRowsMixed(X, chunk, progress, K);
+    return K;
+}
+
+void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress, Eigen::Ref<Eigen::MatrixXd> K)
+{
     if (chunk < 1) throw ContractError("gramOfRowsMixed", "chunk must be positive, got " + std::to_string(chunk));
     const Eigen::Index n = X.rows();
-    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n, n);
+    requireSize("lowerGramOfRowsMixed", "rows of K", K.rows(), n);
+    requireSize("lowerGramOfRowsMixed", "columns of K", K.cols(), n);
+    K.setZero();
     const Eigen::Index tiles = (n + kTile - 1) / kTile;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
@@ -147,13 +175,12 @@ Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, con
                 const Eigen::Index i0 = tile.first * kTile, j0 = tile.second * kTile;
                 const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
                 Eigen::MatrixXf T(ni, nj);
-                T.noalias() = B.middleRows(i0, ni) * B.middleRows(j0, nj).transpose();
+                gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), T);
                 K.block(i0, j0, ni, nj) += T.cast<double>();
             });
         }
     }
     reportProgress(progress, 1.0, "Gram matrix");
-    return K;
 }
 
 Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
@@ -166,7 +193,7 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
         detail::forEachBlock(std::size_t(A.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
             const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
-            C.middleRows(r0, nr).noalias() += Ab.middleRows(r0, nr) * Bb.transpose();
+            gemmABt(Ab.middleRows(r0, nr), Bb, C.middleRows(r0, nr), 1.0, 1.0);
         });
     }
     return C;

@@ -1,6 +1,7 @@
 #include "orbit/learn/NormalEquations.hpp"
 
 #include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -10,33 +11,40 @@ namespace orbit {
 
 namespace {
 
-/// Block b's [F_b^T F_b | F_b^T Y_b] over its rows of `rows` (positions ks), dataset row i being
-/// F.row(i - offset).
-Eigen::MatrixXd blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows, const Eigen::MatrixXd& Y,
-                               const std::vector<std::size_t>& ks, const Progress& progress)
+/// Block b's [lower(F_b^T F_b) | F_b^T Y_b] over its rows of `rows` (positions ks), dataset row i being
+/// F.row(i - offset), written into GB (D x (D + C); column-major, so the Gram part is its first D
+/// columns). GB comes recycled from the block sum's tree and the block's rows go to a buffer the
+/// thread keeps: a block allocates nothing (it used to take a fresh D x D matrix, a D x (D + C) copy
+/// of it and a copy of its rows: gigabytes of page faults per fold at D = 10 000).
+void blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows, const Eigen::MatrixXd& Y,
+                    const std::vector<std::size_t>& ks, const Progress& progress, Eigen::MatrixXd& GB)
 {
     const Eigen::Index D = F.cols(), C = Y.cols();
-    if (ks.empty()) return Eigen::MatrixXd::Zero(D, D + C);
-    MatrixXfR Fb(Eigen::Index(ks.size()), D);
+    GB.resize(D, D + C);
+    if (ks.empty()) {
+        GB.setZero();
+        return;
+    }
+    thread_local MatrixXfR Fb;
+    Fb.resize(Eigen::Index(ks.size()), D);
     Eigen::MatrixXd Yb(Eigen::Index(ks.size()), C);
     for (std::size_t i = 0; i < ks.size(); ++i) {
         Fb.row(Eigen::Index(i)) = F.row(Eigen::Index(rows[ks[i]]) - offset);
         Yb.row(Eigen::Index(i)) = Y.row(Eigen::Index(ks[i]));
     }
-    // G grows by C columns in place (column-major: its D x D part stays where it is), sparing
-    // a zeroed D x (D + C) matrix and a copy per block.
-    Eigen::MatrixXd GB = gramOfColumns(Fb, progress);
-    GB.conservativeResize(D, D + C);
+    lowerGramOfColumns(Fb, GB.leftCols(D), progress);  // mirrored once, after the sum (split)
     GB.rightCols(C) = transposeTimes(Fb, Yb);
-    return GB;
 }
 
-NormalEquations split(const Eigen::MatrixXd& GB, Eigen::Index D, std::size_t samples)
+NormalEquations split(Eigen::MatrixXd GB, Eigen::Index D, std::size_t samples)
 {
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(samples);
+    n.G = MatrixPool::take(D, D);
     n.G = GB.leftCols(D);
+    mirrorLower(n.G);  // the blocks' sums hold the lower triangle (the upper ones are zero)
     n.B = GB.rightCols(GB.cols() - D);
+    MatrixPool::give(std::move(GB));
     return n;
 }
 
@@ -49,7 +57,9 @@ NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const E
     requireSize("normalEquations", "rows of the feature matrix", F.rows(), blocks.rows);
     requireSize("normalEquations", "rows of the targets", Y.rows(), static_cast<long long>(rows.size()));
     const std::vector<std::vector<std::size_t>> inBlock = positionsByBlock(rows, blocks);
-    const auto leaf = [&](Eigen::Index b) { return blockEquations(F, 0, rows, Y, inBlock[std::size_t(b)], progress); };
+    const BlockLeafInto leaf = [&](Eigen::Index b, Eigen::MatrixXd& GB) {
+        blockEquations(F, 0, rows, Y, inBlock[std::size_t(b)], progress, GB);
+    };
     std::vector<double> weights;
     if (everyRowEverywhere)
         for (const auto& ks : inBlock) weights.push_back(double(ks.size()));
@@ -68,7 +78,9 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
     requireSize("normalEquations", "rows held by this rank", held.rows(), blocks.begin(starts[q + 1]) - first);
     requireSize("normalEquations", "rows of the targets", Y.rows(), static_cast<long long>(rows.size()));
     const std::vector<std::vector<std::size_t>> inBlock = positionsByBlock(rows, blocks);
-    const auto leaf = [&](Eigen::Index b) { return blockEquations(held, first, rows, Y, inBlock[std::size_t(b)], progress); };
+    const BlockLeafInto leaf = [&](Eigen::Index b, Eigen::MatrixXd& GB) {
+        blockEquations(held, first, rows, Y, inBlock[std::size_t(b)], progress, GB);
+    };
     return split(sumOverOwnedBlocks(ranks, starts, leaf, times), held.cols(), rows.size());
 }
 

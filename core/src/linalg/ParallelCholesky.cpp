@@ -1,4 +1,5 @@
 #include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ComputeBudget.hpp"
@@ -61,9 +62,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
 #pragma omp for schedule(dynamic)
             for (long long t = 0; t < static_cast<long long>(tiles); ++t) {
                 const Eigen::Index i0 = r0 + t * kPanel, h = std::min(kPanel, n - i0);
-                Eigen::MatrixXd P = A.block(i0, k0, h, kb).transpose();
-                A.block(k0, k0, kb, kb).triangularView<Eigen::Lower>().solveInPlace(P);
-                A.block(i0, k0, h, kb) = P.transpose();
+                solveRightLowerTransposed(A.block(k0, k0, kb, kb), A.block(i0, k0, h, kb));
             }
             // Trailing lower triangle: A22 -= L21 L21^T, one output tile per task, in groups of
             // tiles with a poll between groups (every tile is computed the same way in any group).
@@ -75,7 +74,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Progress& progress)
                 for (long long p = g0; p < g1; ++p) {
                     const Eigen::Index i0 = r0 + pairs[p].first * kPanel, j0 = r0 + pairs[p].second * kPanel;
                     const Eigen::Index hi = std::min(kPanel, n - i0), hj = std::min(kPanel, n - j0);
-                    A.block(i0, j0, hi, hj).noalias() -= A.block(i0, k0, hi, kb) * A.block(j0, k0, hj, kb).transpose();
+                    gemmABt(A.block(i0, k0, hi, kb), A.block(j0, k0, hj, kb), A.block(i0, j0, hi, hj), -1.0, 1.0);
                 }
                 if (progress && g1 < count) {
 #pragma omp single

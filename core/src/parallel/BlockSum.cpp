@@ -1,5 +1,6 @@
 #include "orbit/parallel/BlockSum.hpp"
 
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -25,26 +26,35 @@ Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi)
 class TreeWalk {
 public:
     /// starts: each rank's first block, then `blocks`.
-    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
-             std::vector<Eigen::Index> starts)
+    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf, std::vector<Eigen::Index> starts)
         : ranks_(ranks), blocks_(blocks), leaf_(leaf), starts_(std::move(starts)),
           first_(starts_[std::size_t(ranks.rank())]), last_(starts_[std::size_t(ranks.rank()) + 1])
     {
     }
+
+    /// The buffers of added sums go to the computation's MatrixPool, if it has one.
+    ~TreeWalk()
+    {
+        for (Eigen::MatrixXd& m : spare_) MatrixPool::give(std::move(m));
+    }
+    TreeWalk(const TreeWalk&) = delete;
+    TreeWalk& operator=(const TreeWalk&) = delete;
 
     /// The sum over [lo, hi), all of whose blocks are this rank's.
     Eigen::MatrixXd own(Eigen::Index lo, Eigen::Index hi)
     {
         if (hi - lo == 1) {
             const auto t = Clock::now();
-            Eigen::MatrixXd s = leaf_(lo);
+            Eigen::MatrixXd s = spare();
+            leaf_(lo, s);
             leaves += since(t);
             return s;
         }
         const Eigen::Index mid = splitOf(lo, hi);
         Eigen::MatrixXd s = own(lo, mid);
-        const Eigen::MatrixXd right = own(mid, hi);
+        Eigen::MatrixXd right = own(mid, hi);
         s += right;
+        spare_.push_back(std::move(right));
         return s;
     }
 
@@ -56,8 +66,9 @@ public:
         if (q > 0) return ranks_.receive(q);
         const Eigen::Index mid = splitOf(lo, hi);
         Eigen::MatrixXd s = atRoot(lo, mid);
-        const Eigen::MatrixXd right = atRoot(mid, hi);
+        Eigen::MatrixXd right = atRoot(mid, hi);
         s += right;
+        spare_.push_back(std::move(right));
         return s;
     }
 
@@ -87,9 +98,20 @@ private:
         return hi <= starts_[std::size_t(q) + 1] ? q : -1;
     }
 
+    /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
+    /// when there is none), for the next leaf.
+    Eigen::MatrixXd spare()
+    {
+        if (spare_.empty()) return MatrixPool::takeAny();
+        Eigen::MatrixXd m = std::move(spare_.back());
+        spare_.pop_back();
+        return m;
+    }
+
     const Ranks& ranks_;
     Eigen::Index blocks_;
-    const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf_;
+    const BlockLeafInto& leaf_;
+    std::vector<Eigen::MatrixXd> spare_;
     std::vector<Eigen::Index> starts_;
     Eigen::Index first_, last_;
 };
@@ -120,6 +142,20 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
                               const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times,
                               const std::vector<double>* weights)
 {
+    return sumOverBlocks(ranks, blocks, BlockLeafInto([&](Eigen::Index b, Eigen::MatrixXd& out) { out = leaf(b); }),
+                         times, weights);
+}
+
+Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
+                                   const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times)
+{
+    return sumOverOwnedBlocks(ranks, starts,
+                              BlockLeafInto([&](Eigen::Index b, Eigen::MatrixXd& out) { out = leaf(b); }), times);
+}
+
+Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf, BlockSumTimes* times,
+                              const std::vector<double>* weights)
+{
     std::vector<Eigen::Index> starts;
     if (weights) {
         if (static_cast<Eigen::Index>(weights->size()) != blocks)
@@ -133,7 +169,7 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks,
 }
 
 Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
-                                   const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf, BlockSumTimes* times)
+                                   const BlockLeafInto& leaf, BlockSumTimes* times)
 {
     const auto t0 = Clock::now();
     if (starts.size() != static_cast<std::size_t>(ranks.size()) + 1 || starts.front() != 0 ||

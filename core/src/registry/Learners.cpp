@@ -2,6 +2,7 @@
 #include "orbit/registry/Registry.hpp"
 
 #include "orbit/util/Error.hpp"
+#include "registry/Builders.hpp"
 
 #include <limits>
 #include <stdexcept>
@@ -95,6 +96,9 @@ const std::vector<EvaluationDescriptor>& evaluationDescriptors()
     static const std::vector<EvaluationDescriptor> all = makeEvaluations();
     return all;
 }
+
+const LearnerDescriptor* findLearner(const std::string& name) { return registry::findIn(learnerDescriptors(), name); }
+const EvaluationDescriptor* findEvaluation(const std::string& name) { return registry::findIn(evaluationDescriptors(), name); }
 
 const LearnerDescriptor& learnerDescriptor(Learner id)
 {

@@ -4,6 +4,7 @@
 #include "PlayedRank.hpp"
 #include "orbit/experiments/EvidenceObjective.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/parallel/InputRows.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/util/Random.hpp"

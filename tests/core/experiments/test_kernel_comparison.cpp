@@ -114,6 +114,19 @@ private slots:
         QCOMPARE(whole.size(), g2.count());
     }
 
+    void theDifferenceOfTwoMatricesIsMeasuredAgainstTheFirst()
+    {
+        Eigen::MatrixXd a(2, 2), b(2, 2);
+        a << 3, 0, 0, 4;  // ||A||_F = 5
+        b << 3, 1, 0, 4;
+        const MatrixDifference d = differenceOf(a, b);
+        QCOMPARE(d.difference, (b - a).eval());
+        QCOMPARE(d.relativeFrobenius, 0.2);
+        QCOMPARE(differenceOf(Eigen::MatrixXd::Zero(2, 2), b).relativeFrobenius, 0.0);  // A zero: no relative size
+        QCOMPARE(differenceOf(a, a).relativeFrobenius, 0.0);
+        QVERIFY_THROWS_EXCEPTION(ContractError, differenceOf(a, Eigen::MatrixXd::Zero(3, 2)));
+    }
+
     void refusesWhatItCannotCompare()
     {
         const FeatureContext c = makeFeatureContext(digits(), "", "", "gaussian:median=1", 0);

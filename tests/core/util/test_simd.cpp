@@ -50,6 +50,20 @@ MatrixXfR features(const std::string& spec, const std::string& group, const std:
     return F;
 }
 
+/// The features of `spec` (rotation, von Mises 0.5) at the AVX-512 and the baseline level: the
+/// same bits, and not all zero.
+void expectSameBitsAtBothLevels(const std::string& spec)
+{
+    LevelGuard guard;
+    const MatrixXfR fast = features(spec, "rotation", "vonmises:kappa=0.5", SimdLevel::Avx512);
+    const MatrixXfR base = features(spec, "rotation", "vonmises:kappa=0.5", SimdLevel::Baseline);
+    QCOMPARE(fast.rows(), base.rows());
+    QCOMPARE(fast.cols(), base.cols());
+    QVERIFY(fast.cwiseAbs().maxCoeff() > 0);
+    QVERIFY2(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0,
+             qPrintable(QString("max |difference| %1").arg(double((fast - base).cwiseAbs().maxCoeff()))));
+}
+
 } // namespace
 
 class TestSimd : public QObject {
@@ -111,14 +125,24 @@ private slots:
     {
         if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
         QFETCH(QString, spec);
-        LevelGuard guard;
-        const MatrixXfR fast = features(spec.toStdString(), "rotation", "vonmises:kappa=0.5", SimdLevel::Avx512);
-        const MatrixXfR base = features(spec.toStdString(), "rotation", "vonmises:kappa=0.5", SimdLevel::Baseline);
-        QCOMPARE(fast.rows(), base.rows());
-        QCOMPARE(fast.cols(), base.cols());
-        QVERIFY(fast.cwiseAbs().maxCoeff() > 0);
-        QVERIFY2(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0,
-                 qPrintable(QString("max |difference| %1").arg(double((fast - base).cwiseAbs().maxCoeff()))));
+        expectSameBitsAtBothLevels(spec.toStdString());
+    }
+
+    // Random-Fourier pooling (features/CosPool): acc += cos(p + b) compiled for AVX-512 gives the
+    // same bits as the baseline loop (the same float operations, no FMA contraction), in the cos and
+    // the complex [cos, sin] forms, with the templates moved and with the inputs moved.
+    void randomFourierGivesTheSameBitsAtEveryLevel_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("irf templates") << "irf:s=700,r=4,mode=templates";
+        QTest::newRow("irf complex") << "irf:s=300,r=3,form=complex";
+        QTest::newRow("irf data") << "irf:s=530,r=5,mode=data";
+    }
+    void randomFourierGivesTheSameBitsAtEveryLevel()
+    {
+        if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
+        QFETCH(QString, spec);
+        expectSameBitsAtBothLevels(spec.toStdString());
     }
 };
 

@@ -1,6 +1,6 @@
 // The heatmap's logic without a main window: its colour maps and colour range, the layout of cells,
 // labels and colour bar, and the ticks a HeatmapView keeps for rows ordered by a continuous value.
-#include "widgets/ColorMap.hpp"
+#include "render/ColorMap.hpp"
 #include "widgets/HeatmapLayout.hpp"
 #include "widgets/HeatmapView.hpp"
 

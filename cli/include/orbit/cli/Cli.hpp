@@ -68,7 +68,7 @@ const std::vector<Command>& commands();
 /// 0 success, 2 bad input (with one line on err), 1 an unexpected internal error.
 int run(const std::vector<std::string>& args, Io& io);
 
-// Subcommand factories, one per source file in core/src/cli/.
+// Subcommand factories, one per source file in cli/src/.
 Command infoCommand();
 Command sampleCommand();
 Command orbitCommand();
@@ -83,5 +83,6 @@ Command evidenceCommand();
 Command densityCommand();
 Command embedCommand();
 Command probeCommand();
+Command predictCommand();
 
 } // namespace orbit::cli

@@ -11,7 +11,7 @@
 namespace orbit {
 
 struct ApproxErrorConfig {
-    std::string method = "rf";     ///< "rf" (LGIKA eq. 7) or "nystrom" (eq. 8)
+    std::string method = "rf";     ///< an approximation the error figure draws (registry/Figures.hpp): rf (LGIKA eq. 7), nystrom (eq. 8)
     std::vector<int> sList;        ///< numbers of templates / landmarks
     std::vector<int> rList;        ///< group samples per feature map
     int refR = 70;                 ///< group samples per point of the reference kernel

@@ -1,5 +1,6 @@
 #pragma once
-// Speed of the feature hot paths against Eigen's own float32 product of the same shapes.
+// Speed of the feature hot paths against Eigen's own float32 product of the same shapes, and against
+// the best float32 product this machine can do on them (its peak).
 #include "orbit/data/Dataset.hpp"
 
 #include <optional>
@@ -11,7 +12,10 @@ namespace orbit {
 /// One timed hot path. flops = 2 * rows * cols * depth of the GEMM it amounts to (rows = inputs, or
 /// inputs x r on the data path; cols = r s transformed templates, or s); gflops = flops / seconds;
 /// gemm_gflops = the rate of one Eigen float32 product C = A B^T of exactly that shape, timed in the
-/// same run with the same threads; ratio = gflops / gemm_gflops. Each side is the best of `repeats`
+/// same run with the same threads; ratio = gflops / gemm_gflops. peak_gflops = the better of that
+/// and the run-time-dispatched BLAS's sgemm (its kernels for this CPU) on the same shape, its rows
+/// split evenly over the same threads, one sgemm each; peak_ratio = gflops / peak_gflops: how close
+/// the hot path is to the machine, whatever the build. Each side is the best of `repeats`
 /// runs, the two alternating, so load from other processes cannot favour either. Both are timed in steady state: the
 /// hot path writes into the output of a first, untimed transform (as a caller streaming batches into
 /// one buffer does) and the GEMM into a paged-in matrix, so neither pays first-touch page faults.
@@ -19,7 +23,7 @@ struct BenchCase {
     std::string name;
     std::vector<long long> shape;  ///< {N, d, s, r}
     std::string spec;              ///< the feature spec and group/dist it ran
-    double seconds = 0, gflops = 0, gemmGflops = 0, ratio = 0;
+    double seconds = 0, gflops = 0, gemmGflops = 0, ratio = 0, peakGflops = 0, peakRatio = 0;
     std::string note;
 };
 

@@ -37,6 +37,15 @@ struct KernelComparison {
     RelativeError error;
 };
 
+/// Two kernel matrices of the same points, A and B, side by side (the A/B comparison of the Kernels
+/// figure): the difference B - A and its size relative to A, ||B - A||_F / ||A||_F (0 when A is zero).
+struct MatrixDifference {
+    Eigen::MatrixXd difference;
+    double relativeFrobenius = 0.0;
+};
+/// Requires matrices of one size (ContractError naming both otherwise).
+MatrixDifference differenceOf(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+
 /// The seed the approximating map is fitted with, from the comparison's seed.
 std::uint64_t kernelMapSeed(std::uint64_t seed);
 

@@ -130,25 +130,11 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& config, c
 /// [0, 1]; a true return throws Cancelled. Guarantees: the same config and seed give the same result
 /// bit for bit at any thread count. Throws SpecError on bad configuration, naming the field.
 ///
-/// Spread over `ranks` (an MPI job): every rank holds the dataset (or the rows trainingInputRows
-/// names) and runs train() with the same config. Feature rows are computed by the rank owning their block and gathered; ridge and blr in
+/// Spread over `ranks` (an MPI job): every rank holds the dataset (or the rows trainingInputRows,
+/// orbit/parallel/InputRows.hpp, names) and runs train() with the same config. Feature rows are computed by the rank owning their block and gathered; ridge and blr in
 /// the primal form sum their normal equations over the blocks across ranks; the result is the same
 /// bits on every rank and at every number of ranks.
 TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
                   const Ranks& ranks = oneProcess());
-
-/// The rows of `data` whose inputs rank ranks.rank() of train(data, config, .., ranks) reads: the
-/// runs of blocks it may compute features of at any grid point, and the median rule's samples.
-/// `data` needs only its labels, targets and folds (loaded with no row held is enough). Empty, for
-/// every row, when the run has one rank or a map that fits on the data (Nystrom, GICDF span=auto,
-/// kmeans landmarks, +rf2 with the median rule). train() then runs on the data loaded with these
-/// rows (LoadOptions::rows) to the same bits as on the whole data.
-std::vector<char> trainingInputRows(const Dataset& data, const TrainConfig& config, const Ranks& ranks);
-
-/// The same for `features` on n samples: this rank's own blocks (Ranks::firstRow to lastRow) and,
-/// when the kernel spec takes the median rule, its sample drawn with `seed`; empty (every row) for
-/// one rank or a map that fits on the data.
-std::vector<char> featureInputRows(std::size_t n, const std::string& features, const std::string& kernel,
-                                   std::uint64_t seed, long long blockRows, const Ranks& ranks);
 
 } // namespace orbit

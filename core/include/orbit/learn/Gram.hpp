@@ -32,8 +32,18 @@ Eigen::MatrixXd gramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Pr
 /// are filled (the rest is zero), so that several can be added before one mirrorLower.
 Eigen::MatrixXd lowerGramOfRows(const MatrixXfR& X, const Progress& progress);
 Eigen::MatrixXd lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress);
+/// The same bits written into K (X.rows() x X.rows(), overwritten whole: e.g. a recycled buffer).
+void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress& progress, Eigen::Ref<Eigen::MatrixXd> K);
 /// Copies the strictly lower triangle of a square G onto its strictly upper one.
 void mirrorLower(Eigen::MatrixXd& G);
+void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G);
+
+/// gramOfColumns(X, progress) without the mirroring, written into G (X.cols() x X.cols(), e.g. the
+/// left columns of a caller's buffer): the tiles on and below the diagonal hold the same bits, the
+/// rest is zero, so that sums of several need one mirrorLower at the end (a D x D transposed copy
+/// per block cost as much as the block's product at D = 4000). Allocates nothing but this thread's
+/// chunk buffer, kept from call to call.
+void lowerGramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress);
 
 /// The same products of a double-precision matrix.
 Eigen::MatrixXd gramOfColumns(const MatrixXdR& X);

@@ -42,6 +42,19 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
                                    const std::function<Eigen::MatrixXd(Eigen::Index)>& leaf,
                                    BlockSumTimes* times = nullptr);
 
+/// A leaf that writes block b's term into `out` instead of returning it. `out` may come in holding a
+/// matrix of the right size (the buffer of a sum the tree has added already): the leaf must then
+/// overwrite every entry, and allocates nothing. Summing D x D Gram blocks this way allocates about
+/// log2(blocks) + 1 of them per call, not one or more per block (each a fresh, page-faulted matrix).
+using BlockLeafInto = std::function<void(Eigen::Index, Eigen::MatrixXd&)>;
+
+/// sumOverBlocks and sumOverOwnedBlocks with a leaf writing into recycled buffers: the same tree,
+/// the same additions, the same bits.
+Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf,
+                              BlockSumTimes* times = nullptr, const std::vector<double>* weights = nullptr);
+Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts, const BlockLeafInto& leaf,
+                                   BlockSumTimes* times = nullptr);
+
 /// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
 /// order whose weights add up to about total / ranks each (rank q starts at the first block whose
 /// preceding weight reaches q total / ranks). All weights 0: equal counts, as Ranks::firstBlock.

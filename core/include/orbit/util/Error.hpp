@@ -53,7 +53,7 @@ private:
 ///
 /// The field names what the user set, in the core's neutral words: never a command-line flag, so
 /// that the GUI can show the message as it is and point at the control. The CLI maps a field to
-/// its flag (core/src/cli/Flags.cpp), a panel to its control (ui/widgets/FieldHighlight.hpp). A
+/// its flag (cli/src/Flags.cpp), a panel to its control (ui/widgets/FieldHighlight.hpp). A
 /// field is a name, optionally followed by `.key` or ` spec.key` for one parameter of it
 /// ("features.s", "group orthogonal.k", "distribution vonmises.kappa", "grid lambda"). The names:
 ///

@@ -1,32 +1,38 @@
 #pragma once
-// The spacing of a sweep, once: `count` values from `from` to `to`, evenly in the value or in its
-// logarithm. The evidence curves' LO:HI:N[:log], the Learn locality landscape and the Sweep panel's
-// frames all take their values from here.
+// Values spread over a range evenly, or evenly in log (the same ratio from one value to the next,
+// for scale parameters such as κ): a sweep's frames, a grid or landscape of parameter values, a
+// slider's positions. Header only.
+#include <cmath>
 #include <vector>
 
 namespace orbit {
 
-/// count values from `from` to `to`, both included exactly: v_i = from + (to - from) i / (count - 1)
-/// (Linear) or v_i = exp(log from + (log to - log from) i / (count - 1)) (Log). One value: the
-/// midpoint (arithmetic or geometric).
-/// Requires count >= 1, and from > 0, to > 0 for Log (callers validate and name their own fields).
-struct Spacing {
-    enum class Scale { Linear, Log };
-    double from = 0.0;
-    double to = 1.0;
-    int count = 2;
-    Scale scale = Scale::Linear;
+/// The value at fraction f of the way from lo to hi (lo and hi themselves at f = 0 and 1): lo + f (hi - lo), or with `log`
+/// exp(log lo + f (log hi - log lo)). Requires lo > 0 and hi > 0 for `log`.
+inline double spacedValue(double lo, double hi, double f, bool log)
+{
+    if (f == 0.0) return lo;  // the ends exactly (exp(log hi) may differ from hi in the last bit)
+    if (f == 1.0) return hi;
+    return log ? std::exp(std::log(lo) + f * (std::log(hi) - std::log(lo))) : lo + f * (hi - lo);
+}
 
-    /// Value i, clamped to [0, count - 1].
-    double value(int i) const;
-    std::vector<double> values() const;
-    /// The step between neighbours: (to - from) / (count - 1) (Linear) or the factor
-    /// (to / from)^(1 / (count - 1)) (Log); 0 (Linear) or 1 (Log) for one value.
-    double step() const;
-    /// Where `v` lies on the index axis: 0 at `from`, count - 1 at `to`, fractional between and
-    /// outside [0, count - 1] beyond them (Log: v <= 0 lies at -(count - 1), below every value); 0
-    /// for one value.
-    double position(double v) const;
-};
+/// The inverse of spacedValue: the fraction of the way from lo to hi at which v lies (below 0 or
+/// above 1 outside the range; with `log`, -1 for v <= 0). Requires lo != hi.
+inline double spacedFraction(double lo, double hi, double v, bool log)
+{
+    if (log)
+        return v > 0.0 ? std::log(v / lo) / std::log(hi / lo) : -1.0;
+    return (v - lo) / (hi - lo);
+}
+
+/// n values from lo to hi, both ends included: spacedValue at f = i / (n - 1); n = 1 gives the one
+/// at f = 1/2, n <= 0 none.
+inline std::vector<double> spacedValues(double lo, double hi, int n, bool log)
+{
+    std::vector<double> out;
+    for (int i = 0; i < n; ++i)
+        out.push_back(spacedValue(lo, hi, n == 1 ? 0.5 : double(i) / double(n - 1), log));
+    return out;
+}
 
 } // namespace orbit

@@ -1,0 +1,140 @@
+#pragma once
+// Models that outlive the process: a fitted feature map and a linear learner on its features, kept in
+// a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
+// `orbitlab-cli predict` and the Python module read (README "Python" lists the arrays).
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/models/Npz.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// Everything that rebuilds a fitted feature map bit for bit: makeFeatureMap(features) in the
+/// context of (kind, shape, group, dist, kernel) made with contextSeed, then fit(fitRows, fitSeed).
+/// The kernel is stored with its bandwidth resolved ("gaussian:sigma=3.25", never the median rule),
+/// so nothing is measured on data again. A map whose fit draws from its seed alone keeps no rows
+/// (templates and group samples are drawn again: cheap next to a product, and the same bits); a map
+/// whose fit reads its rows (fitReadsRows: Nystrom's landmarks, GICDF's measured span or largest
+/// norm, the median rule of a second layer, kif's templates) keeps the rows its fit read.
+struct MapRecipe {
+    std::string features;
+    std::string group, dist;
+    std::string kernel;
+    std::uint64_t contextSeed = 0;
+    std::uint64_t fitSeed = 0;
+    DataKind kind = DataKind::Vectors;
+    Shape shape;
+    MatrixXfR fitRows;
+
+    /// The map, fitted. Throws SpecError naming the field (features, group, distribution, kernel)
+    /// for a spec the registry refuses; Cancelled from `progress`.
+    std::unique_ptr<FeatureMap> build(const Progress& progress = {}) const;
+};
+
+/// Whether the fit of the map `features` reads the values of its rows, so that a saved model must
+/// keep them (MapRecipe::fitRows): every map but raw, sorted, rf, irf, GICDF with a fixed span and
+/// norm=each, and a second layer with a fixed sigma. SpecError("features") for an unknown map.
+bool fitReadsRows(const std::string& features);
+
+/// The recipe of the map `features` fitted as `orbitlab-cli features --seed seed` fits it on n rows
+/// of a dataset of `kind` and `shape`: the kernel resolved on the data with `seed` (the median rule
+/// reads `medianSample`, the rows medianSampleRows(n, 1000, seed) of the data in that order: the
+/// same sigma as on all n rows), context and fit seeded with `seed`, and `rows` (the data) kept when
+/// fitReadsRows(features). Throws SpecError naming the field.
+MapRecipe fittedMapRecipe(const std::string& features, const std::string& group, const std::string& dist,
+                          const std::string& kernel, DataKind kind, const Shape& shape, std::uint64_t seed,
+                          const MatrixXfR& medianSample, MatrixXfR rows);
+
+/// The rows every consumer of a map transforms in one call: blocks of kDefaultBlockRows rows from
+/// row 0, as `orbitlab-cli features` cuts them. A row's bits may depend on its place in its call, so
+/// `features`, `predict` and the Python module's transform cut alike and give the same bits.
+inline constexpr Eigen::Index kTransformBlockRows = 512;
+
+/// The features of every row of X, one transform call per block of kTransformBlockRows rows;
+/// `progress` after each block (a cancel throws Cancelled).
+MatrixXfR transformAll(const FeatureMap& map, const MatrixXfR& X, const Progress& progress = {});
+
+/// Decision values of a linear model on features F: F W + b (N x C, in double), computed one block of
+/// kTransformBlockRows rows at a time (timesDouble per block): a caller streaming a larger matrix in
+/// runs of whole blocks from its row 0 gets the bits of the call on the whole.
+Eigen::MatrixXd linearScores(const MatrixXfR& F, const Eigen::MatrixXd& W, const Eigen::VectorXd& b);
+
+/// A fitted model: the recipe of its map and the linear learner on the map's features.
+/// Prediction: scores = linearScores(map features, weights, bias); classes argmax over the columns
+/// (the lowest index wins ties), regression targets coding.mean + coding.scale * scores(:, 0).
+struct SavedModel {
+    /// The version this build writes and the newest it reads.
+    static constexpr std::int64_t kFormatVersion = 1;
+
+    MapRecipe map;
+    Eigen::Index dim = 0;              ///< the map's feature dimension D (checked when it is rebuilt)
+    std::string learner;               ///< the learner that fitted the weights: ridge, blr or svm
+    std::string chosen;                ///< the grid point of the fit, e.g. "lambda=0.01, median=0.5" (for people)
+    Eigen::MatrixXd weights;           ///< D x C
+    Eigen::VectorXd bias;              ///< C (zero for ridge and blr)
+    TargetCoding coding;
+    /// Classes: the label of each column, integers (integerLabels) or text (textLabels): one of
+    /// them has C entries. classNames: optional names for people (the dataset's).
+    std::vector<std::int64_t> integerLabels;
+    std::vector<std::string> textLabels;
+    std::vector<std::string> classNames;
+    std::string targetUnit;            ///< regression: the targets' unit when the data stated it
+    double alpha = std::numeric_limits<double>::quiet_NaN();  ///< blr: the evidence's precisions and
+    double beta = std::numeric_limits<double>::quiet_NaN();   ///< log evidence (NaN for the others)
+    double logEvidence = std::numeric_limits<double>::quiet_NaN();
+    std::string trainedOn;             ///< where the training rows came from, for people
+    std::int64_t trainRows = 0;
+
+    bool isClassification() const { return coding.isClassification(); }
+    int outputs() const { return coding.outputs(); }
+    /// The label of column c as text ("7", "cat").
+    std::string labelText(int c) const;
+    /// Throws ContractError naming the inconsistent field (weights, bias, labels, coding).
+    void checkConsistent() const;
+};
+
+/// The arrays of a saved model (README "Python"), and back. fromArchive throws LoadError naming
+/// `file` and the member: MissingVariable for an absent one, BadValue for a newer format_version
+/// ("written by a newer Orbit Lab") or a value out of its range, BadShape for an array of the wrong
+/// type or shape, and it checks that the arrays agree with each other.
+NpzArchive toArchive(const SavedModel& model);
+SavedModel fromArchive(const NpzArchive& arrays, const std::string& file);
+
+void saveModel(const std::string& path, const SavedModel& model);
+SavedModel loadModel(const std::string& path);
+/// The file's bytes, for a model kept in memory (the Python module's pickles).
+std::string encodeModel(const SavedModel& model);
+SavedModel decodeModel(const std::string& bytes, const std::string& name);
+
+/// Throws SpecError("data", ...) naming both shapes when inputs of `kind` and `shape` are not what
+/// the model was trained on (`source` names the data in the message).
+void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape, const std::string& source);
+
+/// A saved model with its map rebuilt, ready to predict.
+class ModelPredictor {
+public:
+    /// Rebuilds the map (MapRecipe::build); LoadError naming `file` and member map_dim when the
+    /// rebuilt map's dimension is not the stored one.
+    ModelPredictor(SavedModel model, const std::string& file, const Progress& progress = {});
+    const SavedModel& model() const { return model_; }
+    const FeatureMap& map() const { return *map_; }
+    /// linearScores of transformAll(X): N x C.
+    Eigen::MatrixXd scores(const MatrixXfR& X, const Progress& progress = {}) const;
+    std::vector<int> classes(const Eigen::MatrixXd& scores) const;
+    std::vector<double> targets(const Eigen::MatrixXd& scores) const;
+
+private:
+    SavedModel model_;
+    std::unique_ptr<FeatureMap> map_;
+};
+
+} // namespace orbit

@@ -1,0 +1,74 @@
+#include "orbit/linalg/MatrixPool.hpp"
+
+#include <algorithm>
+#include <deque>
+
+namespace orbit {
+
+namespace {
+
+constexpr std::size_t kMaxMatrices = 4;
+constexpr double kMaxBytes = 2.0 * 1024 * 1024 * 1024;
+
+struct Pool {
+    int scopes = 0;
+    std::deque<Eigen::MatrixXd> kept;  // oldest first
+};
+
+Pool& pool()
+{
+    thread_local Pool p;
+    return p;
+}
+
+double bytesOf(const Eigen::MatrixXd& m) { return 8.0 * double(m.size()); }
+
+} // namespace
+
+MatrixPool::Scope::Scope() { ++pool().scopes; }
+
+MatrixPool::Scope::~Scope()
+{
+    if (--pool().scopes == 0) pool().kept.clear();
+}
+
+Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
+{
+    auto& kept = pool().kept;
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it)
+        if (it->rows() == rows && it->cols() == cols) {
+            Eigen::MatrixXd m = std::move(*it);
+            kept.erase(std::next(it).base());
+            return m;
+        }
+    return Eigen::MatrixXd(rows, cols);
+}
+
+Eigen::MatrixXd MatrixPool::takeAny()
+{
+    auto& kept = pool().kept;
+    if (kept.empty()) return {};
+    auto best = std::max_element(kept.begin(), kept.end(),
+                                 [](const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return a.size() < b.size(); });
+    Eigen::MatrixXd m = std::move(*best);
+    kept.erase(best);
+    return m;
+}
+
+void MatrixPool::give(Eigen::MatrixXd&& m)
+{
+    Pool& p = pool();
+    if (p.scopes == 0 || m.size() == 0) {
+        m.resize(0, 0);
+        return;
+    }
+    p.kept.push_back(std::move(m));
+    double total = 0.0;
+    for (const auto& k : p.kept) total += bytesOf(k);
+    while (p.kept.size() > kMaxMatrices || (total > kMaxBytes && p.kept.size() > 1)) {
+        total -= bytesOf(p.kept.front());
+        p.kept.pop_front();
+    }
+}
+
+} // namespace orbit

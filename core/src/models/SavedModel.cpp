@@ -1,0 +1,388 @@
+#include "orbit/models/SavedModel.hpp"
+
+#include "data/LoaderSupport.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/Gram.hpp"
+#include "orbit/parallel/Ranks.hpp"
+#include "orbit/registry/Registry.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <cmath>
+#include <map>
+
+namespace orbit {
+
+namespace {
+
+const char* kFormatName = "orbitlab-model";
+const char* kWrittenBy = "Orbit Lab 0.1.0";
+
+const char* codingName(TargetCoding::Kind kind)
+{
+    switch (kind) {
+    case TargetCoding::Kind::PlusMinusOne: return "plusminusone";
+    case TargetCoding::Kind::OneHot: return "onehot";
+    case TargetCoding::Kind::Regression: return "regression";
+    }
+    return "?";
+}
+
+/// A dataset that only carries what makeFeatureContext reads: kind, shape and (median rule) a sample.
+Dataset contextData(DataKind kind, const Shape& shape, MatrixXfR sample)
+{
+    Dataset d;
+    d.kind = kind;
+    d.shape = shape;
+    d.X = std::move(sample);
+    if (d.X.cols() != shape.dim()) d.X.resize(0, shape.dim());
+    return d;
+}
+
+std::string shapeText(DataKind kind, const Shape& s)
+{
+    return std::string(toString(kind)) + " of " + std::to_string(s.height) + " x " + std::to_string(s.width) + " x " +
+           std::to_string(s.channels);
+}
+
+/// Reads the arrays of one archive by name, each read at most once, with errors naming the member.
+class ArchiveReader {
+public:
+    ArchiveReader(const NpzArchive& arrays, const std::string& file) : file_(file)
+    {
+        for (const auto& [name, a] : arrays) byName_[name] = &a;
+    }
+
+    bool has(const std::string& name) const { return byName_.count(name) != 0; }
+
+    [[noreturn]] void fail(LoadErrorKind kind, const std::string& name, const std::string& detail, const std::string& value = {}) const
+    {
+        data::fail(kind, file_, "member " + name + ".npy", detail, value);
+    }
+
+    const NpyArray& get(const std::string& name) const
+    {
+        const auto it = byName_.find(name);
+        if (it == byName_.end())
+            data::fail(LoadErrorKind::MissingVariable, file_, "member " + name + ".npy",
+                       "missing: not an Orbit Lab model, or one cut short");
+        return *it->second;
+    }
+
+    const NpyArray& typed(const std::string& name, NpyArray::Type type, std::size_t dims) const
+    {
+        const NpyArray& a = get(name);
+        if (a.type != type || a.shape.size() != dims) {
+            NpyArray want;
+            want.type = type;
+            fail(LoadErrorKind::BadShape, name,
+                 "expected a " + std::to_string(dims) + "-d " + want.typeName() + " array, found a " +
+                     std::to_string(a.shape.size()) + "-d " + a.typeName() + " one");
+        }
+        return a;
+    }
+
+    std::string text(const std::string& name) const { return typed(name, NpyArray::Type::Text, 0).text.front(); }
+    std::string text(const std::string& name, const std::string& fallback) const { return has(name) ? text(name) : fallback; }
+    double number(const std::string& name) const { return typed(name, NpyArray::Type::Float64, 0).f64.front(); }
+    std::int64_t integer(const std::string& name) const { return typed(name, NpyArray::Type::Int64, 0).i64.front(); }
+    std::uint64_t seed(const std::string& name) const
+    {
+        const NpyArray& a = get(name);
+        if (a.shape.empty() && a.type == NpyArray::Type::UInt64) return a.u64.front();
+        if (a.shape.empty() && a.type == NpyArray::Type::Int64 && a.i64.front() >= 0) return std::uint64_t(a.i64.front());
+        fail(LoadErrorKind::BadShape, name, "expected a non-negative integer seed");
+    }
+
+private:
+    const std::string& file_;
+    std::map<std::string, const NpyArray*> byName_;
+};
+
+} // namespace
+
+// ---- the map ---------------------------------------------------------------------------------
+
+std::unique_ptr<FeatureMap> MapRecipe::build(const Progress& progress) const
+{
+    if (fitRows.rows() > 0 && fitRows.cols() != shape.dim())
+        throw ContractError("MapRecipe::build", "fit rows of " + std::to_string(fitRows.cols()) + " values for inputs of " +
+                                                    std::to_string(shape.dim()));
+    const FeatureContext context = makeFeatureContext(contextData(kind, shape, {}), group, dist, kernel, contextSeed);
+    auto map = makeFeatureMap(features, context);
+    if (fitRows.rows() > 0) {
+        map->fit(fitRows, fitSeed, progress);
+    } else {
+        const MatrixXfR none(0, shape.dim());
+        map->fit(none, fitSeed, progress);
+    }
+    return map;
+}
+
+bool fitReadsRows(const std::string& features)
+{
+    const auto parts = split(features, '+');
+    const Spec first = parseSpec(parts.front(), "features");
+    const FeatureMapDescriptor* d = findFeatureMap(first.name);
+    if (!d) throw SpecError("features", "unknown feature map", first.name);
+    if (!d->seedOnlyFit) return true;
+    if (first.name == "gicdf" && (first.text("span", "") == "auto" || first.text("norm", "each") == "max")) return true;
+    return parts.size() > 1 && !parseSpec(parts[1], "features").has("sigma");
+}
+
+MapRecipe fittedMapRecipe(const std::string& features, const std::string& group, const std::string& dist,
+                          const std::string& kernel, DataKind kind, const Shape& shape, std::uint64_t seed,
+                          const MatrixXfR& medianSample, MatrixXfR rows)
+{
+    MapRecipe r;
+    r.features = features;
+    r.group = group;
+    r.dist = dist;
+    r.kind = kind;
+    r.shape = shape;
+    r.contextSeed = r.fitSeed = seed;
+    if (!trim(kernel).empty()) r.kernel = makeKernel(kernel, medianSample, seed).spec();
+    if (fitReadsRows(features)) r.fitRows = std::move(rows);
+    return r;
+}
+
+MatrixXfR transformAll(const FeatureMap& map, const MatrixXfR& X, const Progress& progress)
+{
+    MatrixXfR F(X.rows(), map.dim()), part;
+    const RowBlocks blocks{X.rows(), kTransformBlockRows};
+    for (Eigen::Index b = 0; b < blocks.count(); ++b) {
+        reportProgress(progress, double(blocks.begin(b)) / double(std::max<Eigen::Index>(1, X.rows())),
+                       "features " + std::to_string(blocks.begin(b)) + "/" + std::to_string(X.rows()));
+        map.transform(X, std::size_t(blocks.begin(b)), std::size_t(blocks.end(b)), part);
+        F.middleRows(blocks.begin(b), part.rows()) = part;
+    }
+    return F;
+}
+
+Eigen::MatrixXd linearScores(const MatrixXfR& F, const Eigen::MatrixXd& W, const Eigen::VectorXd& b)
+{
+    requireSize("linearScores", "bias length", b.size(), W.cols());
+    Eigen::MatrixXd S(F.rows(), W.cols());
+    const RowBlocks blocks{F.rows(), kTransformBlockRows};
+    for (Eigen::Index k = 0; k < blocks.count(); ++k) {
+        const Eigen::Index b0 = blocks.begin(k), n = blocks.end(k) - b0;
+        S.middleRows(b0, n) = timesDouble(MatrixXfR(F.middleRows(b0, n)), W);
+        S.middleRows(b0, n).rowwise() += b.transpose();
+    }
+    return S;
+}
+
+// ---- the model -------------------------------------------------------------------------------
+
+std::string SavedModel::labelText(int c) const
+{
+    if (!textLabels.empty()) return textLabels.at(std::size_t(c));
+    if (!integerLabels.empty()) return std::to_string(integerLabels.at(std::size_t(c)));
+    return std::to_string(c);
+}
+
+void SavedModel::checkConsistent() const
+{
+    const auto C = Eigen::Index(outputs());
+    if (weights.rows() != dim || weights.cols() != C)
+        throw ContractError("SavedModel", "weights are " + std::to_string(weights.rows()) + " x " + std::to_string(weights.cols()) +
+                                              ", expected " + std::to_string(dim) + " x " + std::to_string(C));
+    if (bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
+    if (isClassification()) {
+        const std::size_t labels = textLabels.empty() ? integerLabels.size() : textLabels.size();
+        if (labels != std::size_t(C) || (!textLabels.empty() && !integerLabels.empty()))
+            throw ContractError("SavedModel", "classes: one label per column, integers or text");
+        if (!classNames.empty() && classNames.size() != std::size_t(C))
+            throw ContractError("SavedModel", "class_names: one name per class");
+    }
+}
+
+NpzArchive toArchive(const SavedModel& m)
+{
+    m.checkConsistent();
+    using A = NpyArray;
+    NpzArchive a;
+    a.emplace_back("format", A::string(kFormatName));
+    a.emplace_back("format_version", A::integer(SavedModel::kFormatVersion));
+    a.emplace_back("written_by", A::string(kWrittenBy));
+    a.emplace_back("input_kind", A::string(toString(m.map.kind)));
+    a.emplace_back("input_shape", A::integers({m.map.shape.height, m.map.shape.width, m.map.shape.channels}));
+    a.emplace_back("map_features", A::string(m.map.features));
+    a.emplace_back("map_group", A::string(m.map.group));
+    a.emplace_back("map_dist", A::string(m.map.dist));
+    a.emplace_back("map_kernel", A::string(m.map.kernel));
+    a.emplace_back("map_context_seed", A::unsignedInteger(m.map.contextSeed));
+    a.emplace_back("map_fit_seed", A::unsignedInteger(m.map.fitSeed));
+    if (fitReadsRows(m.map.features)) a.emplace_back("map_fit_rows", A::matrix(m.map.fitRows));
+    a.emplace_back("map_dim", A::integer(m.dim));
+    a.emplace_back("learner", A::string(m.learner));
+    a.emplace_back("chosen", A::string(m.chosen));
+    a.emplace_back("weights", A::matrix(m.weights));
+    a.emplace_back("bias", A::numbers(std::vector<double>(m.bias.data(), m.bias.data() + m.bias.size())));
+    a.emplace_back("coding", A::string(codingName(m.coding.kind)));
+    if (m.isClassification()) {
+        a.emplace_back("classes", m.textLabels.empty() ? A::integers(m.integerLabels) : A::strings(m.textLabels));
+        if (!m.classNames.empty()) a.emplace_back("class_names", A::strings(m.classNames));
+    } else {
+        a.emplace_back("target_mean", A::number(m.coding.mean));
+        a.emplace_back("target_scale", A::number(m.coding.scale));
+        if (!m.targetUnit.empty()) a.emplace_back("target_unit", A::string(m.targetUnit));
+    }
+    if (std::isfinite(m.logEvidence)) {
+        a.emplace_back("alpha", A::number(m.alpha));
+        a.emplace_back("beta", A::number(m.beta));
+        a.emplace_back("log_evidence", A::number(m.logEvidence));
+    }
+    a.emplace_back("trained_on", A::string(m.trainedOn));
+    a.emplace_back("train_rows", A::integer(m.trainRows));
+    return a;
+}
+
+SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
+{
+    const ArchiveReader in(arrays, file);
+    using Type = NpyArray::Type;
+    if (!in.has("format") || in.text("format") != kFormatName)
+        in.fail(in.has("format") ? LoadErrorKind::BadValue : LoadErrorKind::MissingVariable, "format",
+                std::string("not an Orbit Lab model (expected '") + kFormatName + "')", in.has("format") ? in.text("format") : "");
+    const std::int64_t version = in.integer("format_version");
+    if (version > SavedModel::kFormatVersion)
+        in.fail(LoadErrorKind::BadValue, "format_version",
+                "written by a newer Orbit Lab (this one reads version " + std::to_string(SavedModel::kFormatVersion) + ")",
+                std::to_string(version));
+    if (version < 1) in.fail(LoadErrorKind::BadValue, "format_version", "must be 1 or more", std::to_string(version));
+
+    SavedModel m;
+    const std::string kind = in.text("input_kind");
+    if (kind == "images") m.map.kind = DataKind::Images;
+    else if (kind == "coulomb") m.map.kind = DataKind::Coulomb;
+    else if (kind == "vectors") m.map.kind = DataKind::Vectors;
+    else in.fail(LoadErrorKind::BadValue, "input_kind", "must be images, coulomb or vectors", kind);
+    const NpyArray& shape = in.typed("input_shape", Type::Int64, 1);
+    if (shape.i64.size() != 3) in.fail(LoadErrorKind::BadShape, "input_shape", "expected 3 values (height, width, channels)");
+    for (std::int64_t v : shape.i64)
+        if (v < 1 || v > (1 << 20)) in.fail(LoadErrorKind::BadValue, "input_shape", "dimensions must be in [1, 2^20]", std::to_string(v));
+    m.map.shape = {int(shape.i64[0]), int(shape.i64[1]), int(shape.i64[2])};
+    if (m.map.kind == DataKind::Coulomb && (m.map.shape.height != m.map.shape.width || m.map.shape.channels != 1))
+        in.fail(LoadErrorKind::BadValue, "input_shape", "Coulomb matrices are n x n x 1");
+    m.map.features = in.text("map_features");
+    m.map.group = in.text("map_group");
+    m.map.dist = in.text("map_dist");
+    m.map.kernel = in.text("map_kernel");
+    m.map.contextSeed = in.seed("map_context_seed");
+    m.map.fitSeed = in.seed("map_fit_seed");
+    bool readsRows = false;
+    try {
+        readsRows = fitReadsRows(m.map.features);
+    } catch (const SpecError& e) {
+        in.fail(LoadErrorKind::BadValue, "map_features", e.what(), m.map.features);
+    }
+    if (readsRows) {
+        const NpyArray& rows = in.typed("map_fit_rows", Type::Float32, 2);
+        if (rows.shape[1] != m.map.shape.dim())
+            in.fail(LoadErrorKind::BadShape, "map_fit_rows",
+                    "rows of " + std::to_string(rows.shape[1]) + " values for inputs of " + std::to_string(m.map.shape.dim()));
+        m.map.fitRows = Eigen::Map<const MatrixXfR>(rows.f32.data(), rows.shape[0], rows.shape[1]);
+    }
+    m.dim = Eigen::Index(in.integer("map_dim"));
+    if (m.dim < 1) in.fail(LoadErrorKind::BadValue, "map_dim", "must be at least 1", std::to_string(m.dim));
+    m.learner = in.text("learner");
+    if (m.learner != "ridge" && m.learner != "blr" && m.learner != "svm")
+        in.fail(LoadErrorKind::BadValue, "learner", "must be ridge, blr or svm", m.learner);
+    m.chosen = in.text("chosen", "");
+
+    const std::string coding = in.text("coding");
+    if (coding == "plusminusone") m.coding.kind = TargetCoding::Kind::PlusMinusOne;
+    else if (coding == "onehot") m.coding.kind = TargetCoding::Kind::OneHot;
+    else if (coding == "regression") m.coding.kind = TargetCoding::Kind::Regression;
+    else in.fail(LoadErrorKind::BadValue, "coding", "must be plusminusone, onehot or regression", coding);
+    if (m.coding.isClassification()) {
+        const NpyArray& classes = in.get("classes");
+        if (classes.shape.size() != 1 || (classes.type != Type::Int64 && classes.type != Type::Text))
+            in.fail(LoadErrorKind::BadShape, "classes", "expected a 1-d int64 or text array");
+        if (classes.size() < 2) in.fail(LoadErrorKind::BadValue, "classes", "a classifier needs at least 2 classes", std::to_string(classes.size()));
+        if (classes.type == Type::Int64) m.integerLabels = classes.i64;
+        else m.textLabels = classes.text;
+        m.coding.numClasses = int(classes.size());
+        if (in.has("class_names")) m.classNames = in.typed("class_names", Type::Text, 1).text;
+    } else {
+        m.coding.mean = in.number("target_mean");
+        m.coding.scale = in.number("target_scale");
+        if (!std::isfinite(m.coding.mean) || !(m.coding.scale > 0) || !std::isfinite(m.coding.scale))
+            in.fail(LoadErrorKind::BadValue, "target_scale", "the target scaling must be finite with a positive scale",
+                    formatNumber(m.coding.scale));
+        m.targetUnit = in.text("target_unit", "");
+    }
+    const NpyArray& W = in.typed("weights", Type::Float64, 2);
+    if (W.shape[0] != m.dim || W.shape[1] != m.coding.outputs())
+        in.fail(LoadErrorKind::BadShape, "weights",
+                "expected " + std::to_string(m.dim) + " x " + std::to_string(m.coding.outputs()) + " (map_dim x outputs), found " +
+                    std::to_string(W.shape[0]) + " x " + std::to_string(W.shape[1]));
+    m.weights.resize(W.shape[0], W.shape[1]);
+    for (Eigen::Index i = 0; i < m.weights.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.weights.cols(); ++j) m.weights(i, j) = W.f64[std::size_t(i * m.weights.cols() + j)];
+    const NpyArray& b = in.typed("bias", Type::Float64, 1);
+    if (b.shape[0] != m.coding.outputs())
+        in.fail(LoadErrorKind::BadShape, "bias", "expected " + std::to_string(m.coding.outputs()) + " entries", std::to_string(b.shape[0]));
+    m.bias = Eigen::Map<const Eigen::VectorXd>(b.f64.data(), Eigen::Index(b.f64.size()));
+    if (!m.weights.allFinite()) in.fail(LoadErrorKind::BadValue, "weights", "NaN or infinite weights");
+    if (!m.bias.allFinite()) in.fail(LoadErrorKind::BadValue, "bias", "NaN or infinite bias");
+    if (in.has("log_evidence")) {
+        m.alpha = in.number("alpha");
+        m.beta = in.number("beta");
+        m.logEvidence = in.number("log_evidence");
+    }
+    m.trainedOn = in.text("trained_on", "");
+    m.trainRows = in.has("train_rows") ? in.integer("train_rows") : 0;
+    if (!m.classNames.empty() && m.classNames.size() != std::size_t(m.coding.numClasses))
+        in.fail(LoadErrorKind::BadShape, "class_names", "expected one name per class", std::to_string(m.classNames.size()));
+    return m;
+}
+
+void saveModel(const std::string& path, const SavedModel& model) { writeNpz(path, toArchive(model)); }
+
+SavedModel loadModel(const std::string& path) { return fromArchive(readNpz(path), path); }
+
+std::string encodeModel(const SavedModel& model) { return encodeNpz(toArchive(model)); }
+
+SavedModel decodeModel(const std::string& bytes, const std::string& name) { return fromArchive(decodeNpz(bytes, name), name); }
+
+void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape, const std::string& source)
+{
+    if (kind == model.map.kind && shape == model.map.shape) return;
+    // Vectors of the right length fit any model (a CSV or NumPy array of flattened inputs).
+    if (kind == DataKind::Vectors && shape.dim() == model.map.shape.dim()) return;
+    throw SpecError("data", "the model takes " + shapeText(model.map.kind, model.map.shape) + " (input_shape), the data are " +
+                                shapeText(kind, shape),
+                    source);
+}
+
+ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const Progress& progress)
+    : model_(std::move(model))
+{
+    map_ = model_.map.build(progress);
+    if (map_->dim() != model_.dim)
+        data::fail(LoadErrorKind::BadValue, file, "member map_dim.npy",
+                   "the rebuilt map has " + std::to_string(map_->dim()) + " features, the file says " + std::to_string(model_.dim) +
+                       " (altered, or written by another build)",
+                   std::to_string(model_.dim));
+}
+
+Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progress) const
+{
+    return linearScores(transformAll(*map_, X, progress), model_.weights, model_.bias);
+}
+
+std::vector<int> ModelPredictor::classes(const Eigen::MatrixXd& scores) const
+{
+    if (!model_.isClassification()) throw ContractError("ModelPredictor", "classes of a regression model");
+    return TargetCoding::argmax(scores);
+}
+
+std::vector<double> ModelPredictor::targets(const Eigen::MatrixXd& scores) const
+{
+    if (model_.isClassification()) throw ContractError("ModelPredictor", "targets of a classifier");
+    return model_.coding.decode(scores);
+}
+
+} // namespace orbit

@@ -1,0 +1,49 @@
+// The registry's base kernels (makeKernel reads them).
+#include "orbit/registry/Registry.hpp"
+
+#include "registry/Builders.hpp"
+
+namespace orbit {
+
+using namespace registry;
+
+namespace {
+
+std::vector<KernelDescriptor> makeKernels()
+{
+    std::vector<KernelDescriptor> all;
+    KernelDescriptor gaussian;
+    gaussian.name = "gaussian";
+    gaussian.displayName = "Gaussian";
+    gaussian.doc = "k(x, y) = exp(-||x - y||² / (2 σ²)).";
+    ParamDescriptor sigma = real("sigma", 0.0, true, kUnbounded, false, false, 1.0, 0.01, 1e4, true, "The bandwidth σ.");
+    sigma.label = "σ (bandwidth)";
+    ParamDescriptor median = real("median", 0.0, true, kUnbounded, false, false, 1.0, 0.05, 20.0, true,
+                                  "σ as a multiple F of the median pairwise distance of a seeded sample of the data "
+                                  "(at most 1000 rows).");
+    median.placeholder = "F";
+    median.label = "bandwidth × median distance";
+    gaussian.parameters = {sigma, median};
+    gaussian.alternatives = {{{"sigma", "median"}, true}};
+    all.push_back(gaussian);
+    KernelDescriptor polynomial;
+    polynomial.name = "polynomial";
+    polynomial.displayName = "polynomial";
+    polynomial.doc = "k(x, y) = (<x, y> + c)^degree.";
+    polynomial.parameters = {integer("degree", 1, 20, false, 2, "The degree."),
+                             real("c", 0.0, false, kUnbounded, false, false, 1.0, 0.0, 10.0, false, "The offset c.")};
+    all.push_back(polynomial);
+    return all;
+}
+
+} // namespace
+
+const std::vector<KernelDescriptor>& kernelDescriptors()
+{
+    static const std::vector<KernelDescriptor> all = makeKernels();
+    return all;
+}
+
+const KernelDescriptor* findKernel(const std::string& name) { return findIn(kernelDescriptors(), name); }
+
+} // namespace orbit

@@ -1,0 +1,23 @@
+"""Orbit Lab in Python: local group-invariant kernel representations as scikit-learn estimators,
+over the same C++ core as the Orbit Lab window and orbitlab-cli (README "Python").
+
+    X, y = orbitlab.load("digits.png", rotate=True, n=2000)
+    pipe = make_pipeline(orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(group="rotation",
+             distribution="uniform:a=0.5", image_shape=(28, 28)), learn="a"),
+             orbitlab.BayesianLinearClassifier())
+"""
+
+from ._orbitlab import MODEL_FORMAT_VERSION
+from .data import Data, load
+from .learners import BayesianLinearClassifier, BayesianLinearRegressor, SavedLinearModel
+from .locality import EvidenceLocality
+from .maps import GICDF, FeatureMap, InvariantNystroem, InvariantRBFSampler, SortedCoulomb
+from .models import load_model, save_model
+from .setting import SettingPipeline, TrainRun, decode_setting, from_setting, train
+
+__all__ = [
+    "BayesianLinearClassifier", "BayesianLinearRegressor", "Data", "EvidenceLocality", "FeatureMap", "GICDF",
+    "InvariantNystroem", "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedLinearModel", "SettingPipeline",
+    "SortedCoulomb", "TrainRun", "decode_setting", "from_setting", "load", "load_model", "save_model", "train",
+]
+__version__ = "0.1.0"

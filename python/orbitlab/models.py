@@ -1,0 +1,127 @@
+"""Saved models: a fitted map and a linear learner in the .npz that `orbitlab-cli train --save-model`
+writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays; numpy.load
+reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
+the same fields, refuse the same damage and predict the same bits."""
+
+import numpy as np
+from sklearn.pipeline import Pipeline
+from sklearn.utils.validation import check_is_fitted
+
+from . import _orbitlab
+from .learners import BayesianLinearClassifier, BayesianLinearRegressor, SavedLinearModel, _EvidenceLinear
+from .locality import EvidenceLocality
+from .maps import FeatureMap, _MapEstimator
+
+
+def _parts(model):
+    if not isinstance(model, Pipeline) or len(model.steps) != 2:
+        raise ValueError("model: save a Pipeline of two steps, a map of orbitlab and a learner")
+    (_, mapper), (_, learner) = model.steps
+    if isinstance(mapper, EvidenceLocality):
+        check_is_fitted(mapper, "estimator_")
+        mapper = mapper.estimator_
+    if not isinstance(mapper, _MapEstimator):
+        raise ValueError(f"model: the first step must be a map of orbitlab (value '{type(mapper).__name__}')")
+    if not isinstance(learner, (_EvidenceLinear, SavedLinearModel)):
+        raise ValueError(f"model: the second step must be a learner of orbitlab (value '{type(learner).__name__}')")
+    check_is_fitted(mapper, "map_")
+    check_is_fitted(learner, "weights_")
+    return mapper, learner
+
+
+def _labels(classes):
+    """Class labels as the file keeps them: integers (int64) or text."""
+    classes = np.asarray(classes)
+    if classes.dtype.kind in "iub":
+        return [int(c) for c in classes]
+    if classes.dtype.kind == "f" and all(float(c).is_integer() for c in classes):
+        return [int(c) for c in classes]
+    if classes.dtype.kind in "US" or all(isinstance(c, str) for c in classes):
+        return [str(c) for c in classes]
+    raise ValueError(f"y: a saved model keeps integer or text class labels (value '{classes[:3]}')")
+
+
+def model_arrays(model, trained_on=""):
+    """The saved-model dict of a fitted Pipeline(map, learner) (what save_model writes)."""
+    mapper, learner = _parts(model)
+    classes = None
+    if learner.coding_["kind"] != "regression":
+        classes = _labels(learner.classes_)
+    return {
+        "map": mapper.map_.recipe,
+        "dim": mapper.map_.dim,
+        "learner": getattr(learner, "learner", "blr"),
+        "chosen": "",
+        "weights": learner.weights_,
+        "bias": learner.bias_,
+        "coding": learner.coding_,
+        "classes": classes,
+        "class_names": [],
+        "target_unit": "",
+        "alpha": getattr(learner, "alpha_", float("nan")),
+        "beta": getattr(learner, "beta_", float("nan")),
+        "log_evidence": getattr(learner, "log_evidence_", float("nan")),
+        "trained_on": trained_on,
+        "train_rows": 0,
+    }
+
+
+def save_model(model, path, trained_on=""):
+    """Writes a fitted Pipeline(map, learner) -- the map an orbitlab map (or a fitted
+    EvidenceLocality), the learner BayesianLinearClassifier / BayesianLinearRegressor or a loaded
+    one -- to path (.npz), for `orbitlab-cli predict --model path` and load_model."""
+    _orbitlab.save_model(str(path), model_arrays(model, trained_on))
+
+
+def _pipeline(d):
+    recipe = d["map"]
+    kind = recipe["kind"]
+    shape = tuple(recipe["shape"])
+    mapper = FeatureMap(features=recipe["features"], group=recipe["group"] or None, distribution=recipe["dist"] or None,
+                        kernel=recipe["kernel"] or None, input_kind=kind,
+                        image_shape=shape if kind == "images" else None, random_state=recipe["fit_seed"])
+    mapper.map_ = _orbitlab.map_from_recipe(recipe)
+    n_features = int(np.prod(shape))
+    mapper.n_features_in_ = n_features
+    mapper.input_kind_, mapper.image_shape_ = kind, shape
+    mapper.seed_ = recipe["fit_seed"]
+    mapper.n_components_ = mapper.map_.dim
+    coding = d["coding"]
+    if d["learner"] == "blr":
+        learner = BayesianLinearRegressor() if coding["kind"] == "regression" else BayesianLinearClassifier()
+        learner.alpha_, learner.beta_, learner.log_evidence_ = d["alpha"], d["beta"], d["log_evidence"]
+    else:
+        learner = SavedLinearModel(learner=d["learner"])
+    learner.weights_ = np.ascontiguousarray(d["weights"])
+    learner.bias_ = np.asarray(d["bias"], dtype=np.float64)
+    learner.coding_ = dict(coding)
+    learner.n_features_in_ = learner.weights_.shape[0]
+    if coding["kind"] == "regression":
+        learner.coef_ = coding["scale"] * learner.weights_[:, 0]
+        learner.intercept_ = coding["mean"] + coding["scale"] * learner.bias_[0]
+    else:
+        learner.classes_ = np.asarray(d["classes"])
+        learner.coef_, learner.intercept_ = learner.weights_.T, learner.bias_
+    pipe = Pipeline([("map", mapper), ("learner", learner)])
+    pipe.saved_ = {k: v for k, v in d.items() if k not in ("weights", "bias")}
+    return pipe
+
+
+def load_model(path):
+    """A fitted Pipeline(map, learner) from a saved model (the CLI's or save_model's). Its predict
+    and decision_function give the bits `orbitlab-cli predict` gives; `saved_` holds the file's other
+    fields (learner, chosen, trained_on, train_rows, ...). A file that is cut short, altered (every
+    array's CRC-32 is checked), of a newer format_version or not a model raises ValueError with one
+    line naming the file and the field."""
+    return _pipeline(_orbitlab.load_model(str(path)))
+
+
+def check_input(model, X, image_shape=None):
+    """ValueError naming both shapes when X's rows are not what the saved model was trained on."""
+    saved = getattr(model, "saved_", None)
+    recipe = saved["map"] if saved else _parts(model)[0].map_.recipe
+    kind = "images" if image_shape is not None else "vectors"
+    shape = tuple(image_shape) if image_shape is not None else (1, np.asarray(X).shape[1], 1)
+    if len(shape) == 2:
+        shape = shape + (1,)
+    _orbitlab.check_model_input({"map": recipe}, kind, list(shape), "<array>")

@@ -1,0 +1,637 @@
+// orbitlab._orbitlab: the core for Python. The estimators (orbitlab/*.py) validate their inputs
+// the scikit-learn way and call these functions; everything numeric happens here, in the core.
+#include "Compute.hpp"
+
+#include "orbit/data/Loaders.hpp"
+#include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/experiments/TrainedModel.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/models/SavedModel.hpp"
+#include "orbit/registry/Registry.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <pybind11/stl.h>
+
+#include <cmath>
+
+namespace orbitpy {
+
+namespace {
+
+using orbit::DataKind;
+using orbit::MatrixXfR;
+using orbit::Shape;
+
+DataKind kindOf(const std::string& name)
+{
+    if (name == "images") return DataKind::Images;
+    if (name == "coulomb") return DataKind::Coulomb;
+    if (name == "vectors") return DataKind::Vectors;
+    throw orbit::SpecError("input_kind", "must be images, coulomb or vectors", name);
+}
+
+Shape shapeOf(const std::vector<int>& s)
+{
+    if (s.size() != 3) throw orbit::SpecError("image_shape", "expected (height, width, channels)");
+    for (int v : s)
+        if (v < 1) throw orbit::SpecError("image_shape", "dimensions must be positive", std::to_string(v));
+    return {s[0], s[1], s[2]};
+}
+
+py::tuple shapeTuple(const Shape& s) { return py::make_tuple(s.height, s.width, s.channels); }
+
+/// A float32 numpy array that owns a copy of M.
+py::array_t<float> toArray(const MatrixXfR& M)
+{
+    py::array_t<float> a({M.rows(), M.cols()});
+    if (M.size() > 0) std::memcpy(a.mutable_data(), M.data(), std::size_t(M.size()) * sizeof(float));
+    return a;
+}
+
+py::array_t<double> toArray(const Eigen::MatrixXd& M)
+{
+    py::array_t<double> a({M.rows(), M.cols()});
+    auto r = a.mutable_unchecked<2>();
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index j = 0; j < M.cols(); ++j) r(i, j) = M(i, j);
+    return a;
+}
+
+Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::forcecast>& a)
+{
+    if (a.ndim() != 2) throw py::value_error("expected a 2-d array");
+    const auto r = a.unchecked<2>();
+    Eigen::MatrixXd M(r.shape(0), r.shape(1));
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index j = 0; j < M.cols(); ++j) M(i, j) = r(i, j);
+    return M;
+}
+
+Eigen::VectorXd toVector(const py::array_t<double, py::array::forcecast>& a)
+{
+    if (a.ndim() != 1) throw py::value_error("expected a 1-d array");
+    const auto r = a.unchecked<1>();
+    Eigen::VectorXd v(r.shape(0));
+    for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = r(i);
+    return v;
+}
+
+// ---- fitted maps -------------------------------------------------------------------------------
+
+/// A fitted feature map and the recipe that rebuilds it (pickles, saved models).
+struct FittedMap {
+    orbit::MapRecipe recipe;
+    std::unique_ptr<orbit::FeatureMap> map;
+};
+
+py::dict recipeDict(const orbit::MapRecipe& r)
+{
+    py::dict d;
+    d["features"] = r.features;
+    d["group"] = r.group;
+    d["dist"] = r.dist;
+    d["kernel"] = r.kernel;
+    d["context_seed"] = r.contextSeed;
+    d["fit_seed"] = r.fitSeed;
+    d["kind"] = std::string(orbit::toString(r.kind));
+    d["shape"] = shapeTuple(r.shape);
+    d["fit_rows"] = toArray(r.fitRows);
+    return d;
+}
+
+orbit::MapRecipe recipeFrom(const py::dict& d)
+{
+    orbit::MapRecipe r;
+    r.features = d["features"].cast<std::string>();
+    r.group = d["group"].cast<std::string>();
+    r.dist = d["dist"].cast<std::string>();
+    r.kernel = d["kernel"].cast<std::string>();
+    r.contextSeed = d["context_seed"].cast<std::uint64_t>();
+    r.fitSeed = d["fit_seed"].cast<std::uint64_t>();
+    r.kind = kindOf(d["kind"].cast<std::string>());
+    r.shape = shapeOf(d["shape"].cast<std::vector<int>>());
+    if (d.contains("fit_rows") && !d["fit_rows"].is_none()) {
+        const Rows rows{d["fit_rows"].cast<py::array>()};
+        if (rows.rows() > 0) r.fitRows = rows.all();
+    }
+    return r;
+}
+
+std::unique_ptr<FittedMap> rebuild(orbit::MapRecipe recipe, int nJobs, const py::object& verbose)
+{
+    auto f = std::make_unique<FittedMap>();
+    f->map = computing(nJobs, verbose, [&](const orbit::Progress& p) { return recipe.build(p); });
+    f->recipe = std::move(recipe);
+    return f;
+}
+
+std::unique_ptr<FittedMap> fitMap(const std::string& features, const std::string& group, const std::string& dist,
+                                  const std::string& kernel, const std::string& kind, const std::vector<int>& shape,
+                                  std::uint64_t seed, const py::array& X, int nJobs, const py::object& verbose)
+{
+    const Rows rows(X);
+    const Shape s = shapeOf(shape);
+    if (rows.cols() != s.dim())
+        throw orbit::SpecError("data", "rows of " + std::to_string(rows.cols()) + " values for inputs of " +
+                                           std::to_string(s.dim()) + " (image_shape)");
+    auto f = std::make_unique<FittedMap>();
+    f->map = computing(nJobs, verbose, [&](const orbit::Progress& p) {
+        // The median rule reads only its seeded sample; a map whose fit reads its rows gets them all.
+        const MatrixXfR sample = orbit::usesMedianRule(kernel)
+                                     ? rows.select(orbit::medianSampleRows(std::size_t(rows.rows()), 1000, seed))
+                                     : MatrixXfR(0, rows.cols());
+        f->recipe = orbit::fittedMapRecipe(features, group, dist, kernel, kindOf(kind), s, seed, sample,
+                                           orbit::fitReadsRows(features) ? rows.all() : MatrixXfR());
+        return f->recipe.build(p);
+    });
+    return f;
+}
+
+/// The features of every row of X, one core call per block of kTransformBlockRows rows (the
+/// batching of `orbitlab-cli features`). Maps whose rows do not depend on their index read each
+/// block from X into a small buffer; the others (input-dependent group samples, e.g. noisy sort)
+/// need X whole, as the core indexes it.
+py::array_t<float> transformRows(const FittedMap& f, const py::array& X, int nJobs, const py::object& verbose)
+{
+    const Rows rows(X);
+    if (rows.cols() != f.recipe.shape.dim())
+        throw orbit::SpecError("data", "rows of " + std::to_string(rows.cols()) + " values; the map was fitted on " +
+                                           std::to_string(f.recipe.shape.dim()));
+    py::array_t<float> out({rows.rows(), Eigen::Index(f.map->dim())});
+    float* o = out.mutable_data();
+    computing(nJobs, verbose, [&](const orbit::Progress& p) {
+        const orbit::RowBlocks blocks{rows.rows(), orbit::kTransformBlockRows};
+        const bool whole = f.map->usesRowIndex();
+        const MatrixXfR all = whole ? rows.all() : MatrixXfR();
+        MatrixXfR in, part;
+        for (Eigen::Index b = 0; b < blocks.count(); ++b) {
+            const Eigen::Index b0 = blocks.begin(b), b1 = blocks.end(b);
+            orbit::reportProgress(p, double(b0) / double(rows.rows()), "features " + std::to_string(b0) + "/" + std::to_string(rows.rows()));
+            if (whole) {
+                f.map->transform(all, std::size_t(b0), std::size_t(b1), part);
+            } else {
+                rows.copy(b0, b1, in);
+                f.map->transform(in, 0, std::size_t(b1 - b0), part);
+            }
+            std::memcpy(o + b0 * part.cols(), part.data(), std::size_t(part.size()) * sizeof(float));
+        }
+        return 0;
+    });
+    return out;
+}
+
+// ---- learners ----------------------------------------------------------------------------------
+
+py::dict codingDict(const orbit::TargetCoding& c)
+{
+    const char* kind = c.kind == orbit::TargetCoding::Kind::OneHot         ? "onehot"
+                       : c.kind == orbit::TargetCoding::Kind::PlusMinusOne ? "plusminusone"
+                                                                           : "regression";
+    py::dict d;
+    d["kind"] = kind;
+    d["num_classes"] = c.numClasses;
+    d["mean"] = c.mean;
+    d["scale"] = c.scale;
+    return d;
+}
+
+/// Bayesian linear regression on F with the evidence-chosen alpha, beta (labels: one-hot classes
+/// 0..C-1; else standardised targets).
+py::dict blrFit(const py::array& F, const py::object& y, int numClasses, double alpha, double beta, bool optimise,
+                int maxIterations, double tolerance, int nJobs, const py::object& verbose)
+{
+    const Rows rows(F);
+    std::vector<int> labels;
+    std::vector<double> targets;
+    if (numClasses > 0)
+        labels = y.cast<std::vector<int>>();
+    else
+        targets = y.cast<std::vector<double>>();
+    orbit::BayesianLinearRegression::Options o;
+    o.alpha = alpha;
+    o.beta = beta;
+    o.optimise = optimise;
+    o.maxIterations = maxIterations;
+    o.tolerance = tolerance;
+    orbit::BayesianLinearRegression blr(o);
+    computing(nJobs, verbose, [&](const orbit::Progress& p) {
+        orbit::reportProgress(p, 0.0, "Bayesian evidence");
+        const MatrixXfR Phi = rows.all();
+        if (numClasses > 0)
+            blr.fit(Phi, labels, numClasses);
+        else
+            blr.fit(Phi, targets);
+        return 0;
+    });
+    py::dict d;
+    d["weights"] = toArray(blr.weights());
+    d["alpha"] = blr.alpha();
+    d["beta"] = blr.beta();
+    d["log_evidence"] = blr.logEvidence();
+    d["effective_parameters"] = blr.effectiveParameters();
+    d["iterations"] = blr.iterations();
+    d["converged"] = blr.converged();
+    d["coding"] = codingDict(blr.coding());
+    return d;
+}
+
+/// F W + b, the rows of F read block by block (orbit::linearScores' blocks).
+py::array_t<double> linearScores(const py::array& F, const py::array_t<double, py::array::forcecast>& W,
+                                 const py::array_t<double, py::array::forcecast>& b)
+{
+    const Rows rows(F);
+    const Eigen::MatrixXd w = toMatrix(W);
+    const Eigen::VectorXd bias = toVector(b);
+    if (rows.cols() != w.rows())
+        throw orbit::SpecError("data", "features of " + std::to_string(rows.cols()) + " values; the model takes " +
+                                           std::to_string(w.rows()));
+    py::array_t<double> out({rows.rows(), w.cols()});
+    double* o = out.mutable_data();
+    computing(0, py::none(), [&](const orbit::Progress&) {
+        const orbit::RowBlocks blocks{rows.rows(), orbit::kTransformBlockRows};
+        MatrixXfR in;
+        for (Eigen::Index k = 0; k < blocks.count(); ++k) {
+            rows.copy(blocks.begin(k), blocks.end(k), in);
+            const Eigen::MatrixXd S = orbit::linearScores(in, w, bias);
+            for (Eigen::Index i = 0; i < S.rows(); ++i)
+                for (Eigen::Index j = 0; j < S.cols(); ++j) o[(blocks.begin(k) + i) * S.cols() + j] = S(i, j);
+        }
+        return 0;
+    });
+    return out;
+}
+
+// ---- data --------------------------------------------------------------------------------------
+
+/// A loaded dataset; X is a view of its rows (no copy), kept alive by this object.
+struct PyDataset {
+    orbit::Dataset data;
+};
+
+std::shared_ptr<PyDataset> load(const std::string& path, const std::string& format, std::size_t n, bool rotate,
+                                double rotateMax, int pad, const std::string& transformGroup,
+                                const std::string& transformDist, std::uint64_t seed)
+{
+    orbit::DataRecipe recipe;
+    recipe.file = path;
+    recipe.format = format;
+    recipe.n = n;
+    recipe.rotate = rotate;
+    recipe.rotateMaxDegrees = rotateMax;
+    recipe.pad = pad;
+    recipe.transformGroup = transformGroup;
+    recipe.transformDist = transformDist;
+    recipe.seed = seed;
+    auto d = std::make_shared<PyDataset>();
+    d->data = computing(0, py::none(), [&](const orbit::Progress&) { return orbit::prepareDataset(recipe); });
+    return d;
+}
+
+std::shared_ptr<PyDataset> datasetFrom(const py::array& X, const py::object& labels, int numClasses,
+                                       const py::object& targets, const std::string& kind, const std::vector<int>& shape)
+{
+    auto d = std::make_shared<PyDataset>();
+    d->data.kind = kindOf(kind);
+    d->data.shape = shapeOf(shape);
+    const Rows rows(X);
+    if (rows.cols() != d->data.shape.dim())
+        throw orbit::SpecError("data", "rows of " + std::to_string(rows.cols()) + " values for inputs of " +
+                                           std::to_string(d->data.shape.dim()) + " (image_shape)");
+    d->data.X = rows.all();
+    if (!labels.is_none()) {
+        d->data.labels = labels.cast<std::vector<int>>();
+        d->data.numClasses = numClasses;
+    }
+    if (!targets.is_none()) d->data.targets = targets.cast<std::vector<double>>();
+    d->data.source = "<array>";
+    return d;
+}
+
+// ---- locality, training ------------------------------------------------------------------------
+
+py::dict pointDict(const orbit::EvidencePoint& p)
+{
+    py::dict d;
+    d["params"] = p.params;
+    d["log_evidence"] = p.logEvidence;
+    d["stage"] = p.stage;
+    if (!p.gradient.empty()) d["gradient"] = p.gradient;
+    return d;
+}
+
+py::dict learnLocality(const PyDataset& data, const py::dict& c, int nJobs, const py::object& verbose)
+{
+    orbit::LocalityConfig config;
+    config.features = c["features"].cast<std::string>();
+    config.group = c["group"].cast<std::string>();
+    config.dist = c["dist"].cast<std::string>();
+    config.kernel = c["kernel"].cast<std::string>();
+    config.learn = c["learn"].cast<std::vector<std::string>>();
+    config.bounds = c["bounds"].cast<std::map<std::string, std::pair<double, double>>>();
+    config.maxEvaluations = c["max_evals"].cast<int>();
+    config.seed = c["seed"].cast<std::uint64_t>();
+    config.validate();
+    const orbit::LearnResult r = computing(nJobs, verbose, [&](const orbit::Progress& p) {
+        return orbit::learnLocality(data.data, config, p);
+    });
+    py::dict d;
+    d["params"] = r.learned;
+    d["dist"] = r.dist;
+    d["log_evidence"] = r.logEvidence;
+    d["method"] = r.method;
+    d["bounds"] = r.bounds;
+    py::list trajectory;
+    for (const orbit::EvidencePoint& p : r.trajectory) trajectory.append(pointDict(p));
+    d["trajectory"] = trajectory;
+    d["evaluations"] = r.trajectory.size();
+    d["train_rows"] = r.trainRows;
+    d["seconds"] = r.seconds;
+    return d;
+}
+
+orbit::TrainConfig trainConfigFrom(const py::dict& c)
+{
+    orbit::TrainConfig t;
+    t.features = c["features"].cast<std::string>();
+    t.group = c["group"].cast<std::string>();
+    t.dist = c["dist"].cast<std::string>();
+    t.kernel = c["kernel"].cast<std::string>();
+    t.learner = c["learner"].cast<std::string>();
+    t.eval = c["eval"].cast<std::string>();
+    for (const auto& [name, values] : c["grid"].cast<std::vector<std::pair<std::string, std::vector<double>>>>())
+        t.grid.push_back({name, values});
+    t.validationFraction = c["validation"].cast<double>();
+    t.innerFolds = c["inner_folds"].cast<int>();
+    t.learningCurve = c["learning_curve"].cast<std::vector<double>>();
+    t.seed = c["seed"].cast<std::uint64_t>();
+    t.validate();
+    return t;
+}
+
+py::dict trainResultDict(const orbit::TrainResult& r)
+{
+    py::dict d;
+    d["metric"] = r.metric;
+    d["mean"] = r.mean;
+    d["std"] = r.stddev;
+    d["mae"] = r.mae;
+    d["log_evidence"] = r.logEvidence ? py::object(py::float_(*r.logEvidence)) : py::object(py::none());
+    py::list folds;
+    for (const orbit::FoldResult& f : r.folds) {
+        py::dict fd;
+        fd["score"] = f.score;
+        fd["mae"] = f.mae;
+        fd["log_evidence"] = f.logEvidence;
+        fd["chosen"] = f.chosen;
+        fd["seconds"] = f.seconds;
+        folds.append(fd);
+    }
+    d["folds"] = folds;
+    py::list grid;
+    for (const orbit::GridRow& g : r.grid) {
+        py::dict gd;
+        gd["params"] = g.params;
+        gd["validation"] = g.validation;
+        gd["log_evidence"] = g.logEvidence;
+        grid.append(gd);
+    }
+    d["grid"] = grid;
+    d["feature_dim"] = r.featureDim;
+    d["features"] = r.featureSpec;
+    d["seconds"] = r.seconds;
+    return d;
+}
+
+/// A finished train() run: its result, and the model of its first outer split on demand.
+struct TrainRun {
+    std::shared_ptr<PyDataset> data;
+    orbit::TrainConfig config;
+    orbit::TrainResult result;
+};
+
+std::shared_ptr<TrainRun> train(const std::shared_ptr<PyDataset>& data, const py::dict& c, int nJobs, const py::object& verbose)
+{
+    auto run = std::make_shared<TrainRun>();
+    run->data = data;
+    run->config = trainConfigFrom(c);
+    run->result = computing(nJobs, verbose, [&](const orbit::Progress& p) { return orbit::train(data->data, run->config, p); });
+    return run;
+}
+
+/// The distribution's parameters on data of this kind and shape: (name, value, learnable, sweepable).
+std::vector<std::tuple<std::string, double, bool, bool>> distributionParameters(const std::string& group, const std::string& dist,
+                                                                                 const std::string& kind, const std::vector<int>& shape)
+{
+    const Shape s = shapeOf(shape);
+    const auto g = orbit::makeGroup(group, s);
+    g->checkShape(kindOf(kind), s);
+    const auto d = orbit::makeDistribution(dist, *g);
+    std::vector<std::tuple<std::string, double, bool, bool>> out;
+    for (const auto& [name, value] : d->parameters()) {
+        const orbit::ParamDescriptor& p = d->parameterDescriptor(name);
+        out.emplace_back(name, value, p.learnable, p.sweepable);
+    }
+    return out;
+}
+
+// ---- saved models ------------------------------------------------------------------------------
+
+py::dict modelDict(const orbit::SavedModel& m)
+{
+    py::dict d;
+    d["format_version"] = orbit::SavedModel::kFormatVersion;
+    d["map"] = recipeDict(m.map);
+    d["dim"] = m.dim;
+    d["learner"] = m.learner;
+    d["chosen"] = m.chosen;
+    d["weights"] = toArray(m.weights);
+    d["bias"] = py::array_t<double>(m.bias.size(), m.bias.data());
+    d["coding"] = codingDict(m.coding);
+    if (!m.textLabels.empty())
+        d["classes"] = m.textLabels;
+    else if (!m.integerLabels.empty())
+        d["classes"] = m.integerLabels;
+    else
+        d["classes"] = py::none();
+    d["class_names"] = m.classNames;
+    d["target_unit"] = m.targetUnit;
+    d["alpha"] = m.alpha;
+    d["beta"] = m.beta;
+    d["log_evidence"] = m.logEvidence;
+    d["trained_on"] = m.trainedOn;
+    d["train_rows"] = m.trainRows;
+    return d;
+}
+
+orbit::SavedModel modelFrom(const py::dict& d)
+{
+    orbit::SavedModel m;
+    m.map = recipeFrom(d["map"].cast<py::dict>());
+    m.dim = d["dim"].cast<Eigen::Index>();
+    m.learner = d["learner"].cast<std::string>();
+    m.chosen = d["chosen"].cast<std::string>();
+    m.weights = toMatrix(d["weights"].cast<py::array_t<double, py::array::forcecast>>());
+    m.bias = toVector(d["bias"].cast<py::array_t<double, py::array::forcecast>>());
+    const py::dict coding = d["coding"].cast<py::dict>();
+    const std::string kind = coding["kind"].cast<std::string>();
+    m.coding.kind = kind == "onehot"         ? orbit::TargetCoding::Kind::OneHot
+                    : kind == "plusminusone" ? orbit::TargetCoding::Kind::PlusMinusOne
+                                             : orbit::TargetCoding::Kind::Regression;
+    m.coding.numClasses = coding["num_classes"].cast<int>();
+    m.coding.mean = coding["mean"].cast<double>();
+    m.coding.scale = coding["scale"].cast<double>();
+    if (m.coding.isClassification()) {
+        const py::object classes = d["classes"];
+        try {
+            m.integerLabels = classes.cast<std::vector<std::int64_t>>();
+        } catch (const py::cast_error&) {
+            m.textLabels = classes.cast<std::vector<std::string>>();
+        }
+    }
+    if (d.contains("class_names")) m.classNames = d["class_names"].cast<std::vector<std::string>>();
+    if (d.contains("target_unit")) m.targetUnit = d["target_unit"].cast<std::string>();
+    if (d.contains("alpha")) m.alpha = d["alpha"].cast<double>();
+    if (d.contains("beta")) m.beta = d["beta"].cast<double>();
+    if (d.contains("log_evidence")) m.logEvidence = d["log_evidence"].cast<double>();
+    if (d.contains("trained_on")) m.trainedOn = d["trained_on"].cast<std::string>();
+    if (d.contains("train_rows")) m.trainRows = d["train_rows"].cast<std::int64_t>();
+    m.checkConsistent();
+    return m;
+}
+
+void registerErrors()
+{
+    // The core's one-line messages become ValueError (bad input), RuntimeError (a broken internal
+    // contract) and KeyboardInterrupt (a cancel the signal handler did not raise itself).
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const orbit::LoadError& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const orbit::SpecError& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const orbit::ContractError& e) {
+            PyErr_SetString(PyExc_RuntimeError, (std::string("internal error: ") + e.what()).c_str());
+        } catch (const orbit::Cancelled&) {
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        }
+    });
+}
+
+} // namespace
+
+} // namespace orbitpy
+
+PYBIND11_MODULE(_orbitlab, m)
+{
+    using namespace orbitpy;
+    namespace py = pybind11;
+    m.doc() = "The Orbit Lab core (C++) for the orbitlab package: feature maps, learners, locality learning, saved models.";
+    registerErrors();
+
+    py::class_<FittedMap>(m, "FittedMap")
+        .def_property_readonly("dim", [](const FittedMap& f) { return f.map->dim(); })
+        .def_property_readonly("spec", [](const FittedMap& f) { return f.map->spec(); })
+        .def_property_readonly("kernel", [](const FittedMap& f) { return f.map->kernel(); })
+        .def_property_readonly("uses_row_index", [](const FittedMap& f) { return f.map->usesRowIndex(); })
+        .def_property_readonly("recipe", [](const FittedMap& f) { return recipeDict(f.recipe); })
+        .def("transform", &transformRows, py::arg("X"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none())
+        .def(py::pickle([](const FittedMap& f) { return recipeDict(f.recipe); },
+                        [](const py::dict& d) { return rebuild(recipeFrom(d), 0, py::none()); }));
+    m.def("fit_map", &fitMap, py::arg("features"), py::arg("group"), py::arg("dist"), py::arg("kernel"), py::arg("kind"),
+          py::arg("shape"), py::arg("seed"), py::arg("X"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+    m.def("map_from_recipe", [](const py::dict& d, int nJobs, const py::object& verbose) { return rebuild(recipeFrom(d), nJobs, verbose); },
+          py::arg("recipe"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+
+    m.def("blr_fit", &blrFit, py::arg("F"), py::arg("y"), py::arg("num_classes"), py::arg("alpha") = 1.0,
+          py::arg("beta") = 1.0, py::arg("optimise") = true, py::arg("max_iter") = 1000, py::arg("tol") = 1e-9,
+          py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+    m.def("linear_scores", &linearScores, py::arg("F"), py::arg("W"), py::arg("b"));
+
+    py::class_<PyDataset, std::shared_ptr<PyDataset>>(m, "Dataset")
+        .def_property_readonly("X",
+                               [](py::object self) {
+                                   const auto& d = self.cast<const PyDataset&>().data;
+                                   return py::array_t<float>({d.X.rows(), d.X.cols()},
+                                                             {d.X.cols() * Eigen::Index(sizeof(float)), Eigen::Index(sizeof(float))},
+                                                             d.X.data(), self);
+                               })
+        .def_property_readonly("labels", [](const PyDataset& d) { return d.data.labels; })
+        .def_property_readonly("targets", [](const PyDataset& d) { return d.data.targets; })
+        .def_property_readonly("num_classes", [](const PyDataset& d) { return d.data.numClasses; })
+        .def_property_readonly("class_names", [](const PyDataset& d) { return d.data.classNames; })
+        .def_property_readonly("target_unit", [](const PyDataset& d) { return d.data.targetUnit; })
+        .def_property_readonly("folds", [](const PyDataset& d) { return d.data.folds; })
+        .def_property_readonly("kind", [](const PyDataset& d) { return std::string(orbit::toString(d.data.kind)); })
+        .def_property_readonly("shape", [](const PyDataset& d) { return shapeTuple(d.data.shape); })
+        .def_property_readonly("source", [](const PyDataset& d) { return d.data.source; })
+        .def_property_readonly("format", [](const PyDataset& d) { return d.data.format; });
+    m.def("load", &load, py::arg("path"), py::arg("format") = "", py::arg("n") = 0, py::arg("rotate") = false,
+          py::arg("rotate_max") = 0.0, py::arg("pad") = 28, py::arg("transform_group") = "",
+          py::arg("transform_dist") = "", py::arg("seed") = 0);
+    m.def("dataset", &datasetFrom, py::arg("X"), py::arg("labels"), py::arg("num_classes"), py::arg("targets"),
+          py::arg("kind"), py::arg("shape"));
+
+    m.def("learn_locality", &learnLocality, py::arg("data"), py::arg("config"), py::arg("n_jobs") = 0,
+          py::arg("verbose") = py::none());
+    py::class_<TrainRun, std::shared_ptr<TrainRun>>(m, "TrainRun")
+        .def_property_readonly("result", [](const TrainRun& r) { return trainResultDict(r.result); })
+        .def("model", [](const TrainRun& r, int nJobs, const py::object& verbose) {
+            return modelDict(computing(nJobs, verbose, [&](const orbit::Progress& p) {
+                return orbit::trainedModel(r.data->data, r.config, r.result, p);
+            }));
+        }, py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+    m.def("train", &train, py::arg("data"), py::arg("config"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+    m.def("subset", [](const std::shared_ptr<PyDataset>& d, std::size_t n, std::uint64_t seed) {
+        // The Training panel's seeded subset (ui/workers/TrainingTask's seededSubset): n = 0 or n >= count keeps all.
+        if (n == 0 || n >= d->data.count()) return d;
+        auto s = std::make_shared<PyDataset>();
+        s->data = d->data.subset(orbit::subsetRows(d->data.count(), n, seed));
+        return s;
+    }, py::arg("data"), py::arg("n"), py::arg("seed"));
+    m.def("feature_map_info", [](const std::string& features) {
+        const std::string head = orbit::trim(features.substr(0, features.find_first_of(":+")));
+        const orbit::FeatureMapDescriptor* d = orbit::findFeatureMap(head);
+        if (!d) throw orbit::SpecError("features", "unknown feature map", head);
+        py::dict info;
+        info["invariant"] = d->invariant;
+        info["uses_base_kernel"] = d->usesBaseKernel;
+        return info;
+    });
+    m.def("learner_info", [](const std::string& name) {
+        const orbit::LearnerDescriptor& d = orbit::learnerDescriptor(orbit::parseLearner(name));
+        py::dict info;
+        info["axis"] = d.axis();
+        info["gaussian_kernel"] = d.gaussianKernel;
+        info["classes_only"] = d.classesOnly;
+        return info;
+    });
+    m.def("dist_with", [](const std::string& group, const std::string& dist, const std::string& kind, const std::vector<int>& shape,
+                          const std::map<std::string, double>& values) {
+        const Shape s = shapeOf(shape);
+        const auto g = orbit::makeGroup(group, s);
+        g->checkShape(kindOf(kind), s);
+        return orbit::makeDistribution(dist, *g)->withParameters(values)->spec();
+    });
+    m.def("distribution_parameters", &distributionParameters, py::arg("group"), py::arg("dist"), py::arg("kind"), py::arg("shape"));
+    m.def("feature_seed", &orbit::featureSeed);
+
+    m.attr("MODEL_FORMAT_VERSION") = orbit::SavedModel::kFormatVersion;
+    m.attr("TRANSFORM_BLOCK_ROWS") = orbit::kTransformBlockRows;
+    m.def("save_model", [](const std::string& path, const py::dict& d) { orbit::saveModel(path, modelFrom(d)); });
+    m.def("load_model", [](const std::string& path) { return modelDict(orbit::loadModel(path)); });
+    m.def("encode_model", [](const py::dict& d) { return py::bytes(orbit::encodeModel(modelFrom(d))); });
+    m.def("decode_model", [](const py::bytes& b, const std::string& name) { return modelDict(orbit::decodeModel(std::string(b), name)); });
+    m.def("check_model_input", [](const py::dict& d, const std::string& kind, const std::vector<int>& shape, const std::string& source) {
+        orbit::SavedModel m;
+        m.map = recipeFrom(d["map"].cast<py::dict>());
+        orbit::checkModelInput(m, kindOf(kind), shapeOf(shape), source);
+    });
+
+    m.def("compute_budget", &orbit::computeBudget);
+}

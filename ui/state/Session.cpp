@@ -1,0 +1,581 @@
+#include "state/Session.hpp"
+
+#include "orbit/registry/Figures.hpp"
+#include "orbit/registry/Registry.hpp"
+#include "orbit/util/Error.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace orbitui {
+
+namespace {
+
+constexpr char kFormat[] = "orbitlab-session";
+constexpr int kVersion = 1;
+
+QString fieldName(const QString& path, const QString& key) { return path.isEmpty() ? key : path + "." + key; }
+
+[[noreturn]] void bad(const QString& field, const QString& detail, const QJsonValue& value)
+{
+    QString text = value.isString() ? value.toString()
+                                    : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
+                                          .mid(1).chopped(1);
+    throw orbit::SpecError(field.toStdString(), detail.toStdString(), text.toStdString());
+}
+
+double readNumber(const QJsonObject& o, const QString& key, const QString& path, double fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isDouble() || !std::isfinite(v.toDouble()))
+        bad(fieldName(path, key), "expected a finite number", v);
+    return v.toDouble();
+}
+
+int readInt(const QJsonObject& o, const QString& key, const QString& path, int fallback, int lo, int hi)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    const double d = v.toDouble(std::nan(""));
+    if (!v.isDouble() || d != std::floor(d) || d < lo || d > hi)
+        bad(fieldName(path, key), QString("expected an integer in [%1, %2]").arg(lo).arg(hi), v);
+    return static_cast<int>(d);
+}
+
+QString readString(const QJsonObject& o, const QString& key, const QString& path, const QString& fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isString())
+        bad(fieldName(path, key), "expected a string", v);
+    return v.toString();
+}
+
+/// The registry's names of a list of descriptors, for the reader's choices.
+template <class D>
+QStringList namesOf(const std::vector<D>& descriptors)
+{
+    QStringList names;
+    for (const D& d : descriptors)
+        names << QString::fromStdString(d.name);
+    return names;
+}
+
+/// A name the registry must know: else "<field>: unknown <what> (expected a, b, c)" with the value.
+template <class D>
+void requireRegistered(const QString& field, const QString& what, const QString& name, const std::vector<D>& all)
+{
+    if (!namesOf(all).contains(name))
+        bad(field, QString("unknown %1 (expected %2)").arg(what, namesOf(all).join(", ")), name);
+}
+
+QJsonObject distToJson(const DistributionParams& p)
+{
+    QJsonObject o{{"name", QString::fromStdString(p.name)}};
+    for (const auto& [key, value] : p.values)
+        o.insert(QString::fromStdString(key), value);
+    return o;
+}
+
+/// The distribution `key` of `parent` on a group of `kind`, or `p` when there is none. A named
+/// distribution takes the values the object gives (any registry key: older sessions wrote every one)
+/// and the registry's defaults for the rest of its own parameters.
+DistributionParams distFromJson(const QJsonObject& parent, const QString& key, const QString& path, DistributionParams p,
+                                orbit::GroupKind kind)
+{
+    if (!parent.contains(key))
+        return p;
+    const QJsonValue v = parent.value(key);
+    const QString where = path + "." + key;
+    if (!v.isObject())
+        bad(where, "expected an object", v);
+    const QJsonObject o = v.toObject();
+    if (o.contains("name")) {
+        const QString name = readString(o, "name", where, {});
+        requireRegistered(where + ".name", "distribution", name, orbit::distributionDescriptors());
+        p = DistributionParams{name.toStdString(), {}};
+    }
+    for (const std::string& k : DistributionParams::keys())
+        if (o.contains(QString::fromStdString(k)))
+            p.setValue(k, readNumber(o, QString::fromStdString(k), where, 0.0));
+    p.choose(p.name, kind);
+    return p;
+}
+
+std::uint64_t readSeed(const QJsonObject& o, const QString& key, const QString& path, std::uint64_t fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    bool ok = false;
+    const quint64 seed = v.isString() ? v.toString().toULongLong(&ok) : 0;
+    if (!ok)
+        bad(fieldName(path, key), "expected a non-negative integer as a decimal string", v);
+    return seed;
+}
+
+QStringList toQStringList(const std::vector<std::string>& names)
+{
+    QStringList out;
+    for (const std::string& n : names)
+        out << QString::fromStdString(n);
+    return out;
+}
+
+QJsonArray numbersToJson(const std::vector<double>& values)
+{
+    QJsonArray a;
+    for (double v : values)
+        a.append(v);
+    return a;
+}
+
+std::vector<double> readNumbers(const QJsonObject& o, const QString& key, const QString& path, std::vector<double> fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isArray() || v.toArray().isEmpty())
+        bad(fieldName(path, key), "expected a non-empty list of numbers", v);
+    std::vector<double> out;
+    const QJsonArray a = v.toArray();
+    for (int i = 0; i < a.size(); ++i) {
+        if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
+            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), "expected a finite number", a.at(i));
+        out.push_back(a.at(i).toDouble());
+    }
+    return out;
+}
+
+QString readChoice(const QJsonObject& o, const QString& key, const QString& path, const QString& fallback,
+                   const QStringList& choices)
+{
+    const QString value = readString(o, key, path, fallback);
+    if (!choices.contains(value))
+        bad(fieldName(path, key), "expected one of " + choices.join(", "), value);
+    return value;
+}
+
+QJsonObject trainingToJson(const TrainingSettings& t)
+{
+    return {{"preset", QString::fromStdString(t.preset)},
+            {"s", t.s},
+            {"r", t.r},
+            {"features", QString::fromStdString(t.spec)},  // toJson writes featureSpec() when it is the preset's
+            {"custom_features", !t.spec.empty()},
+            {"learner", QString::fromStdString(t.learner)},
+            {"eval", QString::fromStdString(t.eval)},
+            {"holdout_fraction", t.holdoutFraction},
+            {"k", t.k},
+            {"lambda", numbersToJson(t.lambdas)},
+            {"C", numbersToJson(t.costs)},
+            {"median", numbersToJson(t.medians)},
+            {"sweep_axis", QString::fromStdString(t.localityAxis)},
+            {"sweep_values", numbersToJson(t.locality)},
+            {"learn", QJsonArray::fromStringList(toQStringList(t.learn))},
+            {"learn_evaluations", t.learnEvaluations},
+            {"learn_landscape", t.learnLandscape},
+            {"learn_per_input", t.learnPerInput},
+            {"subset", t.subset},
+            {"learning_curve", t.learningCurve},
+            {"seed", QString::number(t.seed)}};
+}
+
+bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback);
+
+TrainingSettings trainingFromJson(const QJsonObject& parent)
+{
+    TrainingSettings t;
+    if (!parent.contains("training"))
+        return t;
+    const QString path = "training";
+    if (!parent.value(path).isObject())
+        bad(path, "expected an object", parent.value(path));
+    const QJsonObject o = parent.value(path).toObject();
+    QStringList presetNames;
+    for (const std::string& p : featurePresets())  // the registry's first-layer maps
+        presetNames << QString::fromStdString(p);
+    t.preset = readChoice(o, "preset", path, QString::fromStdString(t.preset), presetNames).toStdString();
+    t.s = readInt(o, "s", path, t.s, 1, 1 << 24);
+    t.r = readInt(o, "r", path, t.r, 1, 1 << 20);
+    if (o.contains("custom_features") && !o.value("custom_features").isBool())
+        bad(path + ".custom_features", "expected true or false", o.value("custom_features"));
+    const QString features = readString(o, "features", path, {}).trimmed();
+    if (o.value("custom_features").toBool() && features.isEmpty())
+        bad(path + ".features", "expected a features spec", o.value("features"));
+    if (o.value("custom_features").toBool())
+        t.spec = features.toStdString();
+    t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), namesOf(orbit::learnerDescriptors())).toStdString();
+    t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), namesOf(orbit::evaluationDescriptors())).toStdString();
+    t.holdoutFraction = readNumber(o, "holdout_fraction", path, t.holdoutFraction);
+    if (!(t.holdoutFraction > 0 && t.holdoutFraction < 1))
+        bad(path + ".holdout_fraction", "expected a fraction in (0, 1)", o.value("holdout_fraction"));
+    const orbit::ParamDescriptor& folds = orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front();
+    t.k = readInt(o, "k", path, t.k, static_cast<int>(folds.minimum), static_cast<int>(folds.maximum));
+    t.lambdas = readNumbers(o, "lambda", path, t.lambdas);
+    t.costs = readNumbers(o, "C", path, t.costs);
+    t.medians = readNumbers(o, "median", path, t.medians);
+    t.localityAxis = readString(o, "sweep_axis", path, {}).toStdString();
+    t.locality = readNumbers(o, "sweep_values", path, t.locality);
+    if (o.contains("learn")) {
+        // Names are checked against the distribution when the pane offers them; unknown ones are not checked.
+        const QJsonValue v = o.value("learn");
+        if (!v.isArray())
+            bad(path + ".learn", "expected a list of parameter names", v);
+        const QJsonArray a = v.toArray();
+        for (int i = 0; i < a.size(); ++i) {
+            if (!a.at(i).isString())
+                bad(QString("%1.learn[%2]").arg(path).arg(i), "expected a parameter name", a.at(i));
+            t.learn.push_back(a.at(i).toString().toStdString());
+        }
+    }
+    t.learnEvaluations = readInt(o, "learn_evaluations", path, t.learnEvaluations, 3, 500);
+    t.learnLandscape = readInt(o, "learn_landscape", path, t.learnLandscape, 0, 64);
+    t.learnPerInput = readBool(o, "learn_per_input", path, t.learnPerInput);
+    t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
+    if (o.contains("learning_curve")) {
+        if (!o.value("learning_curve").isBool())
+            bad(path + ".learning_curve", "expected true or false", o.value("learning_curve"));
+        t.learningCurve = o.value("learning_curve").toBool();
+    }
+    t.seed = readSeed(o, "seed", path, t.seed);
+    return t;
+}
+
+bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isBool())
+        bad(fieldName(path, key), "expected true or false", v);
+    return v.toBool();
+}
+
+std::vector<int> readIntList(const QJsonObject& o, const QString& key, const QString& path, std::vector<int> fallback,
+                             int lo, int hi)
+{
+    if (!o.contains(key))
+        return fallback;
+    const QJsonValue v = o.value(key);
+    if (!v.isArray() || v.toArray().isEmpty())
+        bad(fieldName(path, key), "expected a non-empty list of integers", v);
+    std::vector<int> out;
+    const QJsonArray a = v.toArray();
+    for (int i = 0; i < a.size(); ++i) {
+        const double d = a.at(i).toDouble(std::nan(""));
+        if (!a.at(i).isDouble() || d != std::floor(d) || d < lo || d > hi)
+            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), QString("expected an integer in [%1, %2]").arg(lo).arg(hi),
+                a.at(i));
+        out.push_back(static_cast<int>(d));
+    }
+    return out;
+}
+
+QJsonArray intList(const std::vector<int>& v)
+{
+    QJsonArray a;
+    for (int x : v)
+        a.append(x);
+    return a;
+}
+
+QJsonObject kernelsToJson(const KernelsSettings& k)
+{
+    return {{"n", k.n}, {"r", k.r}, {"method", k.method}, {"s", k.s}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
+}
+
+/// A whole number of the figure setting `key`, in its valid range (`lowest` below it: r's 0, the
+/// orbit settings' r).
+int readSetting(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const char* key,
+                int fallback, std::optional<int> lowest = std::nullopt)
+{
+    const orbit::ParamDescriptor& p = figure.setting(key);
+    return readInt(o, key, path, fallback, lowest.value_or(static_cast<int>(p.minimum)), static_cast<int>(p.maximum));
+}
+
+/// The figure's bandwidth: a number in its valid range.
+double readBandwidth(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, double fallback)
+{
+    const double v = readNumber(o, "bandwidth", path, fallback);
+    const orbit::ParamDescriptor& p = figure.setting("bandwidth");
+    if (!p.accepts(v))
+        bad(path + ".bandwidth", QString::fromStdString("expected a number " + p.rangeText()), o.value("bandwidth"));
+    return v;
+}
+
+/// The figure's approximation method: one of its choices.
+QString readMethod(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const QString& fallback)
+{
+    QStringList choices;
+    for (const std::string& c : figure.setting("method").choices)
+        choices << QString::fromStdString(c);
+    return readChoice(o, "method", path, fallback, choices);
+}
+
+KernelsSettings kernelsFromJson(const QJsonObject& o)
+{
+    const QString path = "kernels";
+    const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
+    KernelsSettings k;
+    k.n = readSetting(o, path, figure, "n", k.n);
+    k.r = readSetting(o, path, figure, "r", k.r, 0);  // 0: the orbit settings' r
+    k.method = readMethod(o, path, figure, k.method);
+    k.s = readSetting(o, path, figure, "s", k.s);
+    k.bandwidth = readBandwidth(o, path, figure, k.bandwidth);
+    k.autoApply = readBool(o, "auto_apply", path, k.autoApply);
+    return k;
+}
+
+QJsonObject approximationToJson(const ApproximationSettings& a)
+{
+    return {{"n", a.n},           {"method", a.method},   {"s_list", intList(a.sList)},   {"r_list", intList(a.rList)},
+            {"ref_r", a.refR},    {"repeats", a.repeats}, {"bandwidth", a.bandwidth},    {"auto_apply", a.autoApply}};
+}
+
+ApproximationSettings approximationFromJson(const QJsonObject& o)
+{
+    const QString path = "approximation";
+    const orbit::FigureDescriptor& figure = orbit::approximationFigure();
+    ApproximationSettings a;
+    a.n = readSetting(o, path, figure, "n", a.n);
+    a.method = readMethod(o, path, figure, a.method);
+    const orbit::ParamDescriptor &s = figure.setting("s"), &r = figure.setting("r");
+    a.sList = readIntList(o, "s_list", path, a.sList, static_cast<int>(s.minimum), static_cast<int>(s.maximum));
+    a.rList = readIntList(o, "r_list", path, a.rList, static_cast<int>(r.minimum), static_cast<int>(r.maximum));
+    a.refR = readSetting(o, path, figure, "ref_r", a.refR);
+    a.repeats = readSetting(o, path, figure, "repeats", a.repeats);
+    a.bandwidth = readBandwidth(o, path, figure, a.bandwidth);
+    a.autoApply = readBool(o, "auto_apply", path, a.autoApply);
+    return a;
+}
+
+} // namespace
+
+namespace {
+
+/// The fields of a session that make up a pinned setting.
+constexpr const char* kPinnedKeys[] = {"orbit", "kernels", "approximation", "training"};
+
+QJsonObject pinnedToJson(const PinnedSetting& p)
+{
+    SessionState s;
+    s.orbit = p.orbit;
+    s.kernels = p.kernels;
+    s.approximation = p.approximation;
+    s.training = p.training;
+    const QJsonObject whole = settingsJson(s);
+    QJsonObject o;
+    for (const char* key : kPinnedKeys)
+        o.insert(key, whole.value(key));
+    return o;
+}
+
+/// Reads "pinned" with the session's own readers; their errors are renamed "pinned.<field>".
+PinnedSetting pinnedFromJson(const QJsonValue& v)
+{
+    if (!v.isObject())
+        bad("pinned", "expected an object", v);
+    const QJsonObject o = v.toObject();
+    QJsonObject whole{{"format", kFormat}, {"version", kVersion}};
+    for (const char* key : kPinnedKeys)
+        if (o.contains(key))
+            whole.insert(key, o.value(key));
+    SessionState s;
+    try {
+        s = sessionFromJson(whole);
+    } catch (const orbit::SpecError& e) {
+        throw orbit::SpecError("pinned." + e.field(), e.detail(), e.value());
+    }
+    return {s.orbit, s.kernels, s.approximation, s.training};
+}
+
+} // namespace
+
+QJsonObject settingsJson(const SessionState& s)
+{
+    QJsonArray embedding;
+    for (int i : s.embeddingInputs)
+        embedding.append(i);
+    const OrbitSettings& o = s.orbit;
+    QJsonObject orbitJson{{"group", QString::fromStdString(o.group)},
+                          {"cyclic_n", o.cyclicN},
+                          {"orthogonal_k", o.orthogonalK},
+                          {"distribution", distToJson(o.dist)},
+                          {"r", o.r},
+                          {"seed", QString::number(o.seed)}};
+    for (const auto& [factor, dist] : o.factorDists)
+        orbitJson.insert(QString::fromStdString(factor), distToJson(dist));
+    QJsonObject json{{"format", kFormat},
+                     {"version", kVersion},
+                     {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
+                     {"orbit", orbitJson},
+                     {"training", trainingToJson(s.training)},
+                     {"kernels", kernelsToJson(s.kernels)},
+                     {"approximation", approximationToJson(s.approximation)},
+                     {"panel", s.panel}};
+    if (s.pinned)
+        json.insert("pinned", pinnedToJson(*s.pinned));
+    return json;
+}
+
+namespace {
+
+/// `json` (an orbit and a training object) with what the settings imply, for people and scripts
+/// reading the file; never read back: orbit.group_spec, orbit.dist_spec, training.features.
+QJsonObject withDerived(QJsonObject json, const OrbitSettings& o, const TrainingSettings& t)
+{
+    QJsonObject orbit = json.value("orbit").toObject();
+    orbit.insert("group_spec", QString::fromStdString(o.groupSpec()));
+    orbit.insert("dist_spec", QString::fromStdString(o.distSpec()));
+    json.insert("orbit", orbit);
+    QJsonObject training = json.value("training").toObject();
+    training.insert("features", QString::fromStdString(t.featureSpec()));
+    json.insert("training", training);
+    return json;
+}
+
+} // namespace
+
+QJsonObject toJson(const SessionState& s)
+{
+    QJsonObject json = withDerived(settingsJson(s), s.orbit, s.training);
+    if (s.pinned)
+        json.insert("pinned", withDerived(json.value("pinned").toObject(), s.pinned->orbit, s.pinned->training));
+    return json;
+}
+
+QStringList sessionDifferences(const SessionState& a, const SessionState& b)
+{
+    QStringList out;
+    const std::function<void(const QString&, const QJsonValue&, const QJsonValue&)> diff =
+        [&](const QString& path, const QJsonValue& x, const QJsonValue& y) {
+            if (x.isObject() && y.isObject()) {
+                const QJsonObject ox = x.toObject(), oy = y.toObject();
+                QStringList keys = ox.keys();
+                for (const QString& k : oy.keys())
+                    if (!ox.contains(k))
+                        keys << k;
+                keys.sort();
+                for (const QString& k : keys)
+                    diff(path.isEmpty() ? k : path + "." + k, ox.value(k), oy.value(k));
+            } else if (x != y) {
+                out << path;
+            }
+        };
+    diff({}, settingsJson(a), settingsJson(b));
+    return out;
+}
+
+SessionState sessionFromJson(const QJsonObject& json)
+{
+    if (json.value("format").toString() != kFormat)
+        bad("format", QString("not an Orbit Lab session (expected \"%1\")").arg(kFormat), json.value("format"));
+    const int version = readInt(json, "version", "", kVersion, 1, 1000000);
+    if (version > kVersion)
+        bad("version", QString("written by a newer Orbit Lab (this one reads version %1)").arg(kVersion),
+            json.value("version"));
+
+    SessionState s;
+    if (json.contains("data")) {
+        if (!json.value("data").isObject())
+            bad("data", "expected an object", json.value("data"));
+        const QJsonObject d = json.value("data").toObject();
+        s.dataPath = readString(d, "path", "data", {});
+        s.selectedIndex = readInt(d, "selected", "data", 0, 0, 1 << 30);
+        if (d.contains("embedding")) {
+            if (!d.value("embedding").isArray())
+                bad("data.embedding", "expected a list of sample indices", d.value("embedding"));
+            const QJsonArray a = d.value("embedding").toArray();
+            for (int i = 0; i < a.size(); ++i) {
+                const double v = a.at(i).toDouble(-1.0);
+                if (!a.at(i).isDouble() || v < 0 || v != std::floor(v) || v > (1 << 30))
+                    bad(QString("data.embedding[%1]").arg(i), "expected a sample index", a.at(i));
+                s.embeddingInputs.push_back(static_cast<int>(v));
+            }
+        }
+    }
+    if (json.contains("orbit")) {
+        if (!json.value("orbit").isObject())
+            bad("orbit", "expected an object", json.value("orbit"));
+        const QJsonObject o = json.value("orbit").toObject();
+        OrbitSettings& os = s.orbit;
+        const QString group = readString(o, "group", "orbit", QString::fromStdString(os.group));
+        requireRegistered("orbit.group", "group", group, orbit::groupDescriptors());
+        os.group = group.toStdString();
+        const orbit::ParamDescriptor& n = *orbit::findGroup("cyclic")->parameter("n");
+        const orbit::ParamDescriptor& k = *orbit::findGroup("orthogonal")->parameter("k");
+        os.cyclicN = readInt(o, "cyclic_n", "orbit", os.cyclicN, static_cast<int>(n.minimum), static_cast<int>(n.maximum));
+        os.orthogonalK = readInt(o, "orthogonal_k", "orbit", os.orthogonalK, static_cast<int>(k.minimum), static_cast<int>(k.maximum));
+        os.dist = distFromJson(o, "distribution", "orbit", os.dist, os.factorKind(os.group));
+        for (auto& [factor, dist] : os.factorDists)
+            dist = distFromJson(o, QString::fromStdString(factor), "orbit", dist, orbit::findGroup(factor)->kind);
+        os.r = readInt(o, "r", "orbit", os.r, 1, 1 << 20);
+        os.seed = readSeed(o, "seed", "orbit", os.seed);
+    }
+    s.training = trainingFromJson(json);
+    for (const char* key : {"kernels", "approximation"})
+        if (json.contains(key) && !json.value(key).isObject())
+            bad(key, "expected an object", json.value(key));
+    s.kernels = kernelsFromJson(json.value("kernels").toObject());
+    s.approximation = approximationFromJson(json.value("approximation").toObject());
+    s.panel = readString(json, "panel", "", {});
+    if (json.contains("pinned"))
+        s.pinned = pinnedFromJson(json.value("pinned"));
+    return s;
+}
+
+QString saveSession(const QString& path, const SessionState& s)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString("%1: cannot write: %2").arg(path, file.errorString());
+    file.write(QJsonDocument(toJson(s)).toJson(QJsonDocument::Indented));
+    if (!file.commit())
+        return QString("%1: cannot write: %2").arg(path, file.errorString());
+    return {};
+}
+
+std::optional<SessionState> loadSession(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QString("%1: cannot open session: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > (64 << 20)) {
+        if (error)
+            *error = QString("%1: not a session (%2 bytes is far too large)").arg(path).arg(file.size());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (doc.isNull() || !doc.isObject()) {
+        if (error)
+            *error = QString("%1: offset %2: not valid JSON: %3")
+                         .arg(path)
+                         .arg(parseError.offset)
+                         .arg(doc.isNull() ? parseError.errorString() : QString("expected an object"));
+        return std::nullopt;
+    }
+    try {
+        return sessionFromJson(doc.object());
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString("%1: %2").arg(path, QString::fromUtf8(e.what()));
+        return std::nullopt;
+    }
+}
+
+} // namespace orbitui

@@ -1,0 +1,183 @@
+#include "state/TrainingSettings.hpp"
+
+#include "orbit/registry/Registry.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace orbitui {
+
+std::string TrainingSettings::featureSpec() const { return spec.empty() ? presetSpec(preset, s, r) : spec; }
+
+std::string TrainingSettings::evalSpec() const
+{
+    const orbit::EvaluationDescriptor* d = orbit::findEvaluation(eval);
+    orbit::Evaluation e;
+    e.kind = d ? d->id : orbit::EvaluationKind::HoldOut;
+    if (e.kind == orbit::EvaluationKind::HoldOut)
+        e.fraction = holdoutFraction;
+    if (e.kind == orbit::EvaluationKind::KFold)
+        e.folds = k;
+    return orbit::formatEvaluation(e);
+}
+
+const std::vector<std::string>& featurePresets()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const orbit::FeatureMapDescriptor& m : orbit::featureMapDescriptors())
+            if (!m.secondLayer)
+                out.push_back(m.name);
+        return out;
+    }();
+    return names;
+}
+
+namespace {
+
+/// The registry's descriptor of the first map of a features spec, or null.
+const orbit::FeatureMapDescriptor* firstMap(const std::string& spec)
+{
+    const auto begin = spec.find_first_not_of(' ');
+    if (begin == std::string::npos)
+        return nullptr;
+    const std::string head = spec.substr(begin, spec.find_first_of(":+", begin) - begin);
+    return orbit::findFeatureMap(head.substr(0, head.find_last_not_of(' ') + 1));
+}
+
+} // namespace
+
+bool isInvariantSpec(const std::string& spec)
+{
+    const orbit::FeatureMapDescriptor* m = firstMap(spec);
+    return m && m->invariant;
+}
+
+bool usesGaussianKernel(const std::string& spec, const std::string& learner)
+{
+    const orbit::LearnerDescriptor* l = orbit::findLearner(learner);
+    const orbit::FeatureMapDescriptor* m = firstMap(spec);
+    return (l && l->gaussianKernel) || (m && m->usesBaseKernel);
+}
+
+std::string presetSpec(const std::string& preset, int s, int r)
+{
+    const orbit::FeatureMapDescriptor* m = orbit::findFeatureMap(preset);
+    if (!m)
+        return preset;
+    // The map's size (its first integer parameter: s, m or k) and r, in the registry's spec order,
+    // with the panel's choices for the other parameters: GICDF's m (2 bins + 1) features come
+    // near s with 10 bins, over measured thresholds; kif pools by the mean.
+    std::vector<std::pair<std::string, std::string>> values;
+    bool sized = false;
+    for (const orbit::ParamDescriptor& p : m->parameters) {
+        if (p.type == orbit::ParamType::Integer && !sized) {
+            values.emplace_back(p.key, std::to_string(m->name == "gicdf" ? std::max(1, s / 21) : s));
+            sized = true;
+        } else if (p.key == "r") {
+            values.emplace_back(p.key, std::to_string(r));
+        } else if (m->name == "gicdf" && p.key == "bins") {
+            values.emplace_back(p.key, "10");
+        } else if (m->name == "gicdf" && p.key == "span") {
+            values.emplace_back(p.key, "auto");  // measured thresholds
+        } else if (m->name == "kif" && p.key == "eta") {
+            values.emplace_back(p.key, "mean");
+        }
+    }
+    std::string text = preset;
+    char sep = ':';
+    for (const auto& [key, value] : values) {
+        text += sep + key + "=" + value;
+        sep = ',';
+    }
+    return text;
+}
+
+std::vector<std::string> localityAxes(const OrbitSettings& orbit)
+{
+    // Named as orbit::Distribution::parameters() names them: "kappa", or "rotation.kappa" for a
+    // factor of the affine product.
+    std::vector<std::string> names;
+    for (const std::string& factor : orbit.factors()) {
+        const std::string prefix = orbit.group == "affine" ? factor + "." : std::string();
+        if (const orbit::DistributionDescriptor* d = orbit::findDistribution(orbit.factor(factor).name))
+            for (const orbit::ParamDescriptor& p : d->parameters)
+                if (p.sweepable)
+                    names.push_back(prefix + p.key);
+    }
+    return names;
+}
+
+std::vector<double> parseNumberList(const std::string& text, const std::string& field)
+{
+    std::vector<double> out;
+    std::string item;
+    std::string normalised = text;
+    std::replace_if(normalised.begin(), normalised.end(), [](char c) { return c == ',' || c == ';'; }, ' ');
+    std::istringstream in(normalised);
+    while (in >> item) {
+        double v = 0.0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (ec != std::errc() || end != item.data() + item.size() || !std::isfinite(v))
+            throw orbit::SpecError(field, "expected a list of numbers separated by commas", item);
+        out.push_back(v);
+    }
+    if (out.empty())
+        throw orbit::SpecError(field, "expected at least one number", text);
+    return out;
+}
+
+std::string formatNumberList(const std::vector<double>& values)
+{
+    std::string out;
+    for (double v : values)
+        out += (out.empty() ? "" : ", ") + orbit::formatNumber(v);
+    return out;
+}
+
+orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSettings& orbit)
+{
+    orbit::TrainConfig config;
+    config.features = s.featureSpec();
+    config.learner = s.learner;
+    config.eval = s.evalSpec();
+    config.seed = s.seed;
+    if (isInvariantSpec(config.features)) {
+        config.group = orbit.groupSpec();
+        config.dist = orbit.distSpec();
+        const auto axes = localityAxes(orbit);
+        if (!s.localityAxis.empty() && std::find(axes.begin(), axes.end(), s.localityAxis) != axes.end())
+            config.grid.push_back({s.localityAxis, s.locality});
+    }
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(s.learner);
+    const std::string axis = learner ? learner->axis() : std::string();
+    if (axis == "lambda")
+        config.grid.push_back({axis, s.lambdas});
+    else if (axis == "C")
+        config.grid.push_back({axis, s.costs});
+    if (usesGaussianKernel(config.features, s.learner))
+        config.grid.push_back({"median", s.medians});
+    if (s.learningCurve)
+        config.learningCurve = {0.1, 0.25, 0.5, 1.0};
+    return config;
+}
+
+std::string learnFeatureSpec(const TrainingSettings& s)
+{
+    std::string spec = s.featureSpec();
+    if (s.learnPerInput && spec.rfind("irf", 0) == 0 && spec.find("mode=") == std::string::npos &&
+        spec.find('+') == std::string::npos)
+        spec += spec.find(':') == std::string::npos ? ":mode=data" : ",mode=data";
+    return spec;
+}
+
+std::string learnKernelSpec(const TrainingSettings& s)
+{
+    return "gaussian:median=" + orbit::formatNumber(s.medians.empty() ? 1.0 : s.medians.front());
+}
+
+} // namespace orbitui

@@ -1,0 +1,81 @@
+#pragma once
+// The Training panel's choices (features, learner, evaluation, parameter grid, subset, seed) and
+// their translation into the core's TrainConfig together with the shared orbit settings.
+#include "state/OrbitSettings.hpp"
+
+#include "orbit/experiments/Training.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace orbitui {
+
+/// Everything the Training panel lets the user set. Lists are the values a grid axis tries.
+struct TrainingSettings {
+    std::string preset = "irf";      ///< one of featurePresets()
+    int s = 500;                     ///< number of features (templates for kif, s/21 templates for gicdf)
+    int r = 16;                      ///< group samples per template for the invariant maps
+    std::string spec;                ///< the --features line as edited; empty: presetSpec(preset, s, r)
+    std::string learner = "blr";     ///< a registry learner: ridge | svm | krr | blr
+    std::string eval = "holdout";    ///< a registry evaluation: holdout | kfold | folds (the dataset's own folds)
+    double holdoutFraction = 0.2;
+    int k = 3;
+    std::vector<double> lambdas{1e-4, 1e-2, 1.0};   ///< ridge / krr strength
+    std::vector<double> costs{0.1, 1.0, 10.0};      ///< SVM cost C
+    std::vector<double> medians{1.0};               ///< Gaussian bandwidth as multiples of the median distance
+    /// A distribution parameter (localityAxes) to sweep, empty: none. The default, κ of von Mises with
+    /// blr, shows the log evidence next to the validation accuracy as the invariance gets more local.
+    std::string localityAxis = "kappa";
+    std::vector<double> locality{0.03, 0.3, 3.0, 30.0};  ///< its values
+    /// Learn locality: the distribution parameters to learn (empty: the first one offered), the
+    /// evaluation budget and the landscape points per parameter (0: none).
+    std::vector<std::string> learn;
+    int learnEvaluations = 30;
+    int learnLandscape = 16;
+    bool learnPerInput = true;       ///< irf: own orbit samples per input while learning (mode=data)
+    int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
+    bool learningCurve = true;
+    std::uint64_t seed = 0;
+
+    /// The features spec the run uses: `spec` when set, else presetSpec(preset, s, r).
+    std::string featureSpec() const;
+    /// "holdout:0.2", "kfold:3" or "folds" (orbit::formatEvaluation).
+    std::string evalSpec() const;
+
+    bool operator==(const TrainingSettings&) const = default;
+};
+
+/// The registry's first-layer feature maps: raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif.
+const std::vector<std::string>& featurePresets();
+/// True for the presets (and spec lines) whose features average over the group (the registry's
+/// `invariant`: irf, inystrom, gicdf, kif).
+bool isInvariantSpec(const std::string& spec);
+/// True when the features (or the learner, krr) use the Gaussian base kernel, whose bandwidth the
+/// `median` axis sets (the registry's `usesBaseKernel` / `gaussianKernel`).
+bool usesGaussianKernel(const std::string& spec, const std::string& learner);
+/// The spec of a preset, e.g. presetSpec("irf", 500, 16) = "irf:s=500,r=16"; gicdf uses
+/// m = max(1, s / 21) templates with 10 bins (m (2 bins + 1) features), kif k = s templates.
+std::string presetSpec(const std::string& preset, int s, int r);
+/// The distribution parameters a locality sweep can vary for these orbit settings (the registry's
+/// sweepable ones), named as orbit::Distribution::parameters() names them: {"kappa"} for von Mises,
+/// {"sigma"} for noisy sort, {"rotation.kappa", "translation.sigma", ...} for the affine product.
+std::vector<std::string> localityAxes(const OrbitSettings& orbit);
+/// Parses "1e-4, 0.01; 1" into numbers. Throws SpecError(field, ..., offending text) on a bad entry
+/// or an empty list.
+std::vector<double> parseNumberList(const std::string& text, const std::string& field);
+/// The inverse of parseNumberList, with the shortest round-tripping form of each number.
+std::string formatNumberList(const std::vector<double>& values);
+
+/// The core's config: features, learner, eval, the grid axes the learner uses (lambda for ridge/krr,
+/// C for svm, the median multiples when usesGaussianKernel, the locality sweep) and the learning-curve fractions. The group and
+/// distribution of `orbit` are passed only for invariant features. Does not validate.
+orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
+
+/// Learn locality's feature spec: featureSpec(), with ",mode=data" (own group samples per input)
+/// added when learnPerInput is set and the spec is a single irf map that does not say its mode.
+std::string learnFeatureSpec(const TrainingSettings& settings);
+/// Learn locality's fixed base kernel: "gaussian:median=M" with the first median multiple (1 without any).
+std::string learnKernelSpec(const TrainingSettings& settings);
+
+} // namespace orbitui

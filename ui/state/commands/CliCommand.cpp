@@ -1,0 +1,177 @@
+#include "state/commands/CliCommand.hpp"
+
+#include "state/TrainingSettings.hpp"
+#include "state/workers/KernelTasks.hpp"
+
+#include "orbit/experiments/Training.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <algorithm>
+
+namespace orbitui {
+
+namespace {
+
+std::string joinNumbers(const std::vector<double>& values)
+{
+    std::string out;
+    for (double v : values)
+        out += (out.empty() ? "" : ",") + orbit::formatNumber(v);
+    return out;
+}
+
+std::string joinInts(const std::vector<int>& values)
+{
+    std::string out;
+    for (int v : values)
+        out += (out.empty() ? "" : ",") + std::to_string(v);
+    return out;
+}
+
+std::string dataPath(const SessionState& s)
+{
+    if (s.dataPath.isEmpty())
+        throw orbit::SpecError("data", "no dataset: the command reads the session's data file; open one first");
+    return s.dataPath.toStdString();
+}
+
+void add(std::vector<std::string>& args, std::initializer_list<std::string> words) { args.insert(args.end(), words); }
+
+/// --n for the Training panel's seeded subset (0 or at least the dataset: all rows, no --n).
+void addSubset(std::vector<std::string>& args, int subset, const CommandContext& c)
+{
+    if (subset > 0 && (c.samples == 0 || static_cast<std::size_t>(subset) < c.samples))
+        add(args, {"--n", std::to_string(subset)});
+}
+
+CliCommand trainCommand(const SessionState& s, const CommandContext& c)
+{
+    const orbit::TrainConfig config = makeTrainConfig(s.training, s.orbit);
+    const orbit::TrainConfig defaults;
+    CliCommand cmd{{"train", "--data", dataPath(s)}, true};
+    addSubset(cmd.args, s.training.subset, c);
+    add(cmd.args, {"--features", config.features});
+    if (!config.group.empty())
+        add(cmd.args, {"--group", config.group, "--dist", config.dist});
+    if (!config.kernel.empty())
+        add(cmd.args, {"--kernel", config.kernel});
+    add(cmd.args, {"--learner", config.learner, "--eval", config.eval});
+    std::string grid;
+    for (const orbit::ParamAxis& a : config.grid)
+        grid += (grid.empty() ? "" : ";") + a.name + "=" + joinNumbers(a.values);
+    if (!grid.empty())
+        add(cmd.args, {"--grid", grid});
+    if (config.validationFraction != defaults.validationFraction)
+        add(cmd.args, {"--validation", orbit::formatNumber(config.validationFraction)});
+    if (config.innerFolds != defaults.innerFolds)
+        add(cmd.args, {"--inner-folds", std::to_string(config.innerFolds)});
+    if (!config.learningCurve.empty())
+        add(cmd.args, {"--learning-curve", joinNumbers(config.learningCurve)});
+    // The score curve along the locality sweep when the grid has it (TrainingPanel::run's main axis).
+    if (std::any_of(config.grid.begin(), config.grid.end(),
+                    [&](const orbit::ParamAxis& a) { return a.name == s.training.localityAxis; }))
+        add(cmd.args, {"--curve-axis", s.training.localityAxis});
+    add(cmd.args, {"--seed", std::to_string(config.seed)});
+    return cmd;
+}
+
+CliCommand learnCommand(const SessionState& s, const CommandContext& c)
+{
+    const TrainingSettings& t = s.training;
+    if (t.learn.empty())
+        throw orbit::SpecError("learn", "check at least one parameter of the distribution to learn");
+    std::string learn;
+    for (const std::string& name : t.learn)
+        learn += (learn.empty() ? "" : ",") + name;
+    CliCommand cmd{{"learn", "--data", dataPath(s)}, true};
+    addSubset(cmd.args, t.subset, c);
+    add(cmd.args, {"--features", learnFeatureSpec(t), "--group", s.orbit.groupSpec(), "--dist", s.orbit.distSpec(),
+                   "--kernel", learnKernelSpec(t), "--learn", learn, "--eval", t.evalSpec(), "--max-evals",
+                   std::to_string(t.learnEvaluations), "--seed", std::to_string(t.seed)});
+    return cmd;
+}
+
+} // namespace
+
+CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& c)
+{
+    const OrbitSettings& o = s.orbit;
+    const std::string seed = std::to_string(o.seed);
+    if (panel == "data")
+        return {{"info", dataPath(s)}, false};
+    if (panel == "group") {
+        CliCommand cmd{{"density", "--group", o.groupSpec(), "--dist", o.distSpec(), "-n", "20000"}, false};
+        if (!s.dataPath.isEmpty())
+            add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
+        if (o.factors().size() > 1)
+            add(cmd.args, {"--factor", c.densityFactor.empty() ? o.factors().front() : c.densityFactor});
+        add(cmd.args, {"--seed", seed, "--out", "density.csv"});
+        return cmd;
+    }
+    if (panel == "orbits") {
+        const std::vector<int> inputs = s.embeddingInputs.empty() ? std::vector<int>{s.selectedIndex} : s.embeddingInputs;
+        return {{"embed", "--data", dataPath(s), "--indices", joinInts(inputs), "--group", o.groupSpec(), "--dist",
+                 o.distSpec(), "-r", std::to_string(o.r), "--seed", seed, "--out", "orbit-embedding.csv"},
+                false};
+    }
+    if (panel == "kernels") {
+        const KernelRequest req = kernelRequest(s.kernels, o, c.samples);  // what the panel computes
+        return {{"kernel", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+                 o.distSpec(), "-r", std::to_string(req.r), "--kernel", req.kernelSpec(), "--features", req.featureSpec(),
+                 "--seed", seed, "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv",
+                 "--base-out", "kernel-base.csv", "--difference-out", "kernel-difference.csv"},
+                false};
+    }
+    if (panel == "approximation") {
+        const ApproxRequest req = approxRequest(s.approximation, o, c.samples);  // what the panel computes
+        const orbit::ApproxErrorConfig& a = req.config;
+        return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+                 o.distSpec(), "--kernel", req.kernelSpec(), "--features", a.method, "--s-list", joinInts(a.sList),
+                 "--r-list", joinInts(a.rList), "--ref-r", std::to_string(a.refR), "--repeats", std::to_string(a.repeats),
+                 "--seed", seed, "--csv", "approximation.csv"},
+                false};
+    }
+    if (panel == "training")
+        return c.learn ? learnCommand(s, c) : trainCommand(s, c);
+    throw orbit::SpecError("panel", "no command recomputes this panel", panel);
+}
+
+std::string shellQuote(const std::string& word)
+{
+    const bool plain = !word.empty() && word.front() != '=' && std::all_of(word.begin(), word.end(), [](char ch) {
+        const unsigned char u = static_cast<unsigned char>(ch);
+        return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+               std::string_view("_@%+=:,./-").find(ch) != std::string_view::npos;
+    });
+    if (plain)
+        return word;
+    std::string out = "'";
+    for (char ch : word) {
+        if (ch == '\'')
+            out += "'\\''";
+        else
+            out += ch;
+    }
+    return out + "'";
+}
+
+std::string shellLine(const std::vector<std::string>& words)
+{
+    std::string out;
+    for (const std::string& w : words)
+        out += (out.empty() ? "" : " ") + shellQuote(w);
+    return out;
+}
+
+std::string commandLine(const CliCommand& command, const std::string& program, int processes)
+{
+    std::vector<std::string> words;
+    if (processes > 0 && command.scalesOut)
+        words = {"mpirun", "-np", std::to_string(processes)};
+    words.push_back(program);
+    words.insert(words.end(), command.args.begin(), command.args.end());
+    return shellLine(words);
+}
+
+} // namespace orbitui

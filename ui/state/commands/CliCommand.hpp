@@ -1,0 +1,49 @@
+#pragma once
+// Copy as command: the orbitlab-cli line that recomputes what a panel shows, from the session the
+// panel draws (the same seed, the same subset, the same specs), quoted for a POSIX shell.
+#include "state/Session.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace orbitui {
+
+/// What a panel's figure depends on beyond the session.
+struct CommandContext {
+    /// Samples in the loaded dataset (the panels cap N at it); 0: not known, nothing is capped.
+    std::size_t samples = 0;
+    /// Group panel, affine group: the factor whose density is drawn; empty: the first factor.
+    std::string densityFactor;
+    /// Training panel: the Learned locality tab is what is shown (learn instead of train).
+    bool learn = false;
+};
+
+/// One orbitlab-cli invocation: the words after the program name.
+struct CliCommand {
+    std::vector<std::string> args;
+    /// The command runs spread over the ranks of an MPI job (features, train, learn, experiment).
+    bool scalesOut = false;
+};
+
+/// The command that recomputes what `panel` shows for session `s`, writing its files into the
+/// current folder under the names of the panel's "Data CSV…" / "Matrix CSV…" buttons:
+///   data → info; group → density (density.csv); orbits → embed (orbit-embedding.csv);
+///   kernels → kernel --features (kernel-invariant.csv, kernel-approximation.csv, kernel-base.csv,
+///   kernel-difference.csv); approximation → approx-error (approximation.csv);
+///   training → train (makeTrainConfig's config, the seeded subset), or learn with context.learn.
+/// The numbers equal the panel's for the same seed (tests/ui/window/shell/test_share_command checks it). Throws
+/// orbit::SpecError naming what is missing (field "data" without a dataset path, "learn" without a
+/// parameter to learn, "panel" for an unknown panel).
+CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& context = {});
+
+/// `word` as one word of a POSIX shell: unchanged when it holds only [A-Za-z0-9_@%+=:,./-] (and does
+/// not start with '='), else in single quotes with each ' written '\''. The empty word is ''.
+std::string shellQuote(const std::string& word);
+/// The words quoted and joined by single spaces.
+std::string shellLine(const std::vector<std::string>& words);
+/// The full line: `program` and the command's words, preceded by `mpirun -np P` when `processes`
+/// > 0 and the command scales out (a command that runs in one process is returned without it).
+std::string commandLine(const CliCommand& command, const std::string& program = "orbitlab-cli", int processes = 0);
+
+} // namespace orbitui

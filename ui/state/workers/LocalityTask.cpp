@@ -1,0 +1,64 @@
+#include "state/workers/LocalityTask.hpp"
+
+#include "state/workers/TrainingTask.hpp"
+
+#include "orbit/util/Spacing.hpp"
+
+namespace orbitui {
+
+std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
+                                    const std::optional<std::pair<double, double>>& bounds)
+{
+    const double lo = bounds ? bounds->first : p.learnMinimum, hi = bounds ? bounds->second : p.learnMaximum;
+    return orbit::spacedValues(lo, hi, points, p.logScale && lo > 0);
+}
+
+Task makeLocalityTask(LocalityRequest request)
+{
+    return [request](const TaskContext& ctx) -> QVariant {
+        ctx.progress(0.0, QStringLiteral("Preparing the data…"));
+        orbit::Dataset kept;
+        const orbit::Dataset& data = seededSubset(*request.dataset, request.subset, request.config.seed, kept);
+        ctx.throwIfCancelled();
+        auto result = std::make_shared<LocalityResult>();
+        result->request = request;
+        result->samples = data.count();
+
+        // The landscape takes the first part of the progress, in proportion to its evaluations.
+        const std::vector<std::vector<double>>& land = request.landscape;
+        const int landscapeEvaluations =
+            land.empty() ? 0 : int(land.size() == 2 ? land[0].size() * land[1].size() : land[0].size());
+        const int learnEvaluations = request.config.maxEvaluations;
+        const double landShare = double(landscapeEvaluations) / double(landscapeEvaluations + learnEvaluations);
+        auto progressIn = [&ctx](double lo, double hi) -> orbit::Progress {
+            return [&ctx, lo, hi](double f, const std::string& what) {
+                ctx.progress(lo + (hi - lo) * f, QString::fromStdString(what));
+                return ctx.cancelled();
+            };
+        };
+        auto stepsOf = [&ctx](LocalityStep::Stage stage, int total) -> orbit::LearnStep {
+            return [&ctx, stage, total](const orbit::EvidencePoint& p, const orbit::EvidencePoint& best, int index) {
+                auto step = std::make_shared<LocalityStep>();
+                step->stage = stage;
+                step->point = p;
+                step->best = best;
+                step->index = index;
+                step->total = total;
+                ctx.partial(QVariant::fromValue(std::shared_ptr<const LocalityStep>(std::move(step))));
+            };
+        };
+        const std::vector<std::string>& params = request.config.learn;
+        if (land.size() == 1)
+            result->curve = orbit::evidenceCurve(data, request.config, params.at(0), land[0], progressIn(0.0, landShare),
+                                                 stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
+        else if (land.size() == 2)
+            result->surface = orbit::evidenceSurface(data, request.config, params.at(0), land[0], params.at(1), land[1],
+                                                     progressIn(0.0, landShare),
+                                                     stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
+        result->learn = orbit::learnLocality(data, request.config, progressIn(landShare, 1.0),
+                                             stepsOf(LocalityStep::Stage::Learn, learnEvaluations));
+        return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
+    };
+}
+
+} // namespace orbitui

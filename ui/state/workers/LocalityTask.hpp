@@ -1,0 +1,56 @@
+#pragma once
+// The Training panel's Learn locality task: the common-random-number evidence landscape over the
+// learned parameters, then orbit::learnLocality climbing it, every evaluation handed to the GUI as a
+// partial result (so the sliders, the density and the orbits follow the optimiser live).
+#include "state/workers/Worker.hpp"
+
+#include "orbit/data/Dataset.hpp"
+#include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/registry/Parameters.hpp"
+
+#include <QMetaType>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace orbitui {
+
+struct LocalityRequest {
+    std::shared_ptr<const orbit::Dataset> dataset;
+    std::size_t subset = 0;             ///< as TrainingRequest::subset (seeded with config.seed)
+    orbit::LocalityConfig config;       ///< config.learn: the parameters to learn
+    /// The landscape's values per learned parameter (one list: a curve, two: a surface); empty: none.
+    std::vector<std::vector<double>> landscape;
+};
+
+/// One evaluation, as it happens.
+struct LocalityStep {
+    enum class Stage { Landscape, Learn };
+    Stage stage = Stage::Learn;
+    orbit::EvidencePoint point;
+    orbit::EvidencePoint best;  ///< the best of this stage so far
+    int index = 0;              ///< 1-based within the stage
+    int total = 0;              ///< evaluations the stage may take
+};
+
+struct LocalityResult {
+    LocalityRequest request;
+    orbit::LearnResult learn;
+    std::optional<orbit::EvidenceCurve> curve;
+    std::optional<orbit::EvidenceSurface> surface;
+    std::size_t samples = 0;
+};
+
+/// The landscape values for a parameter: `points` values spread over its search range (in log
+/// space for logScale parameters), or the request's bounds for it when given.
+std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
+                                    const std::optional<std::pair<double, double>>& bounds = std::nullopt);
+
+/// Partial results: std::shared_ptr<const LocalityStep>; the answer: std::shared_ptr<const LocalityResult>.
+Task makeLocalityTask(LocalityRequest request);
+
+} // namespace orbitui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::LocalityStep>)
+Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::LocalityResult>)

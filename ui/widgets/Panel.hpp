@@ -1,0 +1,86 @@
+#pragma once
+// The base of every panel: a name for the switcher and the command line, and a red message strip
+// that shows load/compute errors inline (never a dialog, never a crash), with an optional button
+// that offers the way out (e.g. "Locate…" for a dataset that moved).
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <functional>
+
+class QFrame;
+class QLabel;
+class QPushButton;
+class QVBoxLayout;
+
+namespace orbitui {
+
+class FieldHighlight;
+
+class Panel : public QWidget {
+    Q_OBJECT
+public:
+    /// `name` is the command-line name (data, group, orbits, ...), `title` the switcher's label.
+    Panel(const QString& name, const QString& title, QWidget* parent = nullptr);
+
+    QString name() const { return name_; }
+    QString title() const { return title_; }
+
+    /// Shows `message` as plain text with control, bidi and invalid characters escaped
+    /// (orbitui::safeText): a message that quotes a file cannot reorder or restyle itself.
+    void showError(const QString& message);
+    /// The same with a button labelled `actionText` beside the message that calls `action`.
+    void showError(const QString& message, const QString& actionText, std::function<void()> action);
+    /// showError(message), and when the core named the setting at fault (`field`, see
+    /// orbit::SpecError) and a control of this panel sets it (fields()), marks that control with
+    /// `detail` as its tooltip; `focus` also gives it the keyboard focus (after a user's action).
+    void showFieldError(const QString& message, const QString& field, const QString& detail, bool focus = false);
+    /// Hides the message and removes the marks of showFieldError.
+    void clearError();
+    bool hasError() const;
+    QString errorText() const;
+    /// The controls of this panel by the core's field names, and their marks.
+    FieldHighlight* fields() const { return fields_; }
+    /// The label of the message's button, or empty when it has none.
+    QString errorActionText() const;
+    /// Clicks the message's button (as the user would).
+    void triggerErrorAction();
+
+    /// False while the panel waits for a worker's result (a screenshot waits for true).
+    virtual bool isIdle() const { return true; }
+
+    /// Whether the panel draws charts that `orbitlab --export DIR --panel NAME` writes.
+    virtual bool hasCharts() const { return false; }
+    /// Writes every chart that holds data into `dir` as the CSV its "Data CSV…" (kernel matrices:
+    /// "Matrix CSV…") button writes, under the button's default file name (e.g. density.csv).
+    /// Returns the paths written; stops at the first file that cannot be written and sets `error`
+    /// to a one-line message naming it. Charts without data are left out.
+    virtual QStringList exportCharts(const QString& dir, QString* error) const;
+
+    /// Appends `widget` below the panel's content with `stretch`: views attached from outside the
+    /// panel (the A/B comparison views, ui/window/compare/ComparisonViews.hpp).
+    void appendWidget(QWidget* widget, int stretch = 0);
+
+signals:
+    /// A short message for the status bar.
+    void statusMessage(const QString& text);
+
+protected:
+    /// Where subclasses put their content (below the message strip).
+    QVBoxLayout* content() const { return content_; }
+    /// For exportCharts: writes `csv` to dir/name unless it is a header line only; appends the path
+    /// to `written`. False (with `error` set) when the file cannot be written.
+    static bool writeChartCsv(const QString& dir, const QString& name, const QString& csv, QStringList* written,
+                              QString* error);
+
+private:
+    QString name_, title_;
+    QFrame* strip_;
+    QLabel* error_;
+    QPushButton* action_;
+    std::function<void()> actionHandler_;
+    QVBoxLayout* content_;
+    FieldHighlight* fields_;
+};
+
+} // namespace orbitui

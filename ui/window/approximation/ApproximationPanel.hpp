@@ -1,0 +1,88 @@
+#pragma once
+// Approximation panel: LGIKA Figure 1 live. The normalised spectral and Frobenius errors
+// ||K - Psi Psi^T|| / ||K|| of invariant RF / Nyström features against the Monte Carlo invariant
+// kernel, against s on log axes, one curve per r; computed on the worker, the curves grow as each
+// (r, s) result arrives, and Cancel keeps what is drawn.
+#include "state/AnalysisSettings.hpp"
+#include "widgets/Panel.hpp"
+
+#include "orbit/experiments/ApproxError.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QLogValueAxis;
+class QPushButton;
+class QSpinBox;
+
+namespace orbitui {
+
+class AutoApplyControl;
+class FractionBar;
+class ChartBox;
+class LabState;
+class TaskRunner;
+
+class ApproximationPanel : public Panel {
+    Q_OBJECT
+public:
+    explicit ApproximationPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// approximation-spectral.csv and approximation-frobenius.csv.
+    QStringList exportCharts(const QString& dir, QString* error) const override;
+    ApproximationSettings settings() const;
+    void applySettings(const ApproximationSettings& s);
+
+    /// Starts a run for the current settings now (Compute).
+    void compute();
+    /// Stops the running computation; the curves drawn so far stay.
+    void cancel();
+    TaskRunner* runner() const { return runner_; }
+    AutoApplyControl* autoApplyControl() const { return auto_; }
+    ChartBox* spectralChart() const { return charts_[0]; }
+    ChartBox* frobeniusChart() const { return charts_[1]; }
+    /// The rows drawn so far (of the latest run).
+    const std::vector<orbit::ApproxErrorRow>& rows() const { return rows_; }
+    QString statusText() const;
+
+    /// "10, 20 50" -> {10, 20, 50}, sorted without repeats, each value in the range of the figure's
+    /// setting `key` ("s" or "r"); empty optional (and `error` set, naming the setting's label) on a
+    /// bad entry or none.
+    static std::optional<std::vector<int>> parseList(const QString& text, const char* key, QString* error);
+
+private:
+    void settingsChanged();
+    void drawRows(const std::vector<orbit::ApproxErrorRow>& rows);
+    void resetCharts();
+
+    LabState* state_;
+    TaskRunner* runner_;
+    QSpinBox* n_;
+    QComboBox* method_;
+    QLineEdit* sList_;
+    QLineEdit* rList_;
+    QSpinBox* refR_;
+    QSpinBox* repeats_;
+    QDoubleSpinBox* bandwidth_;
+    AutoApplyControl* auto_;
+    QPushButton* cancel_;
+    FractionBar* progress_;
+    QLabel* status_;
+    ChartBox* charts_[2];
+    QLogValueAxis* axisX_[2];
+    QLogValueAxis* axisY_[2];
+    std::vector<QLineSeries*> curves_[2];  ///< one per r of the latest run, in runR_ order
+    std::vector<int> runS_, runR_;  ///< the lists of the latest run (axis ranges, colours)
+    std::vector<orbit::ApproxErrorRow> rows_;
+    QString note_;
+};
+
+} // namespace orbitui

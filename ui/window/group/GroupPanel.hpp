@@ -1,0 +1,62 @@
+#pragma once
+// Group & distribution panel: the settings editor and a live plot of the chosen distribution's
+// density with a histogram of samples drawn from it (computed on its worker).
+#include "widgets/Panel.hpp"
+
+#include <memory>
+#include <string>
+
+class QAreaSeries;
+class QComboBox;
+class QLineSeries;
+class QValueAxis;
+
+namespace orbitui {
+
+class ChartBox;
+class DistributionEditor;
+class LabState;
+class TaskRunner;
+struct DensityResult;
+
+class GroupPanel : public Panel {
+    Q_OBJECT
+public:
+    explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// density.csv: the density chart's series (histogram outline, density q).
+    QStringList exportCharts(const QString& dir, QString* error) const override;
+    DistributionEditor* editor() const { return editor_; }
+    ChartBox* densityChart() const { return chartBox_; }
+    /// The density curve q of the current setting and its axes.
+    QLineSeries* densitySeries() const { return density_; }
+    QValueAxis* densityAxisX() const { return axisX_; }
+    QValueAxis* densityAxisY() const { return axisY_; }
+    /// How many density results were drawn (tests).
+    int drawCount() const { return draws_; }
+    /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.
+    std::string densityFactor() const;
+    /// The last density drawn, with the request (settings) it was computed for; null before the first.
+    std::shared_ptr<const DensityResult> lastResult() const { return last_; }
+
+private:
+    void request();
+    void updateFactorChoice();
+
+    LabState* state_;
+    TaskRunner* runner_;
+    DistributionEditor* editor_;
+    QComboBox* factor_;
+    ChartBox* chartBox_;
+    QLineSeries* density_;
+    QLineSeries* histogramLine_;
+    QAreaSeries* histogram_;
+    QValueAxis* axisX_;
+    QValueAxis* axisY_;
+    int draws_ = 0;
+    std::shared_ptr<const DensityResult> last_;
+};
+
+} // namespace orbitui

@@ -1,0 +1,414 @@
+#include "window/orbits/OrbitsPanel.hpp"
+
+#include "render/ParameterLabels.hpp"
+#include "render/SampleImage.hpp"
+#include "state/LabState.hpp"
+#include "state/SweepPacer.hpp"
+#include "state/workers/KernelTasks.hpp"
+#include "state/workers/Tasks.hpp"
+#include "widgets/ChartBox.hpp"
+#include "widgets/FieldHighlight.hpp"
+#include "widgets/ImageGrid.hpp"
+#include "window/group/DistributionEditor.hpp"
+
+#include <QChart>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace orbitui {
+
+namespace {
+
+QString describeSettings(const OrbitSettings& s)
+{
+    QStringList parts;
+    for (const auto& f : s.factors())
+        parts << QString::fromStdString(readableSpec(s.factor(f).spec()));
+    return parts.join(" × ");
+}
+
+} // namespace
+
+OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
+    : Panel("orbits", tr("Orbits"), parent), state_(state), runner_(new TaskRunner("orbit-sampler", this)),
+      probeRunner_(new TaskRunner("invariance-probe", this)),
+      editor_(new DistributionEditor(state, true)), input_(new QLabel), inputCaption_(new QLabel),
+      index_(new QSpinBox), galleryTitle_(new QLabel), gallery_(new ImageGrid), axisX_(new QValueAxis),
+      axisY_(new QValueAxis), inputs_(new QLineEdit), probeX_(new QValueAxis), probeY_(new QValueAxis)
+{
+    // Left: the input and the compact settings editor.
+    input_->setFixedSize(200, 200);
+    input_->setAlignment(Qt::AlignCenter);
+    input_->setStyleSheet("background: palette(base); border: 1px solid #bbb;");
+    inputCaption_->setAlignment(Qt::AlignCenter);
+    index_->setToolTip(tr("The sample whose orbit is shown (also chosen by clicking in the Data panel)."));
+    auto* inputBox = new QGroupBox(tr("Input x"));
+    auto* inputLayout = new QVBoxLayout(inputBox);
+    inputLayout->addWidget(input_, 0, Qt::AlignHCenter);
+    inputLayout->addWidget(inputCaption_);
+    auto* indexRow = new QFormLayout;
+    indexRow->addRow(tr("Sample #"), index_);
+    inputLayout->addLayout(indexRow);
+
+    auto* leftHost = new QWidget;
+    auto* left = new QVBoxLayout(leftHost);
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(inputBox);
+    left->addWidget(editor_);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(leftHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(330);
+
+    // Centre: the gallery.
+    galleryTitle_->setWordWrap(true);
+    QFont titleFont = galleryTitle_->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() + 1.5);
+    titleFont.setBold(true);
+    galleryTitle_->setFont(titleFont);
+    gallery_->setPlaceholder(tr("Load data to see an orbit."));
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->addWidget(galleryTitle_);
+    centreLayout->addWidget(gallery_, 1);
+
+    // Right: the orbit embedding.
+    auto* chart = new QChart;
+    chart->addAxis(axisX_, Qt::AlignBottom);
+    chart->addAxis(axisY_, Qt::AlignLeft);
+    QFont axisFont = axisX_->titleFont();
+    axisFont.setPointSizeF(11);
+    axisX_->setTitleFont(axisFont);
+    axisY_->setTitleFont(axisFont);
+    embedding_ = new ChartBox(chart, "orbit-embedding");
+    inputs_->setToolTip(tr("Sample numbers whose orbits are projected together, separated by commas. "
+                           "Overlapping clouds mean the invariance makes those inputs look alike."));
+    auto* addSelected = new QPushButton(tr("Add input x"));
+    addSelected->setToolTip(tr("Add the current input to the embedding."));
+    auto* inputsRow = new QHBoxLayout;
+    inputsRow->addWidget(new QLabel(tr("Embedding inputs")));
+    inputsRow->addWidget(inputs_, 1);
+    inputsRow->addWidget(addSelected);
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(inputsRow);
+    // Below it: the invariance probe.
+    auto* probeChart = new QChart;
+    probeChart->addAxis(probeX_, Qt::AlignBottom);
+    probeChart->addAxis(probeY_, Qt::AlignLeft);
+    probeX_->setTitleFont(axisFont);
+    probeY_->setTitleFont(axisFont);
+    probeY_->setTitleText(tr("cos(ψ(x), ψ(g·x))"));
+    probeY_->setLabelFormat("%.1f");
+    probeY_->setTickCount(6);
+    probeY_->setRange(0.0, 1.0);
+    probe_ = new ChartBox(probeChart, "invariance-probe");
+    probe_->setToolTip(tr("How similar the features of g·x stay to those of x as g sweeps the group: an invariant map "
+                          "stays near 1 where q puts its mass."));
+    auto* rightSplit = new QSplitter(Qt::Vertical);
+    rightSplit->addWidget(embedding_);
+    rightSplit->addWidget(probe_);
+    rightSplit->setSizes({450, 330});
+    rightLayout->addWidget(rightSplit, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(scroll);
+    splitter->addWidget(centre);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({340, 520, 500});
+    content()->addWidget(splitter, 1);
+
+    connect(index_, &QSpinBox::valueChanged, this, [this](int i) { state_->setSelectedIndex(i); });
+    connect(inputs_, &QLineEdit::editingFinished, this, [this] {
+        std::vector<int> list;
+        for (const QString& part : inputs_->text().split(QRegularExpression("[,;\\s]+"), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int i = part.toInt(&ok);
+            if (ok)
+                list.push_back(i);
+        }
+        state_->setEmbeddingInputs(list);
+        showInput();
+    });
+    connect(addSelected, &QPushButton::clicked, this, [this] {
+        std::vector<int> list = state_->embeddingInputs();
+        if (std::find(list.begin(), list.end(), state_->selectedIndex()) == list.end())
+            list.push_back(state_->selectedIndex());
+        state_->setEmbeddingInputs(list);
+    });
+
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        showInput();
+        request();
+        requestProbe();
+    });
+    connect(state_, &LabState::selectionChanged, this, [this] {
+        showInput();
+        request();
+        requestProbe();
+    });
+    connect(state_, &LabState::orbitSettingsChanged, this, &OrbitsPanel::request);
+    connect(state_, &LabState::orbitSettingsChanged, this, &OrbitsPanel::requestProbe);
+    connect(state_, &LabState::embeddingInputsChanged, this, [this] {
+        showInput();
+        request();
+    });
+
+    connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        clearError();
+        draw(v.value<std::shared_ptr<const OrbitResult>>());
+    });
+    editor_->registerFields(fields());
+    fields()->add("index", index_);
+    fields()->add("inputs", inputs_);
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        showFieldError(tr("Cannot sample this orbit: %1").arg(message), field, message);
+    });
+    connect(probeRunner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        drawProbe(v.value<std::shared_ptr<const ProbeResult>>());
+    });
+    connect(probeRunner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+        probe_->chart()->removeAllSeries();
+        probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
+    });
+    // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
+    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+}
+
+void OrbitsPanel::showInput()
+{
+    const auto ds = state_->dataset();
+    {
+        const QSignalBlocker block(index_);
+        index_->setRange(0, ds ? static_cast<int>(ds->count()) - 1 : 0);
+        index_->setValue(state_->selectedIndex());
+    }
+    if (!inputs_->hasFocus()) {
+        QStringList list;
+        for (int i : state_->embeddingInputs())
+            list << QString::number(i);
+        inputs_->setText(list.join(", "));
+    }
+    if (!ds) {
+        input_->clear();
+        inputCaption_->clear();
+        return;
+    }
+    const auto i = static_cast<std::size_t>(state_->selectedIndex());
+    const QImage img = renderSample(*ds, i);
+    input_->setPixmap(QPixmap::fromImage(img.scaled(input_->size() - QSize(8, 8), Qt::KeepAspectRatio,
+                                                    Qt::FastTransformation)));
+    inputCaption_->setText(tr("#%1 — %2").arg(i).arg(sampleCaption(*ds, i)));
+}
+
+void OrbitsPanel::request()
+{
+    const auto ds = state_->dataset();
+    if (!ds)
+        return;
+    OrbitRequest req;
+    req.dataset = ds;
+    req.index = state_->selectedIndex();
+    req.embeddingInputs = state_->embeddingInputs();
+    req.settings = state_->orbitSettings();
+    runner_->submit(makeOrbitTask(std::move(req)));
+}
+
+void OrbitsPanel::draw(std::shared_ptr<const OrbitResult> result)
+{
+    last_ = result;
+    const OrbitRequest& req = result->request;
+    const orbit::Dataset& ds = *req.dataset;
+    const int r = static_cast<int>(result->gallery.rows());
+    std::vector<QImage> images = result->images;  // rendered on the worker (shared, not copied)
+    if (static_cast<int>(images.size()) != r) {
+        images.clear();
+        for (int k = 0; k < r; ++k)
+            images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind,
+                                          atomCount(ds, static_cast<std::size_t>(req.index))));
+    }
+    QStringList tips;
+    for (int k = 0; k < r; ++k)
+        tips << tr("g_%1 = %2").arg(k + 1).arg(QString::fromStdString(result->elementText[static_cast<std::size_t>(k)]));
+    gallery_->setImages(std::move(images), tips);
+    galleryTitle_->setText(tr("Orbit of #%1 (%2): r = %3 copies g·x, g ~ %4")
+                               .arg(req.index)
+                               .arg(sampleCaption(ds, static_cast<std::size_t>(req.index)))
+                               .arg(r)
+                               .arg(describeSettings(req.settings)));
+    drawEmbedding(*result);
+    ++draws_;
+    emit statusMessage(tr("Orbit and embedding computed in %1 ms").arg(result->seconds * 1e3, 0, 'f', 1));
+}
+
+void OrbitsPanel::drawEmbedding(const OrbitResult& result)
+{
+    QChart* chart = embedding_->chart();
+    const auto& inputs = result.request.embeddingInputs;
+    if (!result.embeddingError.isEmpty() || result.scores.rows() == 0) {
+        chart->removeAllSeries();
+        embedding_->setNote(result.embeddingError);
+        return;
+    }
+    embedding_->setNote({});
+    // The same number of inputs as drawn: update the series in place. Creating and deleting
+    // series rebuilds the chart's items and legend, the most expensive part of a redraw while a
+    // slider moves.
+    QList<QAbstractSeries*> existing = chart->series();
+    const bool reuse = existing.size() == qsizetype(inputs.size()) + 1;
+    if (!reuse) {
+        chart->removeAllSeries();
+        existing.clear();
+    }
+    const orbit::Dataset& ds = *result.request.dataset;
+    const int r = result.request.settings.r;
+    double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
+    auto grow = [&](double x, double y) {
+        xMin = std::min(xMin, x);
+        xMax = std::max(xMax, x);
+        yMin = std::min(yMin, y);
+        yMax = std::max(yMax, y);
+    };
+    QList<QPointF> originals;
+    for (std::size_t j = 0; j < inputs.size(); ++j) {
+        auto* series = reuse ? static_cast<QScatterSeries*>(existing[qsizetype(j)]) : new QScatterSeries;
+        const auto i = static_cast<std::size_t>(inputs[j]);
+        QString caption = sampleCaption(ds, i);
+        if (caption.size() > 14)
+            caption = caption.left(13) + "…";
+        series->setName(tr("#%1 (%2)").arg(i).arg(caption));
+        if (!reuse) {
+            series->setMarkerSize(8);
+            QColor c = seriesColor(static_cast<int>(j));
+            series->setBorderColor(c.darker(130));
+            c.setAlpha(150);
+            series->setColor(c);
+        }
+        QList<QPointF> points;
+        points.reserve(r);
+        for (int k = 0; k < r; ++k) {
+            const Eigen::Index row = static_cast<Eigen::Index>(j) * r + k;
+            points.append(QPointF(result.scores(row, 0), result.scores(row, 1)));
+            grow(points.back().x(), points.back().y());
+        }
+        series->replace(points);
+        if (!reuse) {
+            chart->addSeries(series);
+            series->attachAxis(axisX_);
+            series->attachAxis(axisY_);
+        }
+        originals.append(QPointF(result.inputScores(static_cast<Eigen::Index>(j), 0),
+                                 result.inputScores(static_cast<Eigen::Index>(j), 1)));
+        grow(originals.back().x(), originals.back().y());
+    }
+    if (reuse) {
+        static_cast<QScatterSeries*>(existing.back())->replace(originals);
+    } else {
+        auto* inputSeries = new QScatterSeries;
+        inputSeries->setName(tr("the inputs x"));
+        inputSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        inputSeries->setMarkerSize(13);
+        inputSeries->setColor(Qt::black);
+        inputSeries->setBorderColor(Qt::white);
+        inputSeries->replace(originals);
+        chart->addSeries(inputSeries);
+        inputSeries->attachAxis(axisX_);
+        inputSeries->attachAxis(axisY_);
+    }
+    const double padX = std::max(1e-6, (xMax - xMin) * 0.06), padY = std::max(1e-6, (yMax - yMin) * 0.06);
+    axisX_->setRange(xMin - padX, xMax + padX);
+    axisY_->setRange(yMin - padY, yMax + padY);
+    axisX_->setTitleText(tr("PC 1 (%1 % of variance)").arg(result.explained[0] * 100.0, 0, 'f', 1));
+    axisY_->setTitleText(tr("PC 2 (%1 % of variance)").arg(result.explained[1] * 100.0, 0, 'f', 1));
+    chart->setTitle(tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
+}
+
+bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy(); }
+
+QStringList OrbitsPanel::exportCharts(const QString& dir, QString* error) const
+{
+    QStringList written;
+    for (const ChartBox* box : {embedding_, probe_})
+        if (!writeChartCsv(dir, box->baseName() + ".csv", box->csv(), &written, error))
+            break;
+    return written;
+}
+
+void OrbitsPanel::requestProbe()
+{
+    const auto ds = state_->dataset();
+    if (!ds)
+        return;
+    ProbeRequest req;
+    req.dataset = ds;
+    req.index = state_->selectedIndex();
+    req.settings = state_->orbitSettings();
+    probeRunner_->submit(makeProbeTask(std::move(req)));
+}
+
+void OrbitsPanel::drawProbe(std::shared_ptr<const ProbeResult> result)
+{
+    lastProbe_ = result;
+    QChart* chart = probe_->chart();
+    probe_->setNote({});
+    // Two curves already drawn: update them in place (see drawEmbedding).
+    const QList<QAbstractSeries*> existing = chart->series();
+    const bool reuse = existing.size() == 2;
+    if (!reuse)
+        chart->removeAllSeries();
+    const ProbeResult& r = *result;
+    const QString names[2] = {tr("invariant RF, r = %1").arg(r.request.settings.r), tr("plain RF (no group)")};
+    const std::vector<double>* curves[2] = {&r.invariantSimilarity, &r.plainSimilarity};
+    double lo = 0.0;
+    for (int c = 0; c < 2; ++c) {
+        auto* series = reuse ? static_cast<QLineSeries*>(existing[c]) : new QLineSeries;
+        series->setName(names[c]);
+        if (!reuse) {
+            QPen pen(c == 0 ? seriesColor(0) : QColor(0x70, 0x70, 0x70));
+            pen.setWidthF(2.0);
+            if (c == 1)
+                pen.setStyle(Qt::DashLine);
+            series->setPen(pen);
+        }
+        QList<QPointF> points;
+        for (std::size_t i = 0; i < r.values.size() && i < curves[c]->size(); ++i) {
+            points.append(QPointF(r.values[i], (*curves[c])[i]));
+            lo = std::min(lo, (*curves[c])[i]);
+        }
+        series->replace(points);
+        if (!reuse) {
+            chart->addSeries(series);
+            series->attachAxis(probeX_);
+            series->attachAxis(probeY_);
+        }
+    }
+    if (!r.values.empty())
+        probeX_->setRange(r.values.front(), std::max(r.values.back(), r.values.front() + 1e-9));
+    probeY_->setRange(lo < 0.0 ? std::floor(lo * 5.0) / 5.0 : 0.0, 1.0);
+    QString parameter = r.parameter;
+    parameter.replace("theta", "θ");
+    probeX_->setTitleText(tr("g: %1").arg(parameter));
+    chart->setTitle(tr("Invariance probe of #%1 (s = %2 features)").arg(r.request.index).arg(r.request.s));
+}
+
+} // namespace orbitui

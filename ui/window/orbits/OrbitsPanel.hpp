@@ -1,0 +1,74 @@
+#pragma once
+// Orbits panel: the gallery of r transformed copies g_k x of the selected input, redrawn live as
+// the settings move (computed on its worker, latest request wins), and the orbit embedding: a
+// 2-D PCA of the orbit samples of a few inputs, coloured by input; and the invariance probe: the
+// similarity of psi(x) and psi(g x) as g sweeps the group, for an invariant and a plain RF map
+// (on a worker of its own, so the gallery stays live).
+#include "widgets/Panel.hpp"
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QValueAxis;
+
+namespace orbitui {
+
+class ChartBox;
+class DistributionEditor;
+class ImageGrid;
+class LabState;
+class TaskRunner;
+struct OrbitResult;
+struct ProbeResult;
+
+class OrbitsPanel : public Panel {
+    Q_OBJECT
+public:
+    explicit OrbitsPanel(LabState* state, QWidget* parent = nullptr);
+
+    bool isIdle() const override;
+    bool hasCharts() const override { return true; }
+    /// orbit-embedding.csv and invariance-probe.csv (the gallery is a picture, not a chart).
+    QStringList exportCharts(const QString& dir, QString* error) const override;
+    ImageGrid* gallery() const { return gallery_; }
+    ChartBox* embeddingChart() const { return embedding_; }
+    ChartBox* probeChart() const { return probe_; }
+    std::shared_ptr<const ProbeResult> lastProbe() const { return lastProbe_; }
+    DistributionEditor* editor() const { return editor_; }
+    /// The last result drawn (null before the first).
+    std::shared_ptr<const OrbitResult> lastResult() const { return last_; }
+    /// How many results were drawn (tests).
+    int drawCount() const { return draws_; }
+
+private:
+    void request();
+    void draw(std::shared_ptr<const OrbitResult> result);
+    void drawEmbedding(const OrbitResult& result);
+    void showInput();
+    void requestProbe();
+    void drawProbe(std::shared_ptr<const ProbeResult> result);
+
+    LabState* state_;
+    TaskRunner* runner_;
+    TaskRunner* probeRunner_;
+    DistributionEditor* editor_;
+    QLabel* input_;
+    QLabel* inputCaption_;
+    QSpinBox* index_;
+    QLabel* galleryTitle_;
+    ImageGrid* gallery_;
+    ChartBox* embedding_;
+    QValueAxis* axisX_;
+    QValueAxis* axisY_;
+    QLineEdit* inputs_;
+    ChartBox* probe_;
+    QValueAxis* probeX_;
+    QValueAxis* probeY_;
+    std::shared_ptr<const ProbeResult> lastProbe_;
+    std::shared_ptr<const OrbitResult> last_;
+    int draws_ = 0;
+};
+
+} // namespace orbitui

@@ -1,0 +1,256 @@
+#include "window/shell/MainWindow.hpp"
+
+#include "render/SafeText.hpp"
+#include "state/Comparison.hpp"
+#include "state/LabState.hpp"
+#include "state/Presets.hpp"
+#include "state/Settings.hpp"
+#include "widgets/PresentationMode.hpp"
+#include "widgets/WindowFit.hpp"
+#include "window/approximation/ApproximationPanel.hpp"
+#include "window/compare/CompareActions.hpp"
+#include "window/compare/ComparisonViews.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/group/GroupPanel.hpp"
+#include "window/inspect/LinkedViews.hpp"
+#include "window/inspect/SampleInspector.hpp"
+#include "window/kernels/KernelsPanel.hpp"
+#include "window/lessons/LessonDock.hpp"
+#include "window/orbits/OrbitsPanel.hpp"
+#include "window/shell/PanelTabs.hpp"
+#include "window/shell/SessionController.hpp"
+#include "window/shell/ShareActions.hpp"
+#include "window/training/TrainingPanel.hpp"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QStatusBar>
+
+namespace orbitui {
+
+MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
+    : QMainWindow(parent), settings_(settings), state_(new LabState(this)), tabs_(new PanelTabs),
+      datasetLabel_(new QLabel), restoring_(restore)
+{
+    if (!settings_) {
+        ownedSettings_ = std::make_unique<Settings>();
+        settings_ = ownedSettings_.get();
+    }
+    setWindowTitle(tr("Orbit Lab"));
+    setAcceptDrops(true);
+    setCentralWidget(tabs_);
+    connect(tabs_, &PanelTabs::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+
+    dataPanel_ = new DataPanel(state_);
+    groupPanel_ = new GroupPanel(state_);
+    orbitsPanel_ = new OrbitsPanel(state_);
+    kernelsPanel_ = new KernelsPanel(state_);
+    approximationPanel_ = new ApproximationPanel(state_);
+    trainingPanel_ = new TrainingPanel(state_);  // the last tab
+    for (Panel* p : std::initializer_list<Panel*>{dataPanel_, groupPanel_, orbitsPanel_, kernelsPanel_,
+                                                   approximationPanel_, trainingPanel_})
+        tabs_->add(p);
+    linkedViews_ = new LinkedViews(this, state_, orbitsPanel_, kernelsPanel_, trainingPanel_);
+    // A/B comparison: the pinned A and the panels' views of it (the Compare menu: buildMenus).
+    comparison_ = new Comparison(state_, this);
+    comparisonViews_ = new ComparisonViews(comparison_, state_, groupPanel_, kernelsPanel_, approximationPanel_,
+                                           trainingPanel_, this);
+    session_ = new SessionController({.state = state_, .settings = settings_, .tabs = tabs_, .data = dataPanel_,
+                                      .group = groupPanel_, .kernels = kernelsPanel_,
+                                      .approximation = approximationPanel_, .training = trainingPanel_,
+                                      .comparison = comparison_},
+                                     this);
+    connect(session_, &SessionController::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+
+    datasetLabel_->setTextFormat(Qt::PlainText);
+    statusBar()->addPermanentWidget(datasetLabel_);
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        const auto ds = state_->dataset();
+        datasetLabel_->setText(ds ? tr("%1 · %2 samples").arg(safeText(QFileInfo(state_->datasetPath()).fileName())).arg(ds->count())
+                                  : QString());
+    });
+    connect(dataPanel_, &DataPanel::openRequested, this, &MainWindow::openDataDialog);
+    connect(session_, &SessionController::dataLoaded, this, [this](const QString& path) {
+        settings_->addRecentFile(path);
+        rebuildRecentMenu();
+    });
+    presentation_ = new PresentationMode(this);
+    PresentationMode::markSecondary(statusBar());
+
+    buildMenus();
+    lessonDock_ = new LessonDock(session_, this);
+    addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+    // One side area for both: at 1280 x 720 the panels keep their width when both are open.
+    tabifyDockWidget(linkedViews_->dock(), lessonDock_);
+    lessonDock_->hide();
+    menuBar()->addMenu(lessonDock_->menu());
+
+    // Within the screen (a 1280 x 720 projector too), at the last geometry when there is one.
+    placeWindow(this, restoring_ ? settings_->windowGeometry() : QByteArray(), QSize(1360, 860));
+    if (restoring_) {
+        restoreState(settings_->windowState());
+        showPanel(settings_->currentPanel());
+        presentationAction_->setChecked(settings_->presentationMode());
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+const std::vector<Panel*>& MainWindow::panels() const { return tabs_->panels(); }
+
+Panel* MainWindow::panel(const QString& name) const { return tabs_->panel(name); }
+
+Panel* MainWindow::currentPanel() const { return tabs_->current(); }
+
+bool MainWindow::showPanel(const QString& name) { return tabs_->show(name); }
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open data…"), this, &MainWindow::openDataDialog);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("Open &session…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), settings_->lastSessionDirectory(),
+                                                          tr("Orbit Lab sessions (*.json);;All files (*)"));
+        if (!path.isEmpty()) {
+            settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
+            session_->openFile(path);
+        }
+    });
+    QAction* save = file->addAction(tr("&Save session…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                          settings_->lastSessionDirectory() + "/session.json",
+                                                          tr("Orbit Lab sessions (*.json)"));
+        if (!path.isEmpty()) {
+            settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
+            session_->saveFile(path);
+        }
+    });
+    save->setShortcut(QKeySequence::Save);
+    share_ = new ShareActions(session_, file, menuBar()->addMenu(tr("&Edit")));
+    file->addSeparator();
+    file->addAction(tr("Save screens&hot…"), this, &MainWindow::saveScreenshotDialog);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
+    for (const Preset& preset : presets())
+        presetMenu->addAction(preset.name, this, [this, preset] { session_->applyPreset(preset); });
+
+    compare_ = new CompareActions(session_, menuBar()->addMenu(tr("&Compare")), statusBar());
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (std::size_t i = 0; i < panels().size(); ++i) {
+        Panel* p = panels()[i];
+        QAction* a = view->addAction(QString(p->title()).replace("&&", "&"), this, [this, p] { tabs_->setCurrentWidget(p); });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + static_cast<int>(i))));
+    }
+    view->addSeparator();
+    presentationAction_ = view->addAction(tr("&Presentation mode"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    presentationAction_->setToolTip(tr("Larger fonts, lines and markers for the back row; export buttons and the "
+                                       "status bar hidden"));
+    connect(presentationAction_, &QAction::toggled, this, [this](bool on) {
+        presentation_->setOn(on);
+        if (restoring_)
+            settings_->setPresentationMode(on);
+    });
+    QAction* inspector = linkedViews_->dock()->toggleViewAction();
+    inspector->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    inspector->setToolTip(tr("The samples behind a clicked heatmap cell, embedding point or confusion cell"));
+    view->addAction(inspector);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = settings_->recentFiles();
+    for (const QString& path : files)
+        recentMenu_->addAction(safeText(QFileInfo(path).fileName()) + "  —  " + safePath(QFileInfo(path).absolutePath()), this,
+                               [this, path] { session_->openData(path); });
+    if (!files.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear list"), this, [this] {
+            settings_->clearRecentFiles();
+            rebuildRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::openDataDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), settings_->lastDirectory(),
+        tr("Datasets (*.gz *-ubyte *.idx *.bin *.amat *.png *.jpg *.jpeg *.bmp *.pgm *.mat *.xyz *.extxyz *.csv);;"
+           "All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings_->setLastDirectory(QFileInfo(path).absolutePath());
+    session_->openData(path);
+}
+
+bool MainWindow::isIdle() const
+{
+    for (Panel* p : panels())
+        if (!p->isIdle())
+            return false;
+    return comparisonViews_->isIdle() && linkedViews_->inspector()->isIdle();
+}
+
+void MainWindow::saveScreenshotDialog()
+{
+    const QString name = currentPanel() ? currentPanel()->name() : QStringLiteral("window");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), settings_->lastDirectory() + "/orbitlab-" + name + ".png",
+                                                      tr("PNG image (*.png)"));
+    if (!path.isEmpty() && !grab().save(path))
+        currentPanel()->showError(tr("Could not write the screenshot %1").arg(path));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (restoring_) {
+        settings_->setWindowGeometry(saveGeometry());
+        settings_->setWindowState(saveState());
+        if (Panel* p = currentPanel())
+            settings_->setCurrentPanel(p->name());
+        settings_->sync();
+    }
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    const QString path = urls.front().toLocalFile();
+    if (path.endsWith(".json", Qt::CaseInsensitive))
+        session_->openFile(path);
+    else
+        session_->openData(path);
+    event->acceptProposedAction();
+}
+
+} // namespace orbitui

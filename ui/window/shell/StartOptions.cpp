@@ -1,0 +1,132 @@
+#include "window/shell/StartOptions.hpp"
+
+#include "state/Lessons.hpp"
+#include "state/Share.hpp"
+#include "widgets/WindowFit.hpp"
+
+#include "orbit/util/SafeText.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QIcon>
+
+namespace orbitui {
+
+namespace {
+
+/// "--option: what (value 'v')" with the value quoted as the core quotes values.
+QString refused(const QString& option, const QString& what, const QString& value)
+{
+    return QStringLiteral("%1: %2 (value %3)").arg(option, what, QString::fromStdString(orbit::quoteValue(value.toStdString())));
+}
+
+} // namespace
+
+void identifyApplication()
+{
+    QApplication::setOrganizationName("OrbitLab");
+    QApplication::setOrganizationDomain("orbitlab.invalid");
+    QApplication::setApplicationName("Orbit Lab");
+    QApplication::setApplicationVersion(ORBITLAB_VERSION);
+    QApplication::setWindowIcon(QIcon(":/icons/orbitlab.svg"));
+}
+
+std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QString* error)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Explore local group-invariant kernel representations.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption data("data", "Open this dataset (any format the core loads).", "FILE");
+    const QCommandLineOption session("session", "Open this session (JSON).", "FILE");
+    const QCommandLineOption setting("setting", "Open this setting: the line Edit ▸ Copy setting gives (orbitlab-setting:1:…).",
+                                     "TEXT");
+    const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
+    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
+    const QCommandLineOption exportDir("export",
+                                       "Compute the panel's charts, write each as the CSV its \"Data CSV…\" button writes "
+                                       "into DIR (created if missing), print the paths and exit.",
+                                       "DIR");
+    const QCommandLineOption run("run", "With --screenshot: what the Training panel runs first, train (the default on the training "
+                                        "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
+    const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
+                                                 "progress), instead of when the panels settle.", "MS");
+    const QCommandLineOption size("size", "The window's size in pixels, e.g. 1280x720 (a projector): what --screenshot "
+                                          "renders (default 1400x900), or the window's size when it opens.", "WxH");
+    const QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation mode): larger "
+                                                          "fonts and lines, export buttons hidden.");
+    const QCommandLineOption lesson("lesson", "Start a guided lesson (its number, 1-6, or its name: orbit, locality, kernels, "
+                                              "features, molecules, evidence); it loads its own data.", "N|NAME");
+    const QCommandLineOption lessonStep("step", "With --lesson: start at this step (1 = the first).", "K");
+    parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation, lesson, lessonStep});
+    parser.process(arguments);
+
+    StartOptions o;
+    auto fail = [error](const QString& line) {
+        if (error)
+            *error = line;
+        return std::nullopt;
+    };
+    if (parser.isSet(size)) {
+        o.sizeText = parser.value(size);
+        o.size = parseWindowSize(o.sizeText);
+        if (!o.size)
+            return fail(refused("--size", "expected WIDTHxHEIGHT in pixels, each from 200 to 10000", parser.value(size)));
+    }
+    if (parser.isSet(lesson)) {
+        o.lesson = findLesson(parser.value(lesson));
+        if (o.lesson < 0) {
+            QString names;
+            for (const Lesson& l : lessons())
+                names += " " + l.name;
+            return fail(refused("--lesson", "no such lesson", parser.value(lesson)) + "; lessons:" + names);
+        }
+        if (parser.isSet(data) || parser.isSet(session) || parser.isSet(setting))
+            return fail("--lesson: a lesson loads its own data and settings; leave out --data, --session and --setting");
+        const int steps = static_cast<int>(lessons()[static_cast<std::size_t>(o.lesson)].steps.size());
+        bool ok = true;
+        o.lessonStep = parser.isSet(lessonStep) ? parser.value(lessonStep).toInt(&ok) - 1 : 0;
+        if (!ok || o.lessonStep < 0 || o.lessonStep >= steps)
+            return fail(refused("--step", QStringLiteral("expected 1 to %1 for this lesson").arg(steps), parser.value(lessonStep)));
+    } else if (parser.isSet(lessonStep)) {
+        return fail("--step: only used with --lesson");
+    }
+    o.screenshot = parser.value(screenshot);
+    if (parser.isSet(exportDir)) {
+        // Refused before anything loads: a missing panel, or a folder that cannot be written.
+        if (!parser.isSet(panel))
+            return fail("--export: needs --panel NAME (group, orbits, kernels, approximation, training)");
+        o.exportDir = parser.value(exportDir);
+        if (o.exportDir.isEmpty() || !QDir().mkpath(o.exportDir) || !QFileInfo(o.exportDir).isDir() ||
+            !QFileInfo(o.exportDir).isWritable())
+            return fail(refused("--export", "cannot write into the folder", o.exportDir));
+    }
+    if (parser.isSet(setting)) {
+        try {
+            o.setting = decodeSetting(parser.value(setting));
+        } catch (const std::exception& e) {
+            QString what = QString::fromUtf8(e.what());
+            if (what.startsWith("setting"))
+                what = "--" + what;  // the core's field "setting ..." is this flag
+            return fail(what);
+        }
+    }
+    const QString action = parser.value(run).isEmpty() ? QStringLiteral("train") : parser.value(run);
+    if (action != "train" && action != "learn")
+        return fail(refused("--run", "expected train or learn", action));
+    o.learn = action == "learn";
+    o.runGiven = parser.isSet(run);
+    bool delayOk = true;
+    o.screenshotAt = parser.isSet(at) ? parser.value(at).toInt(&delayOk) : -1;
+    if (!delayOk || (parser.isSet(at) && o.screenshotAt < 0))
+        return fail(refused("--screenshot-at", "expected milliseconds >= 0", parser.value(at)));
+    o.data = parser.value(data);
+    o.session = parser.value(session);
+    o.panel = parser.value(panel);
+    o.presentation = parser.isSet(presentation);
+    return o;
+}
+
+} // namespace orbitui

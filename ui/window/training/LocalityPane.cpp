@@ -1,0 +1,368 @@
+#include "window/training/LocalityPane.hpp"
+
+#include "render/ParameterLabels.hpp"
+
+#include "state/LabState.hpp"
+#include "state/workers/LocalityTask.hpp"
+#include "window/training/LocalityView.hpp"
+#include "window/training/TrainingCharts.hpp"
+
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace orbitui {
+
+namespace {
+
+/// "κ = 0.84, translation σ = 1.2".
+QString valuesText(const std::map<std::string, double>& values)
+{
+    QStringList parts;
+    for (const auto& [name, v] : values)
+        parts << QStringLiteral("%1 = %2").arg(axisLabel(name), QString::number(v, 'g', 4));
+    return parts.join(", ");
+}
+
+} // namespace
+
+LocalityPane::LocalityPane(LabState* state, QObject* parent)
+    : QObject(parent), state_(state), runner_(new TaskRunner("locality", this))
+{
+    params_ = new QListWidget;
+    params_->setObjectName("learnParameters");
+    params_->setMaximumHeight(84);
+    params_->setToolTip(tr("The distribution parameters to learn (set in the Group panel). Several at once need a "
+                           "gradient: the irf features of rotation, translation, scale or affine."));
+    evaluations_ = new QSpinBox;
+    evaluations_->setObjectName("learnEvaluations");
+    evaluations_->setRange(3, 500);
+    evaluations_->setValue(30);
+    evaluations_->setToolTip(tr("How many times the evidence may be evaluated in all: a scan spread over the range, "
+                                "then the optimiser's steps."));
+    perInput_ = new QCheckBox(tr("Own orbit samples per input"));
+    perInput_->setObjectName("learnPerInput");
+    perInput_->setChecked(true);
+    perInput_->setToolTip(tr("irf features: draw each input's group elements on their own (mode=data) instead of sharing "
+                             "one set with every input. Shared samples bias the evidence (by 1/r) and over-estimate "
+                             "windows (93° for digits rotated by up to 45°); own samples recover them (49°; see "
+                             "docs/results.md)."));
+    landscape_ = new QSpinBox;
+    landscape_->setObjectName("learnLandscape");
+    landscape_->setRange(0, 64);
+    landscape_->setValue(16);
+    landscape_->setSpecialValueText(tr("none"));
+    landscape_->setToolTip(tr("Points of the evidence landscape drawn first, per learned parameter (two parameters: "
+                              "a grid of n × n); none skips it."));
+    learnButton_ = new QPushButton(tr("Learn locality"));
+    learnButton_->setObjectName("learnLocality");
+    learnButton_->setToolTip(tr("Let the evidence choose the checked parameters on the worker (Ctrl+L); the sliders of "
+                                "the Group panel follow every step."));
+    undoButton_ = new QPushButton(tr("Undo"));
+    undoButton_->setObjectName("undoLearned");
+    undoButton_->setEnabled(false);
+    undoButton_->setToolTip(tr("Put the distribution back as it was before the last learn."));
+    auto* box = new QGroupBox(tr("Learn the locality"));
+    auto* form = new QFormLayout(box);
+    form->addRow(tr("Learn"), params_);
+    form->addRow(tr("Evaluations"), evaluations_);
+    form->addRow(tr("Landscape"), landscape_);
+    form->addRow(perInput_);
+    actions_ = new QWidget;
+    auto* buttons = new QHBoxLayout(actions_);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(learnButton_, 2);
+    buttons->addWidget(undoButton_, 1);
+    settings_ = box;
+
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::PlainText);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont f = summary_->font();
+    f.setPointSizeF(f.pointSizeF() + 1);
+    summary_->setFont(f);
+    view_ = new LocalityView;
+    results_ = new QWidget;
+    auto* layout = new QVBoxLayout(results_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(summary_);
+    layout->addWidget(view_, 1);
+
+    connect(learnButton_, &QPushButton::clicked, this, &LocalityPane::learnRequested);
+    connect(undoButton_, &QPushButton::clicked, this, &LocalityPane::undo);
+    connect(params_, &QListWidget::itemChanged, this, [this] {
+        // Two parameters: a grid of n x n; keep it affordable when it was left at the default.
+        if (checkedParameters().size() == 2 && landscape_->value() == 16)
+            landscape_->setValue(10);
+    });
+    connect(state_, &LabState::orbitSettingsChanged, this, [this] {
+        if (!applying_)
+            refreshParameters();
+    });
+    connect(state_, &LabState::datasetChanged, this, &LocalityPane::refreshParameters);
+    connect(runner_, &TaskRunner::progress, this, [this](quint64, double fraction, const QString& text) { emit progress(fraction, text); });
+    connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
+        if (const auto step = v.value<std::shared_ptr<const LocalityStep>>())
+            onStep(*step);
+    });
+    connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        onFinished(v.value<std::shared_ptr<const LocalityResult>>());
+    });
+    connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        if (before_)
+            state_->setOrbitSettings(*before_);  // a failed run leaves the settings as they were
+        before_.reset();
+        undoButton_->setEnabled(false);
+        summary_->setText(tr("Learning failed: %1").arg(message));
+        learnButton_->setEnabled(true);
+        emit stopped(message, field);
+    });
+    connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
+        if (!best_.empty()) {
+            applyValues(best_);
+            summary_->setText(tr("Cancelled after %1 evaluations; kept the best point so far: %2 (log evidence %3). "
+                                 "Undo puts back the values from before.")
+                                  .arg(steps_)
+                                  .arg(valuesText(best_))
+                                  .arg(bestEvidence_, 0, 'f', 2));
+        } else {
+            if (before_)
+                state_->setOrbitSettings(*before_);
+            before_.reset();
+            summary_->setText(tr("Cancelled before the first step; the distribution is as it was."));
+        }
+        undoButton_->setEnabled(before_.has_value());
+        learnButton_->setEnabled(true);
+        emit stopped(QString());
+    });
+    refreshParameters();
+}
+
+bool LocalityPane::busy() const { return runner_->busy(); }
+
+std::vector<std::string> LocalityPane::checkedParameters() const
+{
+    std::vector<std::string> names;
+    for (int i = 0; i < params_->count(); ++i)
+        if (params_->item(i)->checkState() == Qt::Checked)
+            names.push_back(params_->item(i)->data(Qt::UserRole).toString().toStdString());
+    return names;
+}
+
+QString LocalityPane::summaryText() const { return summary_->text(); }
+
+std::vector<std::string> LocalityPane::chosenParameters() const
+{
+    return params_->count() == 0 ? wanted_ : checkedParameters();
+}
+
+void LocalityPane::setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput)
+{
+    perInput_->setChecked(perInput);
+    wanted_ = learn;
+    {
+        const QSignalBlocker block(params_);  // the chosen landscape stays, not the two-parameter default
+        const bool any = std::any_of(learn.begin(), learn.end(), [&](const std::string& name) {
+            for (int i = 0; i < params_->count(); ++i)
+                if (params_->item(i)->data(Qt::UserRole).toString().toStdString() == name)
+                    return true;
+            return false;
+        });
+        for (int i = 0; i < params_->count(); ++i) {
+            const std::string name = params_->item(i)->data(Qt::UserRole).toString().toStdString();
+            const bool wanted = any ? std::find(learn.begin(), learn.end(), name) != learn.end() : i == 0;
+            params_->item(i)->setCheckState(wanted ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    evaluations_->setValue(evaluations);
+    landscape_->setValue(landscape);
+}
+
+void LocalityPane::refreshParameters()
+{
+    const auto ds = state_->dataset();
+    std::vector<std::string> names, checked = params_->count() == 0 ? wanted_ : checkedParameters();
+    std::shared_ptr<const orbit::Distribution> dist;
+    if (ds)
+        try {
+            dist = buildOrbit(state_->orbitSettings(), ds->kind, ds->shape).dist;
+        } catch (const orbit::SpecError&) {
+        }
+    std::vector<std::pair<std::string, const orbit::ParamDescriptor*>> offered;
+    if (dist)
+        for (const auto& [name, value] : dist->parameters())
+            offered.emplace_back(name, &dist->parameterDescriptor(name));
+    // The same names as shown: keep the user's checks.
+    bool same = int(offered.size()) == params_->count();
+    for (int i = 0; same && i < params_->count(); ++i)
+        same = params_->item(i)->data(Qt::UserRole).toString().toStdString() == offered[std::size_t(i)].first;
+    if (same)
+        return;
+    const QSignalBlocker block(params_);
+    params_->clear();
+    bool any = std::any_of(offered.begin(), offered.end(), [&](const auto& o) {
+        return std::find(checked.begin(), checked.end(), o.first) != checked.end();
+    });
+    for (const auto& [name, p] : offered) {
+        auto* item = new QListWidgetItem(axisLabel(name, *p) + (p->learnable ? QString() : tr("  (1-D search, no gradient)")));
+        item->setData(Qt::UserRole, QString::fromStdString(name));
+        item->setToolTip(QString::fromStdString(p->doc));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        const bool wanted = any ? std::find(checked.begin(), checked.end(), name) != checked.end() : params_->count() == 0;
+        item->setCheckState(wanted ? Qt::Checked : Qt::Unchecked);
+        params_->addItem(item);
+    }
+    learnButton_->setEnabled(!offered.empty() && !runner_->busy());
+    if (offered.empty())
+        learnButton_->setToolTip(tr("The distribution of the Group panel has no parameter to learn (Haar and delta have "
+                                    "none)."));
+}
+
+void LocalityPane::start(const TrainingSettings& training)
+{
+    const auto ds = state_->dataset();
+    if (!ds)
+        throw orbit::SpecError("data", "load a labelled dataset first");
+    if (!ds->isClassification() && !ds->isRegression())
+        throw orbit::SpecError("data", "these data have no labels or targets to learn from", ds->source);
+    const std::vector<std::string> names = checkedParameters();
+    if (names.empty())
+        throw orbit::SpecError("learn", "check at least one parameter of the distribution to learn");
+    const OrbitSettings orbitSettings = state_->orbitSettings();
+    LocalityRequest request;
+    request.dataset = ds;
+    request.subset = std::size_t(std::max(0, training.subset));
+    orbit::LocalityConfig& c = request.config;
+    // Own samples per input unless the spec already says how the average is taken.
+    TrainingSettings perInput = training;
+    perInput.learnPerInput = perInput_->isChecked();
+    c.features = learnFeatureSpec(perInput);
+    if (!isInvariantSpec(c.features))
+        throw orbit::SpecError("features", "learning the locality needs invariant features (irf, inystrom, gicdf, kif)",
+                               c.features);
+    c.group = orbitSettings.groupSpec();
+    c.dist = orbitSettings.distSpec();
+    c.kernel = learnKernelSpec(training);
+    c.eval = training.evalSpec();
+    c.seed = training.seed;
+    c.learn = names;
+    c.maxEvaluations = evaluations_->value();
+    c.validate();
+    const auto dist = buildOrbit(orbitSettings, ds->kind, ds->shape).dist;
+    std::vector<LocalityView::Parameter> params;
+    for (const std::string& name : names) {
+        const orbit::ParamDescriptor& p = dist->parameterDescriptor(name);
+        params.push_back({name, p, {p.learnMinimum, p.learnMaximum}});
+        if (names.size() <= 2 && landscape_->value() > 0)
+            request.landscape.push_back(landscapeValues(p, landscape_->value()));
+    }
+    before_ = orbitSettings;
+    running_ = names;
+    best_.clear();
+    steps_ = 0;
+    view_->begin(params, request.landscape);
+    QStringList labels;
+    for (const LocalityView::Parameter& p : params)
+        labels << axisLabel(p.name, p.descriptor);
+    summary_->setText(request.landscape.empty() ? tr("Learning %1…").arg(labels.join(", "))
+                                                : tr("Drawing the evidence landscape over %1, then learning…").arg(labels.join(", ")));
+    learnButton_->setEnabled(false);
+    undoButton_->setEnabled(false);
+    runner_->submit(makeLocalityTask(std::move(request)));
+    emit started();
+}
+
+void LocalityPane::cancel()
+{
+    if (runner_->busy())
+        runner_->cancel();
+}
+
+void LocalityPane::undo()
+{
+    if (!before_)
+        return;
+    state_->setOrbitSettings(*before_);
+    before_.reset();
+    undoButton_->setEnabled(false);
+    summary_->setText(summary_->text() + tr("\nUndone: the distribution is back as it was."));
+}
+
+void LocalityPane::applyValues(const std::map<std::string, double>& values)
+{
+    OrbitSettings s = state_->orbitSettings();
+    for (const auto& [name, v] : values)
+        s.setParameter(name, v);
+    applying_ = true;
+    state_->setOrbitSettings(s);
+    applying_ = false;
+}
+
+void LocalityPane::onStep(const LocalityStep& step)
+{
+    if (step.stage == LocalityStep::Stage::Landscape) {
+        view_->addLandscapePoint(step.point);
+        summary_->setText(tr("Evidence landscape: %1 of %2 points.").arg(step.index).arg(step.total));
+        return;
+    }
+    ++steps_;
+    view_->addPathPoint(step.point, step.best);
+    best_ = step.best.params;
+    bestEvidence_ = step.best.logEvidence;
+    applyValues(step.point.params);  // the sliders, the density and the orbits follow the optimiser
+    summary_->setText(tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so far: %6, log "
+                         "evidence %7.")
+                          .arg(step.index)
+                          .arg(step.total)
+                          .arg(QString::fromStdString(step.point.stage))
+                          .arg(valuesText(step.point.params))
+                          .arg(step.point.logEvidence, 0, 'f', 2)
+                          .arg(valuesText(step.best.params))
+                          .arg(step.best.logEvidence, 0, 'f', 2));
+}
+
+void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
+{
+    if (!result)
+        return;
+    last_ = result;
+    const orbit::LearnResult& r = result->learn;
+    applyValues(r.learned);
+    QString text = tr("Learned %1 (log evidence %2) with %3 evaluations (%4) on %5 training samples in %6 s.")
+                       .arg(valuesText(r.learned))
+                       .arg(r.logEvidence, 0, 'f', 2)
+                       .arg(r.trajectory.size())
+                       .arg(QString::fromStdString(r.method))
+                       .arg(r.trainRows)
+                       .arg(r.seconds, 0, 'f', 1);
+    if (r.test) {
+        const bool rmse = r.metric == "rmse";
+        const QString unit = QString::fromStdString(result->request.dataset->targetUnit);
+        text += tr("\nHeld-out %1 of the learned model: %2 on %3 samples.")
+                    .arg(rmse ? tr("RMSE") : tr("accuracy"),
+                         rmse ? QString::number(*r.test, 'f', 2) + (unit.isEmpty() ? QString() : " " + unit)
+                              : QString::number(*r.test, 'f', 3))
+                    .arg(r.testRows);
+    }
+    text += tr("\nThe Group panel now shows the learned distribution; Undo puts back the one from before.");
+    summary_->setText(text);
+    learnButton_->setEnabled(true);
+    undoButton_->setEnabled(before_.has_value());
+    emit stopped(QString());
+}
+
+} // namespace orbitui

@@ -1,0 +1,113 @@
+#pragma once
+// Learn locality, in the Training panel: the evidence of Bayesian linear regression learns the
+// distribution's parameters (orbit::learnLocality) on the worker. Its settings (which parameters, how
+// many evaluations, the landscape's resolution) sit under the grid; its picture (the evidence
+// landscape with the optimiser's path) replaces the training results while it runs. Every evaluation
+// moves the distribution's parameters in the shared orbit settings, so the Group panel's sliders and
+// density and the Orbits gallery follow the optimiser; the end (or Cancel) leaves the best point in
+// the settings, and Undo puts back what they were before.
+#include "state/OrbitSettings.hpp"
+#include "state/TrainingSettings.hpp"
+
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QCheckBox;
+class QSpinBox;
+class QWidget;
+
+namespace orbitui {
+
+class LabState;
+class LocalityView;
+class TaskRunner;
+struct LocalityResult;
+struct LocalityStep;
+
+class LocalityPane : public QObject {
+    Q_OBJECT
+public:
+    LocalityPane(LabState* state, QObject* parent = nullptr);
+
+    QWidget* settingsWidget() const { return settings_; }
+    /// The Learn locality and Undo buttons, for the host to keep in sight beside its own actions.
+    QWidget* actionsWidget() const { return actions_; }
+    QWidget* resultsWidget() const { return results_; }
+    TaskRunner* runner() const { return runner_; }
+    LocalityView* view() const { return view_; }
+    QListWidget* parameterList() const { return params_; }
+    QSpinBox* evaluationsBox() const { return evaluations_; }
+    QSpinBox* landscapeBox() const { return landscape_; }
+    QCheckBox* perInputBox() const { return perInput_; }
+    QPushButton* learnButton() const { return learnButton_; }
+    QPushButton* undoButton() const { return undoButton_; }
+
+    /// Starts learning the checked parameters with the Training panel's features, evaluation,
+    /// subset, seed and first bandwidth. Throws SpecError naming the field when it cannot start.
+    void start(const TrainingSettings& training);
+    void cancel();
+    bool busy() const;
+    /// Puts back the orbit settings from before the last learn (what Undo does).
+    void undo();
+    /// The names of the checked parameters.
+    std::vector<std::string> checkedParameters() const;
+    /// The parameters to keep in the session: the checked ones, or the session's choice while no
+    /// dataset offers any.
+    std::vector<std::string> chosenParameters() const;
+    /// Puts the session's choices in the form: the parameters to check (empty: the first offered;
+    /// names the distribution does not have are ignored), the budget and the landscape points.
+    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput = true);
+    /// The result of the last finished learn (null before one).
+    std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
+    QString summaryText() const;
+
+signals:
+    /// Learn locality was pressed: the panel answers with start(its settings).
+    void learnRequested();
+    /// The run started (the panel shows resultsWidget()).
+    void started();
+    /// The run stopped: finished, failed (message non-empty; `field` names the setting at fault
+    /// when the core did, see orbit::SpecError) or cancelled.
+    void stopped(const QString& message, const QString& field = QString());
+    void progress(double fraction, const QString& text);
+
+private:
+    void refreshParameters();
+    void onStep(const LocalityStep& step);
+    void onFinished(std::shared_ptr<const LocalityResult> result);
+    /// Writes `values` into the shared orbit settings (the sliders follow).
+    void applyValues(const std::map<std::string, double>& values);
+
+    LabState* state_;
+    TaskRunner* runner_;
+    QWidget* settings_;
+    QWidget* results_;
+    QListWidget* params_;
+    QSpinBox* evaluations_;
+    QSpinBox* landscape_;
+    QCheckBox* perInput_;  ///< irf: independent orbit samples per input (mode=data)
+    QPushButton* learnButton_;
+    QPushButton* undoButton_;
+    QWidget* actions_;
+    QLabel* summary_;
+    LocalityView* view_;
+    std::optional<OrbitSettings> before_;        ///< the settings before the last learn (Undo)
+    std::vector<std::string> wanted_;            ///< the session's choice, applied whenever the list is rebuilt
+    std::vector<std::string> running_;           ///< the parameters of the run in progress
+    std::map<std::string, double> best_;          ///< the best point of the run so far
+    double bestEvidence_ = 0.0;
+    int steps_ = 0;
+    std::shared_ptr<const LocalityResult> last_;
+    bool applying_ = false;                       ///< true while this pane writes the orbit settings
+};
+
+} // namespace orbitui
