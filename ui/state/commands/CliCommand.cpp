@@ -4,6 +4,7 @@
 #include "state/workers/KernelTasks.hpp"
 
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainingPython.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -75,6 +76,21 @@ CliCommand trainCommand(const SessionState& s, const CommandContext& c)
     add(cmd.args, {"--seed", std::to_string(config.seed)});
     return cmd;
 }
+
+} // namespace
+
+std::string trainingPython(const SessionState& s, const CommandContext& c)
+{
+    orbit::DataRecipe recipe;
+    recipe.file = dataPath(s);
+    const int subset = s.training.subset;
+    if (subset > 0 && (c.samples == 0 || static_cast<std::size_t>(subset) < c.samples))
+        recipe.n = static_cast<std::size_t>(subset);
+    recipe.seed = s.training.seed;
+    return orbit::trainingAsPython(makeTrainConfig(s.training, s.orbit), recipe);
+}
+
+namespace {
 
 CliCommand learnCommand(const SessionState& s, const CommandContext& c)
 {

@@ -37,6 +37,12 @@ struct CliCommand {
 /// parameter to learn, "panel" for an unknown panel).
 CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& context = {});
 
+/// Copy as Python: the lines that redo the Training panel's run of session `s` with the Python
+/// module orbitlab (orbit::trainingAsPython on makeTrainConfig's config and the panel's seeded
+/// subset of the data file, `n` only when it is smaller than context.samples). The same numbers as
+/// the panel (python/tests checks them). Throws orbit::SpecError("data") without a data file.
+std::string trainingPython(const SessionState& s, const CommandContext& context = {});
+
 /// `word` as one word of a POSIX shell: unchanged when it holds only [A-Za-z0-9_@%+=:,./-] (and does
 /// not start with '='), else in single quotes with each ' written '\''. The empty word is ''.
 std::string shellQuote(const std::string& word);

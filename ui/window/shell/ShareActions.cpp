@@ -38,6 +38,9 @@ ShareActions::ShareActions(SessionController* session, QMenu* file, QMenu* edit)
                                       [this] { copyCommand(mpiProcesses()); });
     copyMpiCommand_->setToolTip(tr("The same line under mpirun, for the commands that run spread over processes "
                                    "(train, learn)"));
+    copyPython_ = edit->addAction(tr("Copy as &Python"), this, &ShareActions::copyPython);
+    copyPython_->setToolTip(tr("The Python lines (module orbitlab, the same core) that redo the Training panel's run "
+                               "and print its numbers"));
     connect(edit, &QMenu::aboutToShow, this, &ShareActions::updateActions);
     updateActions();
 }
@@ -124,6 +127,27 @@ void ShareActions::copyCommand(int processes)
         return;
     QGuiApplication::clipboard()->setText(*text);
     session_->showStatus(tr("Command copied: %1").arg(*text));
+}
+
+std::optional<QString> ShareActions::pythonText() const
+{
+    try {
+        return QString::fromStdString(trainingPython(session_->capture(), session_->commandContext()));
+    } catch (const std::exception& e) {
+        session_->currentPanel()->showError(tr("Could not write the Python lines: %1").arg(QString::fromUtf8(e.what())));
+        return std::nullopt;
+    }
+}
+
+void ShareActions::copyPython()
+{
+    const auto text = pythonText();
+    if (!text)
+        return;
+    QGuiApplication::clipboard()->setText(*text);
+    session_->showStatus(tr("Python copied (%1 lines): paste it into a notebook or run it with "
+                            "PYTHONPATH=build/python python3")
+                             .arg(text->count('\n')));
 }
 
 void ShareActions::updateActions()

@@ -1,6 +1,7 @@
 #pragma once
 // The main window's Share and reproduce actions: Edit ▸ Copy setting (Ctrl+Shift+C), File ▸ Open
-// setting… (Ctrl+Shift+O), Edit ▸ Copy as command (Ctrl+Alt+C) and Copy as mpirun command. The
+// setting… (Ctrl+Shift+O), Edit ▸ Copy as command (Ctrl+Alt+C), Copy as mpirun command and Copy as
+// Python (the Training panel's run with the Python module). The
 // encoding is state/Share.hpp, the command lines state/commands/CliCommand.hpp; this class only wires
 // them to the session (clipboard, dialog, message strip, status bar).
 #include "state/commands/CliCommand.hpp"
@@ -38,6 +39,10 @@ public:
     /// for the commands that scale out); nullopt with the reason in the panel's message strip.
     std::optional<QString> commandText(int processes = 0) const;
     void copyCommand(int processes = 0);
+    /// Copy as Python: the Training panel's run as Python lines (trainingPython), whichever panel is
+    /// shown; nullopt with the reason in the panel's message strip (no data file).
+    std::optional<QString> pythonText() const;
+    void copyPython();
     /// The -np of Copy as mpirun command: the machine's cores.
     static int mpiProcesses();
 
@@ -45,6 +50,7 @@ public:
     QAction* openSettingAction() const { return openSetting_; }
     QAction* copyCommandAction() const { return copyCommand_; }
     QAction* copyMpiCommandAction() const { return copyMpiCommand_; }
+    QAction* copyPythonAction() const { return copyPython_; }
 
 private:
     /// Enables Copy as mpirun command only on a panel whose command scales out.
@@ -55,6 +61,7 @@ private:
     QAction* openSetting_;
     QAction* copyCommand_;
     QAction* copyMpiCommand_;
+    QAction* copyPython_;
 };
 
 } // namespace orbitui

@@ -9,6 +9,7 @@
 #include "widgets/FractionBar.hpp"
 #include "window/training/FoldTableModel.hpp"
 #include "window/training/LocalityPane.hpp"
+#include "window/training/ModelSaver.hpp"
 #include "window/training/TrainingCharts.hpp"
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingRunControl.hpp"
@@ -43,7 +44,7 @@ QString metricName(const orbit::TrainResult& r) { return isRmse(r) ? QStringLite
 TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     : Panel("training", tr("Training"), parent), state_(state), runner_(new TaskRunner("trainer", this)),
       localityPane_(new LocalityPane(state, this)), form_(new TrainingForm(state, localityPane_)),
-      control_(new TrainingRunControl(this))
+      control_(new TrainingRunControl(this)), saver_(new ModelSaver(this))
 {
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(buildSettings());
@@ -106,6 +107,24 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Training failed: %1.%2").arg(message, keptNote()), field, message);
         control_->stop(0, tr("Failed after %1.").arg(control_->elapsedText()) + keptNote());
+    });
+
+    connect(saver_, &ModelSaver::busyChanged, this, [this](bool busy) {
+        if (busy)
+            control_->start(tr("Saving the model…"));
+        updateEnabled();
+    });
+    connect(saver_, &ModelSaver::progress, this, [this](double fraction, const QString& text) {
+        control_->report(fraction, text, true);
+    });
+    connect(saver_, &ModelSaver::saved, this, [this](const QString& message) {
+        clearError();
+        control_->stop(1, message);
+        emit statusMessage(message);
+    });
+    connect(saver_, &ModelSaver::failed, this, [this](const QString& message, const QString& field) {
+        showFieldError(message, field, message);
+        control_->stop(0, message);
     });
 
     connect(control_, &TrainingRunControl::runRequested, this, [this] { run(); });
@@ -205,7 +224,10 @@ QWidget* TrainingPanel::buildResults()
     auto* results = new QWidget;
     auto* layout = new QVBoxLayout(results);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(summary_);
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(summary_, 1);
+    summaryRow->addWidget(saver_->button(), 0, Qt::AlignTop);
+    layout->addLayout(summaryRow);
     layout->addWidget(table_);
     layout->addWidget(charts, 1);
     stack_->addWidget(results);
@@ -229,7 +251,8 @@ void TrainingPanel::refreshOrbitInfo()
 void TrainingPanel::updateEnabled()
 {
     form_->updateEnabled();
-    const bool busy = runner_->busy() || localityPane_->busy();
+    const bool busy = runner_->busy() || localityPane_->busy() || saver_->busy();
+    saver_->setBlocked(runner_->busy() || localityPane_->busy());
     control_->setBusy(busy);
     localityPane_->learnButton()->setEnabled(!busy && localityPane_->parameterList()->count() > 0);
 }
@@ -250,7 +273,10 @@ void TrainingPanel::hideEvent(QHideEvent* event)
     learnShortcut_->setEnabled(false);
 }
 
-bool TrainingPanel::isIdle() const { return !pending_ && !runner_->busy() && !localityPane_->busy(); }
+bool TrainingPanel::isIdle() const
+{
+    return !pending_ && !runner_->busy() && !localityPane_->busy() && !saver_->busy();
+}
 
 QString TrainingPanel::statusText() const { return control_->statusText(); }
 QLineEdit* TrainingPanel::specEdit() const { return form_->specEdit(); }
@@ -258,6 +284,8 @@ bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
 
 bool TrainingPanel::run()
 {
+    if (saver_->busy())
+        return false;  // Run is disabled while a model is saved; Ctrl+R waits too
     const auto ds = state_->dataset();
     if (!ds) {
         showError(tr("Load a labelled dataset first (File ▸ Open data…)."));
@@ -298,7 +326,7 @@ bool TrainingPanel::run()
 
 bool TrainingPanel::learnLocality()
 {
-    if (runner_->busy() || localityPane_->busy())
+    if (runner_->busy() || localityPane_->busy() || saver_->busy())
         return false;
     try {
         const TrainingSettings s = form_->settingsFrom(true);
@@ -323,6 +351,10 @@ void TrainingPanel::cancel()
 {
     if (localityPane_->busy()) {
         localityPane_->cancel();
+        return;
+    }
+    if (saver_->busy()) {
+        saver_->runner()->cancel();
         return;
     }
     if (!runner_->busy())
@@ -355,6 +387,7 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     if (!result)
         return;
     last_ = result;
+    saver_->setResult(result);
     ++draws_;
     const orbit::TrainResult& r = result->result;
     control_->stop(1, tr("Finished in %1.").arg(durationText(r.seconds)));

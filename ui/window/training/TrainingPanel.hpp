@@ -25,6 +25,7 @@ class ConfusionMatrixView;
 class FoldTableModel;
 class LabState;
 class LocalityPane;
+class ModelSaver;
 class TaskRunner;
 class TrainingForm;
 class TrainingRunControl;
@@ -79,6 +80,8 @@ public:
     bool showsResults() const;
     QLineEdit* specEdit() const;
     TrainingForm* form() const { return form_; }
+    /// Save model… (the fitted model of the last run as a .npz).
+    ModelSaver* modelSaver() const { return saver_; }
     /// The results' tabs (training results, learned locality; the A/B comparison adds its own).
     QTabWidget* resultTabs() const { return resultTabs_; }
 
@@ -108,6 +111,7 @@ private:
     QShortcut* learnShortcut_;
     TrainingForm* form_;
     TrainingRunControl* control_;
+    ModelSaver* saver_;
     QShortcut* runShortcut_;
     QShortcut* cancelShortcut_;
     // Results.
