@@ -263,8 +263,9 @@ std::vector<Lesson> buildTable()
                   "large κ: little rotation invariance is wanted.</p>"),
             kappa("Learn κ from κ = 1",
                   "<p>Instead of a grid, let the evidence be climbed. κ is set to 1 first, so that you can watch it "
-                  "move. Press <b>Learn locality</b> (Ctrl+L): the landscape (grey) is scanned with the same "
-                  "random numbers at every κ, then the optimiser (blue) climbs from the best point of the scan. "
+                  "move. Press <b>Learn locality</b> (Ctrl+L): a scan (grey points) evaluates the evidence with the "
+                  "same random numbers at every κ, then the optimiser (blue) climbs from the best point of the scan "
+                  "and stops when it predicts no gain; the grey curve joins everything it evaluated. "
                   "On these upright digits the evidence peaks at a large κ, between 10 and 100.</p>",
                   1.0),
             panel("The learned distribution",

@@ -29,10 +29,11 @@ struct TrainingSettings {
     std::string localityAxis = "kappa";
     std::vector<double> locality{0.03, 0.3, 3.0, 30.0};  ///< its values
     /// Learn locality: the distribution parameters to learn (empty: the first one offered), the
-    /// evaluation budget and the landscape points per parameter (0: none).
+    /// evaluation budget and the extra landscape points per parameter evaluated before the learn (0:
+    /// none; one parameter then draws the learn's own evaluations, orbit::learnLandscape).
     std::vector<std::string> learn;
     int learnEvaluations = 30;
-    int learnLandscape = 16;
+    int learnLandscape = 0;
     bool learnPerInput = true;       ///< irf: own orbit samples per input while learning (mode=data)
     int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
     bool learningCurve = true;

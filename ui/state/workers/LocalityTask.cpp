@@ -57,6 +57,7 @@ Task makeLocalityTask(LocalityRequest request)
                                                      stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
         result->learn = orbit::learnLocality(data, request.config, progressIn(landShare, 1.0),
                                              stepsOf(LocalityStep::Stage::Learn, learnEvaluations));
+        result->learnedLandscape = orbit::learnLandscape(result->learn);
         return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
     };
 }

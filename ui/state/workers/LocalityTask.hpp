@@ -1,7 +1,9 @@
 #pragma once
-// The Training panel's Learn locality task: the common-random-number evidence landscape over the
-// learned parameters, then orbit::learnLocality climbing it, every evaluation handed to the GUI as a
-// partial result (so the sliders, the density and the orbits follow the optimiser live).
+// The Training panel's Learn locality task: orbit::learnLocality, every full-size evaluation handed
+// to the GUI as a partial result (so the sliders, the density and the orbits follow the optimiser
+// live), and the landscape drawn from the learn's own evaluations and pilots (orbit::learnLandscape).
+// On request, a common-random-number landscape over a grid is evaluated first (a surface for two
+// parameters), at the cost of its evaluations.
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
@@ -39,6 +41,8 @@ struct LocalityResult {
     orbit::LearnResult learn;
     std::optional<orbit::EvidenceCurve> curve;
     std::optional<orbit::EvidenceSurface> surface;
+    /// The learn's own evaluations as a landscape: full size, and the pilots' mapped onto its scale.
+    std::vector<orbit::LandscapePoint> learnedLandscape;
     std::size_t samples = 0;
 };
 

@@ -63,10 +63,12 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     landscape_ = new QSpinBox;
     landscape_->setObjectName("learnLandscape");
     landscape_->setRange(0, 64);
-    landscape_->setValue(16);
-    landscape_->setSpecialValueText(tr("none"));
-    landscape_->setToolTip(tr("Points of the evidence landscape drawn first, per learned parameter (two parameters: "
-                              "a grid of n × n); none skips it."));
+    landscape_->setValue(0);
+    landscape_->setSpecialValueText(tr("from the learn"));
+    landscape_->setToolTip(tr("Extra points of the evidence landscape evaluated before learning, per learned parameter "
+                              "(two parameters: a grid of n × n, drawn as a heatmap), each costing a full evaluation. "
+                              "\"From the learn\" costs nothing: one parameter's curve is drawn from the learn's own "
+                              "evaluations and its cheap pilots."));
     learnButton_ = new QPushButton(tr("Learn locality"));
     learnButton_->setObjectName("learnLocality");
     learnButton_->setToolTip(tr("Let the evidence choose the checked parameters on the worker (Ctrl+L); the sliders of "
@@ -104,11 +106,6 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
 
     connect(learnButton_, &QPushButton::clicked, this, &LocalityPane::learnRequested);
     connect(undoButton_, &QPushButton::clicked, this, &LocalityPane::undo);
-    connect(params_, &QListWidget::itemChanged, this, [this] {
-        // Two parameters: a grid of n x n; keep it affordable when it was left at the default.
-        if (checkedParameters().size() == 2 && landscape_->value() == 16)
-            landscape_->setValue(10);
-    });
     connect(state_, &LabState::orbitSettingsChanged, this, [this] {
         if (!applying_)
             refreshParameters();
@@ -342,11 +339,15 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
     last_ = result;
     const orbit::LearnResult& r = result->learn;
     applyValues(r.learned);
-    QString text = tr("Learned %1 (log evidence %2) with %3 evaluations (%4) on %5 training samples in %6 s.")
+    std::size_t pilotEvaluations = 0;
+    for (const orbit::PilotLevel& level : r.pilots)
+        pilotEvaluations += level.trajectory.size();
+    const QString pilots = pilotEvaluations == 0 ? QString() : tr(" and %1 on cheap pilots").arg(pilotEvaluations);
+    QString text = tr("Learned %1 (log evidence %2) with %3 full-size evaluations%4 (%5, %6) on %7 training samples in %8 s.")
                        .arg(valuesText(r.learned))
                        .arg(r.logEvidence, 0, 'f', 2)
                        .arg(r.trajectory.size())
-                       .arg(QString::fromStdString(r.method))
+                       .arg(pilots, QString::fromStdString(r.method), r.converged ? tr("converged") : tr("budget spent"))
                        .arg(r.trainRows)
                        .arg(r.seconds, 0, 'f', 1);
     if (r.test) {
@@ -359,6 +360,8 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
                     .arg(r.testRows);
     }
     text += tr("\nThe Group panel now shows the learned distribution; Undo puts back the one from before.");
+    if (result->request.landscape.empty())
+        view_->setLearnedLandscape(result->learnedLandscape);
     summary_->setText(text);
     learnButton_->setEnabled(true);
     undoButton_->setEnabled(before_.has_value());

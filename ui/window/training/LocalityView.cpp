@@ -134,6 +134,22 @@ void LocalityView::addLandscapePoint(const orbit::EvidencePoint& point)
     redraw();
 }
 
+void LocalityView::setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points)
+{
+    if (params_.size() != 1 || !landscape_.empty() || series_.empty())
+        return;
+    landscapePoints_.clear();
+    for (const orbit::LandscapePoint& p : points) {
+        orbit::EvidencePoint e;
+        e.params = p.params;
+        e.logEvidence = p.logEvidence;
+        landscapePoints_.push_back(e);
+    }
+    landscapeCount_ = int(landscapePoints_.size());
+    series_[0]->setName(tr("evidence (the learn's own evaluations, pilots scaled to full size)"));
+    redraw();
+}
+
 void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best)
 {
     path_.push_back(point);

@@ -41,6 +41,9 @@ public:
     void addLandscapePoint(const orbit::EvidencePoint& point);
     /// An evaluation of the optimiser, with the best point so far.
     void addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best);
+    /// One parameter without a landscape grid: the curve of the learn's own evaluations, the pilots'
+    /// mapped onto the full scale (orbit::learnLandscape); no evaluation of its own.
+    void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
     int landscapePoints() const { return landscapeCount_; }
     int pathPoints() const { return int(path_.size()); }

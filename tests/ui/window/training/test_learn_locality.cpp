@@ -131,6 +131,23 @@ private slots:
         QVERIFY(fx.learn(quick()));
         QCOMPARE(fx.pane().lastResult()->request.config.features, std::string("irf:s=150,r=6"));
     }
+    void theDefaultLandscapeIsTheLearnsOwnEvaluations()
+    {
+        // No landscape evaluated before the learn: the curve is drawn from the learn's own points
+        // (issue 29: one Learn click cost 16 landscape evaluations on top of the learn).
+        Fixture fx;
+        QCOMPARE(fx.pane().landscapeBox()->value(), 0);
+        QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
+        QVERIFY(fx.learn(quick()));
+        const auto result = fx.pane().lastResult();
+        QVERIFY(result);
+        QVERIFY(!result->curve && !result->surface);
+        QCOMPARE(partial.count(), int(result->learn.trajectory.size()));
+        QCOMPARE(result->learnedLandscape.size(), orbit::learnLandscape(result->learn).size());
+        QVERIFY(!result->learnedLandscape.empty());
+        QCOMPARE(fx.pane().view()->landscapePoints(), int(result->learnedLandscape.size()));
+        QVERIFY2(fx.pane().summaryText().contains("full-size evaluations"), qPrintable(fx.pane().summaryText()));
+    }
     void undoPutsTheSessionBack()
     {
         Fixture fx;
@@ -191,7 +208,7 @@ private slots:
         QListWidget* list = fx.pane().parameterList();
         QCOMPARE(list->count(), 2);  // rotation a, translation sigma (delta has none)
         for (int i = 0; i < list->count(); ++i) list->item(i)->setCheckState(Qt::Checked);
-        QCOMPARE(fx.pane().landscapeBox()->value(), 10);  // two parameters: an affordable grid
+        QCOMPARE(fx.pane().landscapeBox()->value(), 0);  // a grid costs n x n evaluations: only on request
         fx.pane().landscapeBox()->setValue(3);
         fx.pane().evaluationsBox()->setValue(6);
         QVERIFY(fx.learn(quick()));
