@@ -192,11 +192,7 @@ void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t en
     const Eigen::Index s = s_;
     const BaseKernel& kernel = *context_.kernel;
     const bool dataPath = plan_->sampler && !plan_->templateTrick;
-    // Tiles of one block stay on the calling thread (tiles false): with the BLAS's products, a
-    // one-block call whose tiles ran on two threads differed in the last bits from the same block
-    // computed tile after tile (tests/core/features oneBlockSplitsItsTilesWithTheSameBits; the
-    // cause is not found yet, irf and gicdf are not affected).
-    detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), false, [&](std::size_t b0, std::size_t b1, bool tiles) {
+    detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), !dataPath, [&](std::size_t b0, std::size_t b1, bool tiles) {
         std::vector<std::size_t> rows(b1 - b0);
         std::iota(rows.begin(), rows.end(), begin + b0);
         const auto in = plan_->prepareInputs(X, rows.data(), rows.size(), detail::threadScratch(detail::ScratchRole::Inputs));

@@ -55,10 +55,9 @@ const char* coreTypeForThisCpu()
 ///    gets its fallback, the SSE3 "Prescott" kernels: a fifth of the machine. When the user did not
 ///    choose (OPENBLAS_CORETYPE unset) and that happened, OpenBLAS's dispatch is redone once with
 ///    the kernels this CPU's features name (the variable is set for that call only).
-///  - OpenBLAS is told to run every call on the calling thread. Its OpenMP flavour would otherwise
-///    start a team of omp_get_max_threads() for a call made outside an active parallel region (a
-///    team of one thread is not active), on top of the team the compute budget gave. Setting its
-///    count also sets this thread's OpenMP default, which the budget reads: that is put back.
+///  - OpenBLAS's own count is set to one thread (its pthread builds keep to it; the OpenMP flavour
+///    decides per call, hence OneBlasThread around every call). Setting it also sets this thread's
+///    OpenMP default, which the budget reads: that is put back.
 struct BlasSetUp {
     BlasSetUp()
     {
@@ -127,6 +126,32 @@ std::string gemmDescription()
 namespace {
 
 #if ORBIT_BLAS
+/// Makes the BLAS call it guards run on the calling thread alone. OpenBLAS's OpenMP flavour decides
+/// per call (num_cpu_avail): one thread inside an active parallel region, else as many as
+/// omp_get_max_threads() says, whatever openblas_set_num_threads was told before (it resets its
+/// count to the OpenMP one). So a call outside an active region (the calling thread of a block
+/// that spreads its tiles, a GUI worker, a team of one) would run on several threads, and
+/// OpenBLAS's threaded driver cuts the depth k into other panels than its one-thread driver does
+/// (for GEMM_Q < k < 2 GEMM_Q it splits k at (k + 1) / 2, the one-thread driver at k / 2 rounded up
+/// to the kernel's unroll): other sums, other bits. The guard lowers the calling thread's OpenMP
+/// count to one for the call (a per-thread setting: other threads are not affected).
+class OneBlasThread {
+public:
+    OneBlasThread() : saved_(omp_in_parallel() ? 1 : omp_get_max_threads())
+    {
+        if (saved_ > 1) omp_set_num_threads(1);
+    }
+    ~OneBlasThread()
+    {
+        if (saved_ > 1) omp_set_num_threads(saved_);
+    }
+    OneBlasThread(const OneBlasThread&) = delete;
+    OneBlasThread& operator=(const OneBlasThread&) = delete;
+
+private:
+    int saved_;
+};
+
 void blasGemm(CBLAS_ORDER order, int m, int n, int k, float alpha, const float* A, int lda, const float* B, int ldb,
               float beta, float* C, int ldc)
 {
@@ -151,6 +176,7 @@ void gemm(const ConstBlock& A, const ConstBlock& B, Block& C, Scalar alpha, Scal
 #if ORBIT_BLAS
     if (gemmPath() == GemmPath::Blas) {
         constexpr bool rowMajor = std::remove_cvref_t<decltype(A)>::IsRowMajor;
+        const OneBlasThread oneThread;
         blasGemm(rowMajor ? CblasRowMajor : CblasColMajor, int(C.rows()), int(C.cols()), int(A.cols()), alpha,
                  A.data(), int(A.outerStride()), B.data(), int(B.outerStride()), beta, C.data(), int(C.outerStride()));
         return;
@@ -180,6 +206,7 @@ void solveRightLowerTransposed(ConstColBlockD L, ColBlockD B)
     if (B.size() == 0) return;
 #if ORBIT_BLAS
     if (gemmPath() == GemmPath::Blas) {
+        const OneBlasThread oneThread;
         cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, int(B.rows()), int(B.cols()), 1.0,
                     L.data(), int(L.outerStride()), B.data(), int(B.outerStride()));
         return;
