@@ -192,25 +192,19 @@ void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t en
     const Eigen::Index s = s_;
     const BaseKernel& kernel = *context_.kernel;
     const bool dataPath = plan_->sampler && !plan_->templateTrick;
-    // Tiles of one block stay on the calling thread (tiles false): with the BLAS's products, a
-    // one-block call whose tiles ran on two threads differed in the last bits from the same block
-    // computed tile after tile (tests/core/features oneBlockSplitsItsTilesWithTheSameBits; the
-    // cause is not found yet, irf and gicdf are not affected).
-    detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), false, [&](std::size_t b0, std::size_t b1, bool tiles) {
+    detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), !dataPath, [&](std::size_t b0, std::size_t b1, bool tiles) {
         std::vector<std::size_t> rows(b1 - b0);
         std::iota(rows.begin(), rows.end(), begin + b0);
         const auto in = plan_->prepareInputs(X, rows.data(), rows.size(), detail::threadScratch(detail::ScratchRole::Inputs));
         const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
         auto acc = detail::threadScratch(detail::ScratchRole::Accumulator).matrix(Eigen::Index(b1 - b0), s);
         acc.setZero();
-        // Adds into columns j0.. of acc only. The tile row p is the pooling loop's scratch: the
-        // kernel values overwrite the inner products there.
+        // Adds into columns j0.. of acc only (the tile row p is scratch the kernel may overwrite).
         auto pool = [&](Eigen::Index i, Eigen::Index j0, float* p, Eigen::Index n, int k) {
             // k(a, z) from <a, z>, ||a||^2, ||z||^2 for one row of the tile, summed into acc(i, j0..).
             const Eigen::Index a = dataPath ? i * r + k : i;
             const Eigen::Index zOffset = dataPath ? j0 : Eigen::Index(k) * s + j0;
-            kernel.fromInnerProducts(p, 1, n, n, inNorm2.data() + a, zNorm2_.data() + zOffset);
-            acc.row(i).segment(j0, n) += Eigen::Map<const Eigen::RowVectorXf>(p, n);
+            kernel.addFromInnerProducts(&acc(i, j0), p, n, inNorm2[a], zNorm2_.data() + zOffset);
         };
         if (dataPath) {
             detail::poolOrbits(in, ZG_, r, pool);

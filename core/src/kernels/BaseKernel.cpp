@@ -7,6 +7,7 @@
 #include "orbit/util/RandomSubset.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "kernels/GaussianRows.hpp"
 #include "util/Deterministic.hpp"
 
 #include <algorithm>
@@ -63,26 +64,30 @@ double BaseKernel::operator()(const float* x, const float* y, int d) const
 void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride,
                                    const float* aNorm2, const float* bNorm2) const
 {
+    if (kind_ == Kind::Gaussian) {
+        // -||a - b||^2 / (2 sigma^2), clamped at 0 against rounding (k <= 1), by the run-time
+        // dispatched row kernel (the same bits on every CPU).
+        const float g = static_cast<float>(gamma_);
+        for (Eigen::Index i = 0; i < rows; ++i) detail::gaussianRow(P + i * stride, aNorm2[i], bNorm2, g, cols);
+        return;
+    }
     using Map = Eigen::Map<Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
                            Eigen::OuterStride<>>;
     Map M(P, rows, cols, Eigen::OuterStride<>(stride));
-    if (kind_ == Kind::Gaussian) {
-        const float g = static_cast<float>(gamma_);
-        const Eigen::Map<const Eigen::ArrayXf> bn(bNorm2, cols);
-        for (Eigen::Index i = 0; i < rows; ++i) {
-            // -||a - b||^2 / (2 sigma^2), clamped at 0 against rounding (k <= 1).
-            auto row = M.row(i);
-            row = ((2.0f * row - aNorm2[i] - bn.transpose()) * g).min(0.0f).exp();
-        }
-    } else {
-        const float c = static_cast<float>(c_);
-        if (degree_ == 1)
-            M += c;
-        else if (degree_ == 2)
-            M = (M + c).square();
-        else
-            M = (M + c).pow(static_cast<float>(degree_));
-    }
+    const float c = static_cast<float>(c_);
+    if (degree_ == 1)
+        M += c;
+    else if (degree_ == 2)
+        M = (M + c).square();
+    else
+        M = (M + c).pow(static_cast<float>(degree_));
+}
+
+void BaseKernel::addFromInnerProducts(float* acc, float* p, Eigen::Index n, float aNorm2, const float* bNorm2) const
+{
+    if (kind_ == Kind::Gaussian) return detail::addGaussianRow(acc, p, aNorm2, bNorm2, static_cast<float>(gamma_), n);
+    fromInnerProducts(p, 1, n, n, &aNorm2, bNorm2);
+    Eigen::Map<Eigen::ArrayXf>(acc, n) += Eigen::Map<const Eigen::ArrayXf>(p, n);
 }
 
 MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const

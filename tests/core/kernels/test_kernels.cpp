@@ -4,6 +4,7 @@
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/kernels/FastExp.hpp"
 #include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/kernels/MatrixNorms.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
@@ -51,6 +52,24 @@ private slots:
                     QVERIFY2(std::abs(K(i, j) - ref) <= 1e-4 * std::max(1.0, std::abs(ref)), qPrintable(QString::number(ref)));
                 }
         }
+    }
+
+    // fastExp (the Gaussian kernel values): relative error < 1e-7 against exp in double on [-86, 0]
+    // (every 61st float), exactly 1 at 0, 0 below -86 and never a denormal.
+    void fastExpIsAccurate()
+    {
+        double worst = 0.0;
+        long checked = 0;
+        for (float x = 0.0f; x >= -86.0f; x = std::nextafter(x, -100.0f)) {
+            if (++checked % 61 != 0) continue;
+            const double want = std::exp(double(x));
+            worst = std::max(worst, std::abs(double(fastExp(x)) - want) / want);
+        }
+        QVERIFY2(worst < 1e-7, qPrintable(QString::number(worst)));
+        QCOMPARE(fastExp(0.0f), 1.0f);
+        QCOMPARE(fastExp(-86.5f), 0.0f);
+        QCOMPARE(fastExp(-1e30f), 0.0f);
+        QVERIFY(std::fpclassify(fastExp(-85.99f)) == FP_NORMAL);
     }
 
     // Points 0, 1, 2, 3 on a line: pairwise distances {1,1,1,2,2,3}, median (upper) 2; the median rule

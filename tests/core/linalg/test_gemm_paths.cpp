@@ -16,6 +16,8 @@
 
 #include <QtTest>
 
+#include <omp.h>
+
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -131,6 +133,33 @@ private slots:
             QCOMPARE(E.cwiseAbs().maxCoeff(), 0.0f);
         }
         setGemmPath(GemmPath::Blas);
+    }
+
+    // Regression (issue 29): a product called outside a parallel region, with the thread's OpenMP
+    // count at 2 (a block spreading its tiles calls the whitening product there), ran on two of
+    // OpenBLAS's threads, whose driver cuts depths above 384 and the rows into other panels than one
+    // thread does: other bits than the same call at one thread. Each call now runs on one thread.
+    void aCallOutsideAParallelRegionHasTheBitsOfOneThread()
+    {
+        if (!blasAvailable()) QSKIP("built without a BLAS (ORBIT_BLAS=OFF)");
+        setGemmPath(GemmPath::Blas);
+        const int saved = omp_get_max_threads();
+        const MatrixXfR A = orbittest::randomMatrix(64, 600, 8), B = orbittest::randomMatrix(600, 600, 9);
+        const Eigen::MatrixXd Ad = orbittest::randomMatrix(256, 300, 10).cast<double>(),
+                              Bd = orbittest::randomMatrix(256, 300, 11).cast<double>();
+        MatrixXfR C[2];
+        Eigen::MatrixXd Cd[2];
+        for (int t = 0; t < 2; ++t) {
+            omp_set_num_threads(t + 1);
+            C[t].resize(64, 600);
+            gemmABt(A, B, C[t]);
+            Cd[t].resize(256, 256);
+            gemmABt(Ad, Bd, Cd[t]);
+            QCOMPARE(omp_get_max_threads(), t + 1);  // the thread's own setting is put back
+        }
+        omp_set_num_threads(saved);
+        QVERIFY(bytesOf(C[0]) == bytesOf(C[1]));
+        QVERIFY(bytesOf(Cd[0]) == bytesOf(Cd[1]));
     }
 
     void wrongShapesAreContractErrors()

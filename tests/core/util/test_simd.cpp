@@ -1,6 +1,7 @@
 // Run-time SIMD dispatch (orbit/util/Simd.hpp): the level follows the CPU, and every kernel gives
 // the same bits at every level, so a portable binary computes the same features on any x86-64.
 #include "orbit/features/FeatureMap.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/util/Simd.hpp"
 
 #include "BundledDigits.hpp"
@@ -143,6 +144,32 @@ private slots:
         if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
         QFETCH(QString, spec);
         expectSameBitsAtBothLevels(spec.toStdString());
+    }
+
+    // Gaussian kernel values (kernels/GaussianRows: fastExp of the clamped exponent) compiled for
+    // AVX-512 give the same bits as the baseline loop: Nystrom on both product paths, Pal & Savvides'
+    // kernel features, and a kernel matrix.
+    void gaussianKernelGivesTheSameBitsAtEveryLevel_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("inystrom templates") << "inystrom:s=50,r=4,mode=templates";
+        QTest::newRow("inystrom data") << "inystrom:s=40,r=3,mode=data";
+        QTest::newRow("kif") << "kif:k=50,eta=mean,r=4";
+    }
+    void gaussianKernelGivesTheSameBitsAtEveryLevel()
+    {
+        if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
+        QFETCH(QString, spec);
+        expectSameBitsAtBothLevels(spec.toStdString());
+        LevelGuard guard;
+        const BaseKernel k = BaseKernel::gaussian(4.0);
+        const MatrixXfR& X = digits().X;
+        setSimdLevel(SimdLevel::Avx512);
+        const MatrixXfR fast = k.matrix(X.topRows(70), X.bottomRows(37));
+        setSimdLevel(SimdLevel::Baseline);
+        const MatrixXfR base = k.matrix(X.topRows(70), X.bottomRows(37));
+        QVERIFY(fast.minCoeff() < 0.5f && fast.maxCoeff() > 0.0f);
+        QVERIFY(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0);
     }
 };
 

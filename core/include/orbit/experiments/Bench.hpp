@@ -10,11 +10,12 @@
 namespace orbit {
 
 /// One timed hot path. flops = 2 * rows * cols * depth of the GEMM it amounts to (rows = inputs, or
-/// inputs x r on the data path; cols = r s transformed templates, or s); gflops = flops / seconds;
-/// gemm_gflops = the rate of one Eigen float32 product C = A B^T of exactly that shape, timed in the
-/// same run with the same threads; ratio = gflops / gemm_gflops. peak_gflops = the better of that
-/// and the run-time-dispatched BLAS's sgemm (its kernels for this CPU) on the same shape, its rows
-/// split evenly over the same threads, one sgemm each; peak_ratio = gflops / peak_gflops: how close
+/// inputs x r on the data path; cols = r s transformed templates, or s), plus, for Nystrom, the
+/// whitening product (inputs x s times s x s); gflops = flops / seconds;
+/// gemm_gflops = the rate of Eigen float32 products C = A B^T of exactly those shapes (their times
+/// added), timed in the same run with the same threads; ratio = gflops / gemm_gflops. peak_gflops =
+/// the better of that and the run-time-dispatched BLAS's sgemm (its kernels for this CPU) on the same
+/// shapes, rows split evenly over the same threads, one sgemm each; peak_ratio = gflops / peak_gflops: how close
 /// the hot path is to the machine, whatever the build. Each side is the best of `repeats`
 /// runs, the two alternating, so load from other processes cannot favour either. Both are timed in steady state: the
 /// hot path writes into the output of a first, untimed transform (as a caller streaming batches into

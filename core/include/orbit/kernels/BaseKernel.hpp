@@ -38,6 +38,10 @@ public:
     /// squared norms of the rows (aNorm2: P.rows(), bNorm2: P.cols()).
     void fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index cols, Eigen::Index stride,
                            const float* aNorm2, const float* bNorm2) const;
+    /// acc[t] += k(a, b_t) for t < n, from p[t] = <a, b_t>, aNorm2 = ||a||^2 and bNorm2[t] = ||b_t||^2:
+    /// the values fromInnerProducts makes, summed in one pass (the pooling of Nystrom features). p
+    /// may be overwritten.
+    void addFromInnerProducts(float* acc, float* p, Eigen::Index n, float aNorm2, const float* bNorm2) const;
     /// k(a, b) from <a, b> = ab and the squared norms a2, b2, in double, for Gram matrices built by a
     /// product (Nystrom's K_ZZ, krr's kernel on features). The Gaussian's squared distance is
     /// clamped at 0 against rounding (k <= 1).

@@ -4,11 +4,28 @@
 // on, so a portable binary multiplies at the machine's speed) or Eigen's own product (compiled for
 // the build's ISA: SSE2 in a portable build).
 //
-// Threads. Every call is one thread's work: the BLAS is told once to start no threads of its own,
-// and Eigen runs under the callers' SerialEigen guards. The callers split their products into a
-// fixed partition of blocks (util/Deterministic.hpp), so the bits never depend on --threads or on
-// the number of MPI ranks. They do depend on the path (the two sum in different orders) and, for
-// the BLAS path, on the kernels the CPU gets (as a native build's would).
+// Threads and bits: two rules, both needed for the same bits at any --threads and any number of
+// MPI ranks.
+//  1. Every call is one thread's work, wherever it is made: inside a parallel loop, on a thread that
+//     spreads a block's tiles over a team, on a GUI worker or in a team of one. The BLAS path
+//     enforces it per call: OpenBLAS's OpenMP flavour would otherwise run a call made outside an
+//     active parallel region on omp_get_max_threads() threads, and its threaded driver gives other
+//     bits (it cuts the rows among the threads, so other entries fall on its edge kernels, and
+//     cuts a depth k between GEMM_Q and 2 GEMM_Q, 384 and 768 for sgemm on AVX-512, into other
+//     panels). Eigen runs single-threaded under the callers' SerialEigen guards.
+//  2. The bits of an entry of C depend on the shape of the call that computes it, not only on its
+//     operands: OpenBLAS sums an entry's k products in another order on its edge kernels (the rows
+//     and columns left over from its register tiles: cutting a row-major product into column tiles
+//     of a multiple of 4 and row tiles of a multiple of 2 kept every bit on SkylakeX kernels, tiles
+//     of 3 or 17 did not), and Eigen picks its depth blocking from m, n and k. So the callers cut
+//     their products into a
+//     fixed partition of blocks and tiles (util/Deterministic.hpp, features/Pooling.hpp) that never
+//     depends on the thread count or the ranks, and a block whose tiles may run on several threads
+//     computes the same tiles either way.
+// The bits do depend on the path (the two sum in different orders) and, for the BLAS path, on the
+// kernels the CPU gets (as a native build's would). tests/core/linalg/test_gemm_paths checks rule 1
+// (aCallOutsideAParallelRegionHasTheBitsOfOneThread), tests/core/features/test_feature_maps the
+// two together (oneBlockSplitsItsTilesWithTheSameBits).
 #include "orbit/data/Dataset.hpp"
 
 #include <Eigen/Core>
