@@ -56,7 +56,8 @@ Task makeLocalityTask(LocalityRequest request)
                                                      progressIn(0.0, landShare),
                                                      stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
         result->learn = orbit::learnLocality(data, request.config, progressIn(landShare, 1.0),
-                                             stepsOf(LocalityStep::Stage::Learn, learnEvaluations));
+                                             stepsOf(LocalityStep::Stage::Learn, learnEvaluations), orbit::oneProcess(),
+                                             stepsOf(LocalityStep::Stage::Pilot, 0));
         result->learnedLandscape = orbit::learnLandscape(result->learn);
         return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
     };

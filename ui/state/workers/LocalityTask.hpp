@@ -1,6 +1,6 @@
 #pragma once
-// The Training panel's Learn locality task: orbit::learnLocality, every full-size evaluation handed
-// to the GUI as a partial result (so the sliders, the density and the orbits follow the optimiser
+// The Training panel's Learn locality task: orbit::learnLocality, every evaluation (its cheap pilots'
+// and the full-size ones) handed to the GUI as a partial result (so the sliders, the density and the orbits follow the optimiser
 // live), and the landscape drawn from the learn's own evaluations and pilots (orbit::learnLandscape).
 // On request, a common-random-number landscape over a grid is evaluated first (a surface for two
 // parameters), at the cost of its evaluations.
@@ -28,12 +28,14 @@ struct LocalityRequest {
 
 /// One evaluation, as it happens.
 struct LocalityStep {
-    enum class Stage { Landscape, Learn };
+    /// Landscape: the grid asked for; Pilot: the learn on a part of the rows and templates (its
+    /// evidence on its own, smaller scale); Learn: a full-size evaluation.
+    enum class Stage { Landscape, Pilot, Learn };
     Stage stage = Stage::Learn;
     orbit::EvidencePoint point;
     orbit::EvidencePoint best;  ///< the best of this stage so far
     int index = 0;              ///< 1-based within the stage
-    int total = 0;              ///< evaluations the stage may take
+    int total = 0;              ///< evaluations the stage may take (0 for Pilot: as few as it needs)
 };
 
 struct LocalityResult {

@@ -136,6 +136,12 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
                                   .arg(steps_)
                                   .arg(valuesText(best_))
                                   .arg(bestEvidence_, 0, 'f', 2));
+        } else if (!pilotBest_.empty()) {
+            applyValues(pilotBest_);
+            summary_->setText(tr("Cancelled while the pilots searched; kept the pilots' best point: %1 (log evidence "
+                                 "%2 on a part of the rows). Undo puts back the values from before.")
+                                  .arg(valuesText(pilotBest_))
+                                  .arg(pilotBestEvidence_, 0, 'f', 2));
         } else {
             if (before_)
                 state_->setOrbitSettings(*before_);
@@ -270,6 +276,7 @@ void LocalityPane::start(const TrainingSettings& training)
     before_ = orbitSettings;
     running_ = names;
     best_.clear();
+    pilotBest_.clear();
     steps_ = 0;
     view_->begin(params, request.landscape);
     QStringList labels;
@@ -314,6 +321,19 @@ void LocalityPane::onStep(const LocalityStep& step)
     if (step.stage == LocalityStep::Stage::Landscape) {
         view_->addLandscapePoint(step.point);
         summary_->setText(tr("Evidence landscape: %1 of %2 points.").arg(step.index).arg(step.total));
+        return;
+    }
+    if (step.stage == LocalityStep::Stage::Pilot) {
+        // A cheap pilot on a part of the rows finds the basin; its evidence is on its own scale, so
+        // it moves the sliders but joins the chart only at the end (scaled, learnLandscape).
+        pilotBest_ = step.best.params;
+        pilotBestEvidence_ = step.best.logEvidence;
+        applyValues(step.point.params);
+        summary_->setText(tr("Pilot on a part of the rows, evaluation %1 (%2): %3.\nBest of this pilot: %4.")
+                              .arg(step.index)
+                              .arg(QString::fromStdString(step.point.stage))
+                              .arg(valuesText(step.point.params))
+                              .arg(valuesText(step.best.params)));
         return;
     }
     ++steps_;

@@ -103,8 +103,10 @@ private:
     std::optional<OrbitSettings> before_;        ///< the settings before the last learn (Undo)
     std::vector<std::string> wanted_;            ///< the session's choice, applied whenever the list is rebuilt
     std::vector<std::string> running_;           ///< the parameters of the run in progress
-    std::map<std::string, double> best_;          ///< the best point of the run so far
+    std::map<std::string, double> best_;          ///< the best full-size point of the run so far
     double bestEvidence_ = 0.0;
+    std::map<std::string, double> pilotBest_;     ///< before the first full-size one: the last pilot's best
+    double pilotBestEvidence_ = 0.0;
     int steps_ = 0;
     std::shared_ptr<const LocalityResult> last_;
     bool applying_ = false;                       ///< true while this pane writes the orbit settings
