@@ -29,20 +29,13 @@ using namespace orbitui;
 
 namespace {
 
+/// quickInvariantBlr's run (irf, 300 digits, one hold-out split) with ridge over two strengths.
 TrainingSettings ridge()
 {
-    TrainingSettings s;
-    s.preset = "irf";
-    s.s = 128;
-    s.r = 4;
+    TrainingSettings s = orbittest::quickInvariantBlr(128, 4, 7);
     s.learner = "ridge";
-    s.eval = "holdout";
-    s.holdoutFraction = 0.25;
     s.lambdas = {1e-3, 1e-1};
-    s.medians = {1.0};
-    s.subset = 300;
     s.learningCurve = false;
-    s.seed = 7;
     return s;
 }
 
