@@ -24,12 +24,17 @@ QString refused(const QString& option, const QString& what, const QString& value
 
 } // namespace
 
+void nameApplication()
+{
+    QCoreApplication::setOrganizationName("OrbitLab");
+    QCoreApplication::setOrganizationDomain("orbitlab.invalid");
+    QCoreApplication::setApplicationName("Orbit Lab");
+    QCoreApplication::setApplicationVersion(ORBITLAB_VERSION);
+}
+
 void identifyApplication()
 {
-    QApplication::setOrganizationName("OrbitLab");
-    QApplication::setOrganizationDomain("orbitlab.invalid");
-    QApplication::setApplicationName("Orbit Lab");
-    QApplication::setApplicationVersion(ORBITLAB_VERSION);
+    nameApplication();
     QApplication::setWindowIcon(QIcon(":/icons/orbitlab.svg"));
 }
 

@@ -39,7 +39,10 @@ struct StartOptions {
 /// anything loads.
 std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QString* error);
 
-/// Sets the application's organisation, name, version and icon (QSettings and the About box read them).
+/// Sets the application's organisation, name and version (QSettings, --help and --version read them);
+/// needs only a QCoreApplication.
+void nameApplication();
+/// nameApplication() and the window icon (QApplication).
 void identifyApplication();
 
 } // namespace orbitui
