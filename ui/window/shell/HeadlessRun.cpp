@@ -76,8 +76,13 @@ QString HeadlessRun::start()
         exportWhenIdle(o.exportDir, o.screenshot);
         return {};
     }
-    if (o.screenshot.isEmpty())
+    if (o.screenshot.isEmpty()) {
+        if (o.runGiven) {  // the window opens and starts the run, as its button would
+            w.showPanel("training");
+            w.trainingPanel()->runWhenDataReady(o.learn ? TrainingPanel::Action::Learn : TrainingPanel::Action::Train);
+        }
         return {};
+    }
     if (w.currentPanel() == w.trainingPanel() || o.runGiven) {
         // A Training screenshot shows results (or the evidence climbing), not settings; with --run
         // on another panel, that panel follows the Training panel's work (e.g. the Group panel's

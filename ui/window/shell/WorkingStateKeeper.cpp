@@ -162,14 +162,7 @@ void WorkingStateKeeper::clearSessionFile()
     updateTitle();
 }
 
-bool WorkingStateKeeper::isSessionModified() const
-{
-    WorkingState w;
-    w.session = window_->session()->capture();
-    w.sessionFile = sessionFile_;
-    w.savedSession = savedSession_;
-    return w.sessionModified();
-}
+bool WorkingStateKeeper::isSessionModified() const { return capture().sessionModified(); }
 
 void WorkingStateKeeper::updateTitle()
 {

@@ -62,6 +62,16 @@ SessionState everyPanelChanged(const QString& data)
     return s;
 }
 
+/// The bundled digits with the Kernels and Approximation panels computing only when asked.
+SessionState quietDigits()
+{
+    SessionState s;
+    s.dataPath = orbittest::digitsPng();
+    s.kernels.autoApply = false;
+    s.approximation.autoApply = false;
+    return s;
+}
+
 /// Answers the next modal question called `name` by clicking `button` (a standard button, or the
 /// button with that text). Saves its picture as `shot` under $ORBIT_SCREENSHOTS.
 void answerNext(const QString& name, const QString& button, const QString& shot = {})
@@ -291,11 +301,7 @@ private slots:
         Settings settings(dir.filePath("s.ini"));
         MainWindow w(&settings, true);
         w.show();
-        SessionState s;
-        s.dataPath = orbittest::digitsPng();
-        s.kernels.autoApply = false;
-        s.approximation.autoApply = false;
-        w.session()->apply(s);
+        w.session()->apply(quietDigits());
         QVERIFY(waitLoaded(w));
         const QString file = dir.filePath("lesson-plan.json");
         QVERIFY(w.session()->saveFile(file));
@@ -333,10 +339,7 @@ private slots:
             Settings settings(dir.filePath("s.ini"));
             MainWindow w(&settings, true);
             w.show();
-            SessionState s;
-            s.dataPath = orbittest::digitsPng();
-            s.kernels.autoApply = false;
-            s.approximation.autoApply = false;
+            SessionState s = quietDigits();
             s.training.subset = 600;
             s.training.s = 200;
             s.training.learnEvaluations = 200;
