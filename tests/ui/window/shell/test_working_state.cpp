@@ -295,6 +295,36 @@ private slots:
         QVERIFY(!clean);  // the caller opens the bundled data
     }
 
+    void fileNewStartsClean()
+    {
+        QTemporaryDir dir;
+        Settings settings(dir.filePath("s.ini"));
+        MainWindow w(&settings, true);
+        w.show();
+        w.session()->apply(everyPanelChanged(orbittest::g2Xyz()));
+        QVERIFY(waitLoaded(w));
+        QVERIFY(w.session()->saveFile(dir.filePath("plan.json")));
+        w.trainingPanel()->locality()->setUndoSettings(w.state()->orbitSettings());
+        QVERIFY(w.startClean());  // unmodified session: no question
+        QVERIFY(waitLoaded(w));
+        // What a window that never had a setting shows on the bundled digits.
+        orbittest::WindowFixture fresh;
+        QVERIFY(orbittest::loadAndSettle(*fresh.window, w.state()->datasetPath()));
+        const SessionState clean = fresh.window->session()->capture();
+        const SessionState now = w.session()->capture();
+        QCOMPARE(QFileInfo(now.dataPath).fileName(), QString("digits.png"));
+        QVERIFY(!now.pinned);
+        QCOMPARE(now.orbit, clean.orbit);
+        QCOMPARE(now.training, clean.training);
+        QCOMPARE(now.kernels, clean.kernels);
+        QCOMPARE(now.approximation, clean.approximation);
+        QCOMPARE(now.selectedIndex, clean.selectedIndex);
+        QCOMPARE(now.embeddingInputs, clean.embeddingInputs);
+        QVERIFY(!w.trainingPanel()->locality()->undoSettings());
+        QVERIFY(w.keeper()->sessionFile().isEmpty());
+        QCOMPARE(w.windowTitle(), QString("Orbit Lab"));
+    }
+
     void saveDiscardCancelOnAModifiedSession()
     {
         QTemporaryDir dir;
