@@ -107,7 +107,7 @@ bool WorkingStateKeeper::reopen(const std::function<void()>& startClean)
     case StateStore::Previous::Kind::Clean:
         apply(previous.state);
         window_->session()->showStatus(tr("Reopened where you left off: %1").arg(safeText(describe(previous.state))), 10000);
-        return true;
+        return !previous.state.session.dataPath.isEmpty();  // no data then: the caller opens the sample
     case StateStore::Previous::Kind::Unclean:
         break;
     }

@@ -36,7 +36,7 @@ public:
     void apply(const WorkingState& state);
 
     /// At a start without --data, --session, --setting or --lesson: reopens what a clean quit left
-    /// and returns true; after an unclean exit shows the recovery offer (recoveryOffer()) and returns
+    /// and returns true (false when it had no data: the caller opens the sample under its settings); after an unclean exit shows the recovery offer (recoveryOffer()) and returns
     /// true, its answer restoring or calling `startClean`; returns false when there is nothing (or a
     /// refused file: its one line is shown in the Data panel and on stderr) and the caller starts clean.
     bool reopen(const std::function<void()>& startClean);
