@@ -51,12 +51,17 @@ bool pngHeader(PngReader& r, std::FILE* file, png_uint_32* width, png_uint_32* h
     png_read_info(r.png, r.info);
     const int colour = png_get_color_type(r.png, r.info);
     const int bits = png_get_bit_depth(r.png, r.info);
-    if (colour == PNG_COLOR_TYPE_PALETTE)
+    // The channels imread(IMREAD_UNCHANGED) gives: a palette as BGR, or BGRA with a transparency
+    // chunk; grey + alpha as BGRA; grey and RGB without alpha whatever their tRNS says.
+    if (colour == PNG_COLOR_TYPE_PALETTE) {
         png_set_palette_to_rgb(r.png);
+        if (png_get_valid(r.png, r.info, PNG_INFO_tRNS))
+            png_set_tRNS_to_alpha(r.png);
+    }
     if (colour == PNG_COLOR_TYPE_GRAY && bits < 8)
         png_set_expand_gray_1_2_4_to_8(r.png);
-    if (png_get_valid(r.png, r.info, PNG_INFO_tRNS))
-        png_set_tRNS_to_alpha(r.png);
+    if (colour == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_gray_to_rgb(r.png);
     if (bits == 16)
         png_set_swap(r.png);  // host (little-endian) order for CV_16U
     png_set_bgr(r.png);       // OpenCV's channel order
