@@ -74,11 +74,9 @@ bool WorkingState::sessionModified() const
 
 QJsonObject toJson(const WorkingState& w)
 {
-    QJsonObject json{{"format", kFormat},
-                     {"version", kVersion},
-                     {"session", toJson(w.session)},
-                     {"saved_at", w.savedAt.toUTC().toString(Qt::ISODateWithMs)},
-                     {"clean_exit", w.cleanExit}};
+    QJsonObject json{{"format", kFormat}, {"version", kVersion}, {"session", toJson(w.session)}, {"clean_exit", w.cleanExit}};
+    if (w.savedAt.isValid())
+        json.insert("saved_at", w.savedAt.toUTC().toString(Qt::ISODateWithMs));
     if (!w.sessionFile.isEmpty())
         json.insert("session_file", w.sessionFile);
     if (w.savedSession)
@@ -90,8 +88,12 @@ QJsonObject toJson(const WorkingState& w)
         undo.orbit = *w.learnUndo;
         json.insert("learn_undo", toJson(undo).value("orbit"));
     }
-    if (!w.learned.isEmpty() || w.learnedAt.isValid())
-        json.insert("learned", QJsonObject{{"text", w.learned}, {"at", w.learnedAt.toUTC().toString(Qt::ISODateWithMs)}});
+    if (!w.learned.isEmpty() || w.learnedAt.isValid()) {
+        QJsonObject learned{{"text", w.learned}};
+        if (w.learnedAt.isValid())  // an absent time reads back as none; an empty one would be refused
+            learned.insert("at", w.learnedAt.toUTC().toString(Qt::ISODateWithMs));
+        json.insert("learned", learned);
+    }
     if (!w.trained.isEmpty())
         json.insert("trained", w.trained);
     return json;

@@ -75,6 +75,16 @@ private slots:
         QVERIFY(!changed.sessionModified());
     }
 
+    void timesThatAreNotSetReadBackAsNotSet()
+    {
+        WorkingState w = sample(2.0);
+        w.learnedAt = {};
+        w.savedAt = {};
+        const WorkingState back = orbitui::workingStateFromJson(orbitui::toJson(w));
+        QVERIFY(!back.learnedAt.isValid() && !back.savedAt.isValid());
+        QCOMPARE(back.learned, w.learned);
+    }
+
     void describesWhatWasThere()
     {
         const QString text = orbitui::describe(sample(7.5));
