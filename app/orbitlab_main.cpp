@@ -15,15 +15,21 @@ int main(int argc, char** argv)
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
-    QApplication app(argc, argv);
-    orbitui::identifyApplication();
-
+    // The options are read before the window system is: --help, --version and a bad option need no
+    // display (QCommandLineParser prints and exits inside parseStartOptions).
     QString error;
-    const std::optional<orbitui::StartOptions> options = orbitui::parseStartOptions(arguments, &error);
+    std::optional<orbitui::StartOptions> options;
+    {
+        QCoreApplication parsing(argc, argv);
+        orbitui::nameApplication();
+        options = orbitui::parseStartOptions(arguments, &error);
+    }
     if (!options) {
         std::fprintf(stderr, "orbitlab: %s\n", qPrintable(error));
         return 2;
     }
+    QApplication app(argc, argv);
+    orbitui::identifyApplication();
     orbitui::MainWindow window(nullptr, !options->headless());
     orbitui::HeadlessRun run(&window, *options);
     error = run.start();

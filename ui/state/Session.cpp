@@ -1,5 +1,7 @@
 #include "state/Session.hpp"
 
+#include "state/WorkingState.hpp"
+
 #include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -7,7 +9,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cmath>
 #include <functional>
@@ -537,13 +538,7 @@ SessionState sessionFromJson(const QJsonObject& json)
 
 QString saveSession(const QString& path, const SessionState& s)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QString("%1: cannot write: %2").arg(path, file.errorString());
-    file.write(QJsonDocument(toJson(s)).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return QString("%1: cannot write: %2").arg(path, file.errorString());
-    return {};
+    return writeAtomically(path, QJsonDocument(toJson(s)).toJson(QJsonDocument::Indented));
 }
 
 std::optional<SessionState> loadSession(const QString& path, QString* error)

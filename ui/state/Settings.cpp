@@ -63,6 +63,12 @@ void Settings::setLastSessionDirectory(const QString& dir) { settings_->setValue
 bool Settings::presentationMode() const { return settings_->value(SettingsKey::PresentationMode, false).toBool(); }
 void Settings::setPresentationMode(bool on) { settings_->setValue(SettingsKey::PresentationMode, on); }
 
+QString Settings::stateDirectory() const
+{
+    const QFileInfo file(settings_->fileName());
+    return file.absoluteDir().filePath(file.completeBaseName() + ".state");
+}
+
 void Settings::sync() { settings_->sync(); }
 
 } // namespace orbitui

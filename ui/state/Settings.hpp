@@ -55,6 +55,10 @@ public:
     bool presentationMode() const;
     void setPresentationMode(bool on);
 
+    /// The folder of the working state (state/WorkingState.hpp), beside the settings file: for
+    /// ~/.config/OrbitLab/Orbit Lab.conf it is ~/.config/OrbitLab/Orbit Lab.state; a test's s.ini has s.state.
+    QString stateDirectory() const;
+
     void sync();
 
 private:

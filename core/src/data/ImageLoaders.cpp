@@ -1,6 +1,7 @@
 // Image files through OpenCV: one image, a folder of class sub-folders, and OpenCV's digits sheet.
 // Colour images are stored as interleaved RGB (HWC), grey ones with one channel, values in [0, 1].
 #include "data/LoaderSupport.hpp"
+#include "data/SilentDecoders.hpp"
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -21,11 +22,17 @@ cv::Mat readImage(const std::string& path, std::size_t maxBytes)
 {
     requireFile(path);
     if (fileSize(path) == 0) fail(LoadErrorKind::UnreadableImage, path, {}, "the image file is empty");
+    // PNG and JPEG through their libraries with silent handlers (no library line on the terminal);
+    // the other formats through OpenCV.
     cv::Mat raw;
-    try {
-        raw = cv::imread(path, cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception& e) {
-        fail(LoadErrorKind::UnreadableImage, path, {}, std::string("OpenCV could not decode the image: ") + e.what());
+    if (std::optional<cv::Mat> decoded = decodeSilently(path, maxBytes)) {
+        raw = std::move(*decoded);
+    } else {
+        try {
+            raw = cv::imread(path, cv::IMREAD_UNCHANGED);
+        } catch (const cv::Exception& e) {
+            fail(LoadErrorKind::UnreadableImage, path, {}, std::string("OpenCV could not decode the image: ") + e.what());
+        }
     }
     if (raw.empty()) fail(LoadErrorKind::UnreadableImage, path, {}, "OpenCV could not decode the image");
     checkFloatMemory(path, {}, 1, checkedProduct({std::size_t(raw.rows), std::size_t(raw.cols), 3}), maxBytes);

@@ -45,11 +45,18 @@ OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
                                                     std::to_string(dim) + " x " + std::to_string(dim) + " need " +
                                                     need + " (limit 4 GiB)",
                         std::to_string(count));
-    q_.resize(static_cast<std::size_t>(count));
-    detail::forEachBlock(q_.size(), 1, [&](std::size_t k, std::size_t) {
-        Rng rng = makeRng(seed, static_cast<std::uint64_t>(k));
-        q_[k] = haarOrthogonal(dim, rng);
+}
+
+const std::vector<MatrixXfR>& OrthogonalSetGroup::matrices() const
+{
+    std::call_once(drawn_, [this] {
+        q_.resize(static_cast<std::size_t>(count_));
+        detail::forEachBlock(q_.size(), 1, [&](std::size_t k, std::size_t) {
+            Rng rng = makeRng(seed_, static_cast<std::uint64_t>(k));
+            q_[k] = haarOrthogonal(dim_, rng);
+        });
     });
+    return q_;
 }
 
 std::string OrthogonalSetGroup::spec() const { return "orthogonal:k=" + std::to_string(count_); }
@@ -94,9 +101,9 @@ void OrthogonalSetGroup::apply(const GroupElement& g, const float* in, float* ou
     if (g.k < 0) {
         y = x;
     } else if (g.k < count_) {
-        y.noalias() = q_.at(static_cast<std::size_t>(g.k)) * x;
+        y.noalias() = matrices().at(static_cast<std::size_t>(g.k)) * x;
     } else {
-        y.noalias() = q_.at(static_cast<std::size_t>(g.k - count_)).transpose() * x;
+        y.noalias() = matrices().at(static_cast<std::size_t>(g.k - count_)).transpose() * x;
     }
 }
 

@@ -10,6 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
 #include <cmath>
 #include <filesystem>
 
@@ -23,6 +26,45 @@ float idxPixel(int i, int r, int c) { return static_cast<float>((40 * i + 5 * r 
 class TestLoadersSmall : public QObject {
     Q_OBJECT
 private slots:
+    /// PNG and JPEG go through libpng and libjpeg with silent handlers (data/SilentDecoders): a
+    /// folder of them loads to the values OpenCV's imread gives the same files (grey, 16-bit, BGR,
+    /// BGRA; lossless BMP beside each PNG, imread itself for the JPEGs).
+    void silentDecodersGiveWhatImreadGives_data()
+    {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QString>("ext");
+        QTest::newRow("png grey") << CV_8UC1 << "png";
+        QTest::newRow("png 16-bit grey") << CV_16UC1 << "png";
+        QTest::newRow("png bgr") << CV_8UC3 << "png";
+        QTest::newRow("png bgra") << CV_8UC4 << "png";
+        QTest::newRow("jpeg grey") << CV_8UC1 << "jpg";
+        QTest::newRow("jpeg bgr") << CV_8UC3 << "jpg";
+    }
+    void silentDecodersGiveWhatImreadGives()
+    {
+        QFETCH(int, type);
+        QFETCH(QString, ext);
+        QTemporaryDir dir;
+        namespace fs = std::filesystem;
+        const fs::path ours = dir.filePath("ours").toStdString(), theirs = dir.filePath("theirs").toStdString();
+        cv::RNG rng(7);
+        for (const char* cls : {"a", "b"})
+            for (int i = 0; i < 2; ++i) {
+                fs::create_directories(ours / cls);
+                fs::create_directories(theirs / cls);
+                cv::Mat img(9, 7, type);
+                rng.fill(img, cv::RNG::UNIFORM, 0, CV_MAT_DEPTH(type) == CV_16U ? 65536 : 256);
+                const std::string name = std::to_string(i);
+                QVERIFY(cv::imwrite((ours / cls / (name + "." + ext.toStdString())).string(), img));
+                // The reference: what imread gives for the file just written, stored losslessly.
+                const cv::Mat back = cv::imread((ours / cls / (name + "." + ext.toStdString())).string(), cv::IMREAD_UNCHANGED);
+                QVERIFY(cv::imwrite((theirs / cls / (name + (CV_MAT_DEPTH(type) == CV_16U ? ".tiff" : ".bmp"))).string(), back));
+            }
+        const Dataset a = loadDataset(ours.string()), b = loadDataset(theirs.string());
+        QCOMPARE(a.X.rows(), b.X.rows());
+        QCOMPARE(a.X.cols(), b.X.cols());
+        QVERIFY(a.X == b.X);
+    }
     void detectsEachFormat_data()
     {
         QTest::addColumn<QString>("file");

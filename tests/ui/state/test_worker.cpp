@@ -99,7 +99,13 @@ private slots:
             const QVariantList seen = done->at(0).at(1).toList();
             QCOMPARE(seen.at(0).toInt(), 2);  // both shares alive
             QCOMPARE(seen.at(1).toInt(), 2);  // 4 threads between two computations
+#ifdef _OPENMP
             QCOMPARE(seen.at(2).toInt(), 2);  // and the region really started 2
+#else
+            // A build without OpenMP (the ThreadSanitizer tree, ORBIT_OPENMP=OFF: libgomp is not
+            // instrumented) compiles the region out: it runs on the calling thread alone.
+            QCOMPARE(seen.at(2).toInt(), 1);
+#endif
         }
         QTRY_COMPARE(orbit::activeComputations(), 0);  // shares end with their tasks
         orbit::setComputeBudget(0);

@@ -10,6 +10,7 @@
 #include "window/lessons/LessonDock.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
+#include "window/shell/WorkingStateKeeper.hpp"
 #include "window/training/TrainingPanel.hpp"
 
 #include "orbit/util/SafeText.hpp"
@@ -46,13 +47,9 @@ QString HeadlessRun::start()
     } else if (!o.data.isEmpty()) {
         w.session()->openData(o.data);
     } else if (o.session.isEmpty() && !o.setting) {
-        const QString sample = findSampleData(defaultSampleFile());
-        if (!sample.isEmpty())
-            w.session()->openData(sample);
-        else
-            w.dataPanel()->showError(tr("The bundled sample data were not found in %1. Open a dataset "
-                                        "with File ▸ Open data….")
-                                         .arg(sampleDataDirectories().join(", ")));
+        // Where the user left off (or the recovery offer after a crash), else the bundled sample.
+        if (!w.keeper() || !w.keeper()->reopen([&w] { w.openSampleData(); }))
+            w.openSampleData();
     }
     if (!o.panel.isEmpty() && !w.showPanel(o.panel)) {
         QString names;
@@ -79,8 +76,13 @@ QString HeadlessRun::start()
         exportWhenIdle(o.exportDir, o.screenshot);
         return {};
     }
-    if (o.screenshot.isEmpty())
+    if (o.screenshot.isEmpty()) {
+        if (o.runGiven) {  // the window opens and starts the run, as its button would
+            w.showPanel("training");
+            w.trainingPanel()->runWhenDataReady(o.learn ? TrainingPanel::Action::Learn : TrainingPanel::Action::Train);
+        }
         return {};
+    }
     if (w.currentPanel() == w.trainingPanel() || o.runGiven) {
         // A Training screenshot shows results (or the evidence climbing), not settings; with --run
         // on another panel, that panel follows the Training panel's work (e.g. the Group panel's

@@ -19,7 +19,11 @@
 #include "window/orbits/OrbitsPanel.hpp"
 #include "window/shell/PanelTabs.hpp"
 #include "window/shell/SessionController.hpp"
+#include "state/SampleData.hpp"
+#include "state/workers/Worker.hpp"
 #include "window/shell/ShareActions.hpp"
+#include "window/shell/WorkingStateKeeper.hpp"
+#include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingPanel.hpp"
 
 #include <QAction>
@@ -32,7 +36,9 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QStatusBar>
 
 namespace orbitui {
@@ -101,6 +107,7 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
         restoreState(settings_->windowState());
         showPanel(settings_->currentPanel());
         presentationAction_->setChecked(settings_->presentationMode());
+        keeper_ = new WorkingStateKeeper(this, settings_->stateDirectory());
     }
 }
 
@@ -117,19 +124,15 @@ bool MainWindow::showPanel(const QString& name) { return tabs_->show(name); }
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* fresh = file->addAction(tr("&New"), this, &MainWindow::startClean);
+    fresh->setShortcut(QKeySequence::New);
+    fresh->setToolTip(tr("The default setting on the bundled data: no lesson, nothing pinned, no session file"));
     QAction* open = file->addAction(tr("&Open data…"), this, &MainWindow::openDataDialog);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    file->addAction(tr("Open &session…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), settings_->lastSessionDirectory(),
-                                                          tr("Orbit Lab sessions (*.json);;All files (*)"));
-        if (!path.isEmpty()) {
-            settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
-            session_->openFile(path);
-        }
-    });
+    file->addAction(tr("Open &session…"), this, &MainWindow::openSessionDialog);
     QAction* save = file->addAction(tr("&Save session…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
                                                           settings_->lastSessionDirectory() + "/session.json",
@@ -182,7 +185,10 @@ void MainWindow::rebuildRecentMenu()
     const QStringList files = settings_->recentFiles();
     for (const QString& path : files)
         recentMenu_->addAction(safeText(QFileInfo(path).fileName()) + "  —  " + safePath(QFileInfo(path).absolutePath()), this,
-                               [this, path] { session_->openData(path); });
+                               [this, path] {
+                                   if (maybeSaveSession())
+                                       session_->openData(path);
+                               });
     if (!files.isEmpty()) {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("Clear list"), this, [this] {
@@ -195,6 +201,8 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::openDataDialog()
 {
+    if (!maybeSaveSession())
+        return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open data"), settings_->lastDirectory(),
         tr("Datasets (*.gz *-ubyte *.idx *.bin *.amat *.png *.jpg *.jpeg *.bmp *.pgm *.mat *.xyz *.extxyz *.csv);;"
@@ -203,6 +211,90 @@ void MainWindow::openDataDialog()
         return;
     settings_->setLastDirectory(QFileInfo(path).absolutePath());
     session_->openData(path);
+}
+
+void MainWindow::openSessionDialog()
+{
+    if (!maybeSaveSession())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), settings_->lastSessionDirectory(),
+                                                      tr("Orbit Lab sessions (*.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        settings_->setLastSessionDirectory(QFileInfo(path).absolutePath());
+        session_->openFile(path);
+    }
+}
+
+void MainWindow::openSampleData()
+{
+    const QString sample = findSampleData(defaultSampleFile());
+    if (!sample.isEmpty())
+        session_->openData(sample);
+    else
+        dataPanel_->showError(tr("The bundled sample data were not found in %1. Open a dataset with File ▸ Open data….")
+                                  .arg(sampleDataDirectories().join(", ")));
+}
+
+bool MainWindow::startClean()
+{
+    if (!maybeSaveSession())
+        return false;
+    trainingPanel_->cancel();
+    lessonDock_->hide();
+    SessionState clean;
+    clean.panel = QStringLiteral("data");
+    session_->apply(clean);
+    trainingPanel_->locality()->setUndoSettings(std::nullopt);
+    if (keeper_)
+        keeper_->clearSessionFile();
+    openSampleData();
+    return true;
+}
+
+bool MainWindow::maybeSaveSession()
+{
+    if (!keeper_ || !keeper_->isSessionModified())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Save the session?"),
+                    tr("The setting differs from the session %1.").arg(safeText(QFileInfo(keeper_->sessionFile()).fileName())),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName("saveQuestion");
+    box.setTextFormat(Qt::PlainText);
+    const WorkingState now = keeper_->capture();
+    QStringList changed = sessionDifferences(*now.savedSession, now.session);
+    changed.removeAll("panel");
+    if (changed.size() > 4)
+        changed = changed.mid(0, 4) << "…";
+    box.setInformativeText(tr("Changed: %1.\nSave the changes to the session file, discard them, or cancel and go on working?")
+                               .arg(changed.join(", ")));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return session_->saveFile(keeper_->sessionFile());
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool MainWindow::confirmStopRuns()
+{
+    const bool learning = trainingPanel_->locality()->busy();
+    if (!learning && !trainingPanel_->runner()->busy())
+        return true;
+    QMessageBox box(QMessageBox::Question, tr("Quit while working?"),
+                    learning ? tr("Learn locality is still running.") : tr("A training run is still running."),
+                    QMessageBox::Cancel, this);
+    box.setObjectName("runningQuestion");
+    box.setTextFormat(Qt::PlainText);
+    box.setInformativeText(learning ? tr("Quitting stops it. The best point so far and Undo are kept and come back at "
+                                         "the next start.")
+                                    : tr("Quitting stops it; the setting is kept and comes back at the next start."));
+    QPushButton* quit = box.addButton(tr("Stop and quit"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == quit;
 }
 
 bool MainWindow::isIdle() const
@@ -224,12 +316,20 @@ void MainWindow::saveScreenshotDialog()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (keeper_ && (!confirmStopRuns() || !maybeSaveSession())) {
+        event->ignore();
+        return;
+    }
     if (restoring_) {
         settings_->setWindowGeometry(saveGeometry());
         settings_->setWindowState(saveState());
         if (Panel* p = currentPanel())
             settings_->setCurrentPanel(p->name());
         settings_->sync();
+    }
+    if (keeper_) {
+        keeper_->finish();  // the best point of a running learn is captured before it stops
+        trainingPanel_->cancel();
     }
     event->accept();
 }
@@ -246,6 +346,8 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (urls.isEmpty() || !urls.front().isLocalFile())
         return;
     const QString path = urls.front().toLocalFile();
+    if (!maybeSaveSession())
+        return;
     if (path.endsWith(".json", Qt::CaseInsensitive))
         session_->openFile(path);
     else

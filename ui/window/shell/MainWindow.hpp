@@ -30,6 +30,7 @@ class SessionController;
 class Settings;
 class ShareActions;
 class TrainingPanel;
+class WorkingStateKeeper;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -72,6 +73,18 @@ public:
     /// True when no panel, A/B view or the inspector waits for a worker.
     bool isIdle() const;
 
+    /// The working state kept across quit and crash (a window that restores only; else null).
+    WorkingStateKeeper* keeper() const { return keeper_; }
+    /// Opens the bundled sample data (or says in the Data panel where they were looked for).
+    void openSampleData();
+    /// File ▸ New: after the Save / Discard / Cancel question, the default setting on the bundled
+    /// data, no lesson, nothing pinned, no session file. False when the user cancelled.
+    bool startClean();
+    /// Before throwing the setting away (quit, another session or dataset, New): when a session file
+    /// is in use and the setting differs from it, asks Save / Discard / Cancel (the "saveQuestion"
+    /// message box). True to go on (saved or discarded), false when cancelled or the save failed.
+    bool maybeSaveSession();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -82,6 +95,10 @@ private:
     void rebuildRecentMenu();
     void openDataDialog();
     void saveScreenshotDialog();
+    void openSessionDialog();
+    /// At quit, while a training run or a learn is under way: asks whether to stop it (the
+    /// "runningQuestion" message box). True to quit.
+    bool confirmStopRuns();
 
     std::unique_ptr<Settings> ownedSettings_;
     Settings* settings_;
@@ -105,6 +122,7 @@ private:
     Comparison* comparison_ = nullptr;
     ComparisonViews* comparisonViews_ = nullptr;
     CompareActions* compare_ = nullptr;
+    WorkingStateKeeper* keeper_ = nullptr;
 };
 
 } // namespace orbitui

@@ -170,17 +170,20 @@ bool SessionController::openFile(const QString& path)
     }
     currentPanel()->clearError();
     apply(*session);
+    emit sessionFileUsed(QFileInfo(path).absoluteFilePath(), *session);
     showStatus(tr("Session %1 opened").arg(safeText(QFileInfo(path).fileName())));
     return true;
 }
 
 bool SessionController::saveFile(const QString& path)
 {
-    const QString error = saveSession(path, capture());
+    const SessionState state = capture();
+    const QString error = saveSession(path, state);
     if (!error.isEmpty()) {
         currentPanel()->showError(tr("Could not save the session: %1").arg(error));
         return false;
     }
+    emit sessionFileUsed(QFileInfo(path).absoluteFilePath(), state);
     showStatus(tr("Session saved to %1").arg(safePath(path)));
     return true;
 }

@@ -83,6 +83,8 @@ signals:
     /// A dataset finished loading, or failed to (after the controller handled a missing one).
     void dataLoaded(const QString& path);
     void dataLoadFailed(const QString& path, const QString& message);
+    /// A session file was opened or saved: its path and the setting it holds (the title's [*]).
+    void sessionFileUsed(const QString& path, const SessionState& state);
 
 private:
     void showMissingData(const QString& failure = {});

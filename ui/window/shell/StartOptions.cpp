@@ -24,12 +24,17 @@ QString refused(const QString& option, const QString& what, const QString& value
 
 } // namespace
 
+void nameApplication()
+{
+    QCoreApplication::setOrganizationName("OrbitLab");
+    QCoreApplication::setOrganizationDomain("orbitlab.invalid");
+    QCoreApplication::setApplicationName("Orbit Lab");
+    QCoreApplication::setApplicationVersion(ORBITLAB_VERSION);
+}
+
 void identifyApplication()
 {
-    QApplication::setOrganizationName("OrbitLab");
-    QApplication::setOrganizationDomain("orbitlab.invalid");
-    QApplication::setApplicationName("Orbit Lab");
-    QApplication::setApplicationVersion(ORBITLAB_VERSION);
+    nameApplication();
     QApplication::setWindowIcon(QIcon(":/icons/orbitlab.svg"));
 }
 
@@ -49,8 +54,9 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
                                        "Compute the panel's charts, write each as the CSV its \"Data CSV…\" button writes "
                                        "into DIR (created if missing), print the paths and exit.",
                                        "DIR");
-    const QCommandLineOption run("run", "With --screenshot: what the Training panel runs first, train (the default on the training "
-                                        "panel) or learn (Learn locality); another --panel watches it.", "ACTION");
+    const QCommandLineOption run("run", "Start a training run (train) or Learn locality (learn) once the data are loaded. With "
+                                        "--screenshot: what the Training panel runs first (train by default on the training "
+                                        "panel); another --panel watches it.", "ACTION");
     const QCommandLineOption at("screenshot-at", "Take the screenshot after MS milliseconds, busy or not (work in "
                                                  "progress), instead of when the panels settle.", "MS");
     const QCommandLineOption size("size", "The window's size in pixels, e.g. 1280x720 (a projector): what --screenshot "

@@ -1,6 +1,6 @@
 #pragma once
 // What `orbitlab` is started with: its command line, read and checked before the window opens.
-//   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--screenshot PNG --panel NAME [--run train|learn] [--screenshot-at MS]]
+//   orbitlab [--data FILE] [--session FILE] [--setting TEXT] [--run train|learn] [--screenshot PNG --panel NAME [--screenshot-at MS]]
 //            [--export DIR --panel NAME] [--size WxH] [--presentation] [--lesson N|NAME [--step K]]
 #include "state/Session.hpp"
 
@@ -20,7 +20,7 @@ struct StartOptions {
     QString screenshot;       ///< --screenshot: render the window into this PNG and exit
     int screenshotAt = -1;    ///< --screenshot-at: after this many ms, busy or not; -1: when idle
     QString exportDir;        ///< --export: write the panel's charts as CSV into this folder and exit
-    bool learn = false;       ///< --run learn (else train): what a Training screenshot runs first
+    bool learn = false;       ///< --run learn (else train): what the window starts (a Training screenshot: first)
     bool runGiven = false;    ///< --run was given: another panel's screenshot watches the run
     std::optional<QSize> size;  ///< --size
     QString sizeText;         ///< --size as given (quoted when the window cannot take that size)
@@ -39,7 +39,10 @@ struct StartOptions {
 /// anything loads.
 std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QString* error);
 
-/// Sets the application's organisation, name, version and icon (QSettings and the About box read them).
+/// Sets the application's organisation, name and version (QSettings, --help and --version read them);
+/// needs only a QCoreApplication.
+void nameApplication();
+/// nameApplication() and the window icon (QApplication).
 void identifyApplication();
 
 } // namespace orbitui

@@ -306,6 +306,26 @@ void LocalityPane::undo()
     summary_->setText(summary_->text() + tr("\nUndone: the distribution is back as it was."));
 }
 
+void LocalityPane::setUndoSettings(const std::optional<OrbitSettings>& settings)
+{
+    if (busy())
+        return;  // a running learn owns its Undo
+    before_ = settings;
+    undoButton_->setEnabled(before_.has_value());
+}
+
+std::optional<OrbitSettings> LocalityPane::bestSoFar() const
+{
+    // The best full-size point, or while the pilots still search, theirs (what a cancel keeps).
+    const std::map<std::string, double>& best = best_.empty() ? pilotBest_ : best_;
+    if (!busy() || best.empty())
+        return std::nullopt;
+    OrbitSettings s = state_->orbitSettings();
+    for (const auto& [name, v] : best)
+        s.setParameter(name, v);
+    return s;
+}
+
 void LocalityPane::applyValues(const std::map<std::string, double>& values)
 {
     OrbitSettings s = state_->orbitSettings();

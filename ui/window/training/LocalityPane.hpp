@@ -58,6 +58,11 @@ public:
     bool busy() const;
     /// Puts back the orbit settings from before the last learn (what Undo does).
     void undo();
+    /// The orbit settings Undo puts back (none: Undo is off), and setting them (a restored working state).
+    const std::optional<OrbitSettings>& undoSettings() const { return before_; }
+    void setUndoSettings(const std::optional<OrbitSettings>& settings);
+    /// While a learn runs: the orbit settings at its best point so far (none before the first step).
+    std::optional<OrbitSettings> bestSoFar() const;
     /// The names of the checked parameters.
     std::vector<std::string> checkedParameters() const;
     /// The parameters to keep in the session: the checked ones, or the session's choice while no

@@ -3,6 +3,7 @@
 #include "orbit/groups/Group.hpp"
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace orbit {
@@ -17,13 +18,15 @@ namespace orbit {
 /// works when one factor is the identity or the two are mutual inverses, and otherwise throws
 /// SpecError (the product is not in the set). elements() lists the K matrices Q_k.
 /// Requires d <= 2048 (K d^2 floats are held in memory); throws SpecError naming the memory needed.
+/// The matrices are drawn at their first use (matrix(), apply()), once, from any thread: building
+/// the group to check a setting (the window does, on its GUI thread) costs nothing.
 class OrthogonalSetGroup final : public Group {
 public:
     OrthogonalSetGroup(int count, int dim, std::uint64_t seed);
     int count() const { return count_; }
     int dim() const { return dim_; }
     /// Q_k, row-major d x d.
-    const MatrixXfR& matrix(int k) const { return q_.at(static_cast<std::size_t>(k)); }
+    const MatrixXfR& matrix(int k) const { return matrices().at(static_cast<std::size_t>(k)); }
 
     GroupKind kind() const override { return GroupKind::Orthogonal; }
     std::string spec() const override;
@@ -40,9 +43,13 @@ public:
     static constexpr int kMaxDim = 2048;
 
 private:
+    /// Q_0 .. Q_{K-1}, drawn on the first call.
+    const std::vector<MatrixXfR>& matrices() const;
+
     int count_, dim_;
     std::uint64_t seed_;
-    std::vector<MatrixXfR> q_;
+    mutable std::once_flag drawn_;
+    mutable std::vector<MatrixXfR> q_;
 };
 
 } // namespace orbit
