@@ -11,6 +11,7 @@
 #include <nlopt.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -401,7 +402,17 @@ LineOptimum climbLine(Search& search, const Box& box, double a, double b, double
         return search.lastIndex();
     };
     if (search.remaining() < 3) {
-        out.best = indexOf(b);
+        // No budget for a bracket: the best point already evaluated in [a, c] (b itself need not
+        // have been: a peak on a bound brackets with a midpoint), else b if one evaluation is left.
+        const auto& points = search.points();
+        const auto& t = search.trajectory();
+        std::optional<std::size_t> inside, any;
+        for (std::size_t k = 0; k < points.size(); ++k) {
+            if (!any || t[k].logEvidence > t[*any].logEvidence) any = k;
+            if (points[k][0] >= a && points[k][0] <= c && (!inside || t[k].logEvidence > t[*inside].logEvidence))
+                inside = k;
+        }
+        out.best = inside ? *inside : (search.remaining() > 0 || !any) ? indexOf(b) : *any;
         return out;
     }
     double fa = eval(a), fb = eval(b), fc = eval(c);

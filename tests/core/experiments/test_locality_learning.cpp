@@ -251,6 +251,21 @@ private slots:
         QVERIFY(r.converged && r.trajectory.size() < 30);
         QCOMPARE(r.best.params.at("a"), 3.0);
     }
+    void theBudgetIsAHardCap()
+    {
+        // A peak on a bound brackets with a midpoint the scan did not evaluate; with the budget
+        // spent by the scan, the search ends on what it has (EvidenceLocality(max_evals=4) once
+        // took a fifth evaluation there).
+        for (double slope : {-10.0, 10.0})
+            for (int budget : {2, 3, 4, 5, 6}) {
+                const Bumps monotone({}, slope);
+                const SearchOutcome r = maximiseEvidence(monotone, {}, {}, rangeOfA(1.0), budget);
+                QVERIFY2(int(r.trajectory.size()) <= budget && monotone.evaluations <= budget,
+                         qPrintable(QString("slope %1, budget %2: %3 evaluations").arg(slope).arg(budget).arg(monotone.evaluations)));
+                if (budget >= 3)  // the scan has reached both ends
+                    QCOMPARE(r.best.params.at("a"), slope < 0 ? 0.0 : 3.0);
+            }
+    }
     void learnWithPilotsReachesTheTopOfTheCurve()
     {
         // 1200 rotated digits, hold-out 600 / 600, irf:s=600: large enough for a pilot (250 rows,
