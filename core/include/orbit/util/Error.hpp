@@ -86,6 +86,8 @@ private:
 ///     repeats
 ///   learn, bounds, values,   learning the locality                          same names
 ///     max-evals, precision
+///   per-class                learning every class's locality                --per-class
+///   dist-per-class           a distribution per class ("C=SPEC;...")        --dist-per-class
 ///
 /// Fields without a flag (labels, targets, lambda, ...) name a property of the data or a
 /// parameter of a learner in the same words.
