@@ -109,7 +109,8 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
         Json classes = Json::array();
         for (const ClassLocality& k : r.classes) {
             Json j = {{"class", k.label}, {"params", paramsJson(k.learned)}, {"dist", k.dist}, {"log_evidence", k.logEvidence},
-                      {"evaluations", k.evaluations}, {"pilot_evaluations", k.pilotEvaluations}, {"converged", k.converged}};
+                      {"evaluations", k.evaluations}, {"pilot_evaluations", k.pilotEvaluations}, {"converged", k.converged},
+                      {"kept_global", k.keptGlobal}};
             if (k.windowDegrees) j["window_degrees"] = *k.windowDegrees;
             if (k.test) {
                 j["test"] = *k.test;
@@ -134,7 +135,7 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
     io.out << "learned per class (" << r.classes.size() << " classes, " << r.trainRows << " training rows, "
            << readableNumber(r.seconds, 3) << " s):\n";
     for (const ClassLocality& k : r.classes) {
-        io.out << "  class " << k.label << ": " << readableParameters(k.learned);
+        io.out << "  class " << k.label << ": " << readableParameters(k.learned) << (k.keptGlobal ? " (the global value)" : "");
         if (k.windowDegrees) io.out << " (95% window " << readableNumber(*k.windowDegrees, 3) << " degrees)";
         io.out << ", log evidence "
                << readableNumber(k.logEvidence, 7);
@@ -339,7 +340,8 @@ Command learnCommand()
                 "parameters buy, tens or hundreds mean the classes want different localities; the held-out\n"
                 "accuracy of both models is the plain test. --json gives `per_class` [{class, params, dist,\n"
                 "window_degrees (rotations: the 95% window), log_evidence, evaluations, pilot_evaluations,\n"
-                "converged, test (its recall), test_rows}],\n"
+                "converged, kept_global (its search ended below the global theta, which it keeps), test (its\n"
+                "recall), test_rows}],\n"
                 "`dist_per_class` (the line for train --dist-per-class), `log_evidence` (the sum), `global`\n"
                 "{params, dist, log_evidence, log_evidence_per_class (every class at the global theta, precisions\n"
                 "per class), evaluations, test}, and with --eval `metric`, `test` (the per-class model's).\n"

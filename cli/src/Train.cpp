@@ -54,15 +54,10 @@ int runTrainPerClass(const Args& args, TrainConfig c, Io& io)
         Json j = trainResultJson(r);
         j["dist_per_class"] = dists.text();
         Json classes = Json::array();
-        for (int k = 0; k < ds.numClasses; ++k) {
-            std::size_t rows = 0, right = 0;
-            for (const TestPrediction& p : r.predictions)
-                if (p.truth == k) {
-                    ++rows;
-                    right += p.predicted == k;
-                }
+        for (int k = 0; k < ds.numClasses; ++k) {  // each class's recall: its row of the confusion matrix
+            const int rows = r.confusion.row(k).sum();
             Json one = {{"class", k}, {"dist", dists.of(k)}, {"test_rows", rows}};
-            one["test"] = rows > 0 ? Json(double(right) / double(rows)) : Json(nullptr);
+            one["test"] = rows > 0 ? Json(double(r.confusion(k, k)) / double(rows)) : Json(nullptr);
             classes.push_back(one);
         }
         j["per_class"] = classes;

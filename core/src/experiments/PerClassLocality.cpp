@@ -20,14 +20,14 @@ namespace orbit {
 namespace {
 
 /// A class's result as one column, for Ranks::deal: log evidence, evaluations, pilot evaluations,
-/// converged, the learned values (in `params` order), then its decision on every test row.
+/// converged + 2 kept global, the learned values (in `params` order), then its decision on every test row.
 Eigen::MatrixXd packed(const ClassLocality& c, const std::vector<std::string>& params, const Eigen::VectorXd& decisions)
 {
     Eigen::MatrixXd m(Eigen::Index(4 + params.size()) + decisions.size(), 1);
     m(0, 0) = c.logEvidence;
     m(1, 0) = double(c.evaluations);
     m(2, 0) = double(c.pilotEvaluations);
-    m(3, 0) = c.converged ? 1.0 : 0.0;
+    m(3, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
     for (std::size_t i = 0; i < params.size(); ++i) m(Eigen::Index(4 + i), 0) = c.learned.at(params[i]);
     m.bottomRows(decisions.size()) = decisions;
     return m;
@@ -41,7 +41,8 @@ ClassLocality unpacked(const Eigen::MatrixXd& m, int label, const std::vector<st
     c.logEvidence = m(0, 0);
     c.evaluations = std::size_t(m(1, 0));
     c.pilotEvaluations = std::size_t(m(2, 0));
-    c.converged = m(3, 0) != 0.0;
+    c.converged = (int(m(3, 0)) & 1) != 0;
+    c.keptGlobal = (int(m(3, 0)) & 2) != 0;
     for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(Eigen::Index(4 + i), 0);
     decisions = m.bottomRows(m.rows() - Eigen::Index(4 + params.size()));
     return c;
@@ -255,7 +256,10 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
     out.testRows = test;
     const EvidenceObjective all(data, rows, config, ranks);
     const std::vector<SearchRange> ranges = searchRanges(all, config);
-    for (const EvidencePoint& p : all.evaluateEachClass(out.global.learned)) out.globalPerClassEvidence += p.logEvidence;
+    // Every class at the global theta (its own precisions): the sum to compare with, and each class's
+    // floor: a class whose own search ends lower keeps the global theta.
+    const std::vector<EvidencePoint> atGlobal = all.evaluateEachClass(out.global.learned);
+    for (const EvidencePoint& p : atGlobal) out.globalPerClassEvidence += p.logEvidence;
     out.globalWindowDegrees = rotationWindowDegrees(*all.distribution().withParameters(out.global.learned));
 
     // The shared scan: every class's evidence at each scanned value from one feature computation.
@@ -299,9 +303,11 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         one.kernel = all.kernelSpec();
         const EvidenceObjective objective(data, rows, one, oneProcess());
         const Pilots own = makePilots(objective, one);
-        const SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
-                                                     classProgress, {}, {}, scanOf[k]);
+        SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
+                                               classProgress, {}, {}, scanOf[k]);
         ClassLocality& r = done[k];
+        r.keptGlobal = atGlobal[k].logEvidence > found.best.logEvidence;
+        if (r.keptGlobal) found.best = atGlobal[k];  // the search found a lower peak than the shared optimum
         r.label = c;
         r.learned = found.best.params;
         r.dist = objective.distSpec(r.learned);
@@ -356,16 +362,11 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         const std::vector<int> truth = select(data.labels, test);
         out.metric = "accuracy";
         out.test = accuracy(out.testPredictions, truth);
-        for (int c = 0; c < C; ++c) {
-            std::size_t rowsOfC = 0, right = 0;
-            for (std::size_t i = 0; i < truth.size(); ++i)
-                if (truth[i] == c) {
-                    ++rowsOfC;
-                    right += out.testPredictions[i] == c;
-                }
+        const Eigen::MatrixXi confusion = confusionMatrix(out.testPredictions, truth, C);
+        for (int c = 0; c < C; ++c) {  // each class's recall: its row of the confusion matrix
             ClassLocality& r = done[std::size_t(c)];
-            r.testRows = rowsOfC;
-            if (rowsOfC > 0) r.test = double(right) / double(rowsOfC);
+            r.testRows = std::size_t(confusion.row(c).sum());
+            if (r.testRows > 0) r.test = double(confusion(c, c)) / double(r.testRows);
         }
     }
     out.classes = std::move(done);

@@ -204,6 +204,8 @@ private slots:
         c.eval = "holdout:0.3";
         c.maxEvaluations = 4;
         const PerClassResult r = learnPerClass(digits(), c);
+        // Never below the global theta at per-class precisions (a class keeps it when its search ends lower).
+        QVERIFY(r.logEvidence >= r.globalPerClassEvidence - 1e-9 * std::abs(r.globalPerClassEvidence));
         ClassDistributions d;
         d.fallback = c.dist;
         for (const ClassLocality& k : r.classes) d.named[k.label] = k.dist;

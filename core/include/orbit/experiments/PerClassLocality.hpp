@@ -39,6 +39,9 @@ struct ClassLocality {
     std::size_t evaluations = 0;             ///< full-size evaluations of its search
     std::size_t pilotEvaluations = 0;        ///< its pilots' evaluations (the shared scan included)
     bool converged = false;
+    /// True when the class's own search ended below its evidence at the global theta, and the class
+    /// keeps the global theta (so the per-class evidence is never below the global one).
+    bool keptGlobal = false;
     /// With an eval split: the share of this class's test rows the per-class model gets right
     /// (its recall), and how many there are.
     std::optional<double> test;
@@ -80,7 +83,9 @@ using ClassLearned = std::function<void(const ClassLocality&)>;
 /// then each class's optimise and refine (maximiseEvidence on its own objective,
 /// LocalityConfig::targetClass) -- the classes dealt out to the ranks in turn (class c on rank
 /// c mod P, whole), and on a rank run side by side on threads sharing its cores (ComputeShare);
-/// last, each class's held-out decisions with its own features and weights, the argmax.
+/// last, each class's held-out decisions with its own features and weights, the argmax. A class
+/// whose search ends below its evidence at the global theta keeps the global theta (keptGlobal),
+/// so logEvidence >= globalPerClassEvidence.
 /// Guarantees: the same bits at any number of threads and ranks (each class is computed whole by
 /// one process with one-process code). A cancel from `progress` (called under a lock, from any of
 /// the threads) stops every class at its next report and throws Cancelled; the classes reported
