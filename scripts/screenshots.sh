@@ -77,7 +77,7 @@ for panel in group kernels approximation training; do
 done
 
 shot lesson-locality.png --lesson locality --step 3
-shot lesson-per-class.png --lesson locality --step 5
+shot lesson-per-class.png --lesson locality --step 6
 
 for suite in window/inspect/test_ui_inspect window/sweep/test_ui_sweep; do
     echo "screenshots: $suite (the clicked states)"
