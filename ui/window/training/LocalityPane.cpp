@@ -146,7 +146,7 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
         emit stopped(message, field);
     });
     connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
-        if (perClassView_->isVisible() || !classes_.empty()) {
+        if (!perClassView_->isHidden()) {  // a per-class run (shown even while the tab is not)
             keepClasses();
             summary_->setText(classes_.empty()
                                   ? tr("Cancelled before the first class was learned; the distribution is as it was.")

@@ -92,7 +92,7 @@ private slots:
         // One partial result per class, as it was learned; every bar filled with its window.
         QCOMPARE(partial.count(), 10);
         PerClassView& view = *fx.pane().perClassView();
-        QVERIFY(view.isVisible());
+        QVERIFY(!view.isHidden());
         QCOMPARE(int(view.filled().size()), 10);
         const auto result = fx.pane().lastResult();
         QVERIFY(result && result->perClass);
