@@ -51,10 +51,13 @@ int runFeatures(const Args& args, Io& io)
         dists.check(*makeGroup(args.text("group"), data->shape, seed));
         specs = dists.distinct(data->numClasses);
     }
+    std::vector<FeatureContext> contexts;  // a map may keep a reference to its context: they live as long
+    contexts.reserve(specs.size());
     std::vector<std::unique_ptr<FeatureMap>> maps;
     Eigen::Index dims = 0;
     for (const auto& [dist, classes] : specs) {
-        maps.push_back(makeFeatureMap(spec, makeFeatureContext(*data, args.text("group"), dist, kernel, seed)));
+        contexts.push_back(makeFeatureContext(*data, args.text("group"), dist, kernel, seed));
+        maps.push_back(makeFeatureMap(spec, contexts.back()));
         dims += maps.back()->dim();
     }
     const FeatureMap* map = maps.front().get();
@@ -66,7 +69,11 @@ int runFeatures(const Args& args, Io& io)
     detail::checkFeatureMemory(4.0 * double(own) * double(dims), "--features",
                                "the " + std::to_string(own) + " x " + std::to_string(dims) + " feature rows", spec);
     const auto t1 = std::chrono::steady_clock::now();
-    for (auto& m : maps) m->fit(data->X, seed);
+    dims = 0;  // after the fit: a map that fits on the data may settle its dimension then (Nystrom's rank)
+    for (auto& m : maps) {
+        m->fit(data->X, seed);
+        dims += m->dim();
+    }
     // The root opens the file first, so that an unwritable --out fails before the work.
     std::optional<MatrixRowWriter> writer;
     if (ranks.isRoot()) writer.emplace(out, data->X.rows(), dims);
