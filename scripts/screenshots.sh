@@ -60,6 +60,11 @@ session affine.orbitlab '{"group": "affine", "r": 8, "seed": "0",
     '{"learner": "blr", "preset": "irf", "s": 300, "r": 8, "eval": "holdout", "holdout_fraction": 0.2, "subset": 600,
       "learn": ["rotation.a", "translation.sigma"], "learn_evaluations": 30, "learn_landscape": 10}'
 shot learn-locality-affine.png --session "$tmp/affine.orbitlab" --data "$digits" --panel training --run learn
+# Per-class locality: every digit's own κ, then the same on 1000 Fashion-MNIST test images.
+session perclass.orbitlab "$(vonmises 1)" "{$blr, \"learn\": [\"kappa\"], \"learn_per_class\": true, \"learn_evaluations\": 12}"
+shot learn-per-class.png --session "$tmp/perclass.orbitlab" --data "$digits" --panel training --run learn
+fashion=/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz
+[ -f "$fashion" ] && shot learn-per-class-fashion.png --session "$tmp/perclass.orbitlab" --data "$fashion" --panel training --run learn
 # A refused setting: λ = −1 is named in the panel's words and its control is marked.
 session refused.orbitlab "$(vonmises 1)" '{"learner": "ridge", "preset": "irf", "s": 500, "r": 16, "lambda": [-1, 0.01]}'
 shot refused-setting.png --session "$tmp/refused.orbitlab" --data "$digits" --panel training --run train
@@ -72,6 +77,7 @@ for panel in group kernels approximation training; do
 done
 
 shot lesson-locality.png --lesson locality --step 3
+shot lesson-per-class.png --lesson locality --step 6
 
 for suite in window/inspect/test_ui_inspect window/sweep/test_ui_sweep; do
     echo "screenshots: $suite (the clicked states)"

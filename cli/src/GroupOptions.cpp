@@ -164,6 +164,7 @@ std::vector<Option> recipeOptions()
         {"n", "", false, "N", "use a seeded random subset of N samples"},
         {"rotate", "", true, "", "rotate every image by a uniform random angle (seeded), after padding"},
         {"rotate-max", "", false, "DEG", "with --rotate: angles uniform in [-DEG, DEG] instead of the whole circle"},
+        {"rotate-classes", "", false, "C,C,..", "with --rotate: rotate only these classes' images, the others stay upright (padded)"},
         {"transform-group", "", false, "G", "move every image by one element of G (seeded), after padding"},
         {"transform-dist", "", false, "D", "with --transform-group: the distribution of those elements"},
         {"pad", "", false, "P", "with --rotate or --transform-group: zero-pad images to P x P first (default 28)"},
@@ -186,6 +187,14 @@ DataRecipe recipeOf(const Args& args)
         throw SpecError("--pad", "only used with --rotate or --transform-group", args.text("pad"));
     if (args.has("rotate-max") && !recipe.rotate)
         throw SpecError("--rotate-max", "only used with --rotate", args.text("rotate-max"));
+    if (args.has("rotate-classes")) {
+        if (!recipe.rotate) throw SpecError("--rotate-classes", "only used with --rotate", args.text("rotate-classes"));
+        for (const std::string& part : split(args.text("rotate-classes"), ',')) {
+            const auto c = parseInteger(trim(part));
+            if (!c || *c < 0 || *c > 1000000) throw SpecError("--rotate-classes", "expected class labels C,C,...", part);
+            recipe.rotateClasses.push_back(int(*c));
+        }
+    }
     return recipe;
 }
 

@@ -5,6 +5,8 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/groups/Group.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/parallel/InputRows.hpp"
 #include "orbit/experiments/TrainingSummary.hpp"
@@ -30,6 +32,45 @@ std::vector<double> fractions(const std::string& text)
     return v;
 }
 
+/// train --dist-per-class: the per-class model (blr, each class its own distribution and precisions).
+int runTrainPerClass(const Args& args, TrainConfig c, Io& io)
+{
+    if (!args.has("learner")) c.learner = "blr";
+    if (args.has("save-model")) throw SpecError("--save-model", "saves one distribution's model, not a per-class one", args.text("save-model"));
+    if (trim(c.group).empty() || trim(c.dist).empty())
+        throw SpecError(trim(c.group).empty() ? "--group" : "--dist", "is needed with --dist-per-class (the default distribution)");
+    Dataset ds = preparedData(args);  // every rank fits every class (one-process code, the same bits)
+    if (args.has("test-data")) {
+        c.testFrom = ds.count();
+        ds = ds.followedBy(preparedTestData(args));
+    }
+    if (!ds.isClassification())
+        throw SpecError("--dist-per-class", "needs class labels: regression targets have no classes", args.text("dist-per-class"));
+    const ClassDistributions dists = ClassDistributions::parse(args.text("dist-per-class"), c.dist, ds.numClasses);
+    dists.check(*makeGroup(c.group, ds.shape, c.seed));
+    const TrainResult r = trainPerClass(ds, c, dists, terminalProgress(io.err, io.progress, "train"));
+    if (io.progress) io.err << "\n";
+    if (args.flag("json")) {
+        Json j = trainResultJson(r);
+        j["dist_per_class"] = dists.text();
+        Json classes = Json::array();
+        for (int k = 0; k < ds.numClasses; ++k) {  // each class's recall: its row of the confusion matrix
+            const int rows = r.confusion.row(k).sum();
+            Json one = {{"class", k}, {"dist", dists.of(k)}, {"test_rows", rows}};
+            one["test"] = rows > 0 ? Json(double(r.confusion(k, k)) / double(rows)) : Json(nullptr);
+            classes.push_back(one);
+        }
+        j["per_class"] = classes;
+        j["n"] = ds.count();
+        if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
+        io.out << j.dump() << "\n";
+    } else {
+        io.out << "per-class distributions: " << dists.text() << "; the other classes " << dists.fallback << "\n";
+        printTrainResult(io.out, r);
+    }
+    return 0;
+}
+
 int runTrain(const Args& args, Io& io)
 {
     const std::uint64_t seed = seedOption(args);
@@ -49,6 +90,7 @@ int runTrain(const Args& args, Io& io)
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
+    if (args.has("dist-per-class")) return runTrainPerClass(args, c, io);
     checkSaveModel(args, c, io);
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.
@@ -135,6 +177,8 @@ Command trainCommand()
     options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
     options.push_back(blockRowsOptionSpec());
     options.push_back(saveModelOptionSpec());
+    options.push_back({"dist-per-class", "", false, "C=SPEC[;C=SPEC...]",
+                       "a distribution per class, by label (--dist for the others): the per-class model, fitted by blr"});
     options.push_back({"curve-axis", "", false, "AXIS",
                        "--json `curve`: the grid axis of the score curve (default: lambda, C or median when it has "
                        "several values, else the first axis with several)"});
@@ -164,7 +208,14 @@ Command trainCommand()
 "and subtracts the inner validation sets', so a row counts once plus once per validation set), and\n"
             "`feature_rows_held`: the most feature rows one rank held (about N / P when ridge or blr fit only\n"
             "in the primal, so the rows stay spread over the ranks; N when they are gathered), and\n"
-            "`input_rows_held`: the most input rows one rank read (N with one process).\n\n" +
+            "`input_rows_held`: the most input rows one rank read (N with one process).\n\n"
+            "--dist-per-class \"6=vonmises:kappa=8;9=vonmises:kappa=8\" fits the per-class model: class c\n"
+            "scores f_c(x) = phi_c(x)^T m_c with the features of its own distribution (the classes not named\n"
+            "take --dist; the same templates and base noise for all, as `learn --per-class` draws them) and\n"
+            "its own Bayesian linear regression (blr, precisions at their evidence optimum); the class is the\n"
+            "argmax. No grid is searched; the kernel is --kernel or gaussian:median=1. `learn --per-class`\n"
+            "prints the line to paste. --json adds `dist_per_class` and `per_class` [{class, dist, test,\n"
+            "test_rows}] (each class's recall on the test parts).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

@@ -96,7 +96,10 @@ void LabState::setOrbitSettings(const OrbitSettings& settings)
 {
     if (settings == settings_)
         return;
+    const bool otherGroup = settings.group != settings_.group;
     settings_ = settings;
+    if (otherGroup)  // per-class distributions belong to the group they were learned on
+        settings_.distPerClass.clear();
     emit orbitSettingsChanged();
 }
 

@@ -50,6 +50,9 @@ struct OrbitSettings {
     std::map<std::string, DistributionParams> factorDists = defaultFactorDistributions();
     int r = 64;
     std::uint64_t seed = 0;
+    /// Per-class distributions, "C=SPEC;C=SPEC" (orbit::ClassDistributions' text, `--dist-per-class`):
+    /// what a per-class learn found, distSpec() the default for the classes not named; empty: none.
+    std::string distPerClass;
 
     std::string groupSpec() const;
     /// For affine: "rotation=<spec>,translation=<spec>,scale=<spec>" (the syntax makeDistribution reads).

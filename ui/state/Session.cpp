@@ -2,6 +2,7 @@
 
 #include "state/WorkingState.hpp"
 
+#include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -187,6 +188,7 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"learn_evaluations", t.learnEvaluations},
             {"learn_landscape", t.learnLandscape},
             {"learn_per_input", t.learnPerInput},
+            {"learn_per_class", t.learnPerClass},
             {"subset", t.subset},
             {"learning_curve", t.learningCurve},
             {"seed", QString::number(t.seed)}};
@@ -243,6 +245,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.learnEvaluations = readInt(o, "learn_evaluations", path, t.learnEvaluations, 3, 500);
     t.learnLandscape = readInt(o, "learn_landscape", path, t.learnLandscape, 0, 64);
     t.learnPerInput = readBool(o, "learn_per_input", path, t.learnPerInput);
+    t.learnPerClass = readBool(o, "learn_per_class", path, t.learnPerClass);
     t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
     if (o.contains("learning_curve")) {
         if (!o.value("learning_curve").isBool())
@@ -417,6 +420,8 @@ QJsonObject settingsJson(const SessionState& s)
                           {"seed", QString::number(o.seed)}};
     for (const auto& [factor, dist] : o.factorDists)
         orbitJson.insert(QString::fromStdString(factor), distToJson(dist));
+    if (!o.distPerClass.empty())
+        orbitJson.insert("dist_per_class", QString::fromStdString(o.distPerClass));
     QJsonObject json{{"format", kFormat},
                      {"version", kVersion},
                      {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
@@ -523,6 +528,12 @@ SessionState sessionFromJson(const QJsonObject& json)
             dist = distFromJson(o, QString::fromStdString(factor), "orbit", dist, orbit::findGroup(factor)->kind);
         os.r = readInt(o, "r", "orbit", os.r, 1, 1 << 20);
         os.seed = readSeed(o, "seed", "orbit", os.seed);
+        os.distPerClass = readString(o, "dist_per_class", "orbit", {}).toStdString();
+        try {  // the syntax here; the classes and specs against the data where they are used
+            orbit::ClassDistributions::parse(os.distPerClass, os.distSpec(), 1 << 20);
+        } catch (const orbit::SpecError& e) {
+            bad("orbit.dist_per_class", QString::fromStdString(e.detail()), o.value("dist_per_class"));
+        }
     }
     s.training = trainingFromJson(json);
     for (const char* key : {"kernels", "approximation"})

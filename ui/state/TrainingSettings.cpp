@@ -166,6 +166,17 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
     return config;
 }
 
+std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& s, const OrbitSettings& orbit)
+{
+    orbit::TrainConfig config = makeTrainConfig(s, orbit);
+    if (orbit.distPerClass.empty() || s.learner != "blr" || config.group.empty())
+        return std::nullopt;
+    config.grid.clear();
+    config.learningCurve.clear();
+    config.kernel = learnKernelSpec(s);
+    return config;
+}
+
 std::string learnFeatureSpec(const TrainingSettings& s)
 {
     std::string spec = s.featureSpec();

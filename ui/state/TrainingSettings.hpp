@@ -6,6 +6,7 @@
 #include "orbit/experiments/Training.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct TrainingSettings {
     int learnEvaluations = 30;
     int learnLandscape = 0;
     bool learnPerInput = true;       ///< irf: own orbit samples per input while learning (mode=data)
+    bool learnPerClass = false;      ///< learn every class's parameters (orbit::learnPerClass)
     int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
     bool learningCurve = true;
     std::uint64_t seed = 0;
@@ -72,6 +74,11 @@ std::string formatNumberList(const std::vector<double>& values);
 /// C for svm, the median multiples when usesGaussianKernel, the locality sweep) and the learning-curve fractions. The group and
 /// distribution of `orbit` are passed only for invariant features. Does not validate.
 orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
+/// The per-class model's run (`train --dist-per-class`, orbit::trainPerClass) when the orbit settings
+/// carry per-class distributions, the learner is blr and the features are invariant: the features,
+/// group, default distribution, evaluation and seed of makeTrainConfig, no grid (each class maximises
+/// its own evidence) and the learn's kernel (learnKernelSpec). Otherwise empty: the one-distribution run.
+std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 
 /// Learn locality's feature spec: featureSpec(), with ",mode=data" (own group samples per input)
 /// added when learnPerInput is set and the spec is a single irf map that does not say its mode.

@@ -59,7 +59,22 @@ Dataset prepareDataset(Dataset data, const DataRecipe& recipe)
                             std::to_string(n));
         if (n < data.count()) data = data.subset(subsetRows(data.count(), n, seed));
     }
-    if (recipe.rotate) data = rotatedImages(data, recipe.pad, deriveSeed(seed, 8), recipe.rotateMaxDegrees * M_PI / 180.0);
+    if (!recipe.rotateClasses.empty() && !recipe.rotate)
+        throw SpecError("rotate-classes", "only used with rotate", std::to_string(recipe.rotateClasses.front()));
+    for (int c : recipe.rotateClasses)
+        if (!data.isClassification() || c < 0 || c >= data.numClasses)
+            throw SpecError("rotate-classes", "is not a class of the data (" + std::to_string(data.numClasses) + " classes)",
+                            std::to_string(c));
+    if (recipe.rotate) {
+        Dataset turned = rotatedImages(data, recipe.pad, deriveSeed(seed, 8), recipe.rotateMaxDegrees * M_PI / 180.0);
+        if (!recipe.rotateClasses.empty()) {  // the other classes padded, upright
+            const Dataset upright = transformedImages(data, recipe.pad, "rotation", "delta", deriveSeed(seed, 8));
+            for (std::size_t i = 0; i < turned.count(); ++i)
+                if (std::find(recipe.rotateClasses.begin(), recipe.rotateClasses.end(), turned.labels[i]) == recipe.rotateClasses.end())
+                    turned.X.row(Eigen::Index(i)) = upright.X.row(Eigen::Index(i));
+        }
+        data = std::move(turned);
+    }
     if (!recipe.transformGroup.empty())
         data = transformedImages(data, recipe.pad, recipe.transformGroup, recipe.transformDist, deriveSeed(seed, 9));
     return data;

@@ -1,9 +1,12 @@
 #include "orbit/experiments/PerClassLocality.hpp"
 
+#include "orbit/distributions/Distribution.hpp"
 #include "orbit/evaluation/Metrics.hpp"
+#include "orbit/groups/Group.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -17,14 +20,14 @@ namespace orbit {
 namespace {
 
 /// A class's result as one column, for Ranks::deal: log evidence, evaluations, pilot evaluations,
-/// converged, the learned values (in `params` order), then its decision on every test row.
+/// converged + 2 kept global, the learned values (in `params` order), then its decision on every test row.
 Eigen::MatrixXd packed(const ClassLocality& c, const std::vector<std::string>& params, const Eigen::VectorXd& decisions)
 {
     Eigen::MatrixXd m(Eigen::Index(4 + params.size()) + decisions.size(), 1);
     m(0, 0) = c.logEvidence;
     m(1, 0) = double(c.evaluations);
     m(2, 0) = double(c.pilotEvaluations);
-    m(3, 0) = c.converged ? 1.0 : 0.0;
+    m(3, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
     for (std::size_t i = 0; i < params.size(); ++i) m(Eigen::Index(4 + i), 0) = c.learned.at(params[i]);
     m.bottomRows(decisions.size()) = decisions;
     return m;
@@ -38,13 +41,189 @@ ClassLocality unpacked(const Eigen::MatrixXd& m, int label, const std::vector<st
     c.logEvidence = m(0, 0);
     c.evaluations = std::size_t(m(1, 0));
     c.pilotEvaluations = std::size_t(m(2, 0));
-    c.converged = m(3, 0) != 0.0;
+    c.converged = (int(m(3, 0)) & 1) != 0;
+    c.keptGlobal = (int(m(3, 0)) & 2) != 0;
     for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(Eigen::Index(4 + i), 0);
     decisions = m.bottomRows(m.rows() - Eigen::Index(4 + params.size()));
     return c;
 }
 
 } // namespace
+
+std::optional<double> rotationWindowDegrees(const Distribution& dist, double mass)
+{
+    if (dist.densityParameter().rfind("theta", 0) != 0 || !dist.hasDensity() || !dist.isSymmetric()) return std::nullopt;
+    constexpr int n = 20000;
+    const double pi = 3.14159265358979323846, h = pi / n;
+    std::vector<double> outward(n + 1, 0.0);  // the mass of [-t, t] at t = i h (midpoint rule)
+    for (int i = 0; i < n; ++i) {
+        const double t = (i + 0.5) * h;
+        outward[std::size_t(i + 1)] = outward[std::size_t(i)] + h * (dist.density(t) + dist.density(-t));
+    }
+    const double want = mass * outward.back();
+    const auto it = std::lower_bound(outward.begin(), outward.end(), want);
+    const auto i = std::size_t(std::max<std::ptrdiff_t>(1, it - outward.begin()));
+    const double lo = outward[i - 1], hi = outward[std::min(i, std::size_t(n))];
+    const double t = h * (double(i - 1) + (hi > lo ? (want - lo) / (hi - lo) : 0.0));
+    return 2.0 * t * 180.0 / pi;
+}
+
+ClassDistributions ClassDistributions::parse(const std::string& text, const std::string& fallback, int classes)
+{
+    ClassDistributions out;
+    out.fallback = fallback;
+    if (trim(text).empty()) return out;
+    for (const std::string& raw : split(text, ';')) {
+        const std::string part = trim(raw);
+        if (part.empty()) continue;
+        const auto eq = part.find('=');
+        const std::optional<long long> label = eq == std::string::npos ? std::nullopt : parseInteger(trim(part.substr(0, eq)));
+        if (!label) throw SpecError("dist-per-class", "expected CLASS=SPEC (several separated by ';')", part);
+        if (*label < 0 || *label >= classes)
+            throw SpecError("dist-per-class", "class " + std::to_string(*label) + " is not a class of the data (labels 0 to " +
+                                                  std::to_string(classes - 1) + ")",
+                            part);
+        const std::string spec = trim(part.substr(eq + 1));
+        if (spec.empty()) throw SpecError("dist-per-class", "class " + std::to_string(*label) + " has an empty spec", part);
+        if (!out.named.emplace(int(*label), spec).second)
+            throw SpecError("dist-per-class", "class " + std::to_string(*label) + " is given twice", part);
+    }
+    return out;
+}
+
+void ClassDistributions::check(const Group& group) const
+{
+    for (const auto& [label, spec] : named) {
+        try {
+            makeDistribution(spec, group);
+        } catch (const SpecError& e) {
+            throw SpecError("dist-per-class", "class " + std::to_string(label) + ": " + e.detail(), spec);
+        }
+    }
+}
+
+const std::string& ClassDistributions::of(int label) const
+{
+    const auto it = named.find(label);
+    return it == named.end() ? fallback : it->second;
+}
+
+std::string ClassDistributions::text() const
+{
+    std::string out;
+    for (const auto& [label, spec] : named) out += (out.empty() ? "" : ";") + std::to_string(label) + "=" + spec;
+    return out;
+}
+
+std::vector<std::pair<std::string, std::vector<int>>> ClassDistributions::distinct(int classes) const
+{
+    std::vector<std::pair<std::string, std::vector<int>>> out{{fallback, {}}};
+    for (int c = 0; c < classes; ++c) {
+        const std::string& spec = of(c);
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& g) { return g.first == spec; });
+        if (it == out.end()) it = out.insert(out.end(), {spec, {}});
+        it->second.push_back(c);
+    }
+    if (out.front().second.empty()) out.erase(out.begin());
+    return out;
+}
+
+PerClassFit fitPerClass(const Dataset& data, const Indices& train, const Indices& test, const LocalityConfig& config,
+                        const ClassDistributions& dists, const Progress& progress)
+{
+    if (!data.isClassification())
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to", data.source);
+    const int C = data.numClasses;
+    const auto groups = dists.distinct(C);
+    PerClassFit out;
+    out.decisions.resize(Eigen::Index(test.size()), C);
+    out.logEvidence.assign(std::size_t(C), 0.0);
+    std::string kernel = config.kernel;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto& [spec, classes] = groups[g];
+        LocalityConfig one = config;
+        one.dist = spec;
+        one.learn.clear();
+        one.bounds.clear();
+        one.targetClass = -1;
+        one.kernel = kernel;
+        const Progress part = [&, g](double f, const std::string& what) {
+            return progress && progress((double(g) + f) / double(groups.size()), spec + ": " + what);
+        };
+        const EvidenceObjective objective(data, train, one);
+        kernel = objective.kernelSpec();  // the median rule resolved once, the same kernel for every spec
+        const std::vector<EvidencePoint> points = objective.evaluateEachClass({}, [&](double f, const std::string& w) {
+            return part(0.5 * f, w);
+        });
+        EvidencePoint joint = points.front();
+        Eigen::MatrixXd W(points.front().weights->rows(), Eigen::Index(classes.size()));
+        for (std::size_t k = 0; k < classes.size(); ++k) {
+            const EvidencePoint& p = points[std::size_t(classes[k])];
+            W.col(Eigen::Index(k)) = p.weights->col(0);
+            out.logEvidence[std::size_t(classes[k])] = p.logEvidence;
+        }
+        out.featureDim = std::size_t(W.rows());
+        joint.weights = std::make_shared<const Eigen::MatrixXd>(std::move(W));
+        if (!test.empty()) {
+            const Eigen::MatrixXd d = objective.heldOutDecisions(joint, test, [&](double f, const std::string& w) {
+                return part(0.5 + 0.5 * f, w);
+            });
+            for (std::size_t k = 0; k < classes.size(); ++k) out.decisions.col(classes[k]) = d.col(Eigen::Index(k));
+        }
+    }
+    if (!test.empty()) out.predicted = TargetCoding::argmax(out.decisions);
+    return out;
+}
+
+TrainResult trainPerClass(const Dataset& data, const TrainConfig& config, const ClassDistributions& dists, const Progress& progress)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    config.validate();
+    if (!data.isClassification())
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to", data.source);
+    if (config.learner != "blr")
+        throw SpecError("learner", "a per-class model is Bayesian linear regression with each class's own precisions: use blr",
+                        config.learner);
+    if (!config.grid.empty()) throw SpecError("grid", "a per-class model searches no grid (blr maximises its evidence)", config.grid.front().name);
+    LocalityConfig local;
+    local.features = config.features;
+    local.group = config.group;
+    local.dist = dists.fallback;
+    if (!config.kernel.empty()) local.kernel = config.kernel;
+    local.seed = config.seed;
+    local.blockRows = config.blockRows;
+    local.validate();
+    const std::vector<Split> outer = outerSplits(data, config);
+    TrainResult r;
+    r.metric = "accuracy";
+    r.confusion = Eigen::MatrixXi::Zero(data.numClasses, data.numClasses);
+    std::vector<double> scores, evidences;
+    for (std::size_t f = 0; f < outer.size(); ++f) {
+        const auto f0 = std::chrono::steady_clock::now();
+        const Split& s = outer[f];
+        const PerClassFit fit = fitPerClass(data, s.train, s.test, local, dists, [&](double x, const std::string& what) {
+            return progress && progress((double(f) + x) / double(outer.size()), "fold " + std::to_string(f + 1) + ": " + what);
+        });
+        const std::vector<int> truth = select(data.labels, s.test);
+        FoldResult fr;
+        fr.score = accuracy(fit.predicted, truth);
+        for (double e : fit.logEvidence) fr.logEvidence += e;
+        fr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
+        r.confusion += confusionMatrix(fit.predicted, truth, data.numClasses);
+        for (std::size_t k = 0; k < s.test.size(); ++k) r.predictions.push_back({s.test[k], f, truth[k], fit.predicted[k]});
+        r.featureDim = Eigen::Index(fit.featureDim);
+        scores.push_back(fr.score);
+        evidences.push_back(fr.logEvidence);
+        r.folds.push_back(std::move(fr));
+    }
+    r.mean = mean(scores);
+    r.stddev = standardDeviation(scores);
+    r.logEvidence = mean(evidences);
+    r.featureSpec = config.features;
+    reportProgress(progress, 1.0, "done");
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
 
 PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, const Progress& progress,
                              const ClassLearned& learned, const Ranks& ranks)
@@ -77,7 +256,11 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
     out.testRows = test;
     const EvidenceObjective all(data, rows, config, ranks);
     const std::vector<SearchRange> ranges = searchRanges(all, config);
-    for (const EvidencePoint& p : all.evaluateEachClass(out.global.learned)) out.globalPerClassEvidence += p.logEvidence;
+    // Every class at the global theta (its own precisions): the sum to compare with, and each class's
+    // floor: a class whose own search ends lower keeps the global theta.
+    const std::vector<EvidencePoint> atGlobal = all.evaluateEachClass(out.global.learned);
+    for (const EvidencePoint& p : atGlobal) out.globalPerClassEvidence += p.logEvidence;
+    out.globalWindowDegrees = rotationWindowDegrees(*all.distribution().withParameters(out.global.learned));
 
     // The shared scan: every class's evidence at each scanned value from one feature computation.
     const int C = data.numClasses;
@@ -120,12 +303,15 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         one.kernel = all.kernelSpec();
         const EvidenceObjective objective(data, rows, one, oneProcess());
         const Pilots own = makePilots(objective, one);
-        const SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
-                                                     classProgress, {}, {}, scanOf[k]);
+        SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
+                                               classProgress, {}, {}, scanOf[k]);
         ClassLocality& r = done[k];
+        r.keptGlobal = atGlobal[k].logEvidence > found.best.logEvidence;
+        if (r.keptGlobal) found.best = atGlobal[k];  // the search found a lower peak than the shared optimum
         r.label = c;
         r.learned = found.best.params;
         r.dist = objective.distSpec(r.learned);
+        r.windowDegrees = rotationWindowDegrees(*objective.distribution().withParameters(r.learned));
         r.logEvidence = found.best.logEvidence;
         r.evaluations = found.trajectory.size();
         for (const auto& level : found.pilots) r.pilotEvaluations += level.size();
@@ -165,6 +351,7 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         if (c % ranks.size() != ranks.rank()) {
             done[k] = unpacked(results[k], c, config.learn, decisions[k]);
             done[k].dist = all.distSpec(done[k].learned);
+            done[k].windowDegrees = rotationWindowDegrees(*all.distribution().withParameters(done[k].learned));
         }
         out.logEvidence += done[k].logEvidence;
     }
@@ -175,16 +362,11 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         const std::vector<int> truth = select(data.labels, test);
         out.metric = "accuracy";
         out.test = accuracy(out.testPredictions, truth);
-        for (int c = 0; c < C; ++c) {
-            std::size_t rowsOfC = 0, right = 0;
-            for (std::size_t i = 0; i < truth.size(); ++i)
-                if (truth[i] == c) {
-                    ++rowsOfC;
-                    right += out.testPredictions[i] == c;
-                }
+        const Eigen::MatrixXi confusion = confusionMatrix(out.testPredictions, truth, C);
+        for (int c = 0; c < C; ++c) {  // each class's recall: its row of the confusion matrix
             ClassLocality& r = done[std::size_t(c)];
-            r.testRows = rowsOfC;
-            if (rowsOfC > 0) r.test = double(right) / double(rowsOfC);
+            r.testRows = std::size_t(confusion.row(c).sum());
+            if (r.testRows > 0) r.test = double(confusion(c, c)) / double(r.testRows);
         }
     }
     out.classes = std::move(done);

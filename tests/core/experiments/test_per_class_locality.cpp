@@ -6,7 +6,9 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/distributions/Distribution.hpp"
 #include "orbit/experiments/RotatedImages.hpp"
+#include "orbit/groups/Group.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -156,6 +158,63 @@ private slots:
         }
         QVERIFY(!kept.empty() && kept.size() < 10);
         for (const ClassLocality& k : kept) QVERIFY(k.learned.count("a") && !k.trajectory.empty() && !k.dist.empty());
+    }
+    void windowWidthsInDegrees()
+    {
+        const auto rotation = makeGroup("rotation", Shape{28, 28, 1});
+        const double pi = 3.14159265358979323846;
+        // The uniform window holds its mass evenly: 95% of it is 0.95 x 2a; Haar 0.95 x 360.
+        QVERIFY(std::abs(*rotationWindowDegrees(*makeDistribution("uniform:a=1", *rotation)) - 0.95 * 360.0 / pi) < 0.05);
+        QVERIFY(std::abs(*rotationWindowDegrees(*makeDistribution("haar", *rotation)) - 342.0) < 0.05);
+        // Von Mises kappa = 50: nearly Gaussian with sigma = 1/sqrt(50) rad, 95% within 1.96 sigma.
+        const double vm = *rotationWindowDegrees(*makeDistribution("vonmises:kappa=50", *rotation));
+        QVERIFY2(std::abs(vm - 2 * 1.96 / std::sqrt(50.0) * 180 / pi) < 0.5, qPrintable(QString::number(vm)));
+        QVERIFY(*rotationWindowDegrees(*makeDistribution("vonmises:kappa=1", *rotation)) > vm);
+        const auto translation = makeGroup("translation", Shape{28, 28, 1});
+        QVERIFY(!rotationWindowDegrees(*makeDistribution("gaussian:sigma=1", *translation)));
+    }
+    void classDistributionsParse()
+    {
+        const ClassDistributions d = ClassDistributions::parse(" 9=vonmises:kappa=8 ; 6=uniform:a=0.3", "uniform:a=3", 10);
+        QCOMPARE(d.of(6), std::string("uniform:a=0.3"));
+        QCOMPARE(d.of(0), std::string("uniform:a=3"));
+        QCOMPARE(d.text(), std::string("6=uniform:a=0.3;9=vonmises:kappa=8"));
+        QCOMPARE(ClassDistributions::parse(d.text(), d.fallback, 10).named, d.named);
+        const auto groups = d.distinct(10);
+        QCOMPARE(groups.size(), std::size_t(3));
+        QCOMPARE(groups[0].second, (std::vector<int>{0, 1, 2, 3, 4, 5, 7, 8}));
+        QCOMPARE(groups[1].first, std::string("uniform:a=0.3"));
+        // Every class named: the fallback has no block.
+        QCOMPARE(ClassDistributions::parse("0=haar;1=haar", "delta", 2).distinct(2).size(), std::size_t(1));
+        for (const char* bad : {"10=haar", "-1=haar", "6=haar;6=delta", "6", "x=haar", "6="}) {
+            try {
+                ClassDistributions::parse(bad, "haar", 10);
+                QFAIL(bad);
+            } catch (const SpecError& e) {
+                QCOMPARE(e.field(), std::string("dist-per-class"));
+            }
+        }
+        const auto rotation = makeGroup("rotation", Shape{28, 28, 1});
+        QVERIFY_THROWS_EXCEPTION(SpecError, ClassDistributions::parse("3=gaussian:sigma=1", "haar", 10).check(*rotation));
+    }
+    void fittedModelIsTheLearnedOne()
+    {
+        // fitPerClass at the learned distributions gives learnPerClass's held-out classes.
+        LocalityConfig c = windowConfig();
+        c.eval = "holdout:0.3";
+        c.maxEvaluations = 4;
+        const PerClassResult r = learnPerClass(digits(), c);
+        // Never below the global theta at per-class precisions (a class keeps it when its search ends lower).
+        QVERIFY(r.logEvidence >= r.globalPerClassEvidence - 1e-9 * std::abs(r.globalPerClassEvidence));
+        ClassDistributions d;
+        d.fallback = c.dist;
+        for (const ClassLocality& k : r.classes) d.named[k.label] = k.dist;
+        Indices test;
+        const Indices train = learningRows(digits(), c, &test);
+        const PerClassFit fit = fitPerClass(digits(), train, test, c, d);
+        QCOMPARE(fit.predicted, r.testPredictions);
+        for (const ClassLocality& k : r.classes)  // the class's own objective, or its column of the shared one
+            QVERIFY(std::abs(fit.logEvidence[std::size_t(k.label)] - k.logEvidence) <= 1e-9 * std::abs(k.logEvidence) + 1e-9);
     }
     void regressionHasNoClasses()
     {

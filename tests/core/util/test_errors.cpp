@@ -71,10 +71,11 @@ const QSet<QString>& vocabulary()
         "kernel", "features", "group", "distribution", "data", "test-data", "index", "inputs", "format", "subset", "points",
         "samples", "r", "learner", "eval", "grid", "validation", "inner-folds", "learning-curve", "block-rows", "estimator",
         "output", "rotate", "rotate-max", "pad", "transform-group", "transform-distribution", "s-list", "r-list",
-        "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision",
+        "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision", "per-class", "dist-per-class",
+        "rotate-classes",
         // without a setting of their own
         "labels", "targets", "classes", "folds", "lambda", "shift", "holdout", "kfold", "bins", "pca", "cell",
-        "cases", "metric"};
+        "cases", "metric", "class"};
     return words;
 }
 

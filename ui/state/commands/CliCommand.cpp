@@ -48,7 +48,8 @@ void addSubset(std::vector<std::string>& args, int subset, const CommandContext&
 
 CliCommand trainCommand(const SessionState& s, const CommandContext& c)
 {
-    const orbit::TrainConfig config = makeTrainConfig(s.training, s.orbit);
+    const std::optional<orbit::TrainConfig> perClass = perClassTrainConfig(s.training, s.orbit);
+    const orbit::TrainConfig config = perClass ? *perClass : makeTrainConfig(s.training, s.orbit);
     const orbit::TrainConfig defaults;
     CliCommand cmd{{"train", "--data", dataPath(s)}, true};
     addSubset(cmd.args, s.training.subset, c);
@@ -58,6 +59,8 @@ CliCommand trainCommand(const SessionState& s, const CommandContext& c)
     if (!config.kernel.empty())
         add(cmd.args, {"--kernel", config.kernel});
     add(cmd.args, {"--learner", config.learner, "--eval", config.eval});
+    if (perClass)
+        add(cmd.args, {"--dist-per-class", s.orbit.distPerClass});
     std::string grid;
     for (const orbit::ParamAxis& a : config.grid)
         grid += (grid.empty() ? "" : ";") + a.name + "=" + joinNumbers(a.values);
@@ -105,6 +108,8 @@ CliCommand learnCommand(const SessionState& s, const CommandContext& c)
     add(cmd.args, {"--features", learnFeatureSpec(t), "--group", s.orbit.groupSpec(), "--dist", s.orbit.distSpec(),
                    "--kernel", learnKernelSpec(t), "--learn", learn, "--eval", t.evalSpec(), "--max-evals",
                    std::to_string(t.learnEvaluations), "--seed", std::to_string(t.seed)});
+    if (t.learnPerClass)
+        add(cmd.args, {"--per-class"});
     return cmd;
 }
 

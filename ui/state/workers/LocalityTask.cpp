@@ -2,6 +2,7 @@
 
 #include "state/workers/TrainingTask.hpp"
 
+#include "orbit/evaluation/Metrics.hpp"
 #include "orbit/util/Spacing.hpp"
 
 namespace orbitui {
@@ -47,6 +48,18 @@ Task makeLocalityTask(LocalityRequest request)
                 ctx.partial(QVariant::fromValue(std::shared_ptr<const LocalityStep>(std::move(step))));
             };
         };
+        if (request.perClass) {
+            result->perClass = orbit::learnPerClass(data, request.config, progressIn(0.0, 1.0), [&ctx](const orbit::ClassLocality& c) {
+                ctx.partial(QVariant::fromValue(std::make_shared<const orbit::ClassLocality>(c)));
+            });
+            result->learn = result->perClass->global;
+            if (!result->perClass->testRows.empty()) {
+                const std::vector<int> truth = orbit::select(data.labels, result->perClass->testRows);
+                result->perClassConfusion = orbit::confusionMatrix(result->perClass->testPredictions, truth, data.numClasses);
+                result->globalConfusion = orbit::confusionMatrix(result->learn.testPredictions, truth, data.numClasses);
+            }
+            return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
+        }
         const std::vector<std::string>& params = request.config.learn;
         if (land.size() == 1)
             result->curve = orbit::evidenceCurve(data, request.config, params.at(0), land[0], progressIn(0.0, landShare),

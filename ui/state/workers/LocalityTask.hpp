@@ -8,6 +8,7 @@
 
 #include "orbit/data/Dataset.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/registry/Parameters.hpp"
 
 #include <QMetaType>
@@ -24,6 +25,8 @@ struct LocalityRequest {
     orbit::LocalityConfig config;       ///< config.learn: the parameters to learn
     /// The landscape's values per learned parameter (one list: a curve, two: a surface); empty: none.
     std::vector<std::vector<double>> landscape;
+    /// Learn every class's parameters (orbit::learnPerClass) instead of one set; no landscape.
+    bool perClass = false;
 };
 
 /// One evaluation, as it happens.
@@ -45,6 +48,10 @@ struct LocalityResult {
     std::optional<orbit::EvidenceSurface> surface;
     /// The learn's own evaluations as a landscape: full size, and the pilots' mapped onto its scale.
     std::vector<orbit::LandscapePoint> learnedLandscape;
+    /// A per-class learn: every class, the single learn beside them (learn is its global part),
+    /// and with an eval split both models' confusion matrices (truth rows, predicted columns).
+    std::optional<orbit::PerClassResult> perClass;
+    Eigen::MatrixXi globalConfusion, perClassConfusion;
     std::size_t samples = 0;
 };
 
@@ -53,10 +60,12 @@ struct LocalityResult {
 std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
                                     const std::optional<std::pair<double, double>>& bounds = std::nullopt);
 
-/// Partial results: std::shared_ptr<const LocalityStep>; the answer: std::shared_ptr<const LocalityResult>.
+/// Partial results: std::shared_ptr<const LocalityStep> (per class: std::shared_ptr<const
+/// orbit::ClassLocality>, one as each class is learned); the answer: std::shared_ptr<const LocalityResult>.
 Task makeLocalityTask(LocalityRequest request);
 
 } // namespace orbitui
 
 Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::LocalityStep>)
 Q_DECLARE_METATYPE(std::shared_ptr<const orbitui::LocalityResult>)
+Q_DECLARE_METATYPE(std::shared_ptr<const orbit::ClassLocality>)

@@ -1,6 +1,7 @@
 #include "state/workers/TrainingTask.hpp"
 
 #include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/PerClassLocality.hpp"
 
 namespace orbitui {
 
@@ -28,7 +29,12 @@ Task makeTrainingTask(TrainingRequest request)
             ctx.progress(fraction, QString::fromStdString(what));
             return ctx.cancelled();
         };
-        result->result = orbit::train(*data, request.config, progress);
+        result->result = request.distPerClass.empty()
+                             ? orbit::train(*data, request.config, progress)
+                             : orbit::trainPerClass(*data, request.config,
+                                                    orbit::ClassDistributions::parse(request.distPerClass, request.config.dist,
+                                                                                     data->numClasses),
+                                                    progress);
         for (int c = 0; c < all.numClasses; ++c)
             result->classNames.push_back(static_cast<std::size_t>(c) < all.classNames.size()
                                              ? all.classNames[static_cast<std::size_t>(c)]

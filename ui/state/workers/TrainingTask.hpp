@@ -24,6 +24,9 @@ struct TrainingRequest {
     /// The axis preferred for the score-versus-parameter curve (e.g. the locality sweep); empty: the
     /// first axis with several values among lambda, C, median.
     std::string mainAxis;
+    /// Per-class distributions ("C=SPEC;..."): the per-class model (orbit::trainPerClass, config from
+    /// perClassTrainConfig) instead of orbit::train; empty: none.
+    std::string distPerClass;
 };
 
 /// The score curve and the axis choice are the core's (orbit/experiments/TrainingSummary.hpp).

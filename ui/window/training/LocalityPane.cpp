@@ -5,6 +5,7 @@
 #include "state/LabState.hpp"
 #include "state/workers/LocalityTask.hpp"
 #include "window/training/LocalityView.hpp"
+#include "window/training/PerClassView.hpp"
 #include "window/training/TrainingCharts.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -60,6 +61,12 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
                              "one set with every input. Shared samples bias the evidence (by 1/r) and over-estimate "
                              "windows (93° for digits rotated by up to 45°); own samples recover them (49°; see "
                              "docs/results.md)."));
+    perClass_ = new QCheckBox(tr("Per class"));
+    perClass_->setObjectName("learnPerClass");
+    perClass_->setToolTip(tr("Learn the parameters of every class by its own evidence (its own one-hot column, its own "
+                             "precisions, the same templates), beside the single locality: which digits want a narrow "
+                             "window? Classes only; the chart fills in class by class, Cancel keeps the classes learned "
+                             "so far."));
     landscape_ = new QSpinBox;
     landscape_->setObjectName("learnLandscape");
     landscape_->setRange(0, 64);
@@ -83,6 +90,7 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     form->addRow(tr("Evaluations"), evaluations_);
     form->addRow(tr("Landscape"), landscape_);
     form->addRow(perInput_);
+    form->addRow(perClass_);
     actions_ = new QWidget;
     auto* buttons = new QHBoxLayout(actions_);
     buttons->setContentsMargins(0, 0, 0, 0);
@@ -98,11 +106,15 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     f.setPointSizeF(f.pointSizeF() + 1);
     summary_->setFont(f);
     view_ = new LocalityView;
+    perClassView_ = new PerClassView;
+    perClassView_->hide();
     results_ = new QWidget;
     auto* layout = new QVBoxLayout(results_);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
     layout->addWidget(view_, 1);
+    layout->addWidget(perClassView_, 1);
+    connect(perClassView_, &PerClassView::classClicked, this, &LocalityPane::showClass);
 
     connect(learnButton_, &QPushButton::clicked, this, &LocalityPane::learnRequested);
     connect(undoButton_, &QPushButton::clicked, this, &LocalityPane::undo);
@@ -115,6 +127,8 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
         if (const auto step = v.value<std::shared_ptr<const LocalityStep>>())
             onStep(*step);
+        else if (const auto learned = v.value<std::shared_ptr<const orbit::ClassLocality>>())
+            onClass(*learned);
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         onFinished(v.value<std::shared_ptr<const LocalityResult>>());
@@ -129,6 +143,22 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
         emit stopped(message, field);
     });
     connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
+        if (!perClassView_->isHidden()) {  // a per-class run (shown even while the tab is not)
+            keepClasses();
+            summary_->setText(classes_.empty()
+                                  ? tr("Cancelled before the first class was learned; the distribution is as it was.")
+                                  : tr("Cancelled; kept the %1 classes learned so far as the per-class distributions "
+                                       "(the chart shows them). Undo puts back the settings from before.")
+                                        .arg(classes_.size()));
+            if (classes_.empty() && before_) {
+                state_->setOrbitSettings(*before_);
+                before_.reset();
+            }
+            undoButton_->setEnabled(before_.has_value());
+            learnButton_->setEnabled(true);
+            emit stopped(QString());
+            return;
+        }
         if (!best_.empty()) {
             applyValues(best_);
             summary_->setText(tr("Cancelled after %1 evaluations; kept the best point so far: %2 (log evidence %3). "
@@ -173,9 +203,11 @@ std::vector<std::string> LocalityPane::chosenParameters() const
     return params_->count() == 0 ? wanted_ : checkedParameters();
 }
 
-void LocalityPane::setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput)
+void LocalityPane::setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput,
+                              bool perClass)
 {
     perInput_->setChecked(perInput);
+    perClass_->setChecked(perClass);
     wanted_ = learn;
     {
         const QSignalBlocker block(params_);  // the chosen landscape stays, not the two-parameter default
@@ -273,16 +305,34 @@ void LocalityPane::start(const TrainingSettings& training)
         if (names.size() <= 2 && landscape_->value() > 0)
             request.landscape.push_back(landscapeValues(p, landscape_->value()));
     }
+    request.perClass = perClass_->isChecked();
+    if (request.perClass) {
+        if (!ds->isClassification())
+            throw orbit::SpecError("per-class", "needs class labels: regression targets have no classes to give localities to",
+                                   ds->source);
+        request.landscape.clear();
+    }
     before_ = orbitSettings;
     running_ = names;
     best_.clear();
     pilotBest_.clear();
+    classes_.clear();
     steps_ = 0;
+    view_->setVisible(!request.perClass);
+    perClassView_->setVisible(request.perClass);
+    if (request.perClass) {
+        QStringList classes;
+        for (int k = 0; k < ds->numClasses; ++k)
+            classes << (std::size_t(k) < ds->classNames.size() ? QString::fromStdString(ds->classNames[std::size_t(k)])
+                                                                : QString::number(k));
+        perClassView_->begin(classes, names.front(), orbit::rotationWindowDegrees(*dist).has_value());
+    }
     view_->begin(params, request.landscape);
     QStringList labels;
     for (const LocalityView::Parameter& p : params)
         labels << axisLabel(p.name, p.descriptor);
-    summary_->setText(request.landscape.empty() ? tr("Learning %1…").arg(labels.join(", "))
+    summary_->setText(request.perClass ? tr("Learning %1 for one locality, then for every class…").arg(labels.join(", "))
+                      : request.landscape.empty() ? tr("Learning %1…").arg(labels.join(", "))
                                                 : tr("Drawing the evidence landscape over %1, then learning…").arg(labels.join(", ")));
     learnButton_->setEnabled(false);
     undoButton_->setEnabled(false);
@@ -372,11 +422,88 @@ void LocalityPane::onStep(const LocalityStep& step)
                           .arg(step.best.logEvidence, 0, 'f', 2));
 }
 
+void LocalityPane::onClass(const orbit::ClassLocality& learned)
+{
+    classes_[learned.label] = learned;
+    perClassView_->addClass(learned);
+    summary_->setText(tr("Learned %1 of %2 classes; class %3: %4 (log evidence %5).")
+                          .arg(classes_.size())
+                          .arg(state_->dataset() ? state_->dataset()->numClasses : 0)
+                          .arg(learned.label)
+                          .arg(valuesText(learned.learned))
+                          .arg(learned.logEvidence, 0, 'f', 2));
+}
+
+void LocalityPane::keepClasses()
+{
+    if (classes_.empty())
+        return;
+    orbit::ClassDistributions d;
+    for (const auto& [label, c] : classes_)
+        d.named[label] = c.dist;
+    OrbitSettings s = state_->orbitSettings();
+    s.distPerClass = d.text();
+    applying_ = true;
+    state_->setOrbitSettings(s);
+    applying_ = false;
+}
+
+bool LocalityPane::showClass(int label)
+{
+    const auto it = classes_.find(label);
+    const auto ds = state_->dataset();
+    if (it == classes_.end() || !ds)
+        return false;
+    applyValues(it->second.learned);  // the Group panel shows the class's own distribution
+    const auto row = std::find(ds->labels.begin(), ds->labels.end(), label);
+    if (row != ds->labels.end())
+        state_->setSelectedIndex(int(row - ds->labels.begin()));  // and the Orbits panel one of its samples
+    summary_->setText(tr("Class %1: %2 (log evidence %3%4). The Group panel shows its distribution, the Orbits panel "
+                         "sample %5.")
+                          .arg(label)
+                          .arg(valuesText(it->second.learned))
+                          .arg(it->second.logEvidence, 0, 'f', 2)
+                          .arg(it->second.test ? tr(", held-out recall %1").arg(*it->second.test, 0, 'f', 3) : QString())
+                          .arg(state_->selectedIndex()));
+    return true;
+}
+
 void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
 {
     if (!result)
         return;
     last_ = result;
+    if (result->perClass) {
+        const orbit::PerClassResult& p = *result->perClass;
+        classes_.clear();
+        for (const orbit::ClassLocality& c : p.classes)
+            classes_[c.label] = c;
+        perClassView_->finish(p, result->globalConfusion, result->perClassConfusion);
+        applyValues(p.global.learned);
+        keepClasses();
+        QString text = tr("Learned every class's %1 (%2 classes, %3 training samples, %4 s). Log evidence %5 per class, "
+                          "%6 with one %7 for every class (a few nats per class is what the extra parameters buy; "
+                          "tens or more mean the classes want different localities).")
+                           .arg(valuesText(p.global.learned).section(' ', 0, 0))
+                           .arg(p.classes.size())
+                           .arg(p.trainRows)
+                           .arg(p.seconds, 0, 'f', 1)
+                           .arg(p.logEvidence, 0, 'f', 1)
+                           .arg(p.globalPerClassEvidence, 0, 'f', 1)
+                           .arg(valuesText(p.global.learned));
+        if (p.test && p.global.test)
+            text += tr("\nHeld-out accuracy: %1 per class, %2 with one locality, on %3 samples.")
+                        .arg(*p.test, 0, 'f', 3)
+                        .arg(*p.global.test, 0, 'f', 3)
+                        .arg(p.testRows.size());
+        text += tr("\nThe per-class distributions are kept in the settings (Training with blr fits them); click a class "
+                   "to see it.");
+        summary_->setText(text);
+        learnButton_->setEnabled(true);
+        undoButton_->setEnabled(before_.has_value());
+        emit stopped(QString());
+        return;
+    }
     const orbit::LearnResult& r = result->learn;
     applyValues(r.learned);
     std::size_t pilotEvaluations = 0;

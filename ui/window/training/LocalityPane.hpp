@@ -5,9 +5,13 @@
 // landscape with the optimiser's path) replaces the training results while it runs. Every evaluation
 // moves the distribution's parameters in the shared orbit settings, so the Group panel's sliders and
 // density and the Orbits gallery follow the optimiser; the end (or Cancel) leaves the best point in
-// the settings, and Undo puts back what they were before.
+// the settings, and Undo puts back what they were before. With "per class" every class learns its own
+// parameters (PerClassView fills in class by class); the learned classes become the orbit settings'
+// per-class distributions (kept on Cancel), the single learned one their default.
 #include "state/OrbitSettings.hpp"
 #include "state/TrainingSettings.hpp"
+
+#include "orbit/experiments/PerClassLocality.hpp"
 
 #include <QObject>
 #include <QString>
@@ -29,6 +33,7 @@ namespace orbitui {
 
 class LabState;
 class LocalityView;
+class PerClassView;
 class TaskRunner;
 struct LocalityResult;
 struct LocalityStep;
@@ -48,6 +53,15 @@ public:
     QSpinBox* evaluationsBox() const { return evaluations_; }
     QSpinBox* landscapeBox() const { return landscape_; }
     QCheckBox* perInputBox() const { return perInput_; }
+    /// "Per class": learn every class's parameters (orbit::learnPerClass) instead of one set.
+    QCheckBox* perClassBox() const { return perClass_; }
+    PerClassView* perClassView() const { return perClassView_; }
+    /// The classes of the last per-class run learned so far (all of them after it finished, those
+    /// reported before a cancel), by label.
+    const std::map<int, orbit::ClassLocality>& learnedClasses() const { return classes_; }
+    /// Shows class `label`'s learned distribution in the shared orbit settings (the Group panel) and
+    /// selects its first sample (the Orbits panel). False when that class is not learned.
+    bool showClass(int label);
     QPushButton* learnButton() const { return learnButton_; }
     QPushButton* undoButton() const { return undoButton_; }
 
@@ -70,7 +84,8 @@ public:
     std::vector<std::string> chosenParameters() const;
     /// Puts the session's choices in the form: the parameters to check (empty: the first offered;
     /// names the distribution does not have are ignored), the budget and the landscape points.
-    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput = true);
+    void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput = true,
+                    bool perClass = false);
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
     QString summaryText() const;
@@ -88,6 +103,9 @@ signals:
 private:
     void refreshParameters();
     void onStep(const LocalityStep& step);
+    void onClass(const orbit::ClassLocality& learned);
+    /// Writes the classes learned so far into the orbit settings' per-class distributions.
+    void keepClasses();
     void onFinished(std::shared_ptr<const LocalityResult> result);
     /// Writes `values` into the shared orbit settings (the sliders follow).
     void applyValues(const std::map<std::string, double>& values);
@@ -100,6 +118,9 @@ private:
     QSpinBox* evaluations_;
     QSpinBox* landscape_;
     QCheckBox* perInput_;  ///< irf: independent orbit samples per input (mode=data)
+    QCheckBox* perClass_;
+    PerClassView* perClassView_;
+    std::map<int, orbit::ClassLocality> classes_;
     QPushButton* learnButton_;
     QPushButton* undoButton_;
     QWidget* actions_;

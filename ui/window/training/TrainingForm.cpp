@@ -205,6 +205,7 @@ TrainingSettings TrainingForm::settingsFrom(bool strict) const
     s.learnEvaluations = localityPane_->evaluationsBox()->value();
     s.learnLandscape = localityPane_->landscapeBox()->value();
     s.learnPerInput = localityPane_->perInputBox()->isChecked();
+    s.learnPerClass = localityPane_->perClassBox()->isChecked();
     s.subset = subset_->value();
     s.learningCurve = learningCurve_->isChecked();
     s.seed = static_cast<std::uint64_t>(seed_->value());
@@ -230,7 +231,7 @@ void TrainingForm::setSettings(const TrainingSettings& s)
     medians_->setText(QString::fromStdString(formatNumberList(s.medians)));
     locality_->setText(QString::fromStdString(formatNumberList(s.locality)));
     wantedLocalityAxis_ = s.localityAxis;
-    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape, s.learnPerInput);
+    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape, s.learnPerInput, s.learnPerClass);
     subset_->setValue(s.subset);
     learningCurve_->setChecked(s.learningCurve);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, std::numeric_limits<int>::max())));

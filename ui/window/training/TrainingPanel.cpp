@@ -305,6 +305,10 @@ bool TrainingPanel::run()
             throw orbit::SpecError("eval", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
         form_->remember(s);
         request.config = makeTrainConfig(s, state_->orbitSettings());
+        if (const auto perClass = perClassTrainConfig(s, state_->orbitSettings())) {  // a per-class learn's result
+            request.config = *perClass;
+            request.distPerClass = state_->orbitSettings().distPerClass;
+        }
         request.config.validate();
         request.subset = static_cast<std::size_t>(s.subset);
         const bool sweeps = std::any_of(request.config.grid.begin(), request.config.grid.end(),

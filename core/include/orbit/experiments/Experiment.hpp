@@ -20,6 +20,9 @@ struct DataRecipe {
     bool rotate = false;
     int pad = 28;
     double rotateMaxDegrees = 0.0;  ///< 0: angles uniform over the circle; else in [-this, this] degrees
+    /// With rotate: only the images of these classes are rotated, the others padded upright (each
+    /// image draws the angle it would draw with every class rotated); empty: every class.
+    std::vector<int> rotateClasses;
     std::string transformGroup;     ///< non-empty: pad, then move each image by one element of this group
     std::string transformDist;      ///< ... drawn from this distribution (transformedImages)
     std::uint64_t seed = 0;
@@ -32,7 +35,8 @@ struct DataRecipe {
 Dataset prepareDataset(const DataRecipe& recipe);
 /// The same on an already loaded dataset (recipe.file and recipe.format are not used). With
 /// transformGroup set, the subset is padded and moved by transformedImages(subset, pad, group,
-/// dist, deriveSeed(seed, 9)) instead of rotated.
+/// dist, deriveSeed(seed, 9)) instead of rotated. SpecError("rotate-classes") for a label that is no
+/// class of the data, or classes without rotate.
 Dataset prepareDataset(Dataset data, const DataRecipe& recipe);
 Dataset prepareDataset(Dataset data, std::size_t n, bool rotate, int pad, std::uint64_t seed,
                        double rotateMaxDegrees = 0.0);

@@ -79,13 +79,17 @@ private:
 ///   block-rows               rows per block of the fixed row partition      --block-rows
 ///   estimator                the V- or U-statistic of the kernel            --estimator
 ///   output                   a file to write                                --out
-///   rotate, rotate-max, pad  the image preparation of the data              same names
+///   rotate, rotate-max, pad, the image preparation of the data              same names
+///     rotate-classes
 ///   transform-group          the group that moves the images                --transform-group
 ///   transform-distribution   its distribution                               --transform-dist
 ///   s-list, r-list, ref-r,   the approximation-error experiment             same names
 ///     repeats
 ///   learn, bounds, values,   learning the locality                          same names
 ///     max-evals, precision
+///   per-class                learning every class's locality                --per-class
+///   class                    the one class a locality objective fits        (none)
+///   dist-per-class           a distribution per class ("C=SPEC;...")        --dist-per-class
 ///
 /// Fields without a flag (labels, targets, lambda, ...) name a property of the data or a
 /// parameter of a learner in the same words.
