@@ -1,6 +1,6 @@
 #include "state/Session.hpp"
 
-#include "state/WorkingState.hpp"
+#include "state/AtomicWrite.hpp"
 
 #include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/registry/Figures.hpp"

@@ -56,7 +56,7 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b);
 SessionState sessionFromJson(const QJsonObject& json);
 
 /// Writes the session all or nothing, flushed to the disk before it replaces the old file
-/// (writeAtomically, state/WorkingState.hpp): a kill during the save leaves the old or the new file.
+/// (writeAtomically, state/AtomicWrite.hpp): a kill during the save leaves the old or the new file.
 /// Returns an error message or empty.
 QString saveSession(const QString& path, const SessionState& s);
 /// Reads a session file; on failure returns nullopt and sets `error` (file, field, value).

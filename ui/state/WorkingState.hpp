@@ -3,6 +3,7 @@
 // settings location (Settings::stateDirectory) atomically, while the user works (autosave, off the GUI
 // thread) and once more at a clean quit; the next start reopens it, or after an unclean exit offers it
 // back (window/shell/WorkingStateKeeper.hpp).
+#include "state/AtomicWrite.hpp"
 #include "state/Session.hpp"
 
 #include <QByteArray>
@@ -50,11 +51,6 @@ WorkingState workingStateFromJson(const QJsonObject& json);
 /// The recovery offer's line: "digits.png, rotation, vonmises κ=7.5, r=16; learned 2 min before the
 /// end" (the end: the last autosave, a few seconds before the crash at most).
 QString describe(const WorkingState& w);
-
-/// Writes `bytes` to `path` all or nothing: a temporary file beside it, flushed to the disk
-/// (fdatasync), then renamed over `path`. A kill at any moment leaves the old file or the new one.
-/// Returns an error message or empty.
-QString writeAtomically(const QString& path, const QByteArray& bytes);
 
 /// The working state's file in a folder of the per-user settings location, the lock that keeps a
 /// second Orbit Lab from writing it at the same time, and the writer thread of the autosave.
