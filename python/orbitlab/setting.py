@@ -64,10 +64,11 @@ def decode_setting(text):
     m = re.search(r"[^A-Za-z0-9_-]", payload)
     if m:
         raise _bad(f"not base64url: a character outside A-Z a-z 0-9 - _ at position {colon + 1 + m.start()}", m.group())
-    if len(payload) % 4 == 1:
-        raise _bad("not base64url (its length does not fit: the text is cut short?)", f"{len(payload)} characters")
+    # A length of 4k+1 leaves one character of 6 bits, less than a byte: Qt's decoder (the window's)
+    # drops it and the inflater then finds the stream cut short; so do the same, for the same message.
+    whole = payload[:-1] if len(payload) % 4 == 1 else payload
     try:
-        packed = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+        packed = base64.urlsafe_b64decode(whole + "=" * (-len(whole) % 4))
     except (binascii.Error, ValueError):
         raise _bad("not base64url (the text is cut short?)") from None
     inflater = zlib.decompressobj()
