@@ -8,7 +8,11 @@
 #include "TestPaths.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QDir>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <algorithm>
 

@@ -10,7 +10,11 @@
 #include "orbit/data/Loaders.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QDir>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <cmath>
 #include <fstream>

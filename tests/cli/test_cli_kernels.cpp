@@ -11,7 +11,10 @@
 #include <QTemporaryDir>
 #include "CliRunner.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 #include <cstring>

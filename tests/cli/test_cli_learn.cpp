@@ -7,7 +7,10 @@
 #include "orbit/util/Spec.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <fstream>
 

@@ -6,8 +6,12 @@
 #include "TestPaths.hpp"
 #include "orbit/cli/Json.hpp"
 
+#include <QFloat16> // QCOMPARE on a JSON value tries every overload, qfloat16 among them
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 namespace {
 

@@ -7,7 +7,9 @@
 #include "TestPaths.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <fstream>

@@ -9,7 +9,13 @@
 #include <QTemporaryDir>
 #include "CliRunner.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QFile>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 #include <cmath>
 #include <numbers>
 #include <sstream>

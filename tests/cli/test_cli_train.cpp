@@ -9,7 +9,13 @@
 #include "TestPaths.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QDir>
+#include <QFile>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>

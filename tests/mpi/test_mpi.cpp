@@ -10,7 +10,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QJsonArray>
+#include <QJsonValue>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <functional>
 

@@ -8,7 +8,9 @@
 #include "RandomMatrices.hpp"
 
 #include <Eigen/SVD>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbit;
 

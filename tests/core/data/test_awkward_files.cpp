@@ -8,7 +8,10 @@
 #include "LoadErrors.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QObject>
+#include <QString>
 
 #include <cstdint>
 #include <filesystem>

@@ -3,7 +3,8 @@
 // maps C to P C P^T; zero padding beyond the atoms.
 #include "orbit/data/Coulomb.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <cmath>
 #include <vector>

@@ -9,7 +9,11 @@
 
 #include <QDir>
 #include <QFile>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
 
 namespace {
 

@@ -7,7 +7,10 @@
 #include "LoadErrors.hpp"
 #include "TestPaths.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <filesystem>
 #include <limits>

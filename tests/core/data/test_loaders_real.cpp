@@ -8,7 +8,9 @@
 #include "TestPaths.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <opencv2/imgcodecs.hpp>
 

@@ -4,7 +4,12 @@
 #include "orbit/util/Error.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QFile>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
 
 #include <matio.h>
 

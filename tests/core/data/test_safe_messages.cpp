@@ -10,7 +10,11 @@
 #include "CliRunner.hpp"
 #include "TestPaths.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
 
 #include <filesystem>
 #include <fstream>

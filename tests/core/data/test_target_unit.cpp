@@ -6,7 +6,9 @@
 #include "TestPaths.hpp"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <fstream>
 

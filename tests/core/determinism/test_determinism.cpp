@@ -20,7 +20,9 @@
 
 #include <Eigen/Core>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <omp.h>
 
 #include <cstring>

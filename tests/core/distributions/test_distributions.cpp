@@ -6,7 +6,9 @@
 #include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -2,7 +2,8 @@
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <cmath>
 

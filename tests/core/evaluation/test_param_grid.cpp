@@ -1,7 +1,9 @@
 // The grid of hyperparameter combinations (ParamGrid.hpp).
 #include "orbit/evaluation/ParamGrid.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <set>
 

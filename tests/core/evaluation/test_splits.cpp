@@ -3,7 +3,8 @@
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <algorithm>
 #include <set>

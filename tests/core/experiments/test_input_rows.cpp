@@ -9,7 +9,9 @@
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/util/Random.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbit;
 using orbittest::PlayedRank;

@@ -12,7 +12,9 @@
 #include "TestPaths.hpp"
 
 #include <Eigen/Eigenvalues>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <set>
 

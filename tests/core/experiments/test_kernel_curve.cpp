@@ -9,7 +9,9 @@
 
 #include "BundledDigits.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <numbers>

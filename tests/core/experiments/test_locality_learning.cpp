@@ -10,7 +10,10 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>

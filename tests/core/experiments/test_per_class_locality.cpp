@@ -12,7 +12,9 @@
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,9 @@
 #include "orbit/experiments/RotatedImages.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 

@@ -8,7 +8,9 @@
 #include "orbit/util/Random.hpp"
 
 #include <Eigen/Dense>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <omp.h>
 
 #include <algorithm>

@@ -6,7 +6,8 @@
 
 #include "TestPaths.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <cmath>
 #include <set>

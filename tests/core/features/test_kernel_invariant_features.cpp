@@ -4,7 +4,9 @@
 #include "FeatureTestData.hpp"
 #include "RandomMatrices.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbit;
 using orbittest::context;

@@ -7,7 +7,10 @@
 
 #include <QFile>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QObject>
+#include <QString>
 
 using namespace orbit;
 using orbittest::fileBytes;

@@ -6,7 +6,9 @@
 #include "FeatureTestData.hpp"
 #include "RandomMatrices.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <algorithm>
 #include <string>

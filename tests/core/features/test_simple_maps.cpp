@@ -6,7 +6,8 @@
 #include "orbit/distributions/NoisySort.hpp"
 #include "orbit/util/Random.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 using namespace orbit;
 using orbittest::context;

@@ -5,7 +5,9 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <vector>

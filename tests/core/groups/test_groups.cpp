@@ -13,7 +13,9 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <cmath>
 #include <numbers>
 #include <set>

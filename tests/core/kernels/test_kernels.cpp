@@ -16,7 +16,9 @@
 #include <Eigen/Eigenvalues>
 #include "RandomMatrices.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbit;
 

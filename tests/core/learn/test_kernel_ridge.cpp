@@ -5,7 +5,9 @@
 #include "orbit/util/Error.hpp"
 
 #include <Eigen/Dense>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <numbers>

@@ -4,7 +4,8 @@
 #include "orbit/learn/LinearSvm.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 using namespace orbit;
 using namespace orbittest;

@@ -3,7 +3,8 @@
 #include "orbit/learn/NearestNeighbour.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 using namespace orbit;
 using namespace orbittest;

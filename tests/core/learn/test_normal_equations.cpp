@@ -10,7 +10,9 @@
 #include "orbit/parallel/Ranks.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 

@@ -4,7 +4,9 @@
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <omp.h>
 

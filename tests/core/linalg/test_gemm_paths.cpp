@@ -14,7 +14,9 @@
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <omp.h>
 

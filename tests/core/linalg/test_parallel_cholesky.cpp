@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <string>
 #include <vector>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <omp.h>
 
 using namespace orbit;

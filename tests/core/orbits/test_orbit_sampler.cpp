@@ -5,7 +5,8 @@
 
 #include "RandomMatrices.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 #include <algorithm>
 #include <omp.h>
 

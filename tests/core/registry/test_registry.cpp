@@ -17,7 +17,9 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <fstream>

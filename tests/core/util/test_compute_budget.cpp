@@ -5,7 +5,8 @@
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <omp.h>
 

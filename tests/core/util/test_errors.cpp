@@ -24,7 +24,12 @@
 
 #include "TestPaths.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QDir>
+#include <QIODevice>
+#include <QObject>
+#include <QSet>
+#include <QString>
 
 #include <QDirIterator>
 #include <QFile>

@@ -1,6 +1,8 @@
 #include "orbit/util/Random.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 #include <cmath>
 
 using namespace orbit;

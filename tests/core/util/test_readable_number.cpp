@@ -2,7 +2,9 @@
 // where the log-spaced landscape value was 9.999999999999993.
 #include "orbit/util/ReadableNumber.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <limits>

@@ -3,7 +3,9 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QObject>
 
 #include <string>
 

@@ -6,7 +6,9 @@
 
 #include "BundledDigits.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cstring>
 #include <fstream>

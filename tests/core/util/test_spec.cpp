@@ -1,7 +1,9 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <limits>

@@ -3,7 +3,9 @@
 // gets 1-2-5 or decade ticks placed in log space; log chart axes span whole decades.
 #include "render/AxisTicks.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 #include <cmath>
 #include <vector>

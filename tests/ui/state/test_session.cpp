@@ -9,7 +9,13 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QDir>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 using namespace orbitui;
 

@@ -5,7 +5,13 @@
 
 #include <QSet>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QFileInfo>
+#include <QObject>
+#include <QSettings>
+#include <QString>
+#include <QStringList>
 
 using namespace orbitui;
 

@@ -9,7 +9,10 @@
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QThread>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QVariant>
 #include <omp.h>
 
 #if defined(__linux__)

@@ -10,7 +10,9 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbitui;
 

@@ -2,7 +2,8 @@
 // steps, clamped, and NaN as nothing done.
 #include "widgets/FractionBar.hpp"
 
-#include <QtTest>
+#include <QTest>
+#include <QObject>
 
 #include <cmath>
 

@@ -6,7 +6,15 @@
 
 #include <QApplication>
 #include <QFontMetrics>
-#include <QtTest>
+#include <QTest>
+#include <QColor>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QRect>
+#include <QSize>
+#include <QString>
 
 #include <cmath>
 #include <limits>

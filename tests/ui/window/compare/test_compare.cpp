@@ -43,7 +43,13 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QValueAxis>
-#include <QtTest>
+#include <QTest>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+#include <QSignalSpy>
+#include <QString>
+#include <QVariant>
 
 #include <algorithm>
 #include <cmath>

@@ -23,7 +23,12 @@
 #include <QJsonDocument>
 #include <QSlider>
 #include <QSpinBox>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <cmath>
 

@@ -40,7 +40,15 @@
 #include <QListWidget>
 #include <QScatterSeries>
 #include <QSpinBox>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QPointF>
+#include <QRect>
+#include <QString>
+#include <QTemporaryDir>
 
 #include <cmath>
 #include <set>

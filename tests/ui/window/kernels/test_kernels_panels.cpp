@@ -35,7 +35,15 @@
 #include <QJsonDocument>
 #include <QLineSeries>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QImage>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+#include <QString>
 
 #include <memory>
 #include <numeric>

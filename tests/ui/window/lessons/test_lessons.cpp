@@ -14,7 +14,10 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QPushButton>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 #include <set>
 #include <stdexcept>

@@ -43,7 +43,19 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QFile>
+#include <QFont>
+#include <QGuiApplication>
+#include <QIODevice>
+#include <QKeySequence>
+#include <QList>
+#include <QObject>
+#include <QPoint>
+#include <QRect>
+#include <QSize>
+#include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <map>

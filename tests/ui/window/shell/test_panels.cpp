@@ -25,7 +25,17 @@
 #include <QListView>
 #include <QSlider>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QIODevice>
+#include <QImage>
+#include <QList>
+#include <QObject>
+#include <QPixmap>
+#include <QSignalSpy>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
 
 #include <algorithm>
 #include <memory>

@@ -11,7 +11,11 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QSignalSpy>
+#include <QString>
+#include <QTemporaryDir>
 
 #include <sys/stat.h>
 

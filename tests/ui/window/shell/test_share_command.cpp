@@ -28,7 +28,13 @@
 #include <QGuiApplication>
 #include <QProcess>
 #include <QTabWidget>
-#include <QtTest>
+#include <QTest>
+#include <QChar>
+#include <QFile>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
 
 using orbittest::WindowFixture;
 using Json = orbit::cli::Json;

@@ -28,7 +28,12 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QTimer>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
 
 #include <zlib.h>
 

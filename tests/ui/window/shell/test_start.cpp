@@ -4,7 +4,10 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
+#include <QStringList>
 
 namespace {
 

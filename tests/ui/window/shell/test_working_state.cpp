@@ -23,7 +23,17 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QTimer>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QDir>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QObject>
+#include <QPixmap>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QTemporaryDir>
 
 using orbitui::MainWindow;
 using orbitui::SessionState;

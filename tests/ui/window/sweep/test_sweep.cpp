@@ -36,7 +36,14 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QToolButton>
-#include <QtTest>
+#include <QTest>
+#include <QByteArray>
+#include <QFile>
+#include <QImage>
+#include <QObject>
+#include <QSignalSpy>
+#include <QString>
+#include <QStringList>
 
 #include <cmath>
 #include <vector>

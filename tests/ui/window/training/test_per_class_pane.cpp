@@ -25,7 +25,12 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QtTest>
+#include <QTest>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
 
 #include <algorithm>
 

@@ -23,7 +23,9 @@
 #include <QGuiApplication>
 #include <QPushButton>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QObject>
+#include <QString>
 
 using namespace orbitui;
 

@@ -31,7 +31,15 @@
 #include <QLineSeries>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QAbstractItemModel>
+#include <QIODevice>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+#include <QSignalSpy>
+#include <QString>
 
 #include <cmath>
 #include <memory>
