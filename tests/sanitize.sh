@@ -104,6 +104,8 @@ run_asan() {
         ctest --test-dir "$asan_dir" --output-on-failure -j"$jobs" -LE python >"$log" 2>&1
     local rc=$?
     grep -E "tests passed|Total Test time|\*\*\*|Failed|Timeout" "$log" | tail -30
+    echo "slowest suites (s):"  # where the step's time goes, for whoever trims it next
+    grep -E "Test +#[0-9]+: " "$log" | awk '{print $(NF-1), $4}' | sort -rn | head -8 | sed 's/^/  /'
     echo "[$(stamp)] ASan ctest: rc=$rc in $((SECONDS - t0)) s"
     scan "$log" || rc=1
     return $rc
