@@ -13,6 +13,7 @@
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
+#include "orbit/linalg/Gemm.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -389,8 +390,14 @@ EvidenceObjective::Fitted EvidenceObjective::fitAt(const std::map<std::string, d
         Eigen::MatrixXd leaf = gramOfColumns(Fb);
         leaf.conservativeResize(D, D + C + M * D);
         leaf.middleCols(D, C) = transposeTimes(Fb, targets_.middleRows(r0, n));
+        // Phi_b^T dPhi_b in float32, the dispatched product of orbit/linalg/Gemm.hpp: a row-major
+        // n x D block read column-major is its D x n transpose, so this is A B^T of two such views.
+        using ColMap = Eigen::Map<const Eigen::MatrixXf, 0, Eigen::OuterStride<>>;
+        Eigen::MatrixXf H(D, D);
         for (Eigen::Index m = 0; m < M; ++m) {
-            const MatrixXfR H = Fb.transpose() * f.dPhi[std::size_t(m)].middleRows(r0 - f.first, n);
+            const MatrixXfR& dPhi = f.dPhi[std::size_t(m)];
+            gemmABt(ColMap(Fb.data(), D, n, Eigen::OuterStride<>(D)),
+                    ColMap(dPhi.data() + (r0 - f.first) * D, D, n, Eigen::OuterStride<>(D)), H);
             leaf.middleCols(D + C + m * D, D) = H.cast<double>();
         }
         return leaf;

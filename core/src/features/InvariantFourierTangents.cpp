@@ -1,10 +1,11 @@
 #include "orbit/features/InvariantFourierTangents.hpp"
 
-#include "orbit/features/FastCos.hpp"
+#include "orbit/linalg/Gemm.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 
+#include "features/CosPool.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 #include "util/Deterministic.hpp"
@@ -74,20 +75,26 @@ struct InvariantFourierTangents::Work {
         return out;
     }
 
-    static Scalar cosine(Scalar x)
+    /// P = A B^T. In float (the hot path) the dispatched product of orbit/linalg/Gemm.hpp, as the irf
+    /// map's own products, so the gradient's products run at the machine's speed in a portable build
+    /// too; in double (the checks' precision) Eigen's.
+    template <class A, class B>
+    static void product(const A& a, const B& b, Mat& P)
     {
-        if constexpr (std::is_same_v<Scalar, float>) return fastCos(x); else return std::cos(x);
-    }
-    static Scalar sine(Scalar x)
-    {
-        if constexpr (std::is_same_v<Scalar, float>) return fastSin(x); else return std::sin(x);
+        if constexpr (std::is_same_v<Scalar, float>) {
+            P.resize(a.rows(), b.rows());
+            gemmABt(a, b, P);
+        } else {
+            P.noalias() = a * b.transpose();
+        }
     }
 
     /// For one tile of columns [j0, j0 + n) of the product: row `pRow + i` of P (and of each dP[m])
     /// pooled into row `accRow + i` of acc (and dAcc[m]), i < count:
     ///   acc += cos(P + b) (complex: acc[s + j] += sin P),
     ///   dAcc[m] -= sin(P + b) dP[m] (complex: dAcc[m][s + j] += cos(P) dP[m]).
-    /// Branch-free loops over the tile's columns, so they vectorise.
+    /// Branch-free loops over the tile's columns, so they vectorise; in float the run-time-dispatched
+    /// copies of features/CosPool (the same operations in the same order: the same bits).
     void pool(const Mat& P, const std::vector<Mat>& dP, Eigen::Index pRow, Eigen::Index count, Eigen::Index j0,
               Eigen::Index accRow, Mat& acc, std::vector<Mat>& dAcc) const
     {
@@ -97,15 +104,25 @@ struct InvariantFourierTangents::Work {
         for (Eigen::Index i = 0; i < count; ++i) {
             const Scalar* p = P.data() + (pRow + i) * n;
             Scalar* a = acc.data() + (accRow + i) * acc.cols() + j0;
-            for (Eigen::Index t = 0; t < n; ++t) a[t] += cosine(p[t] + bj[t]);
-            if (complex)
-                for (Eigen::Index t = 0; t < n; ++t) a[s + t] += sine(p[t]);
+            if constexpr (std::is_same_v<Scalar, float>) {
+                detail::addCos(a, p, bj, n);
+                if (complex) detail::addSin(a + s, p, n);
+            } else {
+                for (Eigen::Index t = 0; t < n; ++t) a[t] += std::cos(p[t] + bj[t]);
+                if (complex)
+                    for (Eigen::Index t = 0; t < n; ++t) a[s + t] += std::sin(p[t]);
+            }
             for (std::size_t m = 0; m < dP.size(); ++m) {
                 const Scalar* dp = dP[m].data() + (pRow + i) * n;
                 Scalar* da = dAcc[m].data() + (accRow + i) * acc.cols() + j0;
-                for (Eigen::Index t = 0; t < n; ++t) da[t] -= sine(p[t] + bj[t]) * dp[t];
-                if (complex)
-                    for (Eigen::Index t = 0; t < n; ++t) da[s + t] += cosine(p[t]) * dp[t];
+                if constexpr (std::is_same_v<Scalar, float>) {
+                    detail::subSinTimes(da, p, bj, dp, n);
+                    if (complex) detail::addCosTimes(da + s, p, dp, n);
+                } else {
+                    for (Eigen::Index t = 0; t < n; ++t) da[t] -= std::sin(p[t] + bj[t]) * dp[t];
+                    if (complex)
+                        for (Eigen::Index t = 0; t < n; ++t) da[s + t] += std::cos(p[t]) * dp[t];
+                }
             }
         }
     }
@@ -159,10 +176,9 @@ struct InvariantFourierTangents::Work {
                     const Eigen::Index at = Eigen::Index(k - k0) * s;
                     for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
                         const Eigen::Index n = std::min(detail::kTile, s - j0);
-                        P.noalias() = Xr.middleRows(Eigen::Index(b0), nb) * TG.middleRows(at + j0, n).transpose();
+                        product(Xr.middleRows(Eigen::Index(b0), nb), TG.middleRows(at + j0, n), P);
                         for (Eigen::Index m = 0; m < M; ++m)
-                            dP[std::size_t(m)].noalias() =
-                                Xr.middleRows(Eigen::Index(b0), nb) * dTG[std::size_t(m)].middleRows(at + j0, n).transpose();
+                            product(Xr.middleRows(Eigen::Index(b0), nb), dTG[std::size_t(m)].middleRows(at + j0, n), dP[std::size_t(m)]);
                         pool(P, dP, 0, nb, j0, Eigen::Index(b0), Phi, dPhi);
                     }
                 }
@@ -211,9 +227,8 @@ struct InvariantFourierTangents::Work {
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
                 for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
                     const Eigen::Index nc = std::min(detail::kTile, s - j0);
-                    P.noalias() = O * W.middleRows(j0, nc).transpose();
-                    for (Eigen::Index m = 0; m < M; ++m)
-                        dP[std::size_t(m)].noalias() = dO[std::size_t(m)] * W.middleRows(j0, nc).transpose();
+                    product(O, W.middleRows(j0, nc), P);
+                    for (Eigen::Index m = 0; m < M; ++m) product(dO[std::size_t(m)], W.middleRows(j0, nc), dP[std::size_t(m)]);
                     for (Eigen::Index t = 0; t < n; ++t)
                         for (int k = 0; k < r; ++k) pool(P, dP, t * r + k, 1, j0, Eigen::Index(b0) + t, Phi, dPhi);
                 }

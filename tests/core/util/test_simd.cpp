@@ -1,6 +1,8 @@
 // Run-time SIMD dispatch (orbit/util/Simd.hpp): the level follows the CPU, and every kernel gives
 // the same bits at every level, so a portable binary computes the same features on any x86-64.
 #include "orbit/features/FeatureMap.hpp"
+#include "orbit/features/InvariantFourierTangents.hpp"
+#include "orbit/distributions/Distribution.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/util/Simd.hpp"
 
@@ -146,6 +148,44 @@ private slots:
         if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
         QFETCH(QString, spec);
         expectSameBitsAtBothLevels(spec.toStdString());
+    }
+
+    // The learner's features and their derivatives (InvariantFourierTangents, the pooling of
+    // features/CosPool: cos, sin x tangent, and the complex form's sin and cos x tangent) compiled
+    // for AVX-512 give the same bits as the baseline loops, on both orbit paths.
+    void tangentsGiveTheSameBitsAtEveryLevel_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("cos, templates") << "cos" << "templates";
+        QTest::newRow("cos, data") << "cos" << "data";
+        QTest::newRow("complex, templates") << "complex" << "templates";
+        QTest::newRow("complex, data") << "complex" << "data";
+    }
+    void tangentsGiveTheSameBitsAtEveryLevel()
+    {
+        if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
+        QFETCH(QString, form);
+        QFETCH(QString, mode);
+        LevelGuard guard;
+        const Dataset& d = digits();
+        const FeatureContext c = makeFeatureContext(d, "rotation", "vonmises:kappa=0.5", "gaussian:median=1", 5);
+        const InvariantFourierTangents map(c, 70, 3, form == "cos" ? InvariantFourierTangents::Form::Cos : InvariantFourierTangents::Form::Complex,
+                                           mode.toStdString(), 11);
+        Indices rows;
+        for (std::size_t i = 0; i < 90; ++i) rows.push_back(3 * i % std::size_t(d.X.rows()));
+        const auto dist = makeDistribution("vonmises:kappa=2", *c.group);
+        MatrixXfR fast, base;
+        std::vector<MatrixXfR> dFast, dBase;
+        setSimdLevel(SimdLevel::Avx512);
+        map.compute(dist, d.X, rows, {"kappa"}, fast, dFast);
+        setSimdLevel(SimdLevel::Baseline);
+        map.compute(dist, d.X, rows, {"kappa"}, base, dBase);
+        QCOMPARE(dFast.size(), std::size_t(1));
+        QVERIFY(fast.cwiseAbs().maxCoeff() > 0 && dFast[0].cwiseAbs().maxCoeff() > 0);
+        QVERIFY(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0);
+        QVERIFY2(std::memcmp(dFast[0].data(), dBase[0].data(), sizeof(float) * std::size_t(dFast[0].size())) == 0,
+                 qPrintable(QString("max |difference| %1").arg(double((dFast[0] - dBase[0]).cwiseAbs().maxCoeff()))));
     }
 
     // Gaussian kernel values (kernels/GaussianRows: fastExp of the clamped exponent) compiled for
