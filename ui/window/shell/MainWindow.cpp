@@ -144,6 +144,7 @@ void MainWindow::buildMenus()
     });
     save->setShortcut(QKeySequence::Save);
     share_ = new ShareActions(session_, file, menuBar()->addMenu(tr("&Edit")));
+    share_->setAskFirst([this] { return maybeSaveSession(); });  // a setting replaces the session, as Open data does
     file->addSeparator();
     file->addAction(tr("Save screens&hot…"), this, &MainWindow::saveScreenshotDialog);
     file->addSeparator();

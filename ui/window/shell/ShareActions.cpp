@@ -81,6 +81,8 @@ bool ShareActions::openSetting(const QString& text)
 
 void ShareActions::openSettingDialog()
 {
+    if (askFirst_ && !askFirst_())
+        return;
     QDialog dialog(session_->currentPanel()->window());
     dialog.setObjectName("openSettingDialog");
     dialog.setWindowTitle(tr("Open setting"));

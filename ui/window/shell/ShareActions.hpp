@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -32,8 +33,12 @@ public:
     /// the current panel's message strip says what is wrong, the session is kept, and false is returned.
     bool openSetting(const QString& text);
     /// The dialog of File ▸ Open setting…: a line edit, pre-filled from the clipboard when it holds
-    /// a setting; OK opens it with openSetting.
+    /// a setting; OK opens it with openSetting. First asks `askFirst` (setAskFirst), which may
+    /// decline: nothing opens then.
     void openSettingDialog();
+    /// What Open setting… asks before it replaces the session (the window's Save / Discard /
+    /// Cancel on a modified session); false stops it.
+    void setAskFirst(std::function<bool()> askFirst) { askFirst_ = std::move(askFirst); }
 
     /// The line of Copy as command (processes 0) or Copy as mpirun command (mpirun -np processes
     /// for the commands that scale out); nullopt with the reason in the panel's message strip.
@@ -57,6 +62,7 @@ private:
     void updateActions();
 
     SessionController* session_;
+    std::function<bool()> askFirst_;
     QAction* copySetting_;
     QAction* openSetting_;
     QAction* copyCommand_;

@@ -11,12 +11,15 @@
 #include "state/Share.hpp"
 #include "state/WorkingState.hpp"
 #include "widgets/Panel.hpp"
+#include "window/shell/ShareActions.hpp"
 #include "window/shell/WorkingStateKeeper.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingPanel.hpp"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QFile>
 #include <QJsonDocument>
 #include <QMessageBox>
@@ -34,6 +37,9 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QTemporaryDir>
+
+#include <functional>
+#include <memory>
 
 using orbitui::MainWindow;
 using orbitui::SessionState;
@@ -360,6 +366,25 @@ private slots:
         answerNext("saveQuestion", "Cancel", "save-discard-cancel.png");
         QVERIFY(!w.close());  // Cancel: still open, still modified
         QVERIFY(w.isVisible() && w.isWindowModified());
+
+        // File ▸ Open setting… replaces the session too: it asks first, and Cancel opens nothing
+        // (without the question its dialog would open: closed here, and the check fails).
+        auto dialogOpened = std::make_shared<bool>(false), watching = std::make_shared<bool>(true);
+        auto closeDialog = std::make_shared<std::function<void()>>();
+        *closeDialog = [dialogOpened, watching, weak = std::weak_ptr<std::function<void()>>(closeDialog)] {
+            if (auto* d = qobject_cast<QDialog*>(QApplication::activeModalWidget()); d && d->objectName() == "openSettingDialog") {
+                *dialogOpened = true;
+                d->reject();
+            }
+            if (*watching)
+                if (auto next = weak.lock()) QTimer::singleShot(50, *next);
+        };
+        QTimer::singleShot(50, *closeDialog);
+        answerNext("saveQuestion", "Cancel");
+        w.share()->openSettingAction()->trigger();
+        *watching = false;
+        QVERIFY(!*dialogOpened);
+        QVERIFY(w.isWindowModified());
 
         answerNext("saveQuestion", "Discard");
         QVERIFY(w.maybeSaveSession());  // e.g. before opening another dataset
