@@ -93,6 +93,13 @@ QJsonObject toJson(const WorkingState& w)
     }
     if (!w.trained.isEmpty())
         json.insert("trained", w.trained);
+    QJsonObject view;
+    if (!w.groupFactor.isEmpty())
+        view.insert("group_factor", w.groupFactor);
+    if (w.thumbnailSize > 0)
+        view.insert("thumbnail_size", w.thumbnailSize);
+    if (!view.isEmpty())
+        json.insert("view", view);
     return json;
 }
 
@@ -135,6 +142,19 @@ WorkingState workingStateFromJson(const QJsonObject& json)
         w.learnedAt = readTime(l, "at", "learned.at");
     }
     w.trained = readText(json, "trained", "trained");
+    if (json.contains("view")) {
+        if (!json.value("view").isObject())
+            bad("view", "expected an object", json.value("view"));
+        const QJsonObject v = json.value("view").toObject();
+        w.groupFactor = readText(v, "group_factor", "view.group_factor");
+        if (v.contains("thumbnail_size")) {
+            const QJsonValue px = v.value("thumbnail_size");
+            if (!px.isDouble() || px.toDouble() != std::floor(px.toDouble()) || px.toDouble() < kMinThumbnailSize ||
+                px.toDouble() > kMaxThumbnailSize)
+                bad("view.thumbnail_size", QString("expected whole pixels from %1 to %2").arg(kMinThumbnailSize).arg(kMaxThumbnailSize), px);
+            w.thumbnailSize = px.toInt();
+        }
+    }
     w.savedAt = readTime(json, "saved_at", "saved_at");
     if (!json.value("clean_exit").isBool())
         bad("clean_exit", "expected true or false", json.value("clean_exit"));

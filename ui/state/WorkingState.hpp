@@ -25,6 +25,10 @@ namespace orbitui {
 /// panel), the session file in use and its content as last saved (so the title's [*] survives a
 /// restart), the lesson and its step, the orbit settings Undo of Learn locality puts back, and the
 /// last results in words (learned values and evidence, the training's metrics).
+/// The Data panel's thumbnail sizes, in pixels (its slider's range).
+inline constexpr int kMinThumbnailSize = 40;
+inline constexpr int kMaxThumbnailSize = 200;
+
 struct WorkingState {
     SessionState session;
     QString sessionFile;                  ///< the session file opened or saved last; empty: none
@@ -35,6 +39,8 @@ struct WorkingState {
     QString learned;                      ///< the last learn's result (or a running one's best point)
     QDateTime learnedAt;                  ///< when it was reached (UTC); invalid: no learn
     QString trained;                      ///< the last training run's result, in words
+    QString groupFactor;                  ///< the Group panel's plotted factor (affine); empty: the first
+    int thumbnailSize = 0;                ///< the Data panel's thumbnail size in pixels; 0: the default
     QDateTime savedAt;                    ///< when this state was written (UTC)
     bool cleanExit = false;               ///< written by a clean quit (else by the autosave)
 
@@ -44,7 +50,8 @@ struct WorkingState {
 
 /// {"format": "orbitlab-working-state", "version": 1, "session": {...a session...}, "session_file": ...,
 /// "saved_session": {...}, "lesson": {"index", "step"}, "learn_undo": {...a session's orbit...},
-/// "learned": {"text", "at"}, "trained": ..., "saved_at": ISO 8601, "clean_exit": bool}.
+/// "learned": {"text", "at"}, "trained": ..., "view": {"group_factor", "thumbnail_size"}, "saved_at":
+/// ISO 8601, "clean_exit": bool}.
 QJsonObject toJson(const WorkingState& w);
 /// Throws orbit::SpecError naming the field ("session.orbit.r", "saved_at") and the value.
 WorkingState workingStateFromJson(const QJsonObject& json);

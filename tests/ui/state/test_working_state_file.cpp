@@ -47,6 +47,8 @@ WorkingState sample(double kappa)
     w.learned = "Learned κ = 7.5 (log evidence 2460.70)";
     w.learnedAt = QDateTime(QDate(2026, 11, 26), QTime(12, 0), Qt::UTC);
     w.trained = "accuracy 0.92";
+    w.groupFactor = "scale";
+    w.thumbnailSize = 120;
     w.savedAt = QDateTime(QDate(2026, 11, 26), QTime(12, 2, 30), Qt::UTC);
     return w;
 }
@@ -76,6 +78,8 @@ private slots:
         QCOMPARE(back.learnUndo, w.learnUndo);
         QCOMPARE(back.lesson, 1);
         QCOMPARE(back.lessonStep, 2);
+        QCOMPARE(back.groupFactor, QString("scale"));
+        QCOMPARE(back.thumbnailSize, 120);
         QVERIFY(!back.sessionModified());
         WorkingState changed = back;
         changed.session.orbit.setParameter("kappa", 3.0);
@@ -115,6 +119,8 @@ private slots:
         QTest::newRow("time") << "saved_at" << QJsonValue("yesterday") << "saved_at";
         QTest::newRow("clean") << "clean_exit" << QJsonValue(1) << "clean_exit";
         QTest::newRow("lesson") << "lesson" << QJsonValue(QJsonObject{{"index", -2}, {"step", 0}}) << "lesson.index";
+        QTest::newRow("thumbnails") << "view" << QJsonValue(QJsonObject{{"thumbnail_size", 5000}}) << "view.thumbnail_size";
+        QTest::newRow("factor") << "view" << QJsonValue(QJsonObject{{"group_factor", 3}}) << "view.group_factor";
     }
     void malformedFieldsAreNamed()
     {

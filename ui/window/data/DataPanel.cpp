@@ -3,6 +3,7 @@
 #include "render/SafeText.hpp"
 #include "state/LabState.hpp"
 #include "state/workers/Tasks.hpp"
+#include "state/WorkingState.hpp"
 #include "window/data/ThumbnailModel.hpp"
 
 #include <QFileInfo>
@@ -37,7 +38,7 @@ DataPanel::DataPanel(LabState* state, QWidget* parent)
     progress_->setRange(0, 0);
     progress_->setMaximumWidth(200);
     progress_->hide();
-    zoom_->setRange(40, 200);
+    zoom_->setRange(kMinThumbnailSize, kMaxThumbnailSize);
     zoom_->setValue(model_->thumbnailSize());
     zoom_->setMaximumWidth(160);
     zoom_->setToolTip(tr("Thumbnail size"));
@@ -103,6 +104,10 @@ void DataPanel::open(const QString& path)
     progress_->show();
     runner_->submit(makeLoadTask(LoadRequest{path, {}}));
 }
+
+int DataPanel::thumbnailSize() const { return zoom_->value(); }
+
+void DataPanel::setThumbnailSize(int px) { zoom_->setValue(px); }
 
 void DataPanel::applyZoom(int px)
 {

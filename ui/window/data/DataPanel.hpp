@@ -32,6 +32,9 @@ public:
     QListView* view() const { return view_; }
     ThumbnailModel* model() const { return model_; }
     QString summaryText() const;
+    /// The thumbnails' size in pixels (the slider), and setting it (clamped to the slider's range).
+    int thumbnailSize() const;
+    void setThumbnailSize(int px);
     /// Summary of a dataset as rich text (kind, count, shape, classes or target range).
     static QString summarize(const orbit::Dataset& dataset);
 

@@ -171,6 +171,12 @@ bool GroupPanel::isIdle() const { return !runner_->busy(); }
 
 std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
 
+void GroupPanel::setDensityFactor(const std::string& factor)
+{
+    if (const int i = factor_->findData(QString::fromStdString(factor)); i >= 0)
+        factor_->setCurrentIndex(i);
+}
+
 QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const
 {
     QStringList written;

@@ -38,6 +38,8 @@ public:
     int drawCount() const { return draws_; }
     /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.
     std::string densityFactor() const;
+    /// Plots `factor` when the group has it (a choice kept across restarts); otherwise nothing changes.
+    void setDensityFactor(const std::string& factor);
     /// The last density drawn, with the request (settings) it was computed for; null before the first.
     std::shared_ptr<const DensityResult> lastResult() const { return last_; }
 

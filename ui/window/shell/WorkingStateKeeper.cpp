@@ -3,6 +3,7 @@
 #include "render/SafeText.hpp"
 #include "widgets/Panel.hpp"
 #include "window/data/DataPanel.hpp"
+#include "window/group/GroupPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
@@ -76,6 +77,8 @@ WorkingState WorkingStateKeeper::capture() const
     }
     if (window_->trainingPanel()->lastResult())
         w.trained = window_->trainingPanel()->statusText();
+    w.groupFactor = QString::fromStdString(window_->groupPanel()->densityFactor());
+    w.thumbnailSize = window_->dataPanel()->thumbnailSize();
     return w;
 }
 
@@ -85,6 +88,10 @@ void WorkingStateKeeper::apply(const WorkingState& state)
         window_->lessonDock()->start(state.lesson, state.lessonStep);
     window_->session()->apply(state.session);
     window_->trainingPanel()->locality()->setUndoSettings(state.learnUndo);
+    if (!state.groupFactor.isEmpty())  // after the session: its group names the factors there are
+        window_->groupPanel()->setDensityFactor(state.groupFactor.toStdString());
+    if (state.thumbnailSize > 0)
+        window_->dataPanel()->setThumbnailSize(state.thumbnailSize);
     learned_ = state.learned;
     learnedAt_ = state.learnedAt;
     sessionFile_ = state.sessionFile;

@@ -11,6 +11,8 @@
 #include "state/Share.hpp"
 #include "state/WorkingState.hpp"
 #include "widgets/Panel.hpp"
+#include "window/data/DataPanel.hpp"
+#include "window/group/GroupPanel.hpp"
 #include "window/shell/ShareActions.hpp"
 #include "window/shell/WorkingStateKeeper.hpp"
 #include "window/training/LocalityPane.hpp"
@@ -163,6 +165,39 @@ private slots:
         QCOMPARE(w.trainingPanel()->locality()->undoSettings(), std::optional(undo));
         QVERIFY(w.trainingPanel()->locality()->undoButton()->isEnabled());
         QCOMPARE(w.currentPanel()->name(), QString("kernels"));
+        w.close();
+    }
+
+    void viewChoicesAreKept()
+    {
+        // The Group panel's plotted factor (affine) and the Data panel's thumbnail size are not part
+        // of a session, but a restart keeps them too.
+        QTemporaryDir dir;
+        SessionState s = quietDigits();
+        s.orbit.group = "affine";
+        s.panel = "group";
+        {
+            Settings settings(dir.filePath("s.ini"));
+            MainWindow w(&settings, true);
+            w.show();
+            w.session()->apply(s);
+            QVERIFY(waitLoaded(w));
+            QCOMPARE(w.groupPanel()->densityFactor(), std::string("rotation"));
+            w.groupPanel()->setDensityFactor("scale");
+            w.dataPanel()->setThumbnailSize(150);
+            QCOMPARE(w.groupPanel()->densityFactor(), std::string("scale"));
+            QVERIFY(w.close());
+        }
+        const WorkingState kept = readState(dir.filePath("s.state/working-state.json"));
+        QCOMPARE(kept.groupFactor, QString("scale"));
+        QCOMPARE(kept.thumbnailSize, 150);
+        Settings settings(dir.filePath("s.ini"));
+        MainWindow w(&settings, true);
+        w.show();
+        QVERIFY(w.keeper()->reopen([] {}));
+        QVERIFY(waitLoaded(w));
+        QCOMPARE(w.groupPanel()->densityFactor(), std::string("scale"));
+        QCOMPARE(w.dataPanel()->thumbnailSize(), 150);
         w.close();
     }
 
