@@ -50,8 +50,8 @@ double productRowCost(Eigen::Index dim)
 Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::Index dim)
 {
     const double perRow = featureRowCost(spec, inputDim, dim);
-    Eigen::Index rows = 64;
-    while (rows > 1 && double(rows) * perRow > double(1LL << 32)) rows /= 2;
+    Eigen::Index rows = 256;
+    while (rows > 1 && double(rows) * perRow > double(1LL << 34)) rows /= 2;
     return rows;
 }
 

@@ -28,10 +28,12 @@ double featureRowCost(const std::string& spec, double inputDim, Eigen::Index dim
 /// thread of this build (docs/results.md, Many processes).
 double productRowCost(Eigen::Index dim);
 
-/// Rows per transform call in Trainer::features: 64, halved while a block would cost more than
-/// 2^32 units (rows x effective input size x features x orbit samples r; measured: a few tenths of
-/// a second on two cores), at least 1. Depends on the spec and sizes only, so the partition (and
-/// every bit) is fixed; maps cheap enough for 64-row blocks keep exactly the partition they always had.
+/// Rows per transform call in Trainer::features: 256, halved while a block would cost more than
+/// 2^34 units (rows x effective input size x features x orbit samples r; about half a second on two
+/// cores: a cancel is still seen within a second), at least 1. Depends on the spec and sizes only, so
+/// the partition is fixed. Not fewer: every call packs the map's moved templates afresh for its
+/// rows, and at 32 rows a call (the 5000 rotated digits, irf:s=4000,r=32, under the earlier 64 and
+/// 2^32) the packing took as long as the products (perf: sgemm_incopy 34 %, the kernel 36 %).
 Eigen::Index featureBlockRows(const std::string& spec, double inputDim, Eigen::Index dim);
 
 } // namespace orbit::detail
