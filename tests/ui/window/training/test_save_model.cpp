@@ -1,6 +1,6 @@
 // Training ▸ Save model… and Edit ▸ Copy as Python, offscreen on the bundled digits: the button is
-// off before a run and for krr (its tooltip says why); after a run it writes a .npz that the core's
-// loader reads and whose predictions of the run's test rows are the run's own; a save into a
+// off before a run; after a run (ridge, or krr) it writes a .npz that the core's loader reads and
+// whose predictions of the run's test rows are the run's own; a save into a
 // folder that does not exist fails with one line and leaves the panel's results; Copy as Python
 // names the panel's subset, features and learner (python/tests runs such lines and compares the
 // numbers with the panel's).
@@ -89,7 +89,9 @@ private slots:
         QVERIFY2(tested - same <= 1, qPrintable(QString("%1 of %2 test rows predicted differently").arg(tested - same).arg(tested)));
     }
 
-    void krrCannotSaveAndSaysWhy()
+    // krr saves its training rows' features and dual weights: the file predicts the run's test rows
+    // as the run did, every one of them (the same kernel values and the same solve).
+    void krrIsSavedAndPredictsTheRunsTestRows()
     {
         orbittest::TrainingPanelFixture fx;
         TrainingSettings s = ridge();
@@ -97,12 +99,29 @@ private slots:
         s.preset = "raw";  // krr's Gaussian kernel on the pixels
         QVERIFY2(fx.runAndSettle(s), qPrintable(fx.panel.errorText()));
         QPushButton* button = fx.panel.modelSaver()->button();
-        QVERIFY(!button->isEnabled());
-        QVERIFY2(button->toolTip().contains("krr"), qPrintable(button->toolTip()));
+        QVERIFY(button->isEnabled());
         QTemporaryDir dir;
-        QVERIFY(!fx.panel.modelSaver()->save(dir.filePath("krr.npz")));
-        QVERIFY(fx.panel.hasError());
-        QVERIFY(!QFileInfo::exists(dir.filePath("krr.npz")));
+        const QString path = dir.filePath("krr.npz");
+        QVERIFY(saveAndSettle(fx.panel, path));
+        QVERIFY2(!fx.panel.hasError(), qPrintable(fx.panel.errorText()));
+        QVERIFY2(fx.panel.statusText().contains("krr keeps the features of its"), qPrintable(fx.panel.statusText()));
+
+        const orbit::SavedModel model = orbit::loadModel(path.toStdString());
+        QCOMPARE(model.learner, std::string("krr"));
+        const auto last = fx.panel.lastResult();
+        orbit::Dataset kept;
+        const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
+        QCOMPARE(model.support.rows(), Eigen::Index(model.trainRows));
+        QCOMPARE(model.support.cols(), rows.X.cols());
+        const orbit::ModelPredictor predictor(model, path.toStdString());
+        const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
+        int tested = 0, same = 0;
+        for (const orbit::TestPrediction& p : last->result.predictions) {
+            ++tested;
+            same += predicted[p.row] == p.predicted;
+        }
+        QVERIFY(tested >= 70);
+        QCOMPARE(same, tested);
     }
 
     void aSaveIntoAMissingFolderFailsInOneLineAndKeepsTheResults()
