@@ -46,6 +46,27 @@ bool saveAndSettle(TrainingPanel& panel, const QString& path)
     return panel.modelSaver()->save(path) && QTest::qWaitFor([&] { return panel.isIdle(); }, 120000);
 }
 
+/// The last run's test rows (of its own 300-row subset) that the model saved at `path` predicts as
+/// the run did, and how many test rows there were.
+struct Agreement {
+    int same = 0, tested = 0;
+};
+Agreement withTheRun(const TrainingPanel& panel, const orbit::SavedModel& model, const QString& path)
+{
+    const auto last = panel.lastResult();
+    orbit::Dataset kept;
+    const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
+    if (rows.count() != 300) QTest::qFail("the run's subset is not its 300 rows", __FILE__, __LINE__);
+    const orbit::ModelPredictor predictor(model, path.toStdString());
+    const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
+    Agreement a;
+    for (const orbit::TestPrediction& p : last->result.predictions) {
+        ++a.tested;
+        a.same += predicted[p.row] == p.predicted;
+    }
+    return a;
+}
+
 } // namespace
 
 class TestSaveModel : public QObject {
@@ -73,20 +94,11 @@ private slots:
         QCOMPARE(model.outputs(), 10);
 
         // The run's test rows (its own 300-row subset), predicted by the file, as the run did.
-        const auto last = fx.panel.lastResult();
-        orbit::Dataset kept;
-        const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
-        QCOMPARE(rows.count(), std::size_t(300));
-        const orbit::ModelPredictor predictor(model, path.toStdString());
-        const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
-        int tested = 0, same = 0;
-        for (const orbit::TestPrediction& p : last->result.predictions) {
-            ++tested;
-            same += predicted[p.row] == p.predicted;
-        }
-        QVERIFY(tested >= 70);
+        const Agreement a = withTheRun(fx.panel, model, path);
+        QVERIFY(a.tested >= 70);
         // The trainer sums its normal equations in another order: a tie may flip, no more.
-        QVERIFY2(tested - same <= 1, qPrintable(QString("%1 of %2 test rows predicted differently").arg(tested - same).arg(tested)));
+        QVERIFY2(a.tested - a.same <= 1,
+                 qPrintable(QString("%1 of %2 test rows predicted differently").arg(a.tested - a.same).arg(a.tested)));
     }
 
     // krr saves its training rows' features and dual weights: the file predicts the run's test rows
@@ -108,20 +120,11 @@ private slots:
 
         const orbit::SavedModel model = orbit::loadModel(path.toStdString());
         QCOMPARE(model.learner, std::string("krr"));
-        const auto last = fx.panel.lastResult();
-        orbit::Dataset kept;
-        const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
         QCOMPARE(model.support.rows(), Eigen::Index(model.trainRows));
-        QCOMPARE(model.support.cols(), rows.X.cols());
-        const orbit::ModelPredictor predictor(model, path.toStdString());
-        const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
-        int tested = 0, same = 0;
-        for (const orbit::TestPrediction& p : last->result.predictions) {
-            ++tested;
-            same += predicted[p.row] == p.predicted;
-        }
-        QVERIFY(tested >= 70);
-        QCOMPARE(same, tested);
+        QCOMPARE(model.support.cols(), Eigen::Index(400));  // the 20 x 20 pixels
+        const Agreement a = withTheRun(fx.panel, model, path);
+        QVERIFY(a.tested >= 70);
+        QCOMPARE(a.same, a.tested);
     }
 
     void aSaveIntoAMissingFolderFailsInOneLineAndKeepsTheResults()
