@@ -1,6 +1,6 @@
 #pragma once
-// Models that outlive the process: a fitted feature map and a linear learner on its features, kept in
-// a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
+// Models that outlive the process: a fitted feature map and a learner on its features (linear, or
+// krr), kept in a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
 // `orbitlab-cli predict` and the Python module read (README "Python" lists the arrays).
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
@@ -148,8 +148,8 @@ void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape,
 /// A saved model with its map rebuilt, ready to predict.
 class ModelPredictor {
 public:
-    /// Rebuilds the map (MapRecipe::build); LoadError naming `file` and member map_dim when the
-    /// rebuilt map's dimension is not the stored one.
+    /// Rebuilds the map (MapRecipe::build), and for krr the support rows' squared norms; LoadError
+    /// naming `file` and member map_dim when the rebuilt map's dimension is not the stored one.
     ModelPredictor(SavedModel model, const std::string& file, const Progress& progress = {});
     const SavedModel& model() const { return model_; }
     const FeatureMap& map() const { return *map_; }
