@@ -1,6 +1,6 @@
-"""Saved models: a fitted map and a linear learner (or krr) in the .npz that `orbitlab-cli train --save-model`
-writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays; numpy.load
-reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
+"""Saved models: a fitted map and a linear learner (or krr) in the .npz that `orbitlab-cli train
+--save-model` writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays;
+numpy.load reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
 the same fields, refuse the same damage and predict the same bits."""
 
 import numpy as np
@@ -125,10 +125,10 @@ def _pipeline(d):
 def load_model(path):
     """A fitted Pipeline(map, learner) from a saved model (the CLI's or save_model's; the learner a
     SavedKernelRidge for krr). Its predict and decision_function give the bits `orbitlab-cli
-    predict` gives; `saved_` holds the file's other
-    fields (learner, chosen, trained_on, train_rows, ...). A file that is cut short, altered (every
-    array's CRC-32 is checked), of a newer format_version or not a model raises ValueError with one
-    line naming the file and the field."""
+    predict` gives; `saved_` holds the file's other fields (learner, chosen, trained_on,
+    train_rows, kernel, ...). A file that is cut short, altered (every array's CRC-32 is checked),
+    of a newer format_version or not a model raises ValueError with one line naming the file and
+    the field."""
     return _pipeline(_orbitlab.load_model(str(path)))
 
 
