@@ -206,7 +206,7 @@ private slots:
             {{"predict", "--model", model, "--data", path("test-t.csv")}, "vectors of 1 x 4 x 1 (input_shape), the data are vectors of 1 x 2 x 1"},
             {{"predict", "--model", model, "--data", path("test.csv"), "--out", path("no/such/dir/p.csv")}, "--out"},
             {{"train", "--data", path("train.csv"), "--features", "rf:s=20", "--learner", "krr", "--save-model", model},
-             "krr puts its Gaussian on the output of --features, so give it the kernel's inputs (--features raw"},
+             "--kernel: krr puts its Gaussian on the output of the feature map: give it the kernel's inputs as features"},
         };
         for (const Case& c : cases) {
             const auto r = orbittest::runCli(c.args);

@@ -114,7 +114,6 @@ std::vector<ParamPoint> featurePointsOf(const TrainConfig& config)
 
 namespace {
 
-using detail::firstMapName;
 using detail::isDistAxis;
 using detail::isLearnerAxis;
 using detail::learnerAxisOf;
@@ -162,12 +161,6 @@ void TrainConfig::validate() const
     // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
     // map's base kernel and the median/bandwidth axes are the kernel ridge's width on the features.
     const bool kernelOnFeatures = learnerDescriptor(parseLearner(learner)).gaussianKernel && usesBaseKernel(features);
-    if (kernelOnFeatures && trim(kernel).empty())
-        throw SpecError("kernel",
-                        "krr puts its Gaussian on the output of --features, so give it the kernel's inputs (--features raw "
-                        "or sorted, its width by --kernel gaussian:sigma=S or the median grid); " + firstMapName(features) +
-                            " features need --kernel for their own base kernel",
-                        "none");
     const KernelDescriptor& gaussian = *findKernel("gaussian");
     for (const ParamAxis& a : grid) {
         if (a.name.empty()) throw SpecError("grid", "an axis has no name");

@@ -576,7 +576,6 @@ private slots:
             for (double v : l.defaultAxis) QVERIFY(l.parameters.front().accepts(v));
             TrainConfig c;
             c.learner = l.name;
-            if (l.gaussianKernel) c.features = "raw";  // krr's kernel takes the inputs (rf would need --kernel)
             c.validate();
             const auto grid = defaultGrid(c);
             if (!l.parameters.empty()) {
