@@ -10,6 +10,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <ostream>
 
@@ -117,16 +118,16 @@ int runPredict(const Args& args, Io& io)
 Option saveModelOptionSpec()
 {
     return {"save-model", "", false, "M.npz",
-            "save the first outer split's fitted model (map + learner) as a NumPy .npz for `predict` and Python"};
+            "save the first outer split's fitted model (map + learner; krr keeps its training rows' features) as a "
+            "NumPy .npz for `predict` and Python"};
 }
 
-void checkSaveModel(const Args& args, const TrainConfig& config, const Io& io)
+void checkSaveModel(const Args& args, const Io& io)
 {
     if (!args.has("save-model")) return;
     if (io.ranks.size() > 1)
         throw SpecError("--save-model", "not available under mpirun yet: train in one process to save the model",
                         args.text("save-model"));
-    checkSavable(config);
 }
 
 Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& config, const TrainResult& result, Io& io)
@@ -135,8 +136,22 @@ Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& 
     const SavedModel model = trainedModel(data, config, result, terminalProgress(io.err, io.progress, "saving the model"));
     if (io.progress) io.err << "\n";
     saveModel(path, model);
-    return {{"path", path}, {"features", model.map.features}, {"learner", model.learner}, {"chosen", model.chosen},
-            {"train_rows", model.trainRows}, {"dims", model.dim}};
+    Json j = {{"path", path},
+              {"features", model.map.features},
+              {"learner", model.learner},
+              {"chosen", model.chosen},
+              {"train_rows", model.trainRows},
+              {"dims", model.dim},
+              {"bytes", std::filesystem::file_size(path)}};
+    if (model.isKernelRidge()) j["support_rows"] = model.support.rows();
+    j["size"] = modelFileSize(model, j["bytes"].get<std::uintmax_t>());
+    return j;
+}
+
+void printSavedModel(std::ostream& out, const Json& saved)
+{
+    out << "model of the first split (" << saved["chosen"].get<std::string>() << ") saved to " << saved["path"].get<std::string>()
+        << ", " << saved["size"].get<std::string>() << "\n";
 }
 
 Command predictCommand()
@@ -151,9 +166,9 @@ Command predictCommand()
             "predict every row of a dataset with a saved model, and score it when the data have labels",
             "predict --model M.npz --data FILE [--format F] [--n N --rotate ...] [--out P.csv] [--json]",
             "The model's map is rebuilt from the file (its spec, seed and kept rows: the same features as when it\n"
-            "was trained) and its linear learner predicts every row. Data of another shape than the model was\n"
-            "trained on are refused, and so is a file written by a newer Orbit Lab, or one cut short or altered\n"
-            "(each array's CRC-32 is checked).\n"
+            "was trained) and its learner predicts every row (linear, or krr against its saved training rows).\n"
+            "Data of another shape than the model was trained on are refused, and so is a file written by a\n"
+            "newer Orbit Lab, or one cut short or altered (each array's CRC-32 is checked).\n"
             "--json prints {rows, model {features, learner, outputs}, metric and score (accuracy, or rmse with\n"
             "mae) when the data have labels or targets, seconds, out}. The CSV's numbers round-trip (17 digits).\n",
             options,

@@ -91,7 +91,7 @@ int runTrain(const Args& args, Io& io)
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
     if (args.has("dist-per-class")) return runTrainPerClass(args, c, io);
-    checkSaveModel(args, c, io);
+    checkSaveModel(args, io);
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.
     std::optional<std::vector<char>> rows;
@@ -148,9 +148,7 @@ int runTrain(const Args& args, Io& io)
         io.out << j.dump() << "\n";
     } else {
         printTrainResult(io.out, r);
-        if (!saved.is_null())
-            io.out << "model of the first split (" << saved["chosen"].get<std::string>() << ") saved to "
-                   << saved["path"].get<std::string>() << "\n";
+        if (!saved.is_null()) printSavedModel(io.out, saved);
     }
     return 0;
 }

@@ -1,6 +1,6 @@
 """Bayesian linear regression on features with the evidence-chosen precisions (the core's
 BayesianLinearRegression, PRML 3.5): a classifier (one-hot targets, van der Wilk et al. 2018) and a
-regressor (standardised targets), and the learner of a saved ridge or svm model."""
+regressor (standardised targets), and the learners of saved ridge, svm and krr models."""
 
 import numbers
 
@@ -137,3 +137,20 @@ class SavedLinearModel(ClassifierMixin, BaseEstimator):
         if self.coding_["kind"] == "regression":
             return RegressorMixin.score(self, X, y, sample_weight)
         return ClassifierMixin.score(self, X, y, sample_weight)
+
+
+class SavedKernelRidge(SavedLinearModel):
+    """The learner of a model saved by `orbitlab-cli train --learner krr ... --save-model` (or
+    orbitlab.train(..., learner="krr")): kernel ridge with a Gaussian kernel on the map's features,
+    decision values K(F, support_) dual_ with kernel_ "gaussian:sigma=S" (support_: the features of
+    the training rows, N x D float32; dual_: N x outputs). Predicts with the saved arrays, the bits
+    of `orbitlab-cli predict`; this package has no krr estimator to refit (orbitlab.train fits one)."""
+
+    def __init__(self, learner="krr"):
+        super().__init__(learner=learner)
+
+    def decision_function(self, X):
+        """K(X, support_) dual_: n_samples x outputs (orbitlab-cli predict's score columns)."""
+        check_is_fitted(self, "dual_")
+        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        return _orbitlab.kernel_ridge_scores(X, self.support_, self.dual_, self.kernel_)

@@ -1,6 +1,6 @@
-"""Saved models: a fitted map and a linear learner in the .npz that `orbitlab-cli train --save-model`
-writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays; numpy.load
-reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
+"""Saved models: a fitted map and a linear learner (or krr) in the .npz that `orbitlab-cli train
+--save-model` writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays;
+numpy.load reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
 the same fields, refuse the same damage and predict the same bits."""
 
 import numpy as np
@@ -8,7 +8,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from . import _orbitlab
-from .learners import BayesianLinearClassifier, BayesianLinearRegressor, SavedLinearModel, _EvidenceLinear
+from .learners import (BayesianLinearClassifier, BayesianLinearRegressor, SavedKernelRidge, SavedLinearModel,
+                       _EvidenceLinear)
 from .locality import EvidenceLocality
 from .maps import FeatureMap, _MapEstimator
 
@@ -25,7 +26,7 @@ def _parts(model):
     if not isinstance(learner, (_EvidenceLinear, SavedLinearModel)):
         raise ValueError(f"model: the second step must be a learner of orbitlab (value '{type(learner).__name__}')")
     check_is_fitted(mapper, "map_")
-    check_is_fitted(learner, "weights_")
+    check_is_fitted(learner, "dual_" if isinstance(learner, SavedKernelRidge) else "weights_")
     return mapper, learner
 
 
@@ -47,13 +48,17 @@ def model_arrays(model, trained_on=""):
     classes = None
     if learner.coding_["kind"] != "regression":
         classes = _labels(learner.classes_)
+    if isinstance(learner, SavedKernelRidge):
+        fitted = {"support": learner.support_, "dual": learner.dual_, "kernel": learner.kernel_}
+    else:
+        fitted = {"weights": learner.weights_, "bias": learner.bias_}
+    saved = getattr(model, "saved_", {})
     return {
         "map": mapper.map_.recipe,
         "dim": mapper.map_.dim,
         "learner": getattr(learner, "learner", "blr"),
-        "chosen": "",
-        "weights": learner.weights_,
-        "bias": learner.bias_,
+        "chosen": saved.get("chosen", ""),
+        **fitted,
         "coding": learner.coding_,
         "classes": classes,
         "class_names": [],
@@ -61,15 +66,15 @@ def model_arrays(model, trained_on=""):
         "alpha": getattr(learner, "alpha_", float("nan")),
         "beta": getattr(learner, "beta_", float("nan")),
         "log_evidence": getattr(learner, "log_evidence_", float("nan")),
-        "trained_on": trained_on,
-        "train_rows": 0,
+        "trained_on": trained_on or saved.get("trained_on", ""),
+        "train_rows": saved.get("train_rows", 0),
     }
 
 
 def save_model(model, path, trained_on=""):
     """Writes a fitted Pipeline(map, learner) -- the map an orbitlab map (or a fitted
     EvidenceLocality), the learner BayesianLinearClassifier / BayesianLinearRegressor or a loaded
-    one -- to path (.npz), for `orbitlab-cli predict --model path` and load_model."""
+    one, krr's included -- to path (.npz), for `orbitlab-cli predict --model path` and load_model."""
     _orbitlab.save_model(str(path), model_arrays(model, trained_on))
 
 
@@ -87,6 +92,16 @@ def _pipeline(d):
     mapper.seed_ = recipe["fit_seed"]
     mapper.n_components_ = mapper.map_.dim
     coding = d["coding"]
+    if d["learner"] == "krr":
+        learner = SavedKernelRidge()
+        learner.support_, learner.dual_, learner.kernel_ = d["support"], d["dual"], d["kernel"]
+        learner.coding_ = dict(coding)
+        learner.n_features_in_ = learner.support_.shape[1]
+        if coding["kind"] != "regression":
+            learner.classes_ = np.asarray(d["classes"])
+        pipe = Pipeline([("map", mapper), ("learner", learner)])
+        pipe.saved_ = {k: v for k, v in d.items() if k not in ("support", "dual")}
+        return pipe
     if d["learner"] == "blr":
         learner = BayesianLinearRegressor() if coding["kind"] == "regression" else BayesianLinearClassifier()
         learner.alpha_, learner.beta_, learner.log_evidence_ = d["alpha"], d["beta"], d["log_evidence"]
@@ -108,11 +123,12 @@ def _pipeline(d):
 
 
 def load_model(path):
-    """A fitted Pipeline(map, learner) from a saved model (the CLI's or save_model's). Its predict
-    and decision_function give the bits `orbitlab-cli predict` gives; `saved_` holds the file's other
-    fields (learner, chosen, trained_on, train_rows, ...). A file that is cut short, altered (every
-    array's CRC-32 is checked), of a newer format_version or not a model raises ValueError with one
-    line naming the file and the field."""
+    """A fitted Pipeline(map, learner) from a saved model (the CLI's or save_model's; the learner a
+    SavedKernelRidge for krr). Its predict and decision_function give the bits `orbitlab-cli
+    predict` gives; `saved_` holds the file's other fields (learner, chosen, trained_on,
+    train_rows, kernel, ...). A file that is cut short, altered (every array's CRC-32 is checked),
+    of a newer format_version or not a model raises ValueError with one line naming the file and
+    the field."""
     return _pipeline(_orbitlab.load_model(str(path)))
 
 

@@ -11,6 +11,7 @@
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Spec.hpp"
@@ -266,6 +267,28 @@ py::array_t<double> linearScores(const py::array& F, const py::array_t<double, p
     return out;
 }
 
+/// krr's decision values on features F against a saved model's support rows and dual weights
+/// (orbit::kernelRidgeScores: the bits of `orbitlab-cli predict`).
+py::array_t<double> kernelRidgeScores(const py::array& F, const py::array& support,
+                                      const py::array_t<double, py::array::forcecast>& dual, const std::string& kernel)
+{
+    const Rows rows(F), supportRows(support);
+    if (rows.cols() != supportRows.cols())
+        throw orbit::SpecError("data", "features of " + std::to_string(rows.cols()) + " values; the model takes " +
+                                           std::to_string(supportRows.cols()));
+    const Eigen::MatrixXd D = toMatrix(dual);
+    if (D.rows() != supportRows.rows())
+        throw orbit::SpecError("dual_weights", "one row per support row: " + std::to_string(D.rows()) + " for " +
+                                                   std::to_string(supportRows.rows()));
+    const orbit::BaseKernel k = orbit::makeKernel(kernel, MatrixXfR());
+    if (k.kind() != orbit::BaseKernel::Kind::Gaussian) throw orbit::SpecError("kernel", "krr uses a Gaussian kernel", kernel);
+    const Eigen::MatrixXd S = computing(0, py::none(), [&](const orbit::Progress&) {
+        const MatrixXfR Sv = supportRows.all();
+        return orbit::kernelRidgeScores(rows.all(), Sv, orbit::featureSquaredNorms(Sv), k.sigma(), D);
+    });
+    return toArray(S);
+}
+
 // ---- data --------------------------------------------------------------------------------------
 
 /// A loaded dataset; X is a view of its rows (no copy), kept alive by this object.
@@ -444,13 +467,19 @@ std::vector<std::tuple<std::string, double, bool, bool>> distributionParameters(
 py::dict modelDict(const orbit::SavedModel& m)
 {
     py::dict d;
-    d["format_version"] = orbit::SavedModel::kFormatVersion;
+    d["format_version"] = m.formatVersion();
     d["map"] = recipeDict(m.map);
     d["dim"] = m.dim;
     d["learner"] = m.learner;
     d["chosen"] = m.chosen;
-    d["weights"] = toArray(m.weights);
-    d["bias"] = py::array_t<double>(m.bias.size(), m.bias.data());
+    if (m.isKernelRidge()) {
+        d["support"] = toArray(m.support);
+        d["dual"] = toArray(m.dual);
+        d["kernel"] = m.kernel;
+    } else {
+        d["weights"] = toArray(m.weights);
+        d["bias"] = py::array_t<double>(m.bias.size(), m.bias.data());
+    }
     d["coding"] = codingDict(m.coding);
     if (!m.textLabels.empty())
         d["classes"] = m.textLabels;
@@ -475,8 +504,14 @@ orbit::SavedModel modelFrom(const py::dict& d)
     m.dim = d["dim"].cast<Eigen::Index>();
     m.learner = d["learner"].cast<std::string>();
     m.chosen = d["chosen"].cast<std::string>();
-    m.weights = toMatrix(d["weights"].cast<py::array_t<double, py::array::forcecast>>());
-    m.bias = toVector(d["bias"].cast<py::array_t<double, py::array::forcecast>>());
+    if (m.isKernelRidge()) {
+        m.support = Rows(d["support"].cast<py::array>()).all();
+        m.dual = toMatrix(d["dual"].cast<py::array_t<double, py::array::forcecast>>());
+        m.kernel = d["kernel"].cast<std::string>();
+    } else {
+        m.weights = toMatrix(d["weights"].cast<py::array_t<double, py::array::forcecast>>());
+        m.bias = toVector(d["bias"].cast<py::array_t<double, py::array::forcecast>>());
+    }
     const py::dict coding = d["coding"].cast<py::dict>();
     const std::string kind = coding["kind"].cast<std::string>();
     m.coding.kind = kind == "onehot"         ? orbit::TargetCoding::Kind::OneHot
@@ -552,6 +587,7 @@ PYBIND11_MODULE(_orbitlab, m)
           py::arg("beta") = 1.0, py::arg("optimise") = true, py::arg("max_iter") = 1000, py::arg("tol") = 1e-9,
           py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
     m.def("linear_scores", &linearScores, py::arg("F"), py::arg("W"), py::arg("b"));
+    m.def("kernel_ridge_scores", &kernelRidgeScores, py::arg("F"), py::arg("support"), py::arg("dual"), py::arg("kernel"));
 
     py::class_<PyDataset, std::shared_ptr<PyDataset>>(m, "Dataset")
         .def_property_readonly("X",

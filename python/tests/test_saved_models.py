@@ -44,7 +44,8 @@ def test_cli_model_predicts_the_same_bits_in_python(cli, tmp_path, cli_model):
 def test_numpy_alone_reads_the_file(cli_model):
     path, run = cli_model
     z = np.load(path)  # no pickle: every array is a plain dtype
-    assert str(z["format"]) == "orbitlab-model" and int(z["format_version"]) == orbitlab.MODEL_FORMAT_VERSION
+    # Linear models stay version 1 (every reader reads them); krr files are version 2.
+    assert str(z["format"]) == "orbitlab-model" and int(z["format_version"]) == 1 < orbitlab.MODEL_FORMAT_VERSION
     assert str(z["map_features"]) == "irf:s=200,r=8" and str(z["map_group"]) == "rotation"
     assert str(z["map_kernel"]).startswith("gaussian:sigma=")
     assert z["weights"].shape == (200, 10) and z["weights"].dtype == np.float64
@@ -171,3 +172,78 @@ def test_pickle_and_npz_agree(tmp_path, digits):
     b = orbitlab.load_model(tmp_path / "m.npz")[-1]._scores(orbitlab.load_model(tmp_path / "m.npz")[0].transform(X))
     assert np.array_equal(a, pipe.decision_function(X))
     assert np.array_equal(b, pipe[-1]._scores(pipe[0].transform(X)))
+
+
+@pytest.fixture(scope="module")
+def krr_model(cli, tmp_path_factory):
+    """train --learner krr --save-model on 300 digits, their pixels as the kernel's inputs."""
+    path = tmp_path_factory.mktemp("krr") / "krr.npz"
+    run = cli.json("train", "--data", DIGITS, "--n", 300, "--features", "raw", "--learner", "krr", "--eval", "holdout:0.4",
+                   "--grid", "lambda=1e-3,1e-1;median=0.5,1", "--seed", 4, "--save-model", path)
+    return path, run
+
+
+def test_krr_model_predicts_the_same_bits_in_python_and_the_cli(cli, tmp_path, krr_model):
+    path, run = krr_model
+    z = np.load(path)
+    assert int(z["format_version"]) == 2 and str(z["learner"]) == "krr"
+    n = run["saved_model"]["support_rows"]
+    assert n == run["saved_model"]["train_rows"] == 180
+    assert z["support_rows"].shape == (n, 400) and z["support_rows"].dtype == np.float32
+    assert z["dual_weights"].shape == (n, 10) and z["dual_weights"].dtype == np.float64
+    assert str(z["kernel"]).startswith("gaussian:sigma=") and "weights" not in z.files
+    out = tmp_path / "k.csv"
+    j = cli.json("predict", "--model", path, "--data", DIGITS, "--n", 300, "--seed", 4, "--out", out)
+    labels, scores = read_predictions(out)
+    X, y = orbitlab.load(DIGITS, n=300, seed=4)
+    pipe = orbitlab.load_model(path)
+    assert isinstance(pipe[-1], orbitlab.SavedKernelRidge) and pipe.saved_["kernel"] == str(z["kernel"])
+    assert np.array_equal(pipe.decision_function(X), scores)
+    assert [str(c) for c in pipe.predict(X)] == labels
+    assert j["score"] == np.mean(pipe.predict(X) == y)
+    # The support rows are the training rows themselves (raw features): each predicts its own class.
+    assert np.array_equal(pipe[0].transform(z["support_rows"]), z["support_rows"])
+    # Written again from Python: the same arrays, the same predictions in the CLI.
+    again = tmp_path / "again.npz"
+    orbitlab.save_model(pipe, again)
+    for name in ("support_rows", "dual_weights", "kernel", "classes", "chosen", "train_rows"):
+        assert np.array_equal(np.load(again)[name], z[name]), name
+    cli.run("predict", "--model", again, "--data", DIGITS, "--n", 300, "--seed", 4, "--out", tmp_path / "again.csv")
+    assert np.array_equal(read_predictions(tmp_path / "again.csv")[1], scores)
+
+
+def test_orbitlab_train_saves_krr_as_the_cli_does(cli, tmp_path, krr_model):
+    """orbitlab.train(..., learner="krr") gives the CLI's run, and its model the CLI's file."""
+    path, cli_run = krr_model
+    data = orbitlab.load(DIGITS, n=300, seed=4)
+    run = orbitlab.train(data, features="raw", learner="krr", eval="holdout:0.4", grid="lambda=1e-3,1e-1;median=0.5,1",
+                         seed=4)
+    assert run.mean == cli_run["mean"]
+    model = run.model()
+    z = np.load(path)
+    assert np.array_equal(model[-1].dual_, z["dual_weights"]) and np.array_equal(model[-1].support_, z["support_rows"])
+    X, _ = data
+    assert np.array_equal(model.decision_function(X), orbitlab.load_model(path).decision_function(X))
+
+
+def test_regression_krr_on_g2_round_trips(cli, tmp_path, g2):
+    """Sorted Coulomb matrices of G2 with krr (QM7's recipe): Python predicts the CLI's bits."""
+    path = tmp_path / "g2-krr.npz"
+    cli.json("train", "--data", G2, "--features", "sorted", "--learner", "krr", "--grid", "lambda=1e-6,1e-3",
+             "--save-model", path)
+    out = tmp_path / "g2.csv"
+    cli.run("predict", "--model", path, "--data", G2, "--out", out)
+    predictions, _ = read_predictions(out)
+    X, _ = g2
+    assert np.array_equal(orbitlab.load_model(path).predict(X), np.array([float(v) for v in predictions]))
+
+
+def test_a_krr_file_whose_arrays_disagree_is_refused(cli, tmp_path, krr_model):
+    path, _ = krr_model
+    z = np.load(path)
+    short = tmp_path / "short.npz"
+    _rewrite(path, short, "dual_weights", z["dual_weights"][:-1])
+    assert "member dual_weights.npy" in _one_line_refusal(cli, short, "a row per row of support_rows")
+    old = tmp_path / "v1.npz"
+    _rewrite(path, old, "format_version", np.int64(1))
+    assert "member format_version.npy" in _one_line_refusal(cli, old, "a krr model is version 2")

@@ -48,6 +48,33 @@ std::vector<std::string> lines(const std::string& path)
     return out;
 }
 
+/// The molecules of an .extxyz file alternately into two files (even ones first): G2's two largest
+/// molecules (14 atoms) are neighbours, so both files have the same Coulomb matrix size.
+void splitMolecules(const std::string& from, const std::string& even, const std::string& odd)
+{
+    std::ifstream in(from);
+    std::ofstream out[2] = {std::ofstream(even), std::ofstream(odd)};
+    int k = 0;
+    for (std::string line; std::getline(in, line);) {
+        const int atoms = std::stoi(line);
+        std::ostream& o = out[k++ % 2];
+        o << line << "\n";
+        for (int i = 0; i <= atoms && std::getline(in, line); ++i) o << line << "\n";
+    }
+}
+
+/// predict --out's CSV: the second column of every row.
+std::vector<std::string> predictedColumn(const std::string& path)
+{
+    std::vector<std::string> out;
+    const auto all = lines(path);
+    for (std::size_t i = 1; i < all.size(); ++i) {
+        const auto a = all[i].find(','), b = all[i].find(',', a + 1);
+        out.push_back(all[i].substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1));
+    }
+    return out;
+}
+
 bool oneLine(const orbittest::CliResult& r) { return r.status == 2 && r.err.find('\n') == r.err.size() - 1; }
 
 } // namespace
@@ -96,6 +123,50 @@ private slots:
         }
     }
 
+    // krr saves its support rows and dual weights: predicting the test file gives the run's own test
+    // predictions, to the bit: the confusion matrix of the classes and the RMSE and MAE of G2's
+    // energies (sorted Coulomb matrices, the QM7 recipe) are the run's.
+    void krrPredictsTheRunsOwnTestPredictions()
+    {
+        const std::string model = path("k.npz");
+        auto r = orbittest::runCli({"train", "--data", path("train.csv"), "--test-data", path("test.csv"), "--features", "raw",
+                                    "--learner", "krr", "--seed", "2", "--save-model", model, "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        Json run = Json::parse(r.out);
+        QCOMPARE(run["saved_model"]["learner"].get<std::string>(), std::string("krr"));
+        QCOMPARE(run["saved_model"]["support_rows"].get<int>(), 240);
+        QVERIFY(run["saved_model"]["bytes"].get<long long>() > 240 * 4 * 4);
+        const std::string size = run["saved_model"]["size"].get<std::string>();
+        QVERIFY2(size.find("krr keeps the features of its 240 training rows (240 x 4 float32)") != std::string::npos, size.c_str());
+        r = orbittest::runCli({"predict", "--model", model, "--data", path("test.csv"), "--out", path("k.csv"), "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QVERIFY(Json::parse(r.out)["score"].get<double>() == run["mean"].get<double>());
+        std::vector<std::vector<int>> confusion(3, std::vector<int>(3, 0));
+        const auto predicted = predictedColumn(path("k.csv"));
+        const auto truth = lines(path("test.csv"));
+        for (std::size_t i = 0; i < predicted.size(); ++i)
+            ++confusion[std::size_t(truth[i].back() - '0')][std::size_t(std::stoi(predicted[i]))];
+        QCOMPARE(run["confusion"].get<std::vector<std::vector<int>>>(), confusion);
+
+        splitMolecules(orbittest::bundledFile("g2.extxyz"), path("g2-train.extxyz"), path("g2-test.extxyz"));
+        r = orbittest::runCli({"train", "--data", path("g2-train.extxyz"), "--test-data", path("g2-test.extxyz"), "--features",
+                               "sorted", "--learner", "krr", "--grid", "lambda=1e-6,1e-3", "--save-model", model, "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        run = Json::parse(r.out);
+        r = orbittest::runCli({"predict", "--model", model, "--data", path("g2-test.extxyz"), "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const Json p = Json::parse(r.out);
+        QCOMPARE(p["rows"].get<int>(), run["n_test"].get<int>());
+        QVERIFY2(p["score"].get<double>() == run["mean"].get<double>() && p["mae"].get<double>() == run["mae"].get<double>(),
+                 (p.dump() + " against " + run.dump()).c_str());
+        // The text output states the file's size.
+        r = orbittest::runCli({"train", "--data", path("g2-train.extxyz"), "--features", "sorted", "--learner", "krr", "--grid",
+                               "lambda=1e-3", "--save-model", model});
+        QVERIFY2(r.status == 0 && r.out.find("saved to " + model + ", ") != std::string::npos &&
+                     r.out.find("krr keeps the features of its") != std::string::npos,
+                 r.out.c_str());
+    }
+
     void regressionScoresRmseAndMae()
     {
         const std::string model = path("t.npz");
@@ -134,8 +205,8 @@ private slots:
             {{"predict", "--model", model, "--data", path("wide-t.csv")}, "a classifier cannot score regression targets"},
             {{"predict", "--model", model, "--data", path("test-t.csv")}, "vectors of 1 x 4 x 1 (input_shape), the data are vectors of 1 x 2 x 1"},
             {{"predict", "--model", model, "--data", path("test.csv"), "--out", path("no/such/dir/p.csv")}, "--out"},
-            {{"train", "--data", path("train.csv"), "--features", "raw", "--learner", "krr", "--save-model", model},
-             "a krr model keeps every training row"},
+            {{"train", "--data", path("train.csv"), "--features", "rf:s=20", "--learner", "krr", "--save-model", model},
+             "--kernel: krr puts its Gaussian on the output of the feature map: give it the kernel's inputs as features"},
         };
         for (const Case& c : cases) {
             const auto r = orbittest::runCli(c.args);

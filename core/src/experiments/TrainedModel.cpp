@@ -1,10 +1,12 @@
 #include "orbit/experiments/TrainedModel.hpp"
 
 #include "experiments/TrainingGrid.hpp"
+#include "experiments/TrainingLearners.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/LinearSvm.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -29,16 +31,10 @@ Progress part(const Progress& progress, double lo, double hi)
 
 } // namespace
 
-void checkSavable(const TrainConfig& config)
-{
-    if (parseLearner(config.learner) == Learner::Krr)
-        throw SpecError("learner", "a krr model keeps every training row and is not saved (save ridge, blr or svm)", config.learner);
-}
-
 SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const TrainResult& result, const Progress& progress)
 {
-    checkSavable(config);
     const Learner learner = parseLearner(config.learner);
+    const bool krr = learnerDescriptor(learner).gaussianKernel;  // its bandwidth is on the features
     if (result.folds.empty()) throw ContractError("trainedModel", "a result without folds");
     if (!data.holdsAll()) throw ContractError("trainedModel", "the model is fitted on every training row; only some were read");
     const Split split = outerSplits(data, config).front();
@@ -50,8 +46,8 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
     std::string kernelSpec = config.kernel;
     std::optional<double> sigma;
     if (point.count("bandwidth")) sigma = point.at("bandwidth");
-    else if (point.count("median")) sigma = point.at("median") * medianPairwiseDistance(data.X, 1000, config.seed);
-    if (sigma) kernelSpec = formatSpec("gaussian", {{"sigma", detail::roundedBandwidth(*sigma)}});
+    else if (point.count("median") && !krr) sigma = point.at("median") * medianPairwiseDistance(data.X, 1000, config.seed);
+    if (sigma && !krr) kernelSpec = formatSpec("gaussian", {{"sigma", detail::roundedBandwidth(*sigma)}});
     const std::string features = detail::featuresWith(config.features, point);
     const std::string dist = detail::distWith(config, data.shape, point);
     const FeatureContext context = makeFeatureContext(data, config.group, dist, kernelSpec, featureSeed(config.seed));
@@ -69,7 +65,8 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
         m.map.fitRows = detail::isDataIndependent(features) ? data.X : selectRows(data.X, split.train);
     const auto map = m.map.build(part(progress, 0.0, 0.3));
     m.dim = map->dim();
-    const MatrixXfR F = selectRows(transformAll(*map, data.X, part(progress, 0.3, 0.8)), split.train);
+    const MatrixXfR all = transformAll(*map, data.X, part(progress, 0.3, 0.8));
+    const MatrixXfR F = selectRows(all, split.train);
     reportProgress(progress, 0.8, "fitting " + config.learner);
 
     m.learner = config.learner;
@@ -78,7 +75,26 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
     m.trainedOn = data.source;
     m.targetUnit = data.targetUnit;
     const double value = learnerDescriptor(learner).axis().empty() ? 0.0 : result.folds.front().chosen.at(learnerDescriptor(learner).axis());
-    if (learner == Learner::Svm) {
+    if (krr) {
+        // As train() fits it: the bandwidth on the features of every row, the Gaussian Gram of the
+        // training rows' features, and the same solve (so the same dual weights).
+        if (!sigma && point.count("median")) sigma = point.at("median") * medianPairwiseDistance(all, 1000, config.seed);
+        if (!sigma) {
+            const BaseKernel k = makeKernel(config.kernel.empty() ? "gaussian:median=1" : config.kernel, all, config.seed);
+            if (k.kind() != BaseKernel::Kind::Gaussian) throw SpecError("kernel", "krr uses a Gaussian kernel", config.kernel);
+            sigma = k.sigma();
+        }
+        m.kernel = BaseKernel::gaussian(*sigma).spec();
+        m.support = F;
+        const detail::Coded c = detail::codeTargets(data, split.train);
+        const Eigen::MatrixXd K = gaussianGram(F, *sigma, oneProcess(), nullptr, part(progress, 0.8, 0.9));
+        const auto dual = detail::solveOrNothing(K, c.Y, value, part(progress, 0.9, 1.0));
+        if (!dual)
+            throw SpecError("grid lambda", "K + lambda I is not positive definite at the chosen lambda (use larger values)",
+                            formatNumber(value));
+        m.dual = *dual;
+        m.coding = c.coding;
+    } else if (learner == Learner::Svm) {
         LinearSvm svm(value, 0.1, deriveSeed(config.seed, kLearnerStream));
         svm.fit(F, select(data.labels, split.train), data.numClasses, part(progress, 0.8, 1.0));
         m.weights = svm.weights();
@@ -100,7 +116,7 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
         m.beta = blr.beta();
         m.logEvidence = blr.logEvidence();
     }
-    if (m.bias.size() == 0) m.bias = Eigen::VectorXd::Zero(m.weights.cols());
+    if (!krr && m.bias.size() == 0) m.bias = Eigen::VectorXd::Zero(m.weights.cols());
     if (data.isClassification()) {
         for (int c = 0; c < data.numClasses; ++c) m.integerLabels.push_back(c);
         if (std::size_t(data.numClasses) == data.classNames.size()) m.classNames = data.classNames;

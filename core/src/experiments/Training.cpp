@@ -63,6 +63,14 @@ public:
         learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream),
                                             detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_});
         learnerKind_ = parseLearner(config.learner);
+        // krr's Gaussian acts on the map's output; a map that needs a base kernel (rf, irf, Nystrom,
+        // kif) takes the configured kernel, never the grid's width, so without one it cannot run.
+        const FeatureMapDescriptor* map = detail::firstMap(config.features);
+        if (learnerDescriptor(learnerKind_).gaussianKernel && map && map->usesBaseKernel && trim(config.kernel).empty())
+            throw SpecError("kernel",
+                            "krr puts its Gaussian on the output of the feature map: give it the kernel's inputs as "
+                            "features (raw or sorted), or give the " + map->name + " map a base kernel of its own",
+                            "none");
         for (const ParamAxis& a : defaultGrid(config))
             if (isLearnerAxis(a.name)) learnerAxis_ = a;
         if (learnerAxis_.values.empty()) learnerAxis_.values = {kNaN};  // blr: one fit per point

@@ -3,6 +3,7 @@
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/learn/LinearSvm.hpp"
 #include "orbit/learn/NormalEquations.hpp"
@@ -23,24 +24,6 @@
 #include <stdexcept>
 
 namespace orbit::detail {
-namespace {
-
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-/// Unless spread, Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
-constexpr bool kRowsGathered = true;
-
-std::string shortNumber(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-/// Targets of the training rows in the least-squares coding (one-vs-all +-1 or standardised).
-struct Coded {
-    TargetCoding coding;
-    Eigen::MatrixXd Y;
-};
 
 Coded codeTargets(const Dataset& data, const Indices& train)
 {
@@ -54,6 +37,34 @@ Coded codeTargets(const Dataset& data, const Indices& train)
         c.Y = c.coding.encode(t);
     }
     return c;
+}
+
+std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
+                                              const Progress& progress)
+{
+    Eigen::MatrixXd A = MatrixPool::take(G.rows(), G.cols());  // the last factor's memory, paged in
+    A = G;
+    A.diagonal().array() += lambda;
+    std::optional<Eigen::MatrixXd> W;
+    if (choleskyInPlace(A, progress)) {
+        reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
+        W = choleskySolve(A, B);
+    }
+    MatrixPool::give(std::move(A));
+    return W;
+}
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// Unless spread, Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
+constexpr bool kRowsGathered = true;
+
+std::string shortNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
 }
 
 Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
@@ -73,22 +84,6 @@ Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
 Progress heldAt(const Progress& poll, double fraction, std::string step)
 {
     return [&poll, fraction, step = std::move(step)](double, const std::string&) { return poll && poll(fraction, step); };
-}
-
-/// (G + lambda I)^{-1} B, or nullopt when the Cholesky factorisation fails (lambda too small).
-std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
-                                              const Progress& progress)
-{
-    Eigen::MatrixXd A = MatrixPool::take(G.rows(), G.cols());  // the last factor's memory, paged in
-    A = G;
-    A.diagonal().array() += lambda;
-    std::optional<Eigen::MatrixXd> W;
-    if (choleskyInPlace(A, progress)) {
-        reportProgress(progress, 1.0, "solve");  // the solves with the factor take a moment for a large system
-        W = choleskySolve(A, B);
-    }
-    MatrixPool::give(std::move(A));
-    return W;
 }
 
 /// Adds one fit's wall time to the run's stages: the block products and their reduction as the
@@ -454,9 +449,11 @@ public:
         auto Kst = std::make_shared<PooledMatrix>(subMatrix(K, split.test, split.train));
         const double n = double(split.train.size());
         return {lambdas.size(), n * n * n,
-                [&lambdas, &poll, Ktt = std::move(Ktt), Kst = std::move(Kst), c = std::move(c)](std::size_t k) {
+                [&lambdas, &poll, Ktt = std::move(Ktt), Kst = std::move(Kst), c = std::move(c),
+                 gaussian = gaussian_](std::size_t k) {
                     const auto A = solveOrNothing(Ktt->m, c.Y, lambdas[k], solving(poll, lambdas, k));
                     if (!A) return failedOutcome();
+                    if (gaussian) return decode(c.coding, dualScores(Kst->m, *A));  // a saved krr model's bits
                     Eigen::MatrixXd D(Kst->m.rows(), A->cols());
                     for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst->m * A->col(j);  // GEMV: one thread
                     return decode(c.coding, D);
@@ -473,39 +470,30 @@ public:
     }
 
 private:
-    /// F F^T (float products over column chunks summed in double, polling between tiles), then the
-    /// Gaussian map for krr (exact double Gram there: distances cancel digits). The chunks are
-    /// blocks of feature columns, at most 6 of them (P = 2 and 3 get equal shares): each rank
-    /// computes its own chunks' lower triangles, added in the fixed tree of
+    /// F F^T (float products over column chunks summed in double, polling between tiles), or for
+    /// krr the Gaussian of featureGram (exact double Gram there: distances cancel digits; each
+    /// entry's bits depend only on its two rows, so a saved krr model predicts the run's bits). The
+    /// chunks are featureChunks' blocks of feature columns, at most 6 of them (P = 2 and 3 get
+    /// equal shares): each rank computes its own chunks' lower triangles, added in the fixed tree of
     /// orbit/parallel/BlockSum.hpp (at most 4 N x N partial sums at once) and mirrored once.
     /// (Packing the triangles to halve the bytes was tried: the packing cost more than it saved.)
     const Eigen::MatrixXd& kernel(const PointFeatures& p, BlockSumTimes* times, const Progress& poll) const
     {
         if (p.K) return *p.K;
-        constexpr Eigen::Index kChunks = 6, kAlign = 64;
-        const Eigen::Index width = std::max<Eigen::Index>(kAlign, (p.F.cols() + kChunks * kAlign - 1) / (kChunks * kAlign) * kAlign);
-        const RowBlocks chunks{p.F.cols(), width};  // "rows" of F^T
+        if (gaussian_) {
+            p.K = gaussianGram(p.F, p.kernelSigma, *rows_.ranks, times, poll);
+            return *p.K;
+        }
+        const RowBlocks chunks = featureChunks(p.F.cols());
         // The chunks' N x N sums go into buffers the block sum recycles (no fresh pages per chunk).
         const BlockLeafInto leaf = [&](Eigen::Index c, Eigen::MatrixXd& out) {
             reportProgress(poll, 0.0, "Gram matrix");
             const MatrixXfR B = p.F.middleCols(chunks.begin(c), chunks.end(c) - chunks.begin(c));
-            if (gaussian_) {
-                out = lowerGramOfRows(B, poll);
-                return;
-            }
             out.resize(B.rows(), B.rows());
-            lowerGramOfRowsMixed(B, std::min<Eigen::Index>(width, 2048), poll, out);
+            lowerGramOfRowsMixed(B, std::min<Eigen::Index>(chunks.blockRows, 2048), poll, out);
         };
         Eigen::MatrixXd K = sumOverBlocks(*rows_.ranks, chunks.count(), leaf, times);
         mirrorLower(K);
-        if (gaussian_) {
-            if (!(p.kernelSigma > 0)) throw SpecError("kernel", "krr needs a positive bandwidth", std::to_string(p.kernelSigma));
-            const Eigen::VectorXd n2 = K.diagonal();
-            const BaseKernel k = BaseKernel::gaussian(p.kernelSigma);
-#pragma omp parallel for schedule(static) num_threads(orbit::teamSize())
-            for (long long j = 0; j < static_cast<long long>(K.cols()); ++j)
-                for (Eigen::Index i = 0; i < K.rows(); ++i) K(i, j) = k.fromInnerProduct(K(i, j), n2[i], n2[j]);
-        }
         p.K = std::move(K);
         return *p.K;
     }

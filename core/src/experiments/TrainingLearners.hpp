@@ -1,11 +1,13 @@
 #pragma once
-// Private to Training.cpp: the learners of `train`, each fitting on some dataset rows of a feature
-// matrix and predicting others, for a whole list of values of its own hyperparameter at once.
+// Private to Training.cpp (and TrainedModel.cpp, which refits a run's krr model): the learners of
+// `train`, each fitting on some dataset rows of a feature matrix and predicting others, for a whole
+// list of values of its own hyperparameter at once.
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/learn/NormalEquations.hpp"
+#include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/Ranks.hpp"
 
 #include <Eigen/Core>
@@ -18,6 +20,18 @@
 #include <vector>
 
 namespace orbit::detail {
+
+/// Targets of the training rows in the least-squares coding (one-vs-all +-1 or standardised).
+struct Coded {
+    TargetCoding coding;
+    Eigen::MatrixXd Y;
+};
+Coded codeTargets(const Dataset& data, const Indices& train);
+
+/// (G + lambda I)^{-1} B, or nullopt when the Cholesky factorisation fails (lambda too small): the
+/// solve of every ridge and krr fit of `train` (and of the krr model it saves).
+std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
+                                              const Progress& progress);
 
 /// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one shared row set.
 struct CellEquations {

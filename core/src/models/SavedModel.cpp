@@ -2,6 +2,7 @@
 
 #include "data/LoaderSupport.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/Gram.hpp"
 #include "orbit/parallel/Ranks.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -9,6 +10,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace orbit {
@@ -172,6 +174,27 @@ Eigen::MatrixXd linearScores(const MatrixXfR& F, const Eigen::MatrixXd& W, const
     return S;
 }
 
+Eigen::MatrixXd kernelRidgeScores(const MatrixXfR& F, const MatrixXfR& support, const Eigen::VectorXd& supportNorms,
+                                  double sigma, const Eigen::MatrixXd& dual)
+{
+    requireSize("kernelRidgeScores", "feature dimension", F.cols(), support.cols());
+    requireSize("kernelRidgeScores", "support norms", supportNorms.size(), support.rows());
+    requireSize("kernelRidgeScores", "dual weight rows", dual.rows(), support.rows());
+    const BaseKernel k = BaseKernel::gaussian(sigma);
+    Eigen::MatrixXd S(F.rows(), dual.cols());
+    const RowBlocks blocks{F.rows(), kTransformBlockRows};
+    for (Eigen::Index b = 0; b < blocks.count(); ++b) {
+        const Eigen::Index b0 = blocks.begin(b), n = blocks.end(b) - b0;
+        const MatrixXfR Fb = F.middleRows(b0, n);
+        Eigen::MatrixXd K = featureInnerProducts(Fb, support);
+        const Eigen::VectorXd n2 = featureSquaredNorms(Fb);
+        for (Eigen::Index j = 0; j < K.cols(); ++j)
+            for (Eigen::Index i = 0; i < n; ++i) K(i, j) = k.fromInnerProduct(K(i, j), n2[i], supportNorms[j]);
+        S.middleRows(b0, n) = dualScores(K, dual);
+    }
+    return S;
+}
+
 // ---- the model -------------------------------------------------------------------------------
 
 std::string SavedModel::labelText(int c) const
@@ -184,10 +207,19 @@ std::string SavedModel::labelText(int c) const
 void SavedModel::checkConsistent() const
 {
     const auto C = Eigen::Index(outputs());
-    if (weights.rows() != dim || weights.cols() != C)
+    if (isKernelRidge()) {
+        if (support.rows() < 1 || support.cols() != dim)
+            throw ContractError("SavedModel", "support rows are " + std::to_string(support.rows()) + " x " +
+                                                  std::to_string(support.cols()) + ", expected N x " + std::to_string(dim));
+        if (dual.rows() != support.rows() || dual.cols() != C)
+            throw ContractError("SavedModel", "dual weights are " + std::to_string(dual.rows()) + " x " + std::to_string(dual.cols()) +
+                                                  ", expected " + std::to_string(support.rows()) + " x " + std::to_string(C));
+        if (kernel.rfind("gaussian:sigma=", 0) != 0)
+            throw ContractError("SavedModel", "krr's kernel must be a resolved Gaussian, not '" + kernel + "'");
+    } else if (weights.rows() != dim || weights.cols() != C)
         throw ContractError("SavedModel", "weights are " + std::to_string(weights.rows()) + " x " + std::to_string(weights.cols()) +
                                               ", expected " + std::to_string(dim) + " x " + std::to_string(C));
-    if (bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
+    if (!isKernelRidge() && bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
     if (isClassification()) {
         const std::size_t labels = textLabels.empty() ? integerLabels.size() : textLabels.size();
         if (labels != std::size_t(C) || (!textLabels.empty() && !integerLabels.empty()))
@@ -203,7 +235,7 @@ NpzArchive toArchive(const SavedModel& m)
     using A = NpyArray;
     NpzArchive a;
     a.emplace_back("format", A::string(kFormatName));
-    a.emplace_back("format_version", A::integer(SavedModel::kFormatVersion));
+    a.emplace_back("format_version", A::integer(m.formatVersion()));
     a.emplace_back("written_by", A::string(kWrittenBy));
     a.emplace_back("input_kind", A::string(toString(m.map.kind)));
     a.emplace_back("input_shape", A::integers({m.map.shape.height, m.map.shape.width, m.map.shape.channels}));
@@ -217,8 +249,14 @@ NpzArchive toArchive(const SavedModel& m)
     a.emplace_back("map_dim", A::integer(m.dim));
     a.emplace_back("learner", A::string(m.learner));
     a.emplace_back("chosen", A::string(m.chosen));
-    a.emplace_back("weights", A::matrix(m.weights));
-    a.emplace_back("bias", A::numbers(std::vector<double>(m.bias.data(), m.bias.data() + m.bias.size())));
+    if (m.isKernelRidge()) {
+        a.emplace_back("kernel", A::string(m.kernel));
+        a.emplace_back("support_rows", A::matrix(m.support));
+        a.emplace_back("dual_weights", A::matrix(m.dual));
+    } else {
+        a.emplace_back("weights", A::matrix(m.weights));
+        a.emplace_back("bias", A::numbers(std::vector<double>(m.bias.data(), m.bias.data() + m.bias.size())));
+    }
     a.emplace_back("coding", A::string(codingName(m.coding.kind)));
     if (m.isClassification()) {
         a.emplace_back("classes", m.textLabels.empty() ? A::integers(m.integerLabels) : A::strings(m.textLabels));
@@ -237,6 +275,66 @@ NpzArchive toArchive(const SavedModel& m)
     a.emplace_back("train_rows", A::integer(m.trainRows));
     return a;
 }
+
+namespace {
+
+Eigen::MatrixXd doubles(const NpyArray& a)
+{
+    Eigen::MatrixXd M(a.shape[0], a.shape[1]);
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index j = 0; j < M.cols(); ++j) M(i, j) = a.f64[std::size_t(i * M.cols() + j)];
+    return M;
+}
+
+/// weights (map_dim x outputs) and bias (outputs) of ridge, blr and svm.
+void readLinear(const ArchiveReader& in, SavedModel& m)
+{
+    using Type = NpyArray::Type;
+    const NpyArray& W = in.typed("weights", Type::Float64, 2);
+    if (W.shape[0] != m.dim || W.shape[1] != m.coding.outputs())
+        in.fail(LoadErrorKind::BadShape, "weights",
+                "expected " + std::to_string(m.dim) + " x " + std::to_string(m.coding.outputs()) + " (map_dim x outputs), found " +
+                    std::to_string(W.shape[0]) + " x " + std::to_string(W.shape[1]));
+    m.weights = doubles(W);
+    const NpyArray& b = in.typed("bias", Type::Float64, 1);
+    if (b.shape[0] != m.coding.outputs())
+        in.fail(LoadErrorKind::BadShape, "bias", "expected " + std::to_string(m.coding.outputs()) + " entries", std::to_string(b.shape[0]));
+    m.bias = Eigen::Map<const Eigen::VectorXd>(b.f64.data(), Eigen::Index(b.f64.size()));
+    if (!m.weights.allFinite()) in.fail(LoadErrorKind::BadValue, "weights", "NaN or infinite weights");
+    if (!m.bias.allFinite()) in.fail(LoadErrorKind::BadValue, "bias", "NaN or infinite bias");
+}
+
+/// krr: kernel (a resolved Gaussian), support_rows (N x map_dim) and dual_weights (N x outputs).
+void readKernelRidge(const ArchiveReader& in, SavedModel& m)
+{
+    using Type = NpyArray::Type;
+    m.kernel = in.text("kernel");
+    try {
+        const Spec k = parseSpec(m.kernel, "kernel");
+        if (k.name != "gaussian" || !k.has("sigma") || k.params.size() != 1)
+            in.fail(LoadErrorKind::BadValue, "kernel", "must be a Gaussian with its bandwidth, gaussian:sigma=S", m.kernel);
+        if (!(makeKernel(m.kernel, MatrixXfR()).sigma() > 0)) in.fail(LoadErrorKind::BadValue, "kernel", "needs sigma > 0", m.kernel);
+    } catch (const SpecError& e) {
+        in.fail(LoadErrorKind::BadValue, "kernel", e.what(), m.kernel);
+    }
+    const NpyArray& S = in.typed("support_rows", Type::Float32, 2);
+    if (S.shape[0] < 1 || S.shape[1] != m.dim)
+        in.fail(LoadErrorKind::BadShape, "support_rows",
+                "expected N x " + std::to_string(m.dim) + " (map_dim), N >= 1, found " + std::to_string(S.shape[0]) + " x " +
+                    std::to_string(S.shape[1]));
+    m.support = Eigen::Map<const MatrixXfR>(S.f32.data(), S.shape[0], S.shape[1]);
+    if (!m.support.allFinite()) in.fail(LoadErrorKind::BadValue, "support_rows", "NaN or infinite features");
+    const NpyArray& D = in.typed("dual_weights", Type::Float64, 2);
+    if (D.shape[0] != S.shape[0] || D.shape[1] != m.coding.outputs())
+        in.fail(LoadErrorKind::BadShape, "dual_weights",
+                "expected " + std::to_string(S.shape[0]) + " x " + std::to_string(m.coding.outputs()) +
+                    " (a row per row of support_rows x outputs), found " + std::to_string(D.shape[0]) + " x " +
+                    std::to_string(D.shape[1]));
+    m.dual = doubles(D);
+    if (!m.dual.allFinite()) in.fail(LoadErrorKind::BadValue, "dual_weights", "NaN or infinite weights");
+}
+
+} // namespace
 
 SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
 {
@@ -287,8 +385,11 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
     m.dim = Eigen::Index(in.integer("map_dim"));
     if (m.dim < 1) in.fail(LoadErrorKind::BadValue, "map_dim", "must be at least 1", std::to_string(m.dim));
     m.learner = in.text("learner");
-    if (m.learner != "ridge" && m.learner != "blr" && m.learner != "svm")
-        in.fail(LoadErrorKind::BadValue, "learner", "must be ridge, blr or svm", m.learner);
+    if (m.learner != "ridge" && m.learner != "blr" && m.learner != "svm" && m.learner != "krr")
+        in.fail(LoadErrorKind::BadValue, "learner", "must be ridge, blr, svm or krr", m.learner);
+    if (m.isKernelRidge() && version < SavedModel::kKernelRidgeVersion)
+        in.fail(LoadErrorKind::BadValue, "format_version",
+                "a krr model is version " + std::to_string(SavedModel::kKernelRidgeVersion) + " or later", std::to_string(version));
     m.chosen = in.text("chosen", "");
 
     const std::string coding = in.text("coding");
@@ -313,20 +414,10 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
                     formatNumber(m.coding.scale));
         m.targetUnit = in.text("target_unit", "");
     }
-    const NpyArray& W = in.typed("weights", Type::Float64, 2);
-    if (W.shape[0] != m.dim || W.shape[1] != m.coding.outputs())
-        in.fail(LoadErrorKind::BadShape, "weights",
-                "expected " + std::to_string(m.dim) + " x " + std::to_string(m.coding.outputs()) + " (map_dim x outputs), found " +
-                    std::to_string(W.shape[0]) + " x " + std::to_string(W.shape[1]));
-    m.weights.resize(W.shape[0], W.shape[1]);
-    for (Eigen::Index i = 0; i < m.weights.rows(); ++i)
-        for (Eigen::Index j = 0; j < m.weights.cols(); ++j) m.weights(i, j) = W.f64[std::size_t(i * m.weights.cols() + j)];
-    const NpyArray& b = in.typed("bias", Type::Float64, 1);
-    if (b.shape[0] != m.coding.outputs())
-        in.fail(LoadErrorKind::BadShape, "bias", "expected " + std::to_string(m.coding.outputs()) + " entries", std::to_string(b.shape[0]));
-    m.bias = Eigen::Map<const Eigen::VectorXd>(b.f64.data(), Eigen::Index(b.f64.size()));
-    if (!m.weights.allFinite()) in.fail(LoadErrorKind::BadValue, "weights", "NaN or infinite weights");
-    if (!m.bias.allFinite()) in.fail(LoadErrorKind::BadValue, "bias", "NaN or infinite bias");
+    if (m.isKernelRidge())
+        readKernelRidge(in, m);
+    else
+        readLinear(in, m);
     if (in.has("log_evidence")) {
         m.alpha = in.number("alpha");
         m.beta = in.number("beta");
@@ -347,6 +438,21 @@ std::string encodeModel(const SavedModel& model) { return encodeNpz(toArchive(mo
 
 SavedModel decodeModel(const std::string& bytes, const std::string& name) { return fromArchive(decodeNpz(bytes, name), name); }
 
+std::string modelFileSize(const SavedModel& model, std::uintmax_t bytes)
+{
+    char size[32];
+    if (bytes >= (1u << 20)) std::snprintf(size, sizeof size, "%.1f MB", double(bytes) / double(1u << 20));
+    else if (bytes >= (1u << 10)) std::snprintf(size, sizeof size, "%.1f kB", double(bytes) / double(1u << 10));
+    else std::snprintf(size, sizeof size, "%ju bytes", bytes);
+    std::string text = size;
+    if (model.isKernelRidge()) {
+        const std::string n = std::to_string(model.support.rows());
+        text += ": krr keeps the features of its " + n + " training rows (" + n + " x " + std::to_string(model.support.cols()) +
+                " float32)";
+    }
+    return text;
+}
+
 void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape, const std::string& source)
 {
     if (kind == model.map.kind && shape == model.map.shape) return;
@@ -361,6 +467,10 @@ ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const 
     : model_(std::move(model))
 {
     map_ = model_.map.build(progress);
+    if (model_.isKernelRidge()) {
+        sigma_ = makeKernel(model_.kernel, MatrixXfR()).sigma();
+        supportNorms_ = featureSquaredNorms(model_.support);
+    }
     if (map_->dim() != model_.dim)
         data::fail(LoadErrorKind::BadValue, file, "member map_dim.npy",
                    "the rebuilt map has " + std::to_string(map_->dim()) + " features, the file says " + std::to_string(model_.dim) +
@@ -370,7 +480,9 @@ ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const 
 
 Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progress) const
 {
-    return linearScores(transformAll(*map_, X, progress), model_.weights, model_.bias);
+    const MatrixXfR F = transformAll(*map_, X, progress);
+    if (model_.isKernelRidge()) return kernelRidgeScores(F, model_.support, supportNorms_, sigma_, model_.dual);
+    return linearScores(F, model_.weights, model_.bias);
 }
 
 std::vector<int> ModelPredictor::classes(const Eigen::MatrixXd& scores) const

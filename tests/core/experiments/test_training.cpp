@@ -498,6 +498,18 @@ private slots:
                  qPrintable(QString("%1 vs %2").arg(r.grid[1].validation).arg(r.grid[0].validation)));
         k.learner = "ridge";
         QVERIFY_THROWS_EXCEPTION(SpecError, k.validate());
+        // Without a kernel the map has none: the message says what krr takes instead.
+        k.learner = "krr";
+        k.kernel.clear();
+        try {
+            train(reg, k);
+            QFAIL("krr on rf features without a kernel was accepted");
+        } catch (const SpecError& e) {
+            const QString m = QString::fromUtf8(e.what());
+            QVERIFY2(m.startsWith("kernel: krr puts its Gaussian on the output of the feature map: give it the kernel's inputs") &&
+                         m.contains("give the rf map a base kernel of its own"),
+                     qPrintable(m));
+        }
     }
 
     // Data-dependent maps are fitted per fold; their dimension is only known after the fit (Nystrom).

@@ -3,17 +3,9 @@
 #include "orbit/experiments/TrainedModel.hpp"
 #include "orbit/models/SavedModel.hpp"
 
-namespace orbitui {
+#include <filesystem>
 
-QString unsavableReason(const TrainingResult& result)
-{
-    try {
-        orbit::checkSavable(result.request.config);
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
+namespace orbitui {
 
 Task makeSaveModelTask(std::shared_ptr<const TrainingResult> result, QString path)
 {
@@ -38,6 +30,7 @@ Task makeSaveModelTask(std::shared_ptr<const TrainingResult> result, QString pat
         info.chosen = QString::fromStdString(model.chosen);
         info.dims = qint64(model.dim);
         info.trainRows = qint64(model.trainRows);
+        info.size = QString::fromStdString(orbit::modelFileSize(model, std::filesystem::file_size(path.toStdString())));
         return QVariant::fromValue(info);
     };
 }

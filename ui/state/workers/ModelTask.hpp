@@ -14,20 +14,17 @@ namespace orbitui {
 /// What a save wrote, for the status line.
 struct SavedModelInfo {
     QString path;
-    QString learner;   ///< ridge, blr, svm
+    QString learner;   ///< ridge, blr, svm, krr
     QString chosen;    ///< the grid point the model was fitted at ("lambda=0.01, median=0.5")
     qint64 dims = 0;   ///< the map's feature dimension
     qint64 trainRows = 0;
+    QString size;      ///< the file's size, and for krr the support rows it keeps (orbit::modelFileSize)
 };
-
-/// The reason a run with `result`'s config cannot save its model (krr keeps every training row), or
-/// an empty string when it can (orbit::checkSavable).
-QString unsavableReason(const TrainingResult& result);
 
 /// Refits the model of `result`'s first outer split on the run's own rows (the seeded subset of
 /// the run's dataset) and writes it to `path` atomically (a save that fails or is cancelled leaves
 /// an existing file as it was). Progress and cancel through the TaskContext; answers a
-/// SavedModelInfo. Failures throw the core's errors (field "learner" for krr).
+/// SavedModelInfo. Failures throw the core's errors.
 Task makeSaveModelTask(std::shared_ptr<const TrainingResult> result, QString path);
 
 } // namespace orbitui

@@ -24,12 +24,12 @@ ModelSaver::ModelSaver(QObject* parent)
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         const SavedModelInfo info = v.value<SavedModelInfo>();
-        emit saved(tr("Model saved to %1 (%2 at %3, %4 features, fitted on %5 rows): orbitlab-cli predict --model %6 "
+        emit saved(tr("Model saved to %1 (%2 at %3, %4 features, fitted on %5 rows; %6): orbitlab-cli predict --model %7 "
                       "--data FILE, or orbitlab.load_model in Python")
                        .arg(QDir::toNativeSeparators(info.path), info.learner, info.chosen.isEmpty() ? tr("its only grid point") : info.chosen)
                        .arg(info.dims)
                        .arg(info.trainRows)
-                       .arg(QFileInfo(info.path).fileName()));
+                       .arg(info.size, QFileInfo(info.path).fileName()));
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         emit failed(tr("Could not save the model: %1").arg(message), field);
@@ -59,11 +59,6 @@ bool ModelSaver::save(const QString& path)
         emit failed(tr("Run a training first: Save model… saves the model of the last run."), QString());
         return false;
     }
-    const QString reason = unsavableReason(*result_);
-    if (!reason.isEmpty()) {
-        emit failed(tr("Could not save the model: %1").arg(reason), QStringLiteral("learner"));
-        return false;
-    }
     if (path.trimmed().isEmpty()) {
         emit failed(tr("Could not save the model: no file name given."), QString());
         return false;
@@ -85,15 +80,12 @@ void ModelSaver::saveWithDialog()
 
 void ModelSaver::updateButton()
 {
-    const QString reason = result_ ? unsavableReason(*result_) : QString();
-    button_->setEnabled(result_ && reason.isEmpty() && !blocked_ && !runner_->busy());
+    button_->setEnabled(result_ && !blocked_ && !runner_->busy());
     if (!result_)
         button_->setToolTip(tr("Saves the fitted model of the last run (map + learner) as a .npz: run a training first"));
-    else if (!reason.isEmpty())
-        button_->setToolTip(tr("This run's model cannot be saved: %1").arg(reason));
     else
         button_->setToolTip(tr("Saves the fitted model of the last run (map + learner) as a .npz that orbitlab-cli "
-                               "predict and Python's orbitlab.load_model read"));
+                               "predict and Python's orbitlab.load_model read (krr keeps its training rows' features)"));
 }
 
 } // namespace orbitui

@@ -2,8 +2,7 @@
 // The Training panel's Save model… button: the fitted model of the last run, written on its own
 // worker as a NumPy .npz (state/workers/ModelTask.hpp) that `orbitlab-cli predict`, Python's
 // orbitlab.load_model and `orbitlab-cli train --save-model` share. Disabled before the first run,
-// while a run, a learn or a save is busy, and for a learner whose model is not saved (krr: the
-// tooltip says why).
+// and while a run, a learn or a save is busy.
 #include <QObject>
 #include <QString>
 
@@ -30,7 +29,7 @@ public:
     /// A run or learn is busy elsewhere in the panel: no save starts meanwhile.
     void setBlocked(bool blocked);
     /// Starts saving the model of the last run to `path` ("M.npz"); false, with failed() emitted,
-    /// when there is nothing to save or the learner's model cannot be saved.
+    /// when there is nothing to save or no file name.
     bool save(const QString& path);
     /// The file dialog of the button, then save().
     void saveWithDialog();

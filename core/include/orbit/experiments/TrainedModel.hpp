@@ -16,15 +16,13 @@ namespace orbit {
 /// test score the run reports (up to the last bits of the weights: the trainer sums its normal
 /// equations in another order); with kfold:K or folds, the first fold's model.
 ///
-/// Learners: ridge, blr (weights of the evidence optimum), svm (liblinear, the run's seed). krr
-/// keeps every training row and is refused: SpecError("learner"). Requires a result of train() on
-/// the same data and config (ContractError otherwise). Progress covers the map's fit and features
-/// and the learner's fit; a cancel throws Cancelled.
+/// Learners: ridge, blr (weights of the evidence optimum), svm (liblinear, the run's seed), krr
+/// (the features of the split's training rows, its dual weights at the chosen lambda and the
+/// Gaussian's bandwidth at the chosen point: train()'s own fit, so with the same features its
+/// predictions are the run's to the bit). Requires a result of train() on the same data and config
+/// (ContractError otherwise). Progress covers the map's fit and features and the learner's fit; a
+/// cancel throws Cancelled.
 SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const TrainResult& result,
                         const Progress& progress = {});
-
-/// Throws SpecError("learner") when a run of `config` cannot save its model (krr): what trainedModel
-/// refuses, known before the run.
-void checkSavable(const TrainConfig& config);
 
 } // namespace orbit

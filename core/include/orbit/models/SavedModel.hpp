@@ -1,6 +1,6 @@
 #pragma once
-// Models that outlive the process: a fitted feature map and a linear learner on its features, kept in
-// a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
+// Models that outlive the process: a fitted feature map and a learner on its features (linear, or
+// krr), kept in a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
 // `orbitlab-cli predict` and the Python module read (README "Python" lists the arrays).
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
@@ -68,19 +68,37 @@ MatrixXfR transformAll(const FeatureMap& map, const MatrixXfR& X, const Progress
 /// runs of whole blocks from its row 0 gets the bits of the call on the whole.
 Eigen::MatrixXd linearScores(const MatrixXfR& F, const Eigen::MatrixXd& W, const Eigen::VectorXd& b);
 
-/// A fitted model: the recipe of its map and the linear learner on the map's features.
-/// Prediction: scores = linearScores(map features, weights, bias); classes argmax over the columns
-/// (the lowest index wins ties), regression targets coding.mean + coding.scale * scores(:, 0).
+/// Decision values of kernel ridge (krr) on features F: K(F, support) dual (N x C, in double), K the
+/// Gaussian of bandwidth `sigma` on the features (BaseKernel::fromInnerProduct of featureInnerProducts
+/// and the squared norms; supportNorms = featureSquaredNorms(support)), multiplied by dualScores,
+/// kTransformBlockRows rows at a time. A row's bits depend only on the row: those of `train`'s own
+/// prediction of that row when its features are the same bits.
+Eigen::MatrixXd kernelRidgeScores(const MatrixXfR& F, const MatrixXfR& support, const Eigen::VectorXd& supportNorms,
+                                  double sigma, const Eigen::MatrixXd& dual);
+
+/// A fitted model: the recipe of its map and the learner on the map's features.
+/// Prediction: scores = linearScores(map features, weights, bias) (ridge, blr, svm), or
+/// kernelRidgeScores(map features, support, ..., dual) (krr); classes argmax over the columns (the
+/// lowest index wins ties), regression targets coding.mean + coding.scale * scores(:, 0).
 struct SavedModel {
-    /// The version this build writes and the newest it reads.
-    static constexpr std::int64_t kFormatVersion = 1;
+    /// The newest version this build reads. It writes version 1 for the linear learners (what
+    /// every reader since the first reads) and 2 for krr, whose arrays came with version 2: a
+    /// reader of version 1 refuses a krr file at its format_version, in one line.
+    static constexpr std::int64_t kFormatVersion = 2;
+    static constexpr std::int64_t kKernelRidgeVersion = 2;
 
     MapRecipe map;
     Eigen::Index dim = 0;              ///< the map's feature dimension D (checked when it is rebuilt)
-    std::string learner;               ///< the learner that fitted the weights: ridge, blr or svm
+    std::string learner;               ///< the learner that fitted the weights: ridge, blr, svm or krr
     std::string chosen;                ///< the grid point of the fit, e.g. "lambda=0.01, median=0.5" (for people)
-    Eigen::MatrixXd weights;           ///< D x C
-    Eigen::VectorXd bias;              ///< C (zero for ridge and blr)
+    Eigen::MatrixXd weights;           ///< D x C (empty for krr)
+    Eigen::VectorXd bias;              ///< C (zero for ridge and blr; empty for krr)
+    /// krr: the features of the N training rows the fit used (N x D; the rows themselves for raw
+    /// features), the dual weights (N x C) and the Gaussian kernel on the features with its
+    /// bandwidth resolved ("gaussian:sigma=3.25"). Empty for the others.
+    MatrixXfR support;
+    Eigen::MatrixXd dual;
+    std::string kernel;
     TargetCoding coding;
     /// Classes: the label of each column, integers (integerLabels) or text (textLabels): one of
     /// them has C entries. classNames: optional names for people (the dataset's).
@@ -94,18 +112,22 @@ struct SavedModel {
     std::string trainedOn;             ///< where the training rows came from, for people
     std::int64_t trainRows = 0;
 
+    bool isKernelRidge() const { return learner == "krr"; }
+    /// The format_version of its file: 1, or kKernelRidgeVersion for krr.
+    std::int64_t formatVersion() const { return isKernelRidge() ? kKernelRidgeVersion : 1; }
     bool isClassification() const { return coding.isClassification(); }
     int outputs() const { return coding.outputs(); }
     /// The label of column c as text ("7", "cat").
     std::string labelText(int c) const;
-    /// Throws ContractError naming the inconsistent field (weights, bias, labels, coding).
+    /// Throws ContractError naming the inconsistent field (weights, bias, support, dual, kernel, labels).
     void checkConsistent() const;
 };
 
 /// The arrays of a saved model (README "Python"), and back. fromArchive throws LoadError naming
 /// `file` and the member: MissingVariable for an absent one, BadValue for a newer format_version
 /// ("written by a newer Orbit Lab") or a value out of its range, BadShape for an array of the wrong
-/// type or shape, and it checks that the arrays agree with each other.
+/// type or shape, and it checks that the arrays agree with each other (krr: dual_weights has one row
+/// per row of support_rows, and support_rows map_dim columns).
 NpzArchive toArchive(const SavedModel& model);
 SavedModel fromArchive(const NpzArchive& arrays, const std::string& file);
 
@@ -115,6 +137,10 @@ SavedModel loadModel(const std::string& path);
 std::string encodeModel(const SavedModel& model);
 SavedModel decodeModel(const std::string& bytes, const std::string& name);
 
+/// The size of a saved model's file for people: "1.2 MB", and for krr what makes it grow with the
+/// data, "1.2 MB: krr keeps the features of its 240 training rows (240 x 784 float32)".
+std::string modelFileSize(const SavedModel& model, std::uintmax_t bytes);
+
 /// Throws SpecError("data", ...) naming both shapes when inputs of `kind` and `shape` are not what
 /// the model was trained on (`source` names the data in the message).
 void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape, const std::string& source);
@@ -122,12 +148,12 @@ void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape,
 /// A saved model with its map rebuilt, ready to predict.
 class ModelPredictor {
 public:
-    /// Rebuilds the map (MapRecipe::build); LoadError naming `file` and member map_dim when the
-    /// rebuilt map's dimension is not the stored one.
+    /// Rebuilds the map (MapRecipe::build), and for krr the support rows' squared norms; LoadError
+    /// naming `file` and member map_dim when the rebuilt map's dimension is not the stored one.
     ModelPredictor(SavedModel model, const std::string& file, const Progress& progress = {});
     const SavedModel& model() const { return model_; }
     const FeatureMap& map() const { return *map_; }
-    /// linearScores of transformAll(X): N x C.
+    /// linearScores (or kernelRidgeScores) of transformAll(X): N x C.
     Eigen::MatrixXd scores(const MatrixXfR& X, const Progress& progress = {}) const;
     std::vector<int> classes(const Eigen::MatrixXd& scores) const;
     std::vector<double> targets(const Eigen::MatrixXd& scores) const;
@@ -135,6 +161,8 @@ public:
 private:
     SavedModel model_;
     std::unique_ptr<FeatureMap> map_;
+    Eigen::VectorXd supportNorms_;  ///< krr: featureSquaredNorms(support)
+    double sigma_ = 0.0;            ///< krr: the kernel's bandwidth
 };
 
 } // namespace orbit

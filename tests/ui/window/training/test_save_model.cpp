@@ -1,6 +1,6 @@
 // Training ▸ Save model… and Edit ▸ Copy as Python, offscreen on the bundled digits: the button is
-// off before a run and for krr (its tooltip says why); after a run it writes a .npz that the core's
-// loader reads and whose predictions of the run's test rows are the run's own; a save into a
+// off before a run; after a run (ridge, or krr) it writes a .npz that the core's loader reads and
+// whose predictions of the run's test rows are the run's own; a save into a
 // folder that does not exist fails with one line and leaves the panel's results; Copy as Python
 // names the panel's subset, features and learner (python/tests runs such lines and compares the
 // numbers with the panel's).
@@ -46,6 +46,27 @@ bool saveAndSettle(TrainingPanel& panel, const QString& path)
     return panel.modelSaver()->save(path) && QTest::qWaitFor([&] { return panel.isIdle(); }, 120000);
 }
 
+/// The last run's test rows (of its own 300-row subset) that the model saved at `path` predicts as
+/// the run did, and how many test rows there were.
+struct Agreement {
+    int same = 0, tested = 0;
+};
+Agreement withTheRun(const TrainingPanel& panel, const orbit::SavedModel& model, const QString& path)
+{
+    const auto last = panel.lastResult();
+    orbit::Dataset kept;
+    const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
+    if (rows.count() != 300) QTest::qFail("the run's subset is not its 300 rows", __FILE__, __LINE__);
+    const orbit::ModelPredictor predictor(model, path.toStdString());
+    const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
+    Agreement a;
+    for (const orbit::TestPrediction& p : last->result.predictions) {
+        ++a.tested;
+        a.same += predicted[p.row] == p.predicted;
+    }
+    return a;
+}
+
 } // namespace
 
 class TestSaveModel : public QObject {
@@ -73,23 +94,16 @@ private slots:
         QCOMPARE(model.outputs(), 10);
 
         // The run's test rows (its own 300-row subset), predicted by the file, as the run did.
-        const auto last = fx.panel.lastResult();
-        orbit::Dataset kept;
-        const orbit::Dataset& rows = seededSubset(*last->request.dataset, last->request.subset, last->request.config.seed, kept);
-        QCOMPARE(rows.count(), std::size_t(300));
-        const orbit::ModelPredictor predictor(model, path.toStdString());
-        const std::vector<int> predicted = predictor.classes(predictor.scores(rows.X));
-        int tested = 0, same = 0;
-        for (const orbit::TestPrediction& p : last->result.predictions) {
-            ++tested;
-            same += predicted[p.row] == p.predicted;
-        }
-        QVERIFY(tested >= 70);
+        const Agreement a = withTheRun(fx.panel, model, path);
+        QVERIFY(a.tested >= 70);
         // The trainer sums its normal equations in another order: a tie may flip, no more.
-        QVERIFY2(tested - same <= 1, qPrintable(QString("%1 of %2 test rows predicted differently").arg(tested - same).arg(tested)));
+        QVERIFY2(a.tested - a.same <= 1,
+                 qPrintable(QString("%1 of %2 test rows predicted differently").arg(a.tested - a.same).arg(a.tested)));
     }
 
-    void krrCannotSaveAndSaysWhy()
+    // krr saves its training rows' features and dual weights: the file predicts the run's test rows
+    // as the run did, every one of them (the same kernel values and the same solve).
+    void krrIsSavedAndPredictsTheRunsTestRows()
     {
         orbittest::TrainingPanelFixture fx;
         TrainingSettings s = ridge();
@@ -97,12 +111,20 @@ private slots:
         s.preset = "raw";  // krr's Gaussian kernel on the pixels
         QVERIFY2(fx.runAndSettle(s), qPrintable(fx.panel.errorText()));
         QPushButton* button = fx.panel.modelSaver()->button();
-        QVERIFY(!button->isEnabled());
-        QVERIFY2(button->toolTip().contains("krr"), qPrintable(button->toolTip()));
+        QVERIFY(button->isEnabled());
         QTemporaryDir dir;
-        QVERIFY(!fx.panel.modelSaver()->save(dir.filePath("krr.npz")));
-        QVERIFY(fx.panel.hasError());
-        QVERIFY(!QFileInfo::exists(dir.filePath("krr.npz")));
+        const QString path = dir.filePath("krr.npz");
+        QVERIFY(saveAndSettle(fx.panel, path));
+        QVERIFY2(!fx.panel.hasError(), qPrintable(fx.panel.errorText()));
+        QVERIFY2(fx.panel.statusText().contains("krr keeps the features of its"), qPrintable(fx.panel.statusText()));
+
+        const orbit::SavedModel model = orbit::loadModel(path.toStdString());
+        QCOMPARE(model.learner, std::string("krr"));
+        QCOMPARE(model.support.rows(), Eigen::Index(model.trainRows));
+        QCOMPARE(model.support.cols(), Eigen::Index(400));  // the 20 x 20 pixels
+        const Agreement a = withTheRun(fx.panel, model, path);
+        QVERIFY(a.tested >= 70);
+        QCOMPARE(a.same, a.tested);
     }
 
     void aSaveIntoAMissingFolderFailsInOneLineAndKeepsTheResults()
