@@ -53,6 +53,23 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
 {
     // Ranges, words and defaults: the registry's approximation-error figure (orbit/registry/Figures.hpp).
     const orbit::FigureDescriptor& figure = orbit::approximationFigure();
+    configureControls(figure);
+    QWidget* settingsColumn = buildSettingsColumn(figure);
+    QLayout* charts = buildCharts();
+    auto* body = new QHBoxLayout;
+    body->addWidget(settingsColumn);
+    body->addLayout(charts, 1);
+    content()->addLayout(body, 1);
+
+    applySettings(ApproximationSettings{});
+    resetCharts();
+    connectControls();
+    connectRunner();
+    markFields();
+}
+
+void ApproximationPanel::configureControls(const orbit::FigureDescriptor& figure)
+{
     configureCount(n_, figure.setting("n"));
     const auto approximations = figure.approximations();
     configureChoice(method_, figure.setting("method"), {approximations.begin(), approximations.end()});
@@ -67,7 +84,10 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     cancel_->setEnabled(false);
     status_->setWordWrap(true);
     status_->setTextFormat(Qt::RichText);
+}
 
+QWidget* ApproximationPanel::buildSettingsColumn(const orbit::FigureDescriptor& figure)
+{
     auto* form = new QFormLayout;
     const auto label = [&figure](const char* key) { return QString::fromStdString(figure.setting(key).label); };
     form->addRow(label("n"), n_);
@@ -92,7 +112,11 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     leftHost->setLayout(left);
     leftHost->setFixedWidth(340);
     left->setContentsMargins(0, 0, 0, 0);
+    return leftHost;
+}
 
+QLayout* ApproximationPanel::buildCharts()
+{
     const QString titles[2] = {tr("Spectral error ‖K − ΨΨᵀ‖₂ / ‖K‖₂"), tr("Frobenius error ‖K − ΨΨᵀ‖_F / ‖K‖_F")};
     const QString files[2] = {QStringLiteral("approximation-spectral"), QStringLiteral("approximation-frobenius")};
     auto* charts = new QHBoxLayout;
@@ -114,14 +138,11 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
         charts_[c] = new ChartBox(chart, files[c]);
         charts->addWidget(charts_[c], 1);
     }
-    auto* body = new QHBoxLayout;
-    body->addWidget(leftHost);
-    body->addLayout(charts, 1);
-    content()->addLayout(body, 1);
+    return charts;
+}
 
-    applySettings(ApproximationSettings{});
-    resetCharts();
-
+void ApproximationPanel::connectControls()
+{
     for (QSpinBox* box : {n_, refR_, repeats_})
         connect(box, &QSpinBox::valueChanged, this, &ApproximationPanel::settingsChanged);
     connect(bandwidth_, &QDoubleSpinBox::valueChanged, this, &ApproximationPanel::settingsChanged);
@@ -132,7 +153,10 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     connect(cancel_, &QPushButton::clicked, this, &ApproximationPanel::cancel);
     connect(state_, &LabState::datasetChanged, this, &ApproximationPanel::settingsChanged);
     connect(state_, &LabState::orbitSettingsChanged, this, &ApproximationPanel::settingsChanged);
+}
 
+void ApproximationPanel::connectRunner()
+{
     connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) { cancel_->setEnabled(busy); });
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
         progress_->setFraction(f);
@@ -144,24 +168,32 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
         drawRows(rows);
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        clearError();
-        const auto result = v.value<std::shared_ptr<const ApproxResult>>();
-        drawRows(result->rows);
-        progress_->setFraction(1);
-        progress_->setFormat(tr("done  %p%"));
-        status_->setText(tr("%1 points of %2 × %3 in %4 s; K: Monte Carlo k_qG with ref-r = %5, %6.%7")
-                             .arg(result->rows.size())
-                             .arg(result->request.config.rList.size())
-                             .arg(result->request.config.sList.size())
-                             .arg(result->seconds, 0, 'f', 1)
-                             .arg(result->request.config.refR)
-                             .arg(describeKernel(result->kernelSpec))
-                             .arg(note_));
-        emit statusMessage(tr("Approximation errors computed in %1 s").arg(result->seconds, 0, 'f', 1));
+        drawResult(*v.value<std::shared_ptr<const ApproxResult>>());
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Cannot compute the approximation errors: %1").arg(message), field, message);
     });
+}
+
+void ApproximationPanel::drawResult(const ApproxResult& result)
+{
+    clearError();
+    drawRows(result.rows);
+    progress_->setFraction(1);
+    progress_->setFormat(tr("done  %p%"));
+    status_->setText(tr("%1 points of %2 × %3 in %4 s; K: Monte Carlo k_qG with ref-r = %5, %6.%7")
+                         .arg(result.rows.size())
+                         .arg(result.request.config.rList.size())
+                         .arg(result.request.config.sList.size())
+                         .arg(result.seconds, 0, 'f', 1)
+                         .arg(result.request.config.refR)
+                         .arg(describeKernel(result.kernelSpec))
+                         .arg(note_));
+    emit statusMessage(tr("Approximation errors computed in %1 s").arg(result.seconds, 0, 'f', 1));
+}
+
+void ApproximationPanel::markFields()
+{
     // The controls of the core's fields (orbit/util/Error.hpp).
     fields()->add("points", n_);
     fields()->add("features", method_);

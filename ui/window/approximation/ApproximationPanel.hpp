@@ -15,11 +15,16 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
 class QSpinBox;
+
+namespace orbit {
+struct FigureDescriptor;
+}
 
 namespace orbitui {
 
@@ -28,6 +33,7 @@ class FractionBar;
 class ChartBox;
 class LabState;
 class TaskRunner;
+struct ApproxResult;
 
 class ApproximationPanel : public Panel {
     Q_OBJECT
@@ -59,6 +65,16 @@ public:
     static std::optional<std::vector<int>> parseList(const QString& text, const char* key, QString* error);
 
 private:
+    void configureControls(const orbit::FigureDescriptor& figure);
+    /// The settings form, Compute and Cancel, the progress and the status line.
+    QWidget* buildSettingsColumn(const orbit::FigureDescriptor& figure);
+    /// The spectral and Frobenius charts side by side, on log axes.
+    QLayout* buildCharts();
+    void connectControls();
+    void connectRunner();
+    /// Draws a finished run's rows and reports them in the status line.
+    void drawResult(const ApproxResult& result);
+    void markFields();
     void settingsChanged();
     void drawRows(const std::vector<orbit::ApproxErrorRow>& rows);
     void resetCharts();

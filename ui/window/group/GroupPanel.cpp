@@ -32,6 +32,18 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
       factor_(new QComboBox), density_(new QLineSeries), histogramLine_(new QLineSeries), axisX_(new QValueAxis),
       axisY_(new QValueAxis)
 {
+    buildDensityChart();
+    buildLayout();
+    connectState();
+    connectRunner();
+    updateFactorChoice();
+    request();
+    // A parameter sweep shows its next frame once this density is drawn.
+    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+}
+
+void GroupPanel::buildDensityChart()
+{
     auto* chart = new QChart;
     histogram_ = new QAreaSeries(histogramLine_);
     histogramLine_->setParent(histogram_);  // a QAreaSeries does not own its boundary line series
@@ -56,7 +68,10 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     axisX_->setTitleFont(axisFont);
     axisY_->setTitleFont(axisFont);
     chartBox_ = new ChartBox(chart, "density");
+}
 
+void GroupPanel::buildLayout()
+{
     factor_->setToolTip(tr("Which factor of the affine group to plot."));
     connect(factor_, &QComboBox::currentIndexChanged, this, &GroupPanel::request);
 
@@ -83,7 +98,10 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({420, 900});
     content()->addWidget(splitter, 1);
+}
 
+void GroupPanel::connectState()
+{
     connect(state_, &LabState::orbitSettingsChanged, this, [this] {
         updateFactorChoice();
         request();
@@ -95,40 +113,12 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
         if (d && d->dependsOnInput)
             request();
     });
+}
 
+void GroupPanel::connectRunner()
+{
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        const auto r = v.value<std::shared_ptr<const DensityResult>>();
-        clearError();
-        histogramLine_->replace(r->histogram);
-        density_->replace(r->curve);
-        density_->setVisible(r->hasDensity);
-        histogram_->setVisible(!r->histogram.isEmpty());
-        axisX_->setRange(r->xMin, r->xMax);
-        axisY_->setRange(0.0, r->yMax);
-        axisX_->setTitleText(r->parameter);
-        if (r->parameter.startsWith("rotation angle") && r->xMax - r->xMin > 1.0) {
-            axisX_->setTickType(QValueAxis::TicksDynamic);
-            axisX_->setTickAnchor(0.0);
-            axisX_->setTickInterval(M_PI / 4);
-            axisX_->setLabelFormat("%.2f");
-        } else {
-            axisX_->setTickType(QValueAxis::TicksFixed);
-            axisX_->setTickCount(9);
-            axisX_->setLabelFormat("%.3g");
-        }
-        const OrbitSettings& s = r->request.settings;
-        const DistributionParams& p = s.factor(r->request.factor);
-        chartBox_->chart()->setTitle(tr("%1 on %2: %3 samples (seed %4)")
-                                         .arg(displayName(p.name), groupDisplayName(r->request.factor))
-                                         .arg(r->request.samples)
-                                         .arg(s.seed));
-        chartBox_->setNote(r->note);
-        if (r->request.settings.group == "permutation")
-            axisY_->setTitleText(tr("fraction of draws"));
-        else
-            axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
-        ++draws_;
-        last_ = r;
+        draw(v.value<std::shared_ptr<const DensityResult>>());
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
@@ -136,10 +126,41 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
         histogramLine_->clear();
         density_->clear();
     });
-    updateFactorChoice();
-    request();
-    // A parameter sweep shows its next frame once this density is drawn.
-    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+}
+
+void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
+{
+    clearError();
+    histogramLine_->replace(r->histogram);
+    density_->replace(r->curve);
+    density_->setVisible(r->hasDensity);
+    histogram_->setVisible(!r->histogram.isEmpty());
+    axisX_->setRange(r->xMin, r->xMax);
+    axisY_->setRange(0.0, r->yMax);
+    axisX_->setTitleText(r->parameter);
+    if (r->parameter.startsWith("rotation angle") && r->xMax - r->xMin > 1.0) {
+        axisX_->setTickType(QValueAxis::TicksDynamic);
+        axisX_->setTickAnchor(0.0);
+        axisX_->setTickInterval(M_PI / 4);
+        axisX_->setLabelFormat("%.2f");
+    } else {
+        axisX_->setTickType(QValueAxis::TicksFixed);
+        axisX_->setTickCount(9);
+        axisX_->setLabelFormat("%.3g");
+    }
+    const OrbitSettings& s = r->request.settings;
+    const DistributionParams& p = s.factor(r->request.factor);
+    chartBox_->chart()->setTitle(tr("%1 on %2: %3 samples (seed %4)")
+                                     .arg(displayName(p.name), groupDisplayName(r->request.factor))
+                                     .arg(r->request.samples)
+                                     .arg(s.seed));
+    chartBox_->setNote(r->note);
+    if (r->request.settings.group == "permutation")
+        axisY_->setTitleText(tr("fraction of draws"));
+    else
+        axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
+    ++draws_;
+    last_ = r;
 }
 
 void GroupPanel::updateFactorChoice()

@@ -44,6 +44,13 @@ public:
     std::shared_ptr<const DensityResult> lastResult() const { return last_; }
 
 private:
+    void buildDensityChart();
+    /// The editor (scrolling) beside the factor choice and the density chart.
+    void buildLayout();
+    void connectState();
+    void connectRunner();
+    /// Shows a density result: its curve, histogram, axes and title.
+    void draw(std::shared_ptr<const DensityResult> result);
     void request();
     void updateFactorChoice();
 

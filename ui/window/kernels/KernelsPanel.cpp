@@ -65,6 +65,16 @@ QLabel* caption(const orbit::ParamDescriptor& p)
     return label;
 }
 
+/// A flat button under a heatmap.
+QPushButton* flatButton(const QString& text, const char* objectName, const QString& toolTip)
+{
+    auto* button = new QPushButton(text);
+    button->setObjectName(objectName);
+    button->setToolTip(toolTip);
+    button->setFlat(true);
+    return button;
+}
+
 } // namespace
 
 KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
@@ -74,6 +84,20 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
 {
     // Ranges, words and defaults: the registry's Kernels figure (orbit/registry/Figures.hpp).
     const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
+    configureControls(figure);
+    buildControls(figure);
+    buildSummaryRow();
+    buildHeatmaps();
+    applySettings(KernelsSettings{});
+    connectControls();
+    connectRunner();
+    markFields();
+    updateRText();
+    followSweeps();
+}
+
+void KernelsPanel::configureControls(const orbit::FigureDescriptor& figure)
+{
     configureCount(n_, figure.setting("n"));
     configureCount(r_, figure.setting("r"));
     r_->setMinimum(0);  // 0: the r of the orbit settings (r's default)
@@ -86,7 +110,10 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     progress_->setMaximumWidth(220);
     progress_->setTextVisible(false);
     progress_->hide();
+}
 
+void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
+{
     // One line on a wide screen; wraps (Compute included) on a narrow one or in presentation mode.
     auto* controls = new FlowLayout;
     controls->addWidget(flowGroup(caption(figure.setting("n")), {n_}));
@@ -103,7 +130,10 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     sweepNote_->setStyleSheet("color: #8a5a00;");
     sweepNote_->hide();
     content()->addWidget(sweepNote_);
+}
 
+void KernelsPanel::buildSummaryRow()
+{
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -116,15 +146,13 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     summaryRow->addWidget(featuresButton, 0, Qt::AlignTop);
     content()->addLayout(summaryRow);
     connect(featuresButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export features"), QStringLiteral("features.csv"),
-                                                          tr("CSV (*.csv);;NumPy (*.npy)"));
-        if (path.isEmpty())
-            return;
-        const QString error = exportFeatures(path);
-        if (!error.isEmpty())
-            showError(error);
+        saveAs(tr("Export features"), QStringLiteral("features.csv"), tr("CSV (*.csv);;NumPy (*.npy)"),
+               [this](const QString& path) { return exportFeatures(path); });
     });
+}
 
+void KernelsPanel::buildHeatmaps()
+{
     auto* grid = new QGridLayout;
     grid->setSpacing(6);
     for (int m = 0; m < 4; ++m) {
@@ -138,42 +166,49 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
         boxLayout->setContentsMargins(0, 0, 0, 0);
         boxLayout->setSpacing(0);
         boxLayout->addWidget(view, 1);
-        auto* buttons = new QHBoxLayout;
-        buttons->addStretch();
-        auto* matrixButton = new QPushButton(tr("Matrix CSV/.npy…"));
-        matrixButton->setObjectName("export-matrix");
-        matrixButton->setToolTip(tr("Save the numbers of this matrix as CSV or NumPy .npy"));
-        matrixButton->setFlat(true);
-        auto* pngButton = new QPushButton(tr("PNG…"));
-        pngButton->setObjectName("export-png");
-        pngButton->setToolTip(tr("Save this heatmap as a PNG picture"));
-        pngButton->setFlat(true);
-        buttons->addWidget(matrixButton);
-        buttons->addWidget(pngButton);
-        buttons->addStretch();
-        boxLayout->addLayout(buttons);
+        boxLayout->addLayout(buildHeatmapButtons(static_cast<Matrix>(m)));
         grid->addWidget(box, m / 2, m % 2);
-        const auto which = static_cast<Matrix>(m);
-        connect(matrixButton, &QPushButton::clicked, this, [this, which] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export matrix"), QString(kFileNames[which]) + ".csv",
-                                                              tr("CSV (*.csv);;NumPy (*.npy)"));
-            if (path.isEmpty())
-                return;
-            const QString error = exportMatrix(which, path);
-            if (!error.isEmpty())
-                showError(error);
-        });
-        connect(pngButton, &QPushButton::clicked, this, [this, which] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export heatmap"), QString(kFileNames[which]) + ".png",
-                                                              tr("PNG image (*.png)"));
-            if (!path.isEmpty() && !heatmaps_[which]->exportPng(path))
-                showError(tr("Could not write %1").arg(path));
-        });
     }
     content()->addLayout(grid, 1);
     heatmaps_[Difference]->setColorMap(HeatmapView::ColorMap::Diverging);
+}
 
-    applySettings(KernelsSettings{});
+QLayout* KernelsPanel::buildHeatmapButtons(Matrix which)
+{
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    auto* matrixButton = flatButton(tr("Matrix CSV/.npy…"), "export-matrix",
+                                    tr("Save the numbers of this matrix as CSV or NumPy .npy"));
+    auto* pngButton = flatButton(tr("PNG…"), "export-png", tr("Save this heatmap as a PNG picture"));
+    buttons->addWidget(matrixButton);
+    buttons->addWidget(pngButton);
+    buttons->addStretch();
+    connect(matrixButton, &QPushButton::clicked, this, [this, which] {
+        saveAs(tr("Export matrix"), QString(kFileNames[which]) + ".csv", tr("CSV (*.csv);;NumPy (*.npy)"),
+               [this, which](const QString& path) { return exportMatrix(which, path); });
+    });
+    connect(pngButton, &QPushButton::clicked, this, [this, which] {
+        saveAs(tr("Export heatmap"), QString(kFileNames[which]) + ".png", tr("PNG image (*.png)"),
+               [this, which](const QString& path) {
+                   return heatmaps_[which]->exportPng(path) ? QString() : tr("Could not write %1").arg(path);
+               });
+    });
+    return buttons;
+}
+
+void KernelsPanel::saveAs(const QString& title, const QString& fileName, const QString& filter,
+                          const std::function<QString(const QString& path)>& write)
+{
+    const QString path = QFileDialog::getSaveFileName(this, title, fileName, filter);
+    if (path.isEmpty())
+        return;
+    const QString error = write(path);
+    if (!error.isEmpty())
+        showError(error);
+}
+
+void KernelsPanel::connectControls()
+{
     for (QSpinBox* box : {n_, r_, s_})
         connect(box, &QSpinBox::valueChanged, this, &KernelsPanel::settingsChanged);
     connect(bandwidth_, &QDoubleSpinBox::valueChanged, this, &KernelsPanel::settingsChanged);
@@ -189,7 +224,10 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
         updateRText();
         settingsChanged();
     });
+}
 
+void KernelsPanel::connectRunner()
+{
     connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) {
         progress_->setVisible(busy);
         progress_->setFraction(0);
@@ -205,13 +243,19 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Cannot compute the kernel matrices: %1").arg(message), field, message);
     });
+}
+
+void KernelsPanel::markFields()
+{
     // The controls of the core's fields (orbit/util/Error.hpp).
     fields()->add("points", n_);
     fields()->add("r", r_);
     fields()->add("features", s_);  // the size of the map; its other keys are fixed by the method
     fields()->add("kernel", bandwidth_);
-    updateRText();
+}
 
+void KernelsPanel::followSweeps()
+{
     // Parameter sweeps: follow them live for small N (the sweep waits for these matrices), else
     // hold the change until the sweep stops.
     SweepPacer* pacer = SweepPacer::of(state_);

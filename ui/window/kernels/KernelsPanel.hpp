@@ -8,12 +8,18 @@
 #include <Eigen/Core>
 
 #include <array>
+#include <functional>
 #include <memory>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QSpinBox;
+
+namespace orbit {
+struct FigureDescriptor;
+}
 
 namespace orbitui {
 
@@ -66,6 +72,21 @@ public:
     QLabel* sweepNote() const { return sweepNote_; }
 
 private:
+    void configureControls(const orbit::FigureDescriptor& figure);
+    /// The row of settings, Compute and progress, and the note of a sweep not followed.
+    void buildControls(const orbit::FigureDescriptor& figure);
+    /// The summary of the last result and its "Features ψ" export.
+    void buildSummaryRow();
+    /// The 2 x 2 grid of heatmaps, each with its export buttons.
+    void buildHeatmaps();
+    QLayout* buildHeatmapButtons(Matrix which);
+    /// Asks where to save (`title`, default `fileName`, `filter`) and shows the error `write` returns.
+    void saveAs(const QString& title, const QString& fileName, const QString& filter,
+                const std::function<QString(const QString& path)>& write);
+    void connectControls();
+    void connectRunner();
+    void markFields();
+    void followSweeps();
     void settingsChanged();
     void draw(std::shared_ptr<const KernelResult> result);
     void updateRText();

@@ -51,6 +51,20 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
       index_(new QSpinBox), galleryTitle_(new QLabel), gallery_(new ImageGrid), axisX_(new QValueAxis),
       axisY_(new QValueAxis), inputs_(new QLineEdit), probeX_(new QValueAxis), probeY_(new QValueAxis)
 {
+    QWidget* left = buildInputColumn();
+    QWidget* centre = buildGalleryColumn();
+    QWidget* right = buildChartsColumn();
+    addColumns(left, centre, right);
+    connectInputs();
+    connectState();
+    markFields();
+    connectRunners();
+    // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
+    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+}
+
+QWidget* OrbitsPanel::buildInputColumn()
+{
     // Left: the input and the compact settings editor.
     input_->setFixedSize(200, 200);
     input_->setAlignment(Qt::AlignCenter);
@@ -75,7 +89,11 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumWidth(330);
+    return scroll;
+}
 
+QWidget* OrbitsPanel::buildGalleryColumn()
+{
     // Centre: the gallery.
     galleryTitle_->setWordWrap(true);
     QFont titleFont = galleryTitle_->font();
@@ -88,8 +106,28 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->addWidget(galleryTitle_);
     centreLayout->addWidget(gallery_, 1);
+    return centre;
+}
 
-    // Right: the orbit embedding.
+QWidget* OrbitsPanel::buildChartsColumn()
+{
+    // Right: the orbit embedding, its inputs above it, the invariance probe below it.
+    buildEmbeddingChart();
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(buildEmbeddingInputsRow());
+    buildProbeChart();
+    auto* rightSplit = new QSplitter(Qt::Vertical);
+    rightSplit->addWidget(embedding_);
+    rightSplit->addWidget(probe_);
+    rightSplit->setSizes({450, 330});
+    rightLayout->addWidget(rightSplit, 1);
+    return right;
+}
+
+void OrbitsPanel::buildEmbeddingChart()
+{
     auto* chart = new QChart;
     chart->addAxis(axisX_, Qt::AlignBottom);
     chart->addAxis(axisY_, Qt::AlignLeft);
@@ -98,6 +136,10 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     axisX_->setTitleFont(axisFont);
     axisY_->setTitleFont(axisFont);
     embedding_ = new ChartBox(chart, "orbit-embedding");
+}
+
+QLayout* OrbitsPanel::buildEmbeddingInputsRow()
+{
     inputs_->setToolTip(tr("Sample numbers whose orbits are projected together, separated by commas. "
                            "Overlapping clouds mean the invariance makes those inputs look alike."));
     auto* addSelected = new QPushButton(tr("Add input x"));
@@ -106,14 +148,21 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     inputsRow->addWidget(new QLabel(tr("Embedding inputs")));
     inputsRow->addWidget(inputs_, 1);
     inputsRow->addWidget(addSelected);
-    auto* right = new QWidget;
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addLayout(inputsRow);
-    // Below it: the invariance probe.
+    connect(addSelected, &QPushButton::clicked, this, [this] {
+        std::vector<int> list = state_->embeddingInputs();
+        if (std::find(list.begin(), list.end(), state_->selectedIndex()) == list.end())
+            list.push_back(state_->selectedIndex());
+        state_->setEmbeddingInputs(list);
+    });
+    return inputsRow;
+}
+
+void OrbitsPanel::buildProbeChart()
+{
     auto* probeChart = new QChart;
     probeChart->addAxis(probeX_, Qt::AlignBottom);
     probeChart->addAxis(probeY_, Qt::AlignLeft);
+    const QFont axisFont = axisX_->titleFont();  // the embedding's axis font (buildEmbeddingChart)
     probeX_->setTitleFont(axisFont);
     probeY_->setTitleFont(axisFont);
     probeY_->setTitleText(tr("cos(ψ(x), ψ(g·x))"));
@@ -123,21 +172,22 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     probe_ = new ChartBox(probeChart, "invariance-probe");
     probe_->setToolTip(tr("How similar the features of g·x stay to those of x as g sweeps the group: an invariant map "
                           "stays near 1 where q puts its mass."));
-    auto* rightSplit = new QSplitter(Qt::Vertical);
-    rightSplit->addWidget(embedding_);
-    rightSplit->addWidget(probe_);
-    rightSplit->setSizes({450, 330});
-    rightLayout->addWidget(rightSplit, 1);
+}
 
+void OrbitsPanel::addColumns(QWidget* left, QWidget* centre, QWidget* right)
+{
     auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(scroll);
+    splitter->addWidget(left);
     splitter->addWidget(centre);
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 1);
     splitter->setSizes({340, 520, 500});
     content()->addWidget(splitter, 1);
+}
 
+void OrbitsPanel::connectInputs()
+{
     connect(index_, &QSpinBox::valueChanged, this, [this](int i) { state_->setSelectedIndex(i); });
     connect(inputs_, &QLineEdit::editingFinished, this, [this] {
         std::vector<int> list;
@@ -150,13 +200,10 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
         state_->setEmbeddingInputs(list);
         showInput();
     });
-    connect(addSelected, &QPushButton::clicked, this, [this] {
-        std::vector<int> list = state_->embeddingInputs();
-        if (std::find(list.begin(), list.end(), state_->selectedIndex()) == list.end())
-            list.push_back(state_->selectedIndex());
-        state_->setEmbeddingInputs(list);
-    });
+}
 
+void OrbitsPanel::connectState()
+{
     connect(state_, &LabState::datasetChanged, this, [this] {
         showInput();
         request();
@@ -173,14 +220,21 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
         showInput();
         request();
     });
+}
 
+void OrbitsPanel::markFields()
+{
+    editor_->registerFields(fields());
+    fields()->add("index", index_);
+    fields()->add("inputs", inputs_);
+}
+
+void OrbitsPanel::connectRunners()
+{
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         clearError();
         draw(v.value<std::shared_ptr<const OrbitResult>>());
     });
-    editor_->registerFields(fields());
-    fields()->add("index", index_);
-    fields()->add("inputs", inputs_);
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Cannot sample this orbit: %1").arg(message), field, message);
     });
@@ -191,8 +245,6 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
         probe_->chart()->removeAllSeries();
         probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
     });
-    // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
-    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
 }
 
 void OrbitsPanel::showInput()

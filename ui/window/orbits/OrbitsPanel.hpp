@@ -9,6 +9,7 @@
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QSpinBox;
 class QValueAxis;
@@ -43,6 +44,19 @@ public:
     int drawCount() const { return draws_; }
 
 private:
+    QWidget* buildInputColumn();
+    QWidget* buildGalleryColumn();
+    QWidget* buildChartsColumn();
+    void buildEmbeddingChart();
+    /// The list of embedding inputs and its "Add input x" button.
+    QLayout* buildEmbeddingInputsRow();
+    void buildProbeChart();
+    /// The three columns side by side in a splitter.
+    void addColumns(QWidget* left, QWidget* centre, QWidget* right);
+    void connectInputs();
+    void connectState();
+    void markFields();
+    void connectRunners();
     void request();
     void draw(std::shared_ptr<const OrbitResult> result);
     void drawEmbedding(const OrbitResult& result);

@@ -42,6 +42,17 @@ std::vector<double> listOf(const QLineEdit* edit, const std::string& field, bool
     }
 }
 
+/// Adds each descriptor (learner, evaluation) as an item: its display name, its name as the data,
+/// its doc as the item's tooltip.
+template <class Descriptors>
+void addDescribedItems(QComboBox* box, const Descriptors& descriptors)
+{
+    for (const auto& d : descriptors) {
+        box->addItem(QString::fromStdString(d.displayName), QString::fromStdString(d.name));
+        box->setItemData(box->count() - 1, QString::fromStdString(d.doc), Qt::ToolTipRole);
+    }
+}
+
 } // namespace
 
 orbit::EvaluationKind evaluationOf(const QString& name)
@@ -53,7 +64,19 @@ orbit::EvaluationKind evaluationOf(const QString& name)
 TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* parent)
     : QWidget(parent), state_(state), localityPane_(locality)
 {
-    // Features.
+    QGroupBox* features = buildFeatures();
+    QGroupBox* learning = buildLearning();
+    QGroupBox* grid = buildGrid();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(features);
+    layout->addWidget(learning);
+    layout->addWidget(grid);
+    connectControls();
+}
+
+QGroupBox* TrainingForm::buildFeatures()
+{
     preset_ = new QComboBox;
     preset_->setObjectName("preset");
     for (const std::string& p : featurePresets()) {
@@ -90,24 +113,36 @@ TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* par
     featuresForm->addRow(sr);
     featuresForm->addRow(tr("Spec"), spec_);
     featuresForm->addRow(orbitInfo_);
+    return features;
+}
 
-    // Learner and evaluation.
+QGroupBox* TrainingForm::buildLearning()
+{
     learner_ = new QComboBox;
     learner_->setObjectName("learner");
-    for (const orbit::LearnerDescriptor& l : orbit::learnerDescriptors()) {
-        learner_->addItem(QString::fromStdString(l.displayName), QString::fromStdString(l.name));
-        learner_->setItemData(learner_->count() - 1, QString::fromStdString(l.doc), Qt::ToolTipRole);
-    }
+    addDescribedItems(learner_, orbit::learnerDescriptors());
     learner_->setToolTip(tr("The learner fitted on the features; blr also reports the log evidence, which can choose κ "
                             "without a validation set."));
     eval_ = new QComboBox;
     eval_->setObjectName("evaluation");
-    for (const orbit::EvaluationDescriptor& e : orbit::evaluationDescriptors()) {
-        eval_->addItem(QString::fromStdString(e.displayName), QString::fromStdString(e.name));
-        eval_->setItemData(eval_->count() - 1, QString::fromStdString(e.doc), Qt::ToolTipRole);
-    }
+    addDescribedItems(eval_, orbit::evaluationDescriptors());
     eval_->setToolTip(tr("How test scores are measured: one held-out part, k rotating folds, or the folds stored in the "
                          "data (e.g. QM7's five)."));
+    buildEvaluationControls();
+    auto* learning = new QGroupBox(tr("Learner and evaluation"));
+    auto* learningForm = new QFormLayout(learning);
+    learningForm->addRow(tr("Learner"), learner_);
+    learningForm->addRow(tr("Evaluation"), eval_);
+    learningForm->addRow(tr("Test fraction"), holdout_);
+    learningForm->addRow(tr("Folds K"), k_);
+    learningForm->addRow(tr("Subset"), subset_);
+    learningForm->addRow(tr("Seed"), seed_);
+    learningForm->addRow(learningCurve_);
+    return learning;
+}
+
+void TrainingForm::buildEvaluationControls()
+{
     holdout_ = new QDoubleSpinBox;
     configureReal(holdout_, orbit::evaluationDescriptor(orbit::EvaluationKind::HoldOut).parameters.front());  // (0, 1), rounded to the decimals
     holdout_->setObjectName("holdout");
@@ -131,17 +166,10 @@ TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* par
     learningCurve_ = new QCheckBox(tr("Learning curve"));
     learningCurve_->setToolTip(tr("Also score the chosen model trained on 10 %, 25 %, 50 % and 100 % of the first "
                                   "training fold."));
-    auto* learning = new QGroupBox(tr("Learner and evaluation"));
-    auto* learningForm = new QFormLayout(learning);
-    learningForm->addRow(tr("Learner"), learner_);
-    learningForm->addRow(tr("Evaluation"), eval_);
-    learningForm->addRow(tr("Test fraction"), holdout_);
-    learningForm->addRow(tr("Folds K"), k_);
-    learningForm->addRow(tr("Subset"), subset_);
-    learningForm->addRow(tr("Seed"), seed_);
-    learningForm->addRow(learningCurve_);
+}
 
-    // The parameter grid.
+QGroupBox* TrainingForm::buildGrid()
+{
     lambdas_ = new QLineEdit;
     lambdas_->setObjectName("lambdas");
     lambdas_->setToolTip(tr("Ridge strengths λ to try (comma-separated); the best on the validation split is kept."));
@@ -164,13 +192,11 @@ TrainingForm::TrainingForm(LabState* state, LocalityPane* locality, QWidget* par
     gridForm->addRow(tr("Bandwidths"), medians_);
     gridForm->addRow(tr("Sweep"), localityAxis_);
     gridForm->addRow(tr("Values"), locality_);
+    return grid;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(features);
-    layout->addWidget(learning);
-    layout->addWidget(grid);
-
+void TrainingForm::connectControls()
+{
     connect(preset_, &QComboBox::currentIndexChanged, this, [this] { applyPreset(); });
     connect(s_, &QSpinBox::valueChanged, this, [this] { applyPreset(); });
     connect(r_, &QSpinBox::valueChanged, this, [this] { applyPreset(); });

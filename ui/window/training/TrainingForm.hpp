@@ -15,6 +15,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -51,6 +52,14 @@ public:
     void markFields(FieldHighlight* fields) const;
 
 private:
+    /// The feature map: preset, s and r, the spec and the orbit it averages over.
+    QGroupBox* buildFeatures();
+    QGroupBox* buildLearning();
+    /// Test fraction, folds, subset, seed and learning curve.
+    void buildEvaluationControls();
+    /// The lists of λ, C and bandwidths, and the swept distribution parameter.
+    QGroupBox* buildGrid();
+    void connectControls();
     void applyPreset();
 
     LabState* state_;
