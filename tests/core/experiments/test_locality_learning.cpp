@@ -246,6 +246,52 @@ private slots:
         QVERIFY2(std::abs(r.best.params.at("a") - 2.2) < 0.02 && r.best.logEvidence > 110 - 0.1,
                  qPrintable(QString("a = %1, %2").arg(r.best.params.at("a")).arg(r.best.logEvidence)));
     }
+    void searchClimbsFromItsSeed()
+    {
+        // A seed (a full-size point with its gradient, evaluated elsewhere) opens the trajectory
+        // outside the budget, and the search never ends below it. The pilot prefers the far peak
+        // (2.5), whose full-size value is lower: it is tried, and the refine climbs from the seed to
+        // the full curve's top (1.0). Without the seed it ends on the far peak.
+        const Bumps full({{400.0, 1.0, 0.3}, {300.0, 2.5, 0.2}}), pilot({{60.0, 1.0, 0.3}, {150.0, 2.5, 0.4}});
+        KnownPoints known;
+        known.seeds = {full.evaluate({{"a", 0.8}}, true)};
+        known.seeds.front().stage = "elsewhere";
+        known.pilotSeeds = {pilot.evaluate({{"a", 0.8}}, false)};
+        full.evaluations = pilot.evaluations = 0;
+        const SearchOutcome r = maximiseEvidence(full, {&pilot}, {4.0}, rangeOfA(0.5), 12, {}, {}, {}, known);
+        QCOMPARE(r.trajectory.front().stage, std::string("seed"));
+        QCOMPARE(r.trajectory.front().params.at("a"), 0.8);
+        QCOMPARE(full.evaluations, int(r.trajectory.size()) - 1);  // the seed is recorded, not evaluated
+        QVERIFY(full.evaluations <= 12);
+        QVERIFY2(std::abs(r.best.params.at("a") - 1.0) < 0.02 && r.best.logEvidence > 400.0 - 0.1,
+                 qPrintable(QString("a = %1, %2").arg(r.best.params.at("a")).arg(r.best.logEvidence)));
+        const SearchOutcome without = maximiseEvidence(full, {&pilot}, {4.0}, rangeOfA(0.5), 12);
+        QVERIFY2(without.best.logEvidence < 350.0, qPrintable(QString::number(without.best.logEvidence)));
+
+        // A pilot that rates no place clearly above the seed: no full-size evaluation away from it;
+        // a few next to it reach the top.
+        const Bumps one({{400.0, 1.0, 0.3}}), near({{100.0, 1.03, 0.3}});
+        known.seeds = {one.evaluate({{"a", 0.97}}, true)};
+        known.pilotSeeds = {near.evaluate({{"a", 0.97}}, false)};
+        one.evaluations = 0;
+        const SearchOutcome n = maximiseEvidence(one, {&near}, {4.0}, rangeOfA(0.5), 12, {}, {}, {}, known);
+        QVERIFY(n.converged);
+        QVERIFY2(one.evaluations <= 3, qPrintable(QString::number(one.evaluations)));
+        for (const EvidencePoint& e : n.trajectory)
+            QVERIFY2(std::abs(e.params.at("a") - 1.0) < 0.1, qPrintable(QString::number(e.params.at("a"))));
+        QVERIFY(std::abs(n.best.params.at("a") - 1.0) < 0.01);
+
+        // At full size (no pilot) the seed is a place to climb from as well as the scan's peaks: a
+        // narrow peak between the scanned points (at 1.4) is reached from a seed on its flank.
+        const Bumps narrow({{400.0, 1.4, 0.1}, {300.0, 2.5, 0.3}});
+        known.seeds = {narrow.evaluate({{"a", 1.3}}, true)};
+        known.pilotSeeds.clear();
+        const SearchOutcome f = maximiseEvidence(narrow, {}, {}, rangeOfA(2.9), 12, {}, {}, {}, known);
+        QVERIFY2(std::abs(f.best.params.at("a") - 1.4) < 0.01 && f.best.logEvidence > 399.0,
+                 qPrintable(QString("a = %1, %2").arg(f.best.params.at("a")).arg(f.best.logEvidence)));
+        const SearchOutcome g = maximiseEvidence(narrow, {}, {}, rangeOfA(2.9), 12);
+        QVERIFY2(g.best.logEvidence < 350.0, qPrintable(QString::number(g.best.logEvidence)));
+    }
     void searchStopsAtABound()
     {
         // Rising to the end of the range (a window wider than any allowed): the end, and a stop.
