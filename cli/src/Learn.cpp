@@ -110,7 +110,7 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
         for (const ClassLocality& k : r.classes) {
             Json j = {{"class", k.label}, {"params", paramsJson(k.learned)}, {"dist", k.dist}, {"log_evidence", k.logEvidence},
                       {"log_evidence_at_global", k.globalLogEvidence}, {"evaluations", k.evaluations},
-                      {"pilot_evaluations", k.pilotEvaluations}, {"converged", k.converged}, {"kept_global", k.keptGlobal}};
+                      {"converged", k.converged}, {"kept_global", k.keptGlobal}};
             if (k.windowDegrees) j["window_degrees"] = *k.windowDegrees;
             if (k.test) {
                 j["test"] = *k.test;
@@ -365,7 +365,8 @@ Command learnCommand()
                 "parameters buy, tens or hundreds mean the classes want different localities; the held-out\n"
                 "accuracy of both models is the plain test. --json gives `per_class` [{class, params, dist,\n"
                 "window_degrees (rotations: the 95% window), log_evidence, log_evidence_at_global (the class at\n"
-                "the global theta, where its search starts), evaluations (beyond that start), pilot_evaluations,\n"
+                "the global theta, where its search starts), evaluations (its own, beyond the scan every class\n"
+                "shares and that start),\n"
                 "converged, kept_global (nothing its search found beat the global theta, which it keeps), test\n"
                 "(its recall), test_rows}],\n"
                 "`dist_per_class` (the line for train --dist-per-class), `log_evidence` (the sum), `global`\n"

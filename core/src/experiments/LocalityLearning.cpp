@@ -205,20 +205,19 @@ std::vector<std::vector<double>> scanPointsIn(const Box& box, int points)
     return out;
 }
 
-/// Stage "scan": scanPointsIn evaluated (or recorded from `scanned`, evaluated elsewhere in that
-/// order). Returns the recorded indices of the scan's peaks, best first: in 1-D the local maxima of
-/// the scanned curve, else every scanned point.
+/// Stage "scan": scanPointsIn evaluated, or the points of `scanned` (evaluated elsewhere, anywhere
+/// in the box) recorded. Returns the recorded indices of the scan's peaks, best first: in 1-D the
+/// local maxima of the scanned curve, else every scanned point.
 std::vector<std::size_t> scan(Search& search, const Box& box, int points, const std::vector<EvidencePoint>& scanned)
 {
     const std::size_t m = box.size();
     const std::size_t first = search.trajectory().size();
-    const std::vector<std::vector<double>> us = scanPointsIn(box, points);
-    if (!scanned.empty()) requireSize("maximiseEvidence", "scanned points", (long long)scanned.size(), (long long)us.size());
-    for (std::size_t k = 0; k < us.size() && search.remaining() > 0; ++k) {
-        if (scanned.empty())
-            search.evaluate(us[k], nullptr, "scan");
-        else
-            search.record(scanned[k], us[k], "scan");
+    if (scanned.empty()) {
+        for (const std::vector<double>& u : scanPointsIn(box, points))
+            if (search.remaining() > 0) search.evaluate(u, nullptr, "scan");
+    } else {
+        for (const EvidencePoint& p : scanned)
+            if (search.remaining() > 0) search.record(p, box.toU(p.params), "scan");
     }
     const auto& t = search.trajectory();
     const auto& p = search.points();
@@ -653,10 +652,6 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     for (const EvidenceFunction* p : pilots)
         if (!p || !p->hasGradient() || !full.hasGradient())
             throw ContractError("maximiseEvidence", "pilots need gradients of every function");
-    if (!known.pilotSeeds.empty()) {
-        requireSize("maximiseEvidence", "pilot seeds", static_cast<long long>(known.pilotSeeds.size()), static_cast<long long>(known.seeds.size()));
-        if (pilots.empty()) throw ContractError("maximiseEvidence", "pilot seeds without pilots");
-    }
     for (const EvidencePoint& seed : known.seeds)
         if (full.hasGradient() && seed.gradient.size() != ranges.size())
             throw ContractError("maximiseEvidence", "a seed needs its gradient (the function has one)");
@@ -668,18 +663,16 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
         cheap.push_back(std::make_unique<Search>(*pilots[k], box, 3 * maxEvaluations, "pilot " + std::to_string(k + 1) + " evaluation",
                                                  progress, 0.3 * double(k) / double(levels), 0.3 * double(k + 1) / double(levels),
                                                  pilotStep, int(k)));
-    Search main(full, box, maxEvaluations + int(known.seeds.size()), "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
+    // Known full-size points are recorded outside the budget: the seeds, and the scan at full size.
+    const int recorded = int(known.seeds.size()) + (levels ? 0 : int(known.scanned.size()));
+    Search main(full, box, maxEvaluations + recorded, "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
     Search& scanning = levels ? *cheap.front() : main;
     Search& optimised = levels ? *cheap.back() : main;
-    // The seeds open the full-size trajectory (indices 0 .. seeds - 1), their pilot values the last pilot's.
-    std::vector<std::size_t> seeds, pilotSeeds;
+    // The seeds open the full-size trajectory (indices 0 .. seeds - 1).
+    std::vector<std::size_t> seeds;
     for (const EvidencePoint& seed : known.seeds) {
         main.record(seed, box.toU(seed.params), "seed");
         seeds.push_back(main.lastIndex());
-    }
-    for (const EvidencePoint& seed : known.pilotSeeds) {
-        optimised.record(seed, box.toU(seed.params), "seed");
-        pilotSeeds.push_back(optimised.lastIndex());
     }
     SearchOutcome out;
     auto finish = [&] {
@@ -696,6 +689,41 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
         std::stable_sort(peaks.begin(), peaks.end(), [&](std::size_t a, std::size_t b) {
             return main.trajectory()[a].logEvidence > main.trajectory()[b].logEvidence;
         });
+        if (full.hasGradient()) {
+            // Seeded at full size (per-class locality: the scan and the seed were evaluated for every
+            // class at once): climb with the gradient from the best point known, by refineLine in
+            // 1-D (its first curvature from the parabola through its recorded neighbours), else
+            // L-BFGS.
+            std::size_t from = peaks.front();
+            if (main.trajectory()[from].gradient.empty()) {
+                if (main.remaining() <= 0) return finish();
+                std::vector<double> g;
+                main.evaluate(main.points()[from], &g, "refine");
+                from = main.lastIndex();
+            }
+            const double range = spread(main), tol = std::max(1e-3, 5e-4 * range);
+            if (m == 1) {
+                const double u = main.points()[from][0], fu = main.trajectory()[from].logEvidence;
+                std::optional<std::size_t> left, right;
+                for (std::size_t k = 0; k < main.points().size(); ++k) {
+                    const double v = main.points()[k][0];
+                    if (v < u && (!left || v > main.points()[*left][0])) left = k;
+                    if (v > u && (!right || v < main.points()[*right][0])) right = k;
+                }
+                double c = 8.0 * std::max(range, 1e-3) / (box.width(0) * box.width(0));
+                if (left && right) {
+                    const double concave = parabolaCurvature(main.points()[*left][0], main.trajectory()[*left].logEvidence, u, fu,
+                                                             main.points()[*right][0], main.trajectory()[*right].logEvidence);
+                    if (concave > 0) c = concave;
+                }
+                out.converged = refineLine(main, box, from, seeds, c, tol);
+            } else {
+                std::vector<double> scale(m);
+                for (std::size_t i = 0; i < m; ++i) scale[i] = 1.0 / box.width(i);
+                out.converged = localSearch(main, box, main.points()[from], scale, main.remaining(), 1e-3, tol).second == Ending::Converged;
+            }
+            return finish();
+        }
     }
     if (!full.hasGradient()) {  // one parameter at full size, piecewise constant
         bracket(main, box, peaks.front());
@@ -763,11 +791,8 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
             fFrom = main.trajectory()[k].logEvidence;
             from = k;
         }
-    double pilotAtSeeds = kNoValue;  // the pilot's value at its best seed: a pilot optimum must beat it clearly
-    for (std::size_t k : pilotSeeds) pilotAtSeeds = std::max(pilotAtSeeds, optimised.trajectory()[k].logEvidence);
     for (std::size_t o : optima) {
         if (optimised.trajectory()[o].logEvidence < optimised.trajectory()[optima.front()].logEvidence - 0.05 * optimisedRange) continue;
-        if (optimised.trajectory()[o].logEvidence <= pilotAtSeeds + 0.05 * optimisedRange) continue;
         if (main.remaining() <= 0) break;
         std::vector<double> g;
         const double f = main.evaluate(optimised.points()[o], &g, "refine");

@@ -19,18 +19,17 @@ namespace orbit {
 
 namespace {
 
-/// A class's result as one column, for Ranks::deal: log evidence, evaluations, pilot evaluations,
-/// converged + 2 kept global, its evidence at the global theta, the learned values (in `params`
-/// order), then its decision on every test row.
-constexpr Eigen::Index kPackedHead = 5;
+/// A class's result as one column, for Ranks::deal: log evidence, evaluations, converged + 2 kept
+/// global, its evidence at the global theta, the learned values (in `params` order), then its
+/// decision on every test row.
+constexpr Eigen::Index kPackedHead = 4;
 Eigen::MatrixXd packed(const ClassLocality& c, const std::vector<std::string>& params, const Eigen::VectorXd& decisions)
 {
     Eigen::MatrixXd m(kPackedHead + Eigen::Index(params.size()) + decisions.size(), 1);
     m(0, 0) = c.logEvidence;
     m(1, 0) = double(c.evaluations);
-    m(2, 0) = double(c.pilotEvaluations);
-    m(3, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
-    m(4, 0) = c.globalLogEvidence;
+    m(2, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
+    m(3, 0) = c.globalLogEvidence;
     for (std::size_t i = 0; i < params.size(); ++i) m(kPackedHead + Eigen::Index(i), 0) = c.learned.at(params[i]);
     m.bottomRows(decisions.size()) = decisions;
     return m;
@@ -43,10 +42,9 @@ ClassLocality unpacked(const Eigen::MatrixXd& m, int label, const std::vector<st
     c.label = label;
     c.logEvidence = m(0, 0);
     c.evaluations = std::size_t(m(1, 0));
-    c.pilotEvaluations = std::size_t(m(2, 0));
-    c.converged = (int(m(3, 0)) & 1) != 0;
-    c.keptGlobal = (int(m(3, 0)) & 2) != 0;
-    c.globalLogEvidence = m(4, 0);
+    c.converged = (int(m(2, 0)) & 1) != 0;
+    c.keptGlobal = (int(m(2, 0)) & 2) != 0;
+    c.globalLogEvidence = m(3, 0);
     for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(kPackedHead + Eigen::Index(i), 0);
     decisions = m.bottomRows(m.rows() - kPackedHead - Eigen::Index(params.size()));
     return c;
@@ -253,7 +251,7 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
 
     PerClassResult out;
     out.params = config.learn;
-    out.global = learnLocality(data, config, part(0.0, 0.2, "one locality for every class: "), {}, ranks);
+    out.global = learnLocality(data, config, part(0.0, 0.15, "one locality for every class: "), {}, ranks);
     Indices test;
     const Indices rows = learningRows(data, config, &test);
     out.trainRows = rows.size();
@@ -264,27 +262,26 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
     // Every class at the global theta, with its gradient, from one feature computation: the sum to
     // compare with, and each class's seed (its search climbs from there and never ends below it).
     const std::vector<EvidencePoint> atGlobal =
-        all.evaluateEachClass(out.global.learned, all.hasGradient(), part(0.2, 0.25, "every class at the global value: "));
+        all.evaluateEachClass(out.global.learned, all.hasGradient(), part(0.15, 0.2, "every class at the global value: "));
     for (const EvidencePoint& p : atGlobal) out.globalPerClassEvidence += p.logEvidence;
     out.globalWindowDegrees = rotationWindowDegrees(*all.distribution().withParameters(out.global.learned));
 
-    // The shared scan: every class's evidence at each scanned value from one feature computation;
-    // and every class at the global theta on the last pilot, the seed's pilot value.
-    const Pilots pilots = makePilots(all, config);
-    const EvidenceObjective& scanner = pilots.objectives.empty() ? all : *pilots.objectives.front();
-    const std::vector<std::map<std::string, double>> values = scanValues(ranges, config.maxEvaluations);
+    // The shared scan at full size: every class's evidence at each scanned value from one feature
+    // computation, so it can be denser than one search's own (scanValues of three times the budget:
+    // 15 values for one parameter). A pilot's one-hot column (a quarter of the rows, ~35 of a class
+    // in measurement a) is too noisy to tell a class's peaks apart; the full-size scan costs each
+    // class nothing of its own.
+    const std::vector<std::map<std::string, double>> values = scanValues(ranges, 3 * config.maxEvaluations);
     std::vector<std::vector<EvidencePoint>> scanOf(static_cast<std::size_t>(C));
     for (std::size_t k = 0; k < values.size(); ++k) {
-        const Progress at = part(0.25 + 0.05 * double(k) / double(values.size()), 0.25 + 0.05 * double(k + 1) / double(values.size()),
+        const Progress at = part(0.2 + 0.25 * double(k) / double(values.size()), 0.2 + 0.25 * double(k + 1) / double(values.size()),
                                  "shared scan " + std::to_string(k + 1) + "/" + std::to_string(values.size()) + ": ");
-        const std::vector<EvidencePoint> points = scanner.evaluateEachClass(values[k], false, [&](double f, const std::string& w) {
+        const std::vector<EvidencePoint> points = all.evaluateEachClass(values[k], false, [&](double f, const std::string& w) {
             reportProgress(at, f, w);
             return false;
         });
         for (int c = 0; c < C; ++c) scanOf[std::size_t(c)].push_back(points[std::size_t(c)]);
     }
-    const std::vector<EvidencePoint> pilotAtGlobal =
-        pilots.objectives.empty() ? std::vector<EvidencePoint>{} : pilots.objectives.back()->evaluateEachClass(out.global.learned);
 
     // Each class on the rank c mod P, this rank's side by side on threads sharing its cores.
     std::vector<int> mine;
@@ -304,20 +301,17 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
             fraction[k] = f;
             double sum = 0.0;
             for (int q : mine) sum += fraction[std::size_t(q)];
-            if (progress && progress(0.3 + 0.7 * sum / double(mine.size()), "class " + std::to_string(c) + ": " + what))
+            if (progress && progress(0.45 + 0.55 * sum / double(mine.size()), "class " + std::to_string(c) + ": " + what))
                 cancelled = true;
             return cancelled.load();
         };
         LocalityConfig one = resolved;
         one.targetClass = c;
         const EvidenceObjective objective(data, rows, one, oneProcess());
-        const Pilots own = makePilots(objective, one);
         KnownPoints known;
         known.scanned = scanOf[k];
         known.seeds = {atGlobal[k]};
-        if (!own.functions.empty() && !pilotAtGlobal.empty()) known.pilotSeeds = {pilotAtGlobal[k]};
-        const SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
-                                                     classProgress, {}, {}, known);
+        const SearchOutcome found = maximiseEvidence(objective, {}, {}, ranges, config.maxEvaluations, classProgress, {}, {}, known);
         ClassLocality& r = done[k];
         r.label = c;
         r.globalLogEvidence = atGlobal[k].logEvidence;
@@ -326,9 +320,7 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
         r.dist = objective.distSpec(r.learned);
         r.windowDegrees = rotationWindowDegrees(*objective.distribution().withParameters(r.learned));
         r.logEvidence = found.best.logEvidence;
-        r.evaluations = found.trajectory.size() - known.seeds.size();
-        for (const auto& level : found.pilots) r.pilotEvaluations += level.size();
-        if (own.functions.empty()) r.pilotEvaluations = 0;  // the scan was at full size, in the evaluations
+        r.evaluations = found.trajectory.size() - known.seeds.size() - known.scanned.size();
         r.converged = found.converged;
         r.trajectory = found.trajectory;
         // A class that keeps the global theta is scored below, with the others that keep it, from

@@ -62,18 +62,17 @@ struct SearchRange {
 
 /// Points of a search that were evaluated elsewhere, for maximiseEvidence to record, not evaluate.
 struct KnownPoints {
-    /// The scan on the cheapest function at scanValues(ranges, maxEvaluations), in that order (or
-    /// empty: the search scans).
+    /// The scan on the cheapest function (at full size without pilots), at any values inside the
+    /// ranges (per-class locality scans scanValues(ranges, 3 x maxEvaluations), denser than a
+    /// search's own, since one feature computation serves every class); empty: the search scans
+    /// scanValues(ranges, maxEvaluations). At full size it is recorded outside the budget.
     std::vector<EvidencePoint> scanned;
     /// Full-size points, each with its gradient when the function has one (per-class locality: the
     /// class at the global optimum). They open the full-size trajectory (stage "seed"), outside the
-    /// budget of maxEvaluations, so the search never ends below them; the refine climbs from the best
-    /// of them and the pilot's optima.
+    /// budget of maxEvaluations, so the search never ends below them. With pilots the refine climbs
+    /// from the best of them and the pilot's optima; at full size with a gradient the search climbs
+    /// from the best point known (seed or scanned) with the gradient, instead of bracketing.
     std::vector<EvidencePoint> seeds;
-    /// The seeds on the last pilot (empty, or one per seed, in the same order): a pilot optimum is
-    /// then taken to full size only when the pilot rates it above every seed by more than 5 % of its
-    /// estimated spread, so a class the pilot sees no better place for climbs from its seed alone.
-    std::vector<EvidencePoint> pilotSeeds;
 };
 
 /// What maximiseEvidence found.

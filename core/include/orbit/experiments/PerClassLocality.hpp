@@ -37,8 +37,7 @@ struct ClassLocality {
     std::string dist;                        ///< the distribution spec with theta_c
     double logEvidence = 0.0;                ///< log p(y_c | Phi(theta_c)) at its own precisions
     double globalLogEvidence = 0.0;          ///< its log evidence at the global theta (its own precisions)
-    std::size_t evaluations = 0;             ///< full-size evaluations of its own search (the seed not counted)
-    std::size_t pilotEvaluations = 0;        ///< its pilots' evaluations (the shared scan included)
+    std::size_t evaluations = 0;             ///< evaluations of its own search (not the shared scan or seed)
     bool converged = false;
     /// True when nothing the class's search evaluated beat its evidence at the global theta, where
     /// the search started: the class keeps the global theta. Otherwise logEvidence > globalLogEvidence.
@@ -81,13 +80,12 @@ using ClassLearned = std::function<void(const ClassLocality&)>;
 /// Learns theta_c for every class of a labelled data set, and the global theta beside it.
 /// Stages: the global learn (learnLocality); every class at the global theta with its gradient,
 /// from one computation of the features and their derivatives (EvidenceObjective::evaluateEachClass);
-/// one shared scan on the cheapest pilot (every class's evidence from the same features at each
-/// scanned value) and every class at the global theta on the last pilot; then each class's
-/// optimise and refine (maximiseEvidence on its own objective, LocalityConfig::targetClass) with
-/// the global theta as its seed (KnownPoints): the refine climbs from the seed with the class's own
-/// gradient, or from a pilot optimum the pilot rates clearly higher, so a class ends at or above its
-/// evidence at the global theta, and keeps that theta (keptGlobal) only when nothing it evaluated was
-/// higher. The classes are dealt out to the ranks in turn (class c on rank c mod P, whole), and on a
+/// one shared scan at full size (every class's evidence from the same features at each of
+/// scanValues(ranges, 3 x maxEvaluations)); then each class's climb (maximiseEvidence on its own
+/// objective, LocalityConfig::targetClass, at full size, with the scan and the global theta as
+/// known points: KnownPoints) from the best point it knows, with its own gradient, at most
+/// maxEvaluations evaluations of its own. So a class ends at or above its evidence at the global
+/// theta, and keeps that theta (keptGlobal) only when nothing it evaluated was higher. The classes are dealt out to the ranks in turn (class c on rank c mod P, whole), and on a
 /// rank run side by side on threads sharing its cores (ComputeShare); last, each class's held-out
 /// decisions with its own features and weights (the classes that keep the global theta from one
 /// computation of the test features there), the argmax. logEvidence >= globalPerClassEvidence.
