@@ -8,6 +8,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "util/Deterministic.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -341,6 +343,12 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
             }
         }
     };
+    // Classes run side by side on threads of their own, outside any OpenMP region: Eigen would start
+    // its own team in each product there, of a size that depends on what else runs (two teams at
+    // once may get fewer threads), and sum in another order; so the bits of a class depended on the
+    // thread that learned it (sameBitsAtAnyThreadCount failed in full suite runs). One product, one
+    // thread, as inside the core's parallel loops (util/Deterministic.hpp).
+    const detail::SerialEigen serial;
     const std::size_t threads = std::min<std::size_t>(mine.size(), std::size_t(std::max(1, computeBudget())));
     std::vector<std::thread> team;
     for (std::size_t t = 1; t < threads; ++t) team.emplace_back(worker);
