@@ -109,8 +109,8 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
         Json classes = Json::array();
         for (const ClassLocality& k : r.classes) {
             Json j = {{"class", k.label}, {"params", paramsJson(k.learned)}, {"dist", k.dist}, {"log_evidence", k.logEvidence},
-                      {"evaluations", k.evaluations}, {"pilot_evaluations", k.pilotEvaluations}, {"converged", k.converged},
-                      {"kept_global", k.keptGlobal}};
+                      {"log_evidence_at_global", k.globalLogEvidence}, {"evaluations", k.evaluations},
+                      {"converged", k.converged}, {"kept_global", k.keptGlobal}};
             if (k.windowDegrees) j["window_degrees"] = *k.windowDegrees;
             if (k.test) {
                 j["test"] = *k.test;
@@ -206,6 +206,8 @@ int runEvidence(const Args& args, Io& io)
     LocalityConfig c = configOf(args);
     const std::vector<std::string> params = parameterList(args.required("param"));
     if (params.size() > 2) throw SpecError("--param", "one parameter (a curve) or two (a surface)", args.text("param"));
+    if (args.flag("per-class") && params.size() != 1)
+        throw SpecError("--per-class", "draws one curve per class over one parameter, not a surface", args.text("param"));
     const std::vector<std::string> lists = split(args.required("values"), ';');
     if (lists.size() != params.size())
         throw SpecError("--values", "needs one list per parameter, separated by ';'", args.text("values"));
@@ -260,25 +262,48 @@ int runEvidence(const Args& args, Io& io)
         }
         return 0;
     }
-    const EvidenceCurve curve = evidenceCurve(data, c, params[0], values[0], progress, {}, io.ranks);
+    const bool perClass = args.flag("per-class");
+    if (perClass && !data.isClassification())
+        throw SpecError("--per-class", "needs class labels: regression targets have no classes", args.text("data"));
+    const EvidenceCurve curve = perClass ? evidenceCurvePerClass(data, c, params[0], values[0], progress, io.ranks)
+                                         : evidenceCurve(data, c, params[0], values[0], progress, {}, io.ranks);
     if (io.progress) io.err << "\n";
+    const Eigen::Index classes = curve.classLogEvidence.cols();
     if (csv.is_open()) {
-        csv << "value,log_evidence\n";
-        for (std::size_t i = 0; i < curve.values.size(); ++i) csv << curve.values[i] << "," << curve.logEvidence[i] << "\n";
+        csv << "value,log_evidence";
+        for (Eigen::Index k = 0; k < classes; ++k) csv << ",class_" << k;
+        csv << "\n";
+        for (std::size_t i = 0; i < curve.values.size(); ++i) {
+            csv << curve.values[i] << "," << curve.logEvidence[i];
+            for (Eigen::Index k = 0; k < classes; ++k) csv << "," << curve.classLogEvidence(Eigen::Index(i), k);
+            csv << "\n";
+        }
     }
     if (csv.is_open() && !csv) throw SpecError("--csv", "writing failed", args.text("csv"));
     if (args.flag("json")) {
-        io.out << Json{{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
-                       {"train_rows", curve.trainRows}, {"seconds", curve.seconds}, {"ranks", curve.ranks},
-                       {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows},
-                       {"input_rows_held", inputRows}}
-                      .dump()
-               << "\n";
+        Json j = {{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
+                  {"train_rows", curve.trainRows}, {"seconds", curve.seconds}, {"ranks", curve.ranks},
+                  {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows},
+                  {"input_rows_held", inputRows}};
+        if (perClass) {
+            Json each = Json::array();
+            for (Eigen::Index k = 0; k < classes; ++k) {
+                const Eigen::VectorXd col = curve.classLogEvidence.col(k);
+                each.push_back({{"class", k}, {"log_evidence", std::vector<double>(col.data(), col.data() + col.size())}});
+            }
+            j["per_class"] = each;
+        }
+        io.out << j.dump() << "\n";
         return 0;
     }
-    io.out << curve.param << "\tlog evidence\n";
-    for (std::size_t i = 0; i < curve.values.size(); ++i)
-        io.out << readableNumber(curve.values[i]) << "\t" << readableNumber(curve.logEvidence[i], 8) << "\n";
+    io.out << curve.param << "\tlog evidence";
+    for (Eigen::Index k = 0; k < classes; ++k) io.out << "\tclass " << k;
+    io.out << "\n";
+    for (std::size_t i = 0; i < curve.values.size(); ++i) {
+        io.out << readableNumber(curve.values[i]) << "\t" << readableNumber(curve.logEvidence[i], 8);
+        for (Eigen::Index k = 0; k < classes; ++k) io.out << "\t" << readableNumber(curve.classLogEvidence(Eigen::Index(i), k), 7);
+        io.out << "\n";
+    }
     return 0;
 }
 
@@ -339,9 +364,11 @@ Command learnCommand()
                 "never falls below the single learn's (C times the parameters): a few nats per class is what free\n"
                 "parameters buy, tens or hundreds mean the classes want different localities; the held-out\n"
                 "accuracy of both models is the plain test. --json gives `per_class` [{class, params, dist,\n"
-                "window_degrees (rotations: the 95% window), log_evidence, evaluations, pilot_evaluations,\n"
-                "converged, kept_global (its search ended below the global theta, which it keeps), test (its\n"
-                "recall), test_rows}],\n"
+                "window_degrees (rotations: the 95% window), log_evidence, log_evidence_at_global (the class at\n"
+                "the global theta, where its search starts), evaluations (its own, beyond the scan every class\n"
+                "shares and that start),\n"
+                "converged, kept_global (nothing its search found beat the global theta, which it keeps), test\n"
+                "(its recall), test_rows}],\n"
                 "`dist_per_class` (the line for train --dist-per-class), `log_evidence` (the sum), `global`\n"
                 "{params, dist, log_evidence, log_evidence_per_class (every class at the global theta, precisions\n"
                 "per class), evaluations, test}, and with --eval `metric`, `test` (the per-class model's).\n"
@@ -359,12 +386,17 @@ Command evidenceCommand()
     options.push_back({"param", "", false, "P[,P2]", "the parameter to vary, or two for a surface (required)"});
     options.push_back({"values", "", false, "V1,V2,..|LO:HI:N[:log]", "its values; for two parameters two lists separated by ';' (required)"});
     options.push_back({"csv", "", false, "FILE", "also write value,log_evidence rows (P,P2,log_evidence for a surface)"});
+    options.push_back({"per-class", "", true, "", "every class's curve with its own precisions (classes only, one parameter)"});
     return {"evidence",
             "the common-random-number evidence curve over one distribution parameter (or surface over two)",
             "evidence --data FILE --features F --group G --dist D [--kernel K] --param P[,P2]\n"
-            "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--json]",
+            "       --values V1,V2,..|LO:HI:N[:log][;...] [--csv FILE] [--eval holdout:FRAC] [--per-class] [--json]",
             std::string(kParameterHelp) +
-                "\n--json gives param, values, log_evidence, train_rows, seconds, `ranks`, `stage_seconds`\n"
+                "\n--per-class (one parameter, classes only) gives every class's curve: its one-hot column's\n"
+                "evidence with its own precisions, all classes from one feature computation per value (the\n"
+                "curves `learn --per-class` climbs); log_evidence is then their sum. The CSV gets a column\n"
+                "class_C per class, --json `per_class` [{class, log_evidence}].\n"
+                "--json gives param, values, log_evidence, train_rows, seconds, `ranks`, `stage_seconds`\n"
                 "{features, products, reduction, solve} on the slowest rank, `feature_rows_held` and\n"
                 "`input_rows_held`.\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),

@@ -6,6 +6,7 @@
 #include "TestPaths.hpp"
 #include "orbit/cli/Json.hpp"
 
+#include <QFile>
 #include <QFloat16> // QCOMPARE on a JSON value tries every overload, qfloat16 among them
 #include <QTemporaryDir>
 #include <QTest>
@@ -95,6 +96,34 @@ private slots:
         QCOMPARE(j["blocks"][2]["first_column"].get<long long>(), 2 * j["blocks"][0]["columns"].get<long long>());
         QCOMPARE(j["dims"].get<long long>(), 3 * j["blocks"][0]["columns"].get<long long>());
     }
+    void evidencePerClassGivesEveryClassCurve()
+    {
+        // evidence --per-class: every class's curve from one feature computation per value; their
+        // sum at a value is the evidence of the per-class model with every class there, as train
+        // --dist-per-class fits it (the same rows, templates and kernel).
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath("curves.csv").toStdString();
+        const auto e = orbittest::runCli(digits("evidence", {"--dist", "uniform:a=0.5", "--param", "a", "--values", "0.3,1.2",
+                                                             "--eval", "holdout:0.3", "--per-class", "--csv", csv, "--json"}));
+        QVERIFY2(e.status == 0, e.err.c_str());
+        const Json j = Json::parse(e.out);
+        QCOMPARE(j["per_class"].size(), std::size_t(10));
+        for (std::size_t i = 0; i < 2; ++i) {
+            double sum = 0.0;
+            for (const Json& c : j["per_class"]) sum += c["log_evidence"][i].get<double>();
+            const double total = j["log_evidence"][i].get<double>();
+            QVERIFY(std::abs(sum - total) <= 1e-9 * std::abs(total));
+        }
+        const auto t = orbittest::runCli(digits("train", {"--dist", "uniform:a=1.2", "--dist-per-class", "", "--eval", "holdout:0.3", "--json"}));
+        QVERIFY2(t.status == 0, t.err.c_str());
+        const double fitted = Json::parse(t.out)["log_evidence"].get<double>(), curve = j["log_evidence"][1].get<double>();
+        QVERIFY2(std::abs(fitted - curve) <= 1e-9 * std::abs(curve), qPrintable(QString("%1 vs %2").arg(fitted, 0, 'g', 15).arg(curve, 0, 'g', 15)));
+        QFile f(QString::fromStdString(csv));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString(f.readAll()).trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith("value,log_evidence,class_0,") && lines[0].endsWith(",class_9"));
+    }
     void badRequestsGetOneLine_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -123,6 +152,15 @@ private slots:
             << QStringList{"learn", "--data", g2, "--features", "irf:s=20,r=2", "--group", "permutation", "--dist", "noisysort:sigma=1",
                            "--learn", "sigma", "--per-class"}
             << "--per-class" << "regression";
+        QTest::newRow("evidence per class on regression")
+            << QStringList{"evidence", "--data", g2, "--features", "irf:s=20,r=2", "--group", "permutation", "--dist",
+                           "noisysort:sigma=1", "--param", "sigma", "--values", "1,2", "--per-class"}
+            << "--per-class" << "regression";
+        QTest::newRow("evidence per class over two parameters")
+            << QStringList{"evidence", "--data", digitsFile, "--n", "100", "--features", "irf:s=20,r=2", "--group", "affine",
+                           "--dist", "rotation=uniform:a=0.5,translation=gaussian:sigma=1", "--param", "rotation.a,translation.sigma",
+                           "--values", "0.3,0.6;1,2", "--per-class"}
+            << "--per-class" << "rotation.a,translation.sigma";
         QTest::newRow("train per class on regression")
             << QStringList{"train", "--data", g2, "--features", "sorted", "--group", "permutation", "--dist", "noisysort:sigma=1",
                            "--dist-per-class", "0=noisysort:sigma=2"}

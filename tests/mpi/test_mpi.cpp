@@ -287,6 +287,28 @@ private slots:
         });
     }
 
+    /// learn --per-class deals the classes out to the ranks whole (class c on rank c mod P), after the
+    /// global learn, the classes at the global theta and the shared scan, which are spread over the
+    /// ranks' row blocks: the same classes, evidences and held-out decisions as one process.
+    /// evidence --per-class: every class's curve, the same at any rank count.
+    void perClassGivesTheSameClassesAtAnyRankCount()
+    {
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QStringList rotated = {"--data", digits, "--n", "300", "--rotate", "--features", "irf:s=40,r=6", "--group",
+                                     "rotation", "--dist", "uniform:a=0.5", "--block-rows", "64", "--eval", "holdout:0.3"};
+        sameJsonAtEveryRankCount(QStringList{"learn"} + rotated + QStringList{"--learn", "a", "--max-evals", "4", "--per-class", "--json"},
+                                 3, [&](const QJsonObject& j, int P) {
+                                     QCOMPARE(j["ranks"].toInt(), P);
+                                     QCOMPARE(j["per_class"].toArray().size(), qsizetype(10));
+                                     QVERIFY(j["test"].isDouble());
+                                 });
+        sameJsonAtEveryRankCount(QStringList{"evidence"} + rotated + QStringList{"--param", "a", "--values", "0.3,1.5", "--per-class", "--json"},
+                                 2, [&](const QJsonObject& j, int P) {
+                                     QCOMPARE(j["ranks"].toInt(), P);
+                                     QCOMPARE(j["per_class"].toArray().size(), qsizetype(10));
+                                 });
+    }
+
     /// An experiment deals its settings out to the ranks: the same table as one process.
     void experimentDealsItsSettingsOut()
     {

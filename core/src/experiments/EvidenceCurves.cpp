@@ -115,6 +115,41 @@ EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, c
     return curve;
 }
 
+EvidenceCurve evidenceCurvePerClass(const Dataset& data, const LocalityConfig& config, const std::string& param,
+                                    const std::vector<double>& values, const Progress& progress, const Ranks& ranks)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!data.isClassification())
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give localities to", data.source);
+    const LocalityConfig c = sweepConfig(config, {param});
+    if (values.empty()) throw SpecError("values", "is empty");
+    const Indices rows = learningRows(data, c);
+    const EvidenceObjective objective(data, rows, c, ranks);
+    EvidenceCurve curve;
+    curve.param = param;
+    curve.trainRows = rows.size();
+    curve.values = values;
+    curve.classLogEvidence.resize(Eigen::Index(values.size()), data.numClasses);
+    for (std::size_t n = 0; n < values.size(); ++n) {
+        const std::string what = readableParameter(param, values[n]);
+        const std::vector<EvidencePoint> each = objective.evaluateEachClass({{param, values[n]}}, false, [&](double f, const std::string& w) {
+            reportProgress(progress, (double(n) + f) / double(values.size()), what + ": " + w);
+            return false;
+        });
+        double sum = 0.0;
+        for (std::size_t k = 0; k < each.size(); ++k) {
+            curve.classLogEvidence(Eigen::Index(n), Eigen::Index(k)) = each[k].logEvidence;
+            sum += each[k].logEvidence;
+        }
+        curve.logEvidence.push_back(sum);
+    }
+    reportProgress(progress, 1.0, "done");
+    curve.stages = objective.stageCosts().slowest(ranks);
+    curve.ranks = ranks.size();
+    curve.seconds = secondsSince(t0);
+    return curve;
+}
+
 EvidenceSurface evidenceSurface(const Dataset& data, const LocalityConfig& config, const std::string& xParam,
                                 const std::vector<double>& xValues, const std::string& yParam,
                                 const std::vector<double>& yValues, const Progress& progress, const LearnStep& step,

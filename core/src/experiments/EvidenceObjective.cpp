@@ -450,28 +450,55 @@ EvidencePoint EvidenceObjective::evaluateInBlocks(const std::map<std::string, do
     return point;
 }
 
-std::vector<EvidencePoint> EvidenceObjective::evaluateEachClass(const std::map<std::string, double>& values,
+std::vector<EvidencePoint> EvidenceObjective::evaluateEachClass(const std::map<std::string, double>& values, bool gradient,
                                                                 const Progress& progress) const
 {
     if (!data_.isClassification() || config_.targetClass >= 0)
         throw ContractError("EvidenceObjective::evaluateEachClass", "needs the objective of every class");
     if (config_.doublePrecision) throw ContractError("EvidenceObjective::evaluateEachClass", "float precision only");
-    const Fitted f = fitAt(values, false, progress);
+    if (gradient && !hasGradient())
+        throw SpecError("learn", "no gradient for these features and parameters", config_.features);
+    Fitted f = fitAt(values, gradient, progress);
     Lap lap;
-    std::vector<EvidencePoint> points;
-    for (Eigen::Index c = 0; c < targets_.cols(); ++c) {
-        const LinearEvidence one = f.evidence->column(c);
-        const LinearEvidence::Optimum o = one.maximise(1.0, 1.0);
-        EvidencePoint p;
+    const Eigen::Index C = targets_.cols();
+    std::vector<EvidencePoint> points(static_cast<std::size_t>(C));
+    std::vector<LinearEvidence> columns;
+    for (Eigen::Index c = 0; c < C; ++c) {
+        EvidencePoint& p = points[std::size_t(c)];
         p.params = values;
+        columns.push_back(f.evidence->column(c));
+        if (f.dual) {  // every row here: the class's gradient from its own feature gradient
+            evidenceOfAllRows(columns.back(), f.Phi, f.dPhi, Eigen::MatrixXd(targets_.col(c)), p);
+            continue;
+        }
+        const LinearEvidence::Optimum o = columns.back().maximise(1.0, 1.0);
         p.logEvidence = o.logEvidence;
         p.alpha = o.alpha;
         p.beta = o.beta;
-        p.weights = std::make_shared<const Eigen::MatrixXd>(f.dual ? one.posteriorMean(o.alpha, o.beta, f.Phi)
-                                                                    : one.posteriorMean(o.alpha, o.beta));
-        points.push_back(std::move(p));
+        p.weights = std::make_shared<const Eigen::MatrixXd>(columns.back().posteriorMean(o.alpha, o.beta));
     }
-    stages_.solve += lap.next();
+    if (gradient && !f.dual) {
+        // r_cm = (t_c - Phi m_c)^T dPhi_m m_c for every class at once, row block by row block.
+        Eigen::MatrixXd W(f.Phi.cols(), C);
+        for (Eigen::Index c = 0; c < C; ++c) W.col(c) = points[std::size_t(c)].weights->col(0);
+        const Eigen::Index M = Eigen::Index(f.dPhi.size());
+        const Eigen::MatrixXd residualSums = sumOverOwnedBlocks(ranks_, f.starts, [&](Eigen::Index b) {
+            const Eigen::Index r0 = f.blocks.begin(b), n = f.blocks.end(b) - r0;
+            const Eigen::MatrixXd R = targets_.middleRows(r0, n) - timesDouble(MatrixXfR(f.Phi.middleRows(r0 - f.first, n)), W);
+            Eigen::MatrixXd leaf(C, M);
+            for (Eigen::Index m = 0; m < M; ++m)
+                leaf.col(m) = (R.array() * timesDouble(MatrixXfR(f.dPhi[std::size_t(m)].middleRows(r0 - f.first, n)), W).array())
+                                  .colwise().sum().transpose();
+            return leaf;
+        }, &f.sums);
+        for (Eigen::Index c = 0; c < C; ++c) {
+            EvidencePoint& p = points[std::size_t(c)];
+            const Eigen::VectorXd r = residualSums.row(c).transpose();
+            p.gradient = columns[std::size_t(c)].gradientFromSums(p.alpha, p.beta, f.G, std::vector<double>(r.data(), r.data() + M), f.H);
+        }
+    }
+    if (f.dual) stages_.solve += lap.next();
+    else addSums(stages_, f.sums, lap.next());
     return points;
 }
 

@@ -47,6 +47,12 @@ public:
     }
     /// d v / d u at u: the factor from a gradient in the parameter's units to one in u.
     double dvdu(std::size_t i, double u) const { return ranges_[i].logScale ? toV(i, u) : 1.0; }
+    std::vector<double> toU(const std::map<std::string, double>& values) const
+    {
+        std::vector<double> u;
+        for (std::size_t i = 0; i < ranges_.size(); ++i) u.push_back(toU(i, values.at(ranges_[i].name)));
+        return u;
+    }
     std::map<std::string, double> values(const std::vector<double>& u) const
     {
         std::map<std::string, double> out;
@@ -199,20 +205,19 @@ std::vector<std::vector<double>> scanPointsIn(const Box& box, int points)
     return out;
 }
 
-/// Stage "scan": scanPointsIn evaluated (or recorded from `scanned`, evaluated elsewhere in that
-/// order). Returns the recorded indices of the scan's peaks, best first: in 1-D the local maxima of
-/// the scanned curve, else every scanned point.
+/// Stage "scan": scanPointsIn evaluated, or the points of `scanned` (evaluated elsewhere, anywhere
+/// in the box) recorded. Returns the recorded indices of the scan's peaks, best first: in 1-D the
+/// local maxima of the scanned curve, else every scanned point.
 std::vector<std::size_t> scan(Search& search, const Box& box, int points, const std::vector<EvidencePoint>& scanned)
 {
     const std::size_t m = box.size();
     const std::size_t first = search.trajectory().size();
-    const std::vector<std::vector<double>> us = scanPointsIn(box, points);
-    if (!scanned.empty()) requireSize("maximiseEvidence", "scanned points", (long long)scanned.size(), (long long)us.size());
-    for (std::size_t k = 0; k < us.size() && search.remaining() > 0; ++k) {
-        if (scanned.empty())
-            search.evaluate(us[k], nullptr, "scan");
-        else
-            search.record(scanned[k], us[k], "scan");
+    if (scanned.empty()) {
+        for (const std::vector<double>& u : scanPointsIn(box, points))
+            if (search.remaining() > 0) search.evaluate(u, nullptr, "scan");
+    } else {
+        for (const EvidencePoint& p : scanned)
+            if (search.remaining() > 0) search.record(p, box.toU(p.params), "scan");
     }
     const auto& t = search.trajectory();
     const auto& p = search.points();
@@ -557,18 +562,21 @@ std::optional<std::pair<double, double>> hermiteTop(double x0, double f0, double
     return best;
 }
 
-/// Stage "refine", one parameter: from the full-size point `start` (evaluated with its gradient),
+/// Stage "refine", one parameter: from the full-size point `start` (evaluated with its gradient;
+/// `also`: other recorded points with gradients the climb knows from the start, e.g. seeds),
 /// Newton's step with the curvature `c` (the pilot's, scaled), then, between the best point and its
 /// neighbour in the direction of its slope, the top of the cubic through both values and
 /// derivatives (beyond the last point: Newton's step with the secant's curvature), each evaluated
 /// with its gradient, until the predicted gain over the best is at most `tol`. Returns whether it
 /// converged (rather than running out of budget).
-bool refineLine(Search& full, const Box& box, std::size_t start, double c, double tol)
+bool refineLine(Search& full, const Box& box, std::size_t start, const std::vector<std::size_t>& also, double c, double tol)
 {
     struct Known {
         double u, f, g;
     };
     std::vector<Known> seen{{full.points()[start][0], full.trajectory()[start].logEvidence, full.gradientAt(start)[0]}};
+    for (std::size_t k : also)
+        if (k != start) seen.push_back({full.points()[k][0], full.trajectory()[k].logEvidence, full.gradientAt(k)[0]});
     const double xtol = 1e-4 * box.width(0);
     for (;;) {
         std::sort(seen.begin(), seen.end(), [](const Known& a, const Known& b) { return a.u < b.u; });
@@ -637,13 +645,16 @@ std::vector<PilotLevel> pilotLevels(std::size_t rows, int templates)
 SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<const EvidenceFunction*>& pilots,
                                const std::vector<double>& scales, const std::vector<SearchRange>& ranges, int maxEvaluations,
                                const Progress& progress, const LearnStep& step, const LearnStep& pilotStep,
-                               const std::vector<EvidencePoint>& scanned)
+                               const KnownPoints& known)
 {
     if (ranges.empty()) throw ContractError("maximiseEvidence", "no parameter to learn");
     requireSize("maximiseEvidence", "pilot scales", static_cast<long long>(scales.size()), static_cast<long long>(pilots.size()));
     for (const EvidenceFunction* p : pilots)
         if (!p || !p->hasGradient() || !full.hasGradient())
             throw ContractError("maximiseEvidence", "pilots need gradients of every function");
+    for (const EvidencePoint& seed : known.seeds)
+        if (full.hasGradient() && seed.gradient.size() != ranges.size())
+            throw ContractError("maximiseEvidence", "a seed needs its gradient (the function has one)");
     const Box box(ranges);
     const std::size_t m = box.size(), levels = pilots.size();
     const int points = scanPoints(m, maxEvaluations);
@@ -652,9 +663,17 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
         cheap.push_back(std::make_unique<Search>(*pilots[k], box, 3 * maxEvaluations, "pilot " + std::to_string(k + 1) + " evaluation",
                                                  progress, 0.3 * double(k) / double(levels), 0.3 * double(k + 1) / double(levels),
                                                  pilotStep, int(k)));
-    Search main(full, box, maxEvaluations, "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
+    // Known full-size points are recorded outside the budget: the seeds, and the scan at full size.
+    const int recorded = int(known.seeds.size()) + (levels ? 0 : int(known.scanned.size()));
+    Search main(full, box, maxEvaluations + recorded, "evaluation", progress, levels ? 0.3 : 0.0, 1.0, step, -1);
     Search& scanning = levels ? *cheap.front() : main;
     Search& optimised = levels ? *cheap.back() : main;
+    // The seeds open the full-size trajectory (indices 0 .. seeds - 1).
+    std::vector<std::size_t> seeds;
+    for (const EvidencePoint& seed : known.seeds) {
+        main.record(seed, box.toU(seed.params), "seed");
+        seeds.push_back(main.lastIndex());
+    }
     SearchOutcome out;
     auto finish = [&] {
         for (const auto& c : cheap) out.pilots.push_back(c->trajectory());
@@ -664,7 +683,48 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     };
 
     // Scan.
-    const std::vector<std::size_t> peaks = scan(scanning, box, points, scanned);
+    std::vector<std::size_t> peaks = scan(scanning, box, points, known.scanned);
+    if (!levels && !seeds.empty()) {  // at full size the seeds are places to climb from too
+        peaks.insert(peaks.end(), seeds.begin(), seeds.end());
+        std::stable_sort(peaks.begin(), peaks.end(), [&](std::size_t a, std::size_t b) {
+            return main.trajectory()[a].logEvidence > main.trajectory()[b].logEvidence;
+        });
+        if (full.hasGradient()) {
+            // Seeded at full size (per-class locality: the scan and the seed were evaluated for every
+            // class at once): climb with the gradient from the best point known, by refineLine in
+            // 1-D (its first curvature from the parabola through its recorded neighbours), else
+            // L-BFGS.
+            std::size_t from = peaks.front();
+            if (main.trajectory()[from].gradient.empty()) {
+                if (main.remaining() <= 0) return finish();
+                std::vector<double> g;
+                main.evaluate(main.points()[from], &g, "refine");
+                from = main.lastIndex();
+            }
+            const double range = spread(main), tol = std::max(1e-3, 5e-4 * range);
+            if (m == 1) {
+                const double u = main.points()[from][0], fu = main.trajectory()[from].logEvidence;
+                std::optional<std::size_t> left, right;
+                for (std::size_t k = 0; k < main.points().size(); ++k) {
+                    const double v = main.points()[k][0];
+                    if (v < u && (!left || v > main.points()[*left][0])) left = k;
+                    if (v > u && (!right || v < main.points()[*right][0])) right = k;
+                }
+                double c = 8.0 * std::max(range, 1e-3) / (box.width(0) * box.width(0));
+                if (left && right) {
+                    const double concave = parabolaCurvature(main.points()[*left][0], main.trajectory()[*left].logEvidence, u, fu,
+                                                             main.points()[*right][0], main.trajectory()[*right].logEvidence);
+                    if (concave > 0) c = concave;
+                }
+                out.converged = refineLine(main, box, from, seeds, c, tol);
+            } else {
+                std::vector<double> scale(m);
+                for (std::size_t i = 0; i < m; ++i) scale[i] = 1.0 / box.width(i);
+                out.converged = localSearch(main, box, main.points()[from], scale, main.remaining(), 1e-3, tol).second == Ending::Converged;
+            }
+            return finish();
+        }
+    }
     if (!full.hasGradient()) {  // one parameter at full size, piecewise constant
         bracket(main, box, peaks.front());
         out.converged = main.remaining() > 0;
@@ -726,6 +786,11 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     for (double& ci : c) ci *= optimisedScale;
     std::size_t from = 0;
     double fFrom = kNoValue;
+    for (std::size_t k : seeds)
+        if (main.trajectory()[k].logEvidence > fFrom) {
+            fFrom = main.trajectory()[k].logEvidence;
+            from = k;
+        }
     for (std::size_t o : optima) {
         if (optimised.trajectory()[o].logEvidence < optimised.trajectory()[optima.front()].logEvidence - 0.05 * optimisedRange) continue;
         if (main.remaining() <= 0) break;
@@ -740,7 +805,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
     if (main.trajectory().empty()) {
         out.converged = false;
     } else if (m == 1) {
-        out.converged = refineLine(main, box, from, c[0], tol);
+        out.converged = refineLine(main, box, from, seeds, c[0], tol);
     } else {
         // L-BFGS in z = sqrt(c) (u - u0), where the pilot's curvature is about 1: its first step
         // is about Newton's; converged when half the squared gradient in z is below tol.

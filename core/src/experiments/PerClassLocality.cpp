@@ -8,6 +8,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "util/Deterministic.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -19,16 +21,18 @@ namespace orbit {
 
 namespace {
 
-/// A class's result as one column, for Ranks::deal: log evidence, evaluations, pilot evaluations,
-/// converged + 2 kept global, the learned values (in `params` order), then its decision on every test row.
+/// A class's result as one column, for Ranks::deal: log evidence, evaluations, converged + 2 kept
+/// global, its evidence at the global theta, the learned values (in `params` order), then its
+/// decision on every test row.
+constexpr Eigen::Index kPackedHead = 4;
 Eigen::MatrixXd packed(const ClassLocality& c, const std::vector<std::string>& params, const Eigen::VectorXd& decisions)
 {
-    Eigen::MatrixXd m(Eigen::Index(4 + params.size()) + decisions.size(), 1);
+    Eigen::MatrixXd m(kPackedHead + Eigen::Index(params.size()) + decisions.size(), 1);
     m(0, 0) = c.logEvidence;
     m(1, 0) = double(c.evaluations);
-    m(2, 0) = double(c.pilotEvaluations);
-    m(3, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
-    for (std::size_t i = 0; i < params.size(); ++i) m(Eigen::Index(4 + i), 0) = c.learned.at(params[i]);
+    m(2, 0) = (c.converged ? 1.0 : 0.0) + (c.keptGlobal ? 2.0 : 0.0);
+    m(3, 0) = c.globalLogEvidence;
+    for (std::size_t i = 0; i < params.size(); ++i) m(kPackedHead + Eigen::Index(i), 0) = c.learned.at(params[i]);
     m.bottomRows(decisions.size()) = decisions;
     return m;
 }
@@ -40,11 +44,11 @@ ClassLocality unpacked(const Eigen::MatrixXd& m, int label, const std::vector<st
     c.label = label;
     c.logEvidence = m(0, 0);
     c.evaluations = std::size_t(m(1, 0));
-    c.pilotEvaluations = std::size_t(m(2, 0));
-    c.converged = (int(m(3, 0)) & 1) != 0;
-    c.keptGlobal = (int(m(3, 0)) & 2) != 0;
-    for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(Eigen::Index(4 + i), 0);
-    decisions = m.bottomRows(m.rows() - Eigen::Index(4 + params.size()));
+    c.converged = (int(m(2, 0)) & 1) != 0;
+    c.keptGlobal = (int(m(2, 0)) & 2) != 0;
+    c.globalLogEvidence = m(3, 0);
+    for (std::size_t i = 0; i < params.size(); ++i) c.learned[params[i]] = m(kPackedHead + Eigen::Index(i), 0);
+    decisions = m.bottomRows(m.rows() - kPackedHead - Eigen::Index(params.size()));
     return c;
 }
 
@@ -152,7 +156,7 @@ PerClassFit fitPerClass(const Dataset& data, const Indices& train, const Indices
         };
         const EvidenceObjective objective(data, train, one);
         kernel = objective.kernelSpec();  // the median rule resolved once, the same kernel for every spec
-        const std::vector<EvidencePoint> points = objective.evaluateEachClass({}, [&](double f, const std::string& w) {
+        const std::vector<EvidencePoint> points = objective.evaluateEachClass({}, false, [&](double f, const std::string& w) {
             return part(0.5 * f, w);
         });
         EvidencePoint joint = points.front();
@@ -249,29 +253,32 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
 
     PerClassResult out;
     out.params = config.learn;
-    out.global = learnLocality(data, config, part(0.0, 0.2, "one locality for every class: "), {}, ranks);
+    out.global = learnLocality(data, config, part(0.0, 0.15, "one locality for every class: "), {}, ranks);
     Indices test;
     const Indices rows = learningRows(data, config, &test);
     out.trainRows = rows.size();
     out.testRows = test;
     const EvidenceObjective all(data, rows, config, ranks);
     const std::vector<SearchRange> ranges = searchRanges(all, config);
-    // Every class at the global theta (its own precisions): the sum to compare with, and each class's
-    // floor: a class whose own search ends lower keeps the global theta.
-    const std::vector<EvidencePoint> atGlobal = all.evaluateEachClass(out.global.learned);
+    const int C = data.numClasses;
+    // Every class at the global theta, with its gradient, from one feature computation: the sum to
+    // compare with, and each class's seed (its search climbs from there and never ends below it).
+    const std::vector<EvidencePoint> atGlobal =
+        all.evaluateEachClass(out.global.learned, all.hasGradient(), part(0.15, 0.2, "every class at the global value: "));
     for (const EvidencePoint& p : atGlobal) out.globalPerClassEvidence += p.logEvidence;
     out.globalWindowDegrees = rotationWindowDegrees(*all.distribution().withParameters(out.global.learned));
 
-    // The shared scan: every class's evidence at each scanned value from one feature computation.
-    const int C = data.numClasses;
-    const Pilots pilots = makePilots(all, config);
-    const EvidenceObjective& scanner = pilots.objectives.empty() ? all : *pilots.objectives.front();
-    const std::vector<std::map<std::string, double>> values = scanValues(ranges, config.maxEvaluations);
+    // The shared scan at full size: every class's evidence at each scanned value from one feature
+    // computation, so it can be denser than one search's own (scanValues of three times the budget:
+    // 15 values for one parameter). A pilot's one-hot column (a quarter of the rows, ~35 of a class
+    // in measurement a) is too noisy to tell a class's peaks apart; the full-size scan costs each
+    // class nothing of its own.
+    const std::vector<std::map<std::string, double>> values = scanValues(ranges, 3 * config.maxEvaluations);
     std::vector<std::vector<EvidencePoint>> scanOf(static_cast<std::size_t>(C));
     for (std::size_t k = 0; k < values.size(); ++k) {
-        const Progress at = part(0.2 + 0.1 * double(k) / double(values.size()), 0.2 + 0.1 * double(k + 1) / double(values.size()),
+        const Progress at = part(0.2 + 0.25 * double(k) / double(values.size()), 0.2 + 0.25 * double(k + 1) / double(values.size()),
                                  "shared scan " + std::to_string(k + 1) + "/" + std::to_string(values.size()) + ": ");
-        const std::vector<EvidencePoint> points = scanner.evaluateEachClass(values[k], [&](double f, const std::string& w) {
+        const std::vector<EvidencePoint> points = all.evaluateEachClass(values[k], false, [&](double f, const std::string& w) {
             reportProgress(at, f, w);
             return false;
         });
@@ -287,6 +294,8 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
     std::vector<double> fraction(static_cast<std::size_t>(C), 0.0);
     std::atomic<std::size_t> next{0};
     std::exception_ptr error;
+    LocalityConfig resolved = config;  // the kernel as `all` resolved it, for every class's objective
+    resolved.kernel = all.kernelSpec();
     auto learnOne = [&](int c) {
         const auto k = std::size_t(c);
         const Progress classProgress = [&, c, k](double f, const std::string& what) {
@@ -294,31 +303,31 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
             fraction[k] = f;
             double sum = 0.0;
             for (int q : mine) sum += fraction[std::size_t(q)];
-            if (progress && progress(0.3 + 0.7 * sum / double(mine.size()), "class " + std::to_string(c) + ": " + what))
+            if (progress && progress(0.45 + 0.55 * sum / double(mine.size()), "class " + std::to_string(c) + ": " + what))
                 cancelled = true;
             return cancelled.load();
         };
-        LocalityConfig one = config;
+        LocalityConfig one = resolved;
         one.targetClass = c;
-        one.kernel = all.kernelSpec();
         const EvidenceObjective objective(data, rows, one, oneProcess());
-        const Pilots own = makePilots(objective, one);
-        SearchOutcome found = maximiseEvidence(objective, own.functions, own.scales, ranges, config.maxEvaluations,
-                                               classProgress, {}, {}, scanOf[k]);
+        KnownPoints known;
+        known.scanned = scanOf[k];
+        known.seeds = {atGlobal[k]};
+        const SearchOutcome found = maximiseEvidence(objective, {}, {}, ranges, config.maxEvaluations, classProgress, {}, {}, known);
         ClassLocality& r = done[k];
-        r.keptGlobal = atGlobal[k].logEvidence > found.best.logEvidence;
-        if (r.keptGlobal) found.best = atGlobal[k];  // the search found a lower peak than the shared optimum
         r.label = c;
+        r.globalLogEvidence = atGlobal[k].logEvidence;
+        r.keptGlobal = !(found.best.logEvidence > atGlobal[k].logEvidence);  // the seed is the best it found
         r.learned = found.best.params;
         r.dist = objective.distSpec(r.learned);
         r.windowDegrees = rotationWindowDegrees(*objective.distribution().withParameters(r.learned));
         r.logEvidence = found.best.logEvidence;
-        r.evaluations = found.trajectory.size();
-        for (const auto& level : found.pilots) r.pilotEvaluations += level.size();
-        if (own.functions.empty()) r.pilotEvaluations = 0;  // the scan was at full size, in the evaluations
+        r.evaluations = found.trajectory.size() - known.seeds.size() - known.scanned.size();
         r.converged = found.converged;
         r.trajectory = found.trajectory;
-        decisions[k] = test.empty() ? Eigen::VectorXd() : Eigen::VectorXd(objective.heldOutDecisions(found.best, test).col(0));
+        // A class that keeps the global theta is scored below, with the others that keep it, from
+        // one computation of the test rows' features there.
+        if (!test.empty() && !r.keptGlobal) decisions[k] = objective.heldOutDecisions(found.best, test).col(0);
         const std::lock_guard<std::mutex> guard(lock);
         if (learned) learned(r);
     };
@@ -334,6 +343,12 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
             }
         }
     };
+    // Classes run side by side on threads of their own, outside any OpenMP region: Eigen would start
+    // its own team in each product there, of a size that depends on what else runs (two teams at
+    // once may get fewer threads), and sum in another order; so the bits of a class depended on the
+    // thread that learned it (sameBitsAtAnyThreadCount failed in full suite runs). One product, one
+    // thread, as inside the core's parallel loops (util/Deterministic.hpp).
+    const detail::SerialEigen serial;
     const std::size_t threads = std::min<std::size_t>(mine.size(), std::size_t(std::max(1, computeBudget())));
     std::vector<std::thread> team;
     for (std::size_t t = 1; t < threads; ++t) team.emplace_back(worker);
@@ -341,6 +356,17 @@ PerClassResult learnPerClass(const Dataset& data, const LocalityConfig& config, 
     for (std::thread& t : team) t.join();
     if (error) std::rethrow_exception(error);
     if (cancelled) throw Cancelled();
+    std::vector<int> kept;
+    for (int c : mine)
+        if (done[std::size_t(c)].keptGlobal) kept.push_back(c);
+    if (!test.empty() && !kept.empty()) {
+        EvidencePoint joint = atGlobal.front();
+        Eigen::MatrixXd W(atGlobal.front().weights->rows(), Eigen::Index(kept.size()));
+        for (std::size_t i = 0; i < kept.size(); ++i) W.col(Eigen::Index(i)) = atGlobal[std::size_t(kept[i])].weights->col(0);
+        joint.weights = std::make_shared<const Eigen::MatrixXd>(std::move(W));
+        const Eigen::MatrixXd d = EvidenceObjective(data, rows, resolved, oneProcess()).heldOutDecisions(joint, test);
+        for (std::size_t i = 0; i < kept.size(); ++i) decisions[std::size_t(kept[i])] = d.col(Eigen::Index(i));
+    }
 
     // Every class's result on every rank; then the per-class model's argmax on the test rows.
     const std::vector<Eigen::MatrixXd> results = ranks.deal(0, std::size_t(C), [&](std::size_t k) {

@@ -246,6 +246,51 @@ private slots:
         QVERIFY2(std::abs(r.best.params.at("a") - 2.2) < 0.02 && r.best.logEvidence > 110 - 0.1,
                  qPrintable(QString("a = %1, %2").arg(r.best.params.at("a")).arg(r.best.logEvidence)));
     }
+    void searchClimbsFromItsSeed()
+    {
+        // A seed (a full-size point with its gradient, evaluated elsewhere) opens the trajectory
+        // outside the budget, and the search never ends below it. The pilot prefers the far peak
+        // (2.5), whose full-size value is lower: it is tried, and the refine climbs from the seed to
+        // the full curve's top (1.0). Without the seed it ends on the far peak.
+        const Bumps full({{400.0, 1.0, 0.3}, {300.0, 2.5, 0.2}}), pilot({{60.0, 1.0, 0.3}, {150.0, 2.5, 0.4}});
+        KnownPoints known;
+        known.seeds = {full.evaluate({{"a", 0.8}}, true)};
+        known.seeds.front().stage = "elsewhere";
+        full.evaluations = pilot.evaluations = 0;
+        const SearchOutcome r = maximiseEvidence(full, {&pilot}, {4.0}, rangeOfA(0.5), 12, {}, {}, {}, known);
+        QCOMPARE(r.trajectory.front().stage, std::string("seed"));
+        QCOMPARE(r.trajectory.front().params.at("a"), 0.8);
+        QCOMPARE(full.evaluations, int(r.trajectory.size()) - 1);  // the seed is recorded, not evaluated
+        QVERIFY(full.evaluations <= 12);
+        QVERIFY2(std::abs(r.best.params.at("a") - 1.0) < 0.02 && r.best.logEvidence > 400.0 - 0.1,
+                 qPrintable(QString("a = %1, %2").arg(r.best.params.at("a")).arg(r.best.logEvidence)));
+        const SearchOutcome without = maximiseEvidence(full, {&pilot}, {4.0}, rangeOfA(0.5), 12);
+        QVERIFY2(without.best.logEvidence < 350.0, qPrintable(QString::number(without.best.logEvidence)));
+
+        // At full size (no pilot) with a gradient, the search scans, then climbs with the gradient
+        // from the best point it knows: here the seed on the higher peak's flank (1.3), above every
+        // scanned point.
+        const Bumps wide({{400.0, 1.4, 0.25}, {300.0, 2.5, 0.3}});
+        known.seeds = {wide.evaluate({{"a", 1.3}}, true)};
+        const SearchOutcome f = maximiseEvidence(wide, {}, {}, rangeOfA(2.9), 12, {}, {}, {}, known);
+        QVERIFY(f.converged);
+        QVERIFY2(std::abs(f.best.params.at("a") - 1.4) < 0.01 && f.best.logEvidence > 399.9,
+                 qPrintable(QString("a = %1, %2").arg(f.best.params.at("a")).arg(f.best.logEvidence)));
+
+        // A scan given at full size (per-class locality evaluates it for every class at once) is
+        // recorded outside the budget, beside the seed: the climb starts from the best point known
+        // (here the scanned 2.2, next to the higher peak; the seed sits on the lower one) with the
+        // gradient, and a few evaluations of its own reach the top.
+        const Bumps two({{100.0, 0.7, 0.3}, {110.0, 2.25, 0.2}});
+        known.seeds = {two.evaluate({{"a", 0.75}}, true)};
+        known.scanned.clear();
+        for (int k = 0; k <= 15; ++k) known.scanned.push_back(two.evaluate({{"a", 3.0 * k / 15.0}}, false));
+        two.evaluations = 0;
+        const SearchOutcome s2 = maximiseEvidence(two, {}, {}, rangeOfA(0.5), 4, {}, {}, {}, known);
+        QCOMPARE(s2.trajectory.size(), std::size_t(1 + 16 + two.evaluations));
+        QVERIFY2(two.evaluations <= 4, qPrintable(QString::number(two.evaluations)));
+        QVERIFY2(std::abs(s2.best.params.at("a") - 2.25) < 0.01, qPrintable(QString::number(s2.best.params.at("a"))));
+    }
     void searchStopsAtABound()
     {
         // Rising to the end of the range (a window wider than any allowed): the end, and a stop.

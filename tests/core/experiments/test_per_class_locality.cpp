@@ -103,6 +103,65 @@ private slots:
         QVERIFY2(std::abs(fd - p.gradient[0]) <= 1e-3 * std::max(std::abs(fd), 1e-3),
                  qPrintable(QString("analytic %1, finite difference %2").arg(p.gradient[0], 0, 'g', 9).arg(fd, 0, 'g', 9)));
     }
+    void eachClassGradientFromSharedFeatures_data()
+    {
+        QTest::addColumn<QString>("features");
+        QTest::newRow("primal (150 features, 420 rows)") << "irf:s=150,r=6";
+        QTest::newRow("dual (600 features, 420 rows)") << "irf:s=600,r=4,mode=data";
+    }
+    void eachClassGradientFromSharedFeatures()
+    {
+        // Every class's evidence and gradient from one computation of the features and their
+        // derivatives are those of the class's own objective (its own features and factorisation).
+        QFETCH(QString, features);
+        LocalityConfig c = windowConfig();
+        c.features = features.toStdString();
+        c.eval = "holdout:0.3";
+        const Indices rows = learningRows(digits(), c);
+        const std::vector<EvidencePoint> each = EvidenceObjective(digits(), rows, c).evaluateEachClass({{"a", 0.9}}, true);
+        QCOMPARE(each.size(), std::size_t(10));
+        for (int k : {0, 6, 9}) {
+            LocalityConfig one = c;
+            one.targetClass = k;
+            const EvidencePoint own = EvidenceObjective(digits(), rows, one).evaluate({{"a", 0.9}}, true);
+            const EvidencePoint& shared = each[std::size_t(k)];
+            QVERIFY(std::abs(shared.logEvidence - own.logEvidence) <= 1e-9 * std::abs(own.logEvidence));
+            QCOMPARE(shared.gradient.size(), std::size_t(1));
+            QVERIFY2(std::abs(shared.gradient[0] - own.gradient[0]) <= 1e-6 * std::max(1.0, std::abs(own.gradient[0])),
+                     qPrintable(QString("class %1: %2 vs %3").arg(k).arg(shared.gradient[0], 0, 'g', 12).arg(own.gradient[0], 0, 'g', 12)));
+        }
+    }
+    void everyClassClimbsFromTheGlobalValue()
+    {
+        // Each class's search starts at the global theta (its evidence there from the shared
+        // features): it never ends below it, and it keeps that theta only when nothing it evaluated
+        // was higher. Before, a class whose search ended lower fell back to it unexamined.
+        LocalityConfig c = windowConfig();
+        c.eval = "holdout:0.3";
+        c.maxEvaluations = 6;
+        const PerClassResult r = learnPerClass(digits(), c);
+        double atGlobal = 0.0;
+        for (const ClassLocality& k : r.classes) {
+            const QString label = QString("class %1").arg(k.label);
+            QVERIFY2(!k.trajectory.empty(), qPrintable(label));
+            QCOMPARE(k.trajectory.front().stage, std::string("seed"));
+            QCOMPARE(k.trajectory.front().params, r.global.learned);
+            QCOMPARE(k.trajectory.front().logEvidence, k.globalLogEvidence);
+            double best = k.trajectory.front().logEvidence;
+            for (const EvidencePoint& p : k.trajectory) best = std::max(best, p.logEvidence);
+            QCOMPARE(k.logEvidence, best);
+            QVERIFY2(k.logEvidence >= k.globalLogEvidence, qPrintable(label));
+            QCOMPARE(k.keptGlobal, !(k.logEvidence > k.globalLogEvidence));
+            if (k.keptGlobal) QCOMPARE(k.learned, r.global.learned);
+            std::size_t own = 0;  // beyond the seed and the scan every class shares
+            for (const EvidencePoint& p : k.trajectory) own += p.stage != "seed" && p.stage != "scan";
+            QCOMPARE(k.evaluations, own);
+            QVERIFY(k.evaluations <= std::size_t(c.maxEvaluations));
+            atGlobal += k.globalLogEvidence;
+        }
+        QCOMPARE(atGlobal, r.globalPerClassEvidence);
+        QVERIFY(r.logEvidence >= r.globalPerClassEvidence);
+    }
     void theRotatedClassLearnsTheWiderWindow()
     {
         // Digits whose class 3 is turned over the whole circle while the others stand upright: class

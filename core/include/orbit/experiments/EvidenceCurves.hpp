@@ -12,6 +12,9 @@ namespace orbit {
 struct EvidenceCurve {
     std::string param;
     std::vector<double> values, logEvidence;
+    /// evidenceCurvePerClass: values x classes, each class's log evidence with its own precisions
+    /// (logEvidence holds the row sums); empty otherwise.
+    Eigen::MatrixXd classLogEvidence;
     std::size_t trainRows = 0;
     double seconds = 0.0;
     int ranks = 1;
@@ -22,6 +25,15 @@ struct EvidenceCurve {
 EvidenceCurve evidenceCurve(const Dataset& data, const LocalityConfig& config, const std::string& param,
                             const std::vector<double>& values, const Progress& progress = {},
                             const LearnStep& step = {}, const Ranks& ranks = oneProcess());
+
+/// Every class's evidence curve (per-class locality, PerClassLocality.hpp): at each value, every
+/// class's log evidence with its own precisions from one feature computation
+/// (EvidenceObjective::evaluateEachClass); logEvidence is their sum, the per-class model's evidence
+/// with every theta_c at that value. The curves learnPerClass climbs, for one seed. Throws
+/// SpecError("per-class") for regression targets, and what evidenceCurve throws.
+EvidenceCurve evidenceCurvePerClass(const Dataset& data, const LocalityConfig& config, const std::string& param,
+                                    const std::vector<double>& values, const Progress& progress = {},
+                                    const Ranks& ranks = oneProcess());
 
 /// The evidence over a grid of two parameters: logEvidence(i, j) at x = xValues[i], y = yValues[j].
 struct EvidenceSurface {

@@ -132,10 +132,14 @@ public:
     double scoreOf(const Eigen::MatrixXd& decision, const Indices& test) const;
 
     /// Every class's evidence with its own precisions at the same values (one feature computation,
-    /// one factorisation, LinearEvidence::column): point c is class c's, with its weights (D x 1).
-    /// The sum is the evidence of the per-class model with every theta_c at these values.
-    /// Requires classes, targetClass -1 and float precision (ContractError).
-    std::vector<EvidencePoint> evaluateEachClass(const std::map<std::string, double>& values, const Progress& progress = {}) const;
+    /// one factorisation, LinearEvidence::column): point c is class c's, with its weights (D x 1),
+    /// and with `gradient` its gradient d log p(y_c) / d theta (the derivative features computed once
+    /// for every class; each class then one D x D factorisation). Point c equals the evaluate() of
+    /// class c's own objective (targetClass c) to rounding. The sum is the evidence of the per-class
+    /// model with every theta_c at these values. Requires classes, targetClass -1 and float
+    /// precision (ContractError); a gradient needs hasGradient() (SpecError("learn")).
+    std::vector<EvidencePoint> evaluateEachClass(const std::map<std::string, double>& values, bool gradient = false,
+                                                 const Progress& progress = {}) const;
 
     /// The kernel spec with its bandwidth resolved (the median rule applied once), for objectives
     /// that must see the same kernel.

@@ -60,6 +60,21 @@ struct SearchRange {
     bool logScale = false;
 };
 
+/// Points of a search that were evaluated elsewhere, for maximiseEvidence to record, not evaluate.
+struct KnownPoints {
+    /// The scan on the cheapest function (at full size without pilots), at any values inside the
+    /// ranges (per-class locality scans scanValues(ranges, 3 x maxEvaluations), denser than a
+    /// search's own, since one feature computation serves every class); empty: the search scans
+    /// scanValues(ranges, maxEvaluations). At full size it is recorded outside the budget.
+    std::vector<EvidencePoint> scanned;
+    /// Full-size points, each with its gradient when the function has one (per-class locality: the
+    /// class at the global optimum). They open the full-size trajectory (stage "seed"), outside the
+    /// budget of maxEvaluations, so the search never ends below them. With pilots the refine climbs
+    /// from the best of them and the pilot's optima; at full size with a gradient the search climbs
+    /// from the best point known (seed or scanned) with the gradient, instead of bracketing.
+    std::vector<EvidencePoint> seeds;
+};
+
 /// What maximiseEvidence found.
 struct SearchOutcome {
     EvidencePoint best;                         ///< the best full-size evaluation
@@ -91,13 +106,12 @@ struct SearchOutcome {
 /// after every evaluation; `step` after every full-size one, `pilotStep` after every pilot one (with
 /// EvidencePoint::pilotLevel set), each with the best of its function so far; a cancel throws
 /// Cancelled.
-/// `scanned`, when given, holds the scan already evaluated on the cheapest function at
-/// scanValues(ranges, maxEvaluations), in that order (per-class locality scans every class at once):
-/// the scan records those points instead of evaluating them.
+/// `known` holds points evaluated elsewhere (per-class locality evaluates every class at once from
+/// one feature computation); the search records them instead of evaluating them (see KnownPoints).
 SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<const EvidenceFunction*>& pilots,
                                const std::vector<double>& scales, const std::vector<SearchRange>& ranges, int maxEvaluations,
                                const Progress& progress = {}, const LearnStep& step = {}, const LearnStep& pilotStep = {},
-                               const std::vector<EvidencePoint>& scanned = {});
+                               const KnownPoints& known = {});
 
 /// The values maximiseEvidence scans, in its order: the start, then the points spread over the ranges.
 std::vector<std::map<std::string, double>> scanValues(const std::vector<SearchRange>& ranges, int maxEvaluations);

@@ -36,11 +36,11 @@ struct ClassLocality {
     std::map<std::string, double> learned;   ///< theta_c
     std::string dist;                        ///< the distribution spec with theta_c
     double logEvidence = 0.0;                ///< log p(y_c | Phi(theta_c)) at its own precisions
-    std::size_t evaluations = 0;             ///< full-size evaluations of its search
-    std::size_t pilotEvaluations = 0;        ///< its pilots' evaluations (the shared scan included)
+    double globalLogEvidence = 0.0;          ///< its log evidence at the global theta (its own precisions)
+    std::size_t evaluations = 0;             ///< evaluations of its own search (not the shared scan or seed)
     bool converged = false;
-    /// True when the class's own search ended below its evidence at the global theta, and the class
-    /// keeps the global theta (so the per-class evidence is never below the global one).
+    /// True when nothing the class's search evaluated beat its evidence at the global theta, where
+    /// the search started: the class keeps the global theta. Otherwise logEvidence > globalLogEvidence.
     bool keptGlobal = false;
     /// With an eval split: the share of this class's test rows the per-class model gets right
     /// (its recall), and how many there are.
@@ -48,8 +48,8 @@ struct ClassLocality {
     std::size_t testRows = 0;
     /// For a rotation distribution: its 95% window in degrees (rotationWindowDegrees), else empty.
     std::optional<double> windowDegrees;
-    /// Its full-size evaluations in order (the classes this process learned; empty for the others
-    /// of a job spread over processes).
+    /// Its full-size evaluations in order, the seed at the global theta first (the classes this
+    /// process learned; empty for the others of a job spread over processes).
     std::vector<EvidencePoint> trajectory;
 };
 
@@ -78,14 +78,17 @@ struct PerClassResult {
 using ClassLearned = std::function<void(const ClassLocality&)>;
 
 /// Learns theta_c for every class of a labelled data set, and the global theta beside it.
-/// Stages: the global learn (learnLocality); one shared scan on the cheapest pilot (every class's
-/// evidence from the same features at each scanned value: EvidenceObjective::evaluateEachClass);
-/// then each class's optimise and refine (maximiseEvidence on its own objective,
-/// LocalityConfig::targetClass) -- the classes dealt out to the ranks in turn (class c on rank
-/// c mod P, whole), and on a rank run side by side on threads sharing its cores (ComputeShare);
-/// last, each class's held-out decisions with its own features and weights, the argmax. A class
-/// whose search ends below its evidence at the global theta keeps the global theta (keptGlobal),
-/// so logEvidence >= globalPerClassEvidence.
+/// Stages: the global learn (learnLocality); every class at the global theta with its gradient,
+/// from one computation of the features and their derivatives (EvidenceObjective::evaluateEachClass);
+/// one shared scan at full size (every class's evidence from the same features at each of
+/// scanValues(ranges, 3 x maxEvaluations)); then each class's climb (maximiseEvidence on its own
+/// objective, LocalityConfig::targetClass, at full size, with the scan and the global theta as
+/// known points: KnownPoints) from the best point it knows, with its own gradient, at most
+/// maxEvaluations evaluations of its own. So a class ends at or above its evidence at the global
+/// theta, and keeps that theta (keptGlobal) only when nothing it evaluated was higher. The classes are dealt out to the ranks in turn (class c on rank c mod P, whole), and on a
+/// rank run side by side on threads sharing its cores (ComputeShare); last, each class's held-out
+/// decisions with its own features and weights (the classes that keep the global theta from one
+/// computation of the test features there), the argmax. logEvidence >= globalPerClassEvidence.
 /// Guarantees: the same bits at any number of threads and ranks (each class is computed whole by
 /// one process with one-process code). A cancel from `progress` (called under a lock, from any of
 /// the threads) stops every class at its next report and throws Cancelled; the classes reported
