@@ -14,7 +14,7 @@ namespace orbit::cli {
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::json;
+using ConfigJson = nlohmann::json;
 
 [[noreturn]] void bad(const std::string& file, const std::string& field, const std::string& detail,
                       const std::string& value = {})
@@ -52,17 +52,17 @@ std::string resolvePath(const std::string& text, const fs::path& configDir)
 }
 
 template <class T>
-T get(const Json& j, const std::string& key, const T& fallback, const std::string& file, const std::string& where)
+T get(const ConfigJson& j, const std::string& key, const T& fallback, const std::string& file, const std::string& where)
 {
     if (!j.contains(key)) return fallback;
     try {
         return j.at(key).get<T>();
-    } catch (const Json::exception&) {
+    } catch (const ConfigJson::exception&) {
         bad(file, where + "." + key, "has the wrong type", j.at(key).dump());
     }
 }
 
-std::vector<ParamAxis> gridOf(const Json& j, const std::string& file, const std::string& where)
+std::vector<ParamAxis> gridOf(const ConfigJson& j, const std::string& file, const std::string& where)
 {
     if (j.is_string()) {
         try {
@@ -90,7 +90,7 @@ std::vector<ParamAxis> gridOf(const Json& j, const std::string& file, const std:
     return axes;
 }
 
-TrainConfig trainConfigOf(const Json& j, TrainConfig c, const std::string& file, const std::string& where)
+TrainConfig trainConfigOf(const ConfigJson& j, TrainConfig c, const std::string& file, const std::string& where)
 {
     c.features = get<std::string>(j, "features", c.features, file, where);
     c.group = get<std::string>(j, "group", c.group, file, where);
@@ -110,9 +110,9 @@ TrainConfig trainConfigOf(const Json& j, TrainConfig c, const std::string& file,
 
 std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config)
 {
-    Json grid = Json::array();
+    ConfigJson grid = ConfigJson::array();
     for (const ParamAxis& a : config.grid) grid.push_back({{"name", a.name}, {"values", a.values}});
-    const Json j = {{"data", {{"file", data.file}, {"format", data.format}, {"n", data.n}, {"rotate", data.rotate},
+    const ConfigJson j = {{"data", {{"file", data.file}, {"format", data.format}, {"n", data.n}, {"rotate", data.rotate},
                               {"pad", data.pad}, {"seed", data.seed}}},
                     {"features", config.features}, {"group", config.group}, {"dist", config.dist},
                     {"kernel", config.kernel}, {"learner", config.learner}, {"eval", config.eval}, {"grid", grid},
@@ -128,10 +128,10 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
         throw LoadError(LoadErrorKind::NotAFile, path, "file", "the experiment config is not a regular file");
     std::ifstream in(path);
     if (!in) throw LoadError(LoadErrorKind::FileNotFound, path, "file", "cannot open the experiment config", path);
-    Json j;
+    ConfigJson j;
     try {
-        j = Json::parse(in);
-    } catch (const Json::parse_error& e) {
+        j = ConfigJson::parse(in);
+    } catch (const ConfigJson::parse_error& e) {
         throw LoadError(LoadErrorKind::BadValue, path, "byte " + std::to_string(e.byte), "not valid JSON", e.what());
     }
     if (!j.is_object()) bad(path, "top level", "must be a JSON object");
@@ -140,7 +140,7 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
     c.path = path;
     c.title = get<std::string>(j, "title", fs::path(path).stem().string(), path, "config");
     if (!j.contains("data") || !j.at("data").is_object()) bad(path, "data", "missing object {\"file\": ...}");
-    const Json& d = j.at("data");
+    const ConfigJson& d = j.at("data");
     const std::string file = get<std::string>(d, "file", "", path, "data");
     if (file.empty()) bad(path, "data.file", "is required");
     c.data.file = resolvePath(file, dir);
@@ -166,7 +166,7 @@ ExperimentConfig loadExperimentConfig(const std::string& path)
         bad(path, "settings", "must be a non-empty list");
     std::size_t i = 0;
     std::set<std::string> names;
-    for (const Json& s : j.at("settings")) {
+    for (const ConfigJson& s : j.at("settings")) {
         const std::string where = "settings[" + std::to_string(i++) + "]";
         if (!s.is_object()) bad(path, where, "must be an object");
         ExperimentSetting e;

@@ -10,9 +10,9 @@ namespace orbit {
 using namespace orbit::data;
 
 namespace {
-constexpr int kSide = 28;
-constexpr std::size_t kPixels = kSide * kSide;
-constexpr std::size_t kFields = kPixels + 1;
+constexpr int kAmatSide = 28;
+constexpr std::size_t kAmatPixels = kAmatSide * kAmatSide;
+constexpr std::size_t kFields = kAmatPixels + 1;
 } // namespace
 
 Dataset loadAmat(const std::string& path, const LoadOptions& options)
@@ -21,12 +21,12 @@ Dataset loadAmat(const std::string& path, const LoadOptions& options)
     const std::size_t lines = countNonBlankLines(path);
     if (lines == 0) fail(LoadErrorKind::Empty, path, {}, "the file has no data lines");
     const std::size_t n = applyLimit(lines, options.limit);
-    checkFloatMemory(path, {}, n, kPixels, options.maxBytes);
+    checkFloatMemory(path, {}, n, kAmatPixels, options.maxBytes);
 
     Dataset d;
     d.kind = DataKind::Images;
-    d.shape = {kSide, kSide, 1};
-    d.X.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(kPixels));
+    d.shape = {kAmatSide, kAmatSide, 1};
+    d.X.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(kAmatPixels));
     d.labels.resize(n);
 
     LineReader reader(path, options.progress);
@@ -41,19 +41,19 @@ Dataset loadAmat(const std::string& path, const LoadOptions& options)
             fail(LoadErrorKind::Ragged, path, linePos(at),
                  "expected 785 fields (784 pixels and a label), found " + std::to_string(fields.size()),
                  std::to_string(fields.size()));
-        float* x = d.X.data() + row * kPixels;
-        for (std::size_t f = 0; f < kPixels; ++f) {
+        float* x = d.X.data() + row * kAmatPixels;
+        for (std::size_t f = 0; f < kAmatPixels; ++f) {
             const double v = numberOrThrow(fields[f], path, at, f + 1, "pixel");
             if (v < 0.0 || v > 1.0)
                 fail(LoadErrorKind::BadValue, path, fieldPos(at, f + 1), "pixel outside [0, 1]", std::string(fields[f]));
             // Stored column-major: field f = c * 28 + r holds pixel (r, c).
-            const std::size_t r = f % kSide, c = f / kSide;
-            x[r * kSide + c] = static_cast<float>(v);
+            const std::size_t r = f % kAmatSide, c = f / kAmatSide;
+            x[r * kAmatSide + c] = static_cast<float>(v);
         }
-        const double label = numberOrThrow(fields[kPixels], path, at, kFields, "label");
+        const double label = numberOrThrow(fields[kAmatPixels], path, at, kFields, "label");
         if (label < 0 || label >= 1000 || label != std::floor(label))
             fail(LoadErrorKind::BadValue, path, fieldPos(at, kFields), "the label must be an integer in [0, 1000)",
-                 std::string(fields[kPixels]));
+                 std::string(fields[kAmatPixels]));
         d.labels[row] = static_cast<int>(label);
         ++row;
     }

@@ -20,9 +20,6 @@ namespace orbit {
 
 namespace {
 
-/// The seed stream train() gives liblinear (Training.cpp's kLearnerStream).
-constexpr std::uint64_t kLearnerStream = 4000;
-
 Progress part(const Progress& progress, double lo, double hi)
 {
     if (!progress) return {};
@@ -95,7 +92,7 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
         m.dual = *dual;
         m.coding = c.coding;
     } else if (learner == Learner::Svm) {
-        LinearSvm svm(value, 0.1, deriveSeed(config.seed, kLearnerStream));
+        LinearSvm svm(value, 0.1, deriveSeed(config.seed, detail::kLearnerStream));
         svm.fit(F, select(data.labels, split.train), data.numClasses, part(progress, 0.8, 1.0));
         m.weights = svm.weights();
         m.bias = svm.bias();

@@ -46,7 +46,6 @@ using detail::TrainLearner;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kInnerStream = 1000;    // inner validation split of fold f: stream 1000 + f
 constexpr std::uint64_t kCurveStream = 3000;    // learning-curve permutation
-constexpr std::uint64_t kLearnerStream = 4000;  // liblinear seed
 
 /// Maps progress of a sub-task onto [lo, hi] of the whole run.
 struct Stage {
@@ -60,7 +59,7 @@ public:
     Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
         : data_(data), config_(config), progress_(progress), ranks_(ranks)
     {
-        learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, kLearnerStream),
+        learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, detail::kLearnerStream),
                                             detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_});
         learnerKind_ = parseLearner(config.learner);
         // krr's Gaussian acts on the map's output; a map that needs a base kernel (rf, irf, Nystrom,

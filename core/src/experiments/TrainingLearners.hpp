@@ -21,6 +21,9 @@
 
 namespace orbit::detail {
 
+/// The seed stream `train` gives liblinear, and TrainedModel's refit of a run's svm model the same.
+constexpr std::uint64_t kLearnerStream = 4000;
+
 /// Targets of the training rows in the least-squares coding (one-vs-all +-1 or standardised).
 struct Coded {
     TargetCoding coding;

@@ -17,21 +17,21 @@ namespace orbit {
 namespace {
 
 constexpr Eigen::Index kChunk = 512;  // float -> double conversion block (rows or columns)
-constexpr Eigen::Index kTile = 256;   // output tile edge
-constexpr long long kPollWork = 1LL << 30;  // multiply-adds between two polls (~0.1-0.3 s on two cores)
+constexpr Eigen::Index kGramTile = 256;   // output tile edge
+constexpr long long kGramPollWork = 1LL << 30;  // multiply-adds between two polls (~0.1-0.3 s on two cores)
 
 /// G += B B^T on the lower block triangle, B column-major double (m x k).
 void accumulateLowerGram(const Eigen::MatrixXd& B, Eigen::Ref<Eigen::MatrixXd> G)
 {
     const Eigen::Index m = B.rows();
-    const Eigen::Index tiles = (m + kTile - 1) / kTile;
+    const Eigen::Index tiles = (m + kGramTile - 1) / kGramTile;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
         for (Eigen::Index J = 0; J <= I; ++J)
             pairs.emplace_back(I, J);
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
-        const Eigen::Index i0 = pairs[p].first * kTile, j0 = pairs[p].second * kTile;
-        const Eigen::Index ni = std::min(kTile, m - i0), nj = std::min(kTile, m - j0);
+        const Eigen::Index i0 = pairs[p].first * kGramTile, j0 = pairs[p].second * kGramTile;
+        const Eigen::Index ni = std::min(kGramTile, m - i0), nj = std::min(kGramTile, m - j0);
         gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), G.block(i0, j0, ni, nj), 1.0, 1.0);
     });
 }
@@ -90,7 +90,7 @@ Eigen::MatrixXd timesDoubleOf(const M& X, const Eigen::MatrixXd& W)
 {
     requireSize("timesDouble", "feature dimension", W.rows(), X.cols());
     Eigen::MatrixXd out(X.rows(), W.cols());
-    detail::forEachBlock(std::size_t(X.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+    detail::forEachBlock(std::size_t(X.rows()), std::size_t(kGramTile), [&](std::size_t b0, std::size_t b1) {
         const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
         const Eigen::MatrixXd Xb = X.middleRows(r0, nr).template cast<double>();
         out.middleRows(r0, nr).noalias() = Xb * W;
@@ -103,7 +103,7 @@ Eigen::MatrixXd transposeTimesOf(const M& X, const Eigen::MatrixXd& Y)
 {
     requireSize("transposeTimes", "number of rows", Y.rows(), X.rows());
     Eigen::MatrixXd out(X.cols(), Y.cols());
-    detail::forEachBlock(std::size_t(X.cols()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+    detail::forEachBlock(std::size_t(X.cols()), std::size_t(kGramTile), [&](std::size_t b0, std::size_t b1) {
         const Eigen::Index c0 = Eigen::Index(b0), nc = Eigen::Index(b1 - b0);
         const Eigen::MatrixXd Xb = X.middleCols(c0, nc).template cast<double>();  // N x nc
         out.middleRows(c0, nc).noalias() = Xb.transpose() * Y;
@@ -155,7 +155,7 @@ void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress
     requireSize("lowerGramOfRowsMixed", "rows of K", K.rows(), n);
     requireSize("lowerGramOfRowsMixed", "columns of K", K.cols(), n);
     K.setZero();
-    const Eigen::Index tiles = (n + kTile - 1) / kTile;
+    const Eigen::Index tiles = (n + kGramTile - 1) / kGramTile;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
         for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
@@ -165,15 +165,15 @@ void lowerGramOfRowsMixed(const MatrixXfR& X, Eigen::Index chunk, const Progress
         // Tiles in groups so `progress` is reported every few tenths of a second; every tile is computed the
         // same way whatever the grouping.
         const long long count = static_cast<long long>(pairs.size());
-        const long long group = progress ? std::max<long long>(1, kPollWork / (kTile * kTile * w)) : count;
+        const long long group = progress ? std::max<long long>(1, kGramPollWork / (kGramTile * kGramTile * w)) : count;
         for (long long g0 = 0; g0 < count; g0 += group) {
             reportProgress(progress, (double(c) + double(w) * double(g0) / double(count)) / double(X.cols()),
                            "Gram matrix");
             const long long g1 = std::min(count, g0 + group);
             detail::forEachBlock(std::size_t(g1 - g0), 1, [&](std::size_t q, std::size_t) {
                 const auto& tile = pairs[std::size_t(g0) + q];
-                const Eigen::Index i0 = tile.first * kTile, j0 = tile.second * kTile;
-                const Eigen::Index ni = std::min(kTile, n - i0), nj = std::min(kTile, n - j0);
+                const Eigen::Index i0 = tile.first * kGramTile, j0 = tile.second * kGramTile;
+                const Eigen::Index ni = std::min(kGramTile, n - i0), nj = std::min(kGramTile, n - j0);
                 Eigen::MatrixXf T(ni, nj);
                 gemmABt(B.middleRows(i0, ni), B.middleRows(j0, nj), T);
                 K.block(i0, j0, ni, nj) += T.cast<double>();
@@ -191,7 +191,7 @@ Eigen::MatrixXd crossGram(const MatrixXfR& A, const MatrixXfR& B)
         const Eigen::Index w = std::min(kChunk, A.cols() - c);
         const Eigen::MatrixXd Ab = A.middleCols(c, w).cast<double>();
         const Eigen::MatrixXd Bb = B.middleCols(c, w).cast<double>();
-        detail::forEachBlock(std::size_t(A.rows()), std::size_t(kTile), [&](std::size_t b0, std::size_t b1) {
+        detail::forEachBlock(std::size_t(A.rows()), std::size_t(kGramTile), [&](std::size_t b0, std::size_t b1) {
             const Eigen::Index r0 = Eigen::Index(b0), nr = Eigen::Index(b1 - b0);
             gemmABt(Ab.middleRows(r0, nr), Bb, C.middleRows(r0, nr), 1.0, 1.0);
         });
