@@ -2,8 +2,9 @@
 # time in one translation unit each (CMake's UNITY_BUILD), so the headers they share are parsed, and
 # the inline code they share (Eigen's products and expressions above all, Qt's containers) is
 # instantiated and optimised, once per batch instead of once per file. README "Quick start" has the
-# times. ORBIT_FAST_BUILD=OFF compiles file by file as before; every file must still compile on its
-# own (include what it uses), which that build checks.
+# times. ORBIT_FAST_BUILD=OFF compiles file by file as before. Both must build: a file must include
+# what it uses (only the OFF build shows a missing include), and the file-local names (anonymous
+# namespace, static) of the files of one folder must differ (only the ON build shows a clash).
 #
 # No precompiled headers: measured on the 2-core machine with GCC 12 at -O3, a precompiled Eigen and
 # standard library saved 0.7-1.4 s of a core file's 1.3-7 s, and precompiled Qt Widgets/Charts nothing
