@@ -102,6 +102,11 @@ signals:
 
 private:
     void refreshParameters();
+    /// Whether `a` and `b` have the same learnable parameters: the same group and distribution names.
+    static bool sameParameters(const OrbitSettings& a, const OrbitSettings& b);
+    /// Cancels the running learn because the user left its setting (`why`); applies nothing of it.
+    void abandon(const QString& why);
+    void endAbandoned();
     void onStep(const LocalityStep& step);
     void onClass(const orbit::ClassLocality& learned);
     /// Writes the classes learned so far into the orbit settings' per-class distributions.
@@ -136,6 +141,10 @@ private:
     int steps_ = 0;
     std::shared_ptr<const LocalityResult> last_;
     bool applying_ = false;                       ///< true while this pane writes the orbit settings
+    /// The user changed the group, a distribution or the data while a learn ran: its values no longer
+    /// name this setting's parameters, so the run is cancelled and nothing it learned is applied.
+    bool abandoned_ = false;
+    QString abandonReason_;
 };
 
 } // namespace orbitui

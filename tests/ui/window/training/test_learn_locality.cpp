@@ -221,6 +221,39 @@ private slots:
         QVERIFY(!fx.pane().undoButton()->isEnabled());
         QVERIFY(!fx.panel.hasError());
     }
+    void leavingTheSettingMidLearnStopsItAndAppliesNothing()
+    {
+        // The random-click run's crash: a learn of rotation's kappa kept moving "kappa" after the user
+        // chose the affine group, whose parameters are "rotation.a" and so on.
+        for (const bool newData : {false, true}) {
+            Fixture fx;
+            TrainingSettings slow = slowLearn(2000, 1500, 24);
+            slow.learnEvaluations = 200;
+            slow.learnLandscape = 0;
+            fx.panel.setSettings(slow);
+            QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
+            QSignalSpy stopped(&fx.pane(), &LocalityPane::stopped);
+            QVERIFY(fx.panel.learnLocality());
+            QVERIFY(QTest::qWaitFor([&] { return partial.count() >= 1; }, 120000));
+            if (newData) {
+                fx.state.setDataset(orbittest::bundledDataset("g2.extxyz"),
+                                    QString::fromStdString(orbittest::bundledFile("g2.extxyz")));
+            } else {
+                fx.state.setOrbitSettings(affineWindows());
+            }
+            QVERIFY(fx.panel.isIdle());
+            QCOMPARE(stopped.count(), 1);
+            QVERIFY2(fx.pane().summaryText().startsWith("Stopped learning"), qPrintable(fx.pane().summaryText()));
+            QVERIFY(!fx.pane().undoButton()->isEnabled());
+            QVERIFY(fx.pane().learnButton()->isEnabled());
+            if (!newData) {
+                const QByteArray mine = fx.sessionBytes();
+                QTest::qWait(300);  // answers already on their way are dropped
+                QCOMPARE(fx.sessionBytes(), mine);
+                QCOMPARE(fx.state.orbitSettings().factorDists.at("rotation").value("a"), 0.8);
+            }
+        }
+    }
     void twoParametersDrawASurfaceWithThePath()
     {
         Fixture fx("digits.png", affineWindows());
