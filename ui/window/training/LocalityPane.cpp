@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace orbitui {
@@ -129,6 +130,7 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
         if (busy())
             abandon(tr("other data were opened"));
         refreshParameters();
+        showRestored();
     });
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double fraction, const QString& text) { emit progress(fraction, text); });
     connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
@@ -326,6 +328,7 @@ void LocalityPane::start(const TrainingSettings& training)
         request.landscape.clear();
     }
     before_ = orbitSettings;
+    restored_ = {};
     running_ = names;
     best_.clear();
     pilotBest_.clear();
@@ -357,6 +360,42 @@ void LocalityPane::cancel()
 {
     if (runner_->busy())
         runner_->cancel();
+}
+
+LearnPicture LocalityPane::picture() const
+{
+    return view_->isHidden() ? LearnPicture{} : view_->picture();
+}
+
+void LocalityPane::restore(const QString& summary, const LearnPicture& picture)
+{
+    if (busy())
+        return;
+    if (!summary.isEmpty())
+        summary_->setText(tr("From the last session: %1").arg(summary));
+    restored_ = picture;
+    showRestored();
+}
+
+void LocalityPane::showRestored()
+{
+    const auto ds = state_->dataset();
+    if (restored_.empty() || busy() || !ds)
+        return;
+    const LearnPicture picture = std::exchange(restored_, {});
+    std::vector<LocalityView::Parameter> params;
+    try {
+        const auto dist = buildOrbit(state_->orbitSettings(), ds->kind, ds->shape).dist;
+        for (const std::string& name : picture.parameters) {
+            const orbit::ParamDescriptor& p = dist->parameterDescriptor(name);
+            params.push_back({name, p, {p.learnMinimum, p.learnMaximum}});
+        }
+    } catch (const orbit::SpecError&) {
+        return;  // the setting has changed since (another group or distribution): its chart is gone
+    }
+    perClassView_->setVisible(false);
+    view_->setVisible(true);
+    view_->show(std::move(params), picture);
 }
 
 bool LocalityPane::sameParameters(const OrbitSettings& a, const OrbitSettings& b)

@@ -28,6 +28,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTextDocumentFragment>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -279,6 +280,26 @@ bool TrainingPanel::isIdle() const
 }
 
 QString TrainingPanel::statusText() const { return control_->statusText(); }
+
+QString TrainingPanel::resultText() const
+{
+    return last_ ? QTextDocumentFragment::fromHtml(summary_->text()).toPlainText() : QString();
+}
+
+void TrainingPanel::showRestored(const QString& trained, const QString& learned, const LearnPicture& picture)
+{
+    if (!isIdle())
+        return;
+    if (!trained.isEmpty()) {
+        // The score is the first line; the whole text is the tooltip.
+        control_->stop(1.0, tr("From the last session: %1").arg(trained.section('\n', 0, 0)));
+        control_->statusLabel()->setToolTip(trained);
+    }
+    if (!learned.isEmpty() || !picture.empty())
+        localityPane_->restore(learned, picture);
+    if (!picture.empty() && !last_)
+        resultTabs_->setCurrentIndex(1);
+}
 QLineEdit* TrainingPanel::specEdit() const { return form_->specEdit(); }
 bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
 
