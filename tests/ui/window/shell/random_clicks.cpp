@@ -16,6 +16,9 @@
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
+#include "window/compare/ComparisonViews.hpp"
+#include "window/inspect/LinkedViews.hpp"
+#include "window/inspect/SampleInspector.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
 #include "window/training/TrainingPanel.hpp"
@@ -42,6 +45,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSpinBox>
+#include <QStringList>
 #include <QTemporaryDir>
 
 #include <cstdio>
@@ -351,6 +355,17 @@ int main(int argc, char** argv)
         return window.isIdle();
     }, 180000);
     const double endingS = ending.elapsed() / 1000.0;
+    if (!idle) {  // say what still runs, so a hang can be told from slowness
+        QStringList busy;
+        for (Panel* p : window.panels())
+            if (!p->isIdle())
+                busy << p->name();
+        if (!window.comparisonViews()->isIdle())
+            busy << "A/B comparison views";
+        if (!window.linkedViews()->inspector()->isIdle())
+            busy << "sample inspector";
+        std::printf("still busy at the end: %s\n", qPrintable(busy.join(", ")));
+    }
     spin(500);
     const double final = settledRssMb();
     if (warm == 0.0)
