@@ -15,6 +15,7 @@
 // Usage: test_ui_random_clicks [--seed S] [--actions N] [--minutes M] [--max-rss-growth-mb MB] [--verbose]
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
+#include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/compare/ComparisonViews.hpp"
 #include "window/inspect/LinkedViews.hpp"
@@ -352,6 +353,7 @@ int main(int argc, char** argv)
     const bool idle = waitUntil([&] {
         window.trainingPanel()->cancel();
         window.approximationPanel()->cancel();
+        window.kernelsPanel()->cancel();
         return window.isIdle();
     }, 180000);
     const double endingS = ending.elapsed() / 1000.0;
