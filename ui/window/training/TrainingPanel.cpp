@@ -80,9 +80,10 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
         if (!message.isEmpty())
             showFieldError(tr("Learning the locality failed: %1").arg(message), field, message);
         // "stopped" only for a cancel, a failure or an abandoned run: a finished learn says so.
+        const QString elapsed = control_->elapsedText();
         control_->stop(message.isEmpty() ? 1.0 : 0.0, localityPane_->finished()
-                                                          ? tr("Learn locality finished in %1.").arg(control_->elapsedText())
-                                                          : tr("Learn locality stopped after %1.").arg(control_->elapsedText()));
+                                                          ? tr("Learn locality finished in %1.").arg(elapsed)
+                                                          : tr("Learn locality stopped after %1.").arg(elapsed));
         updateEnabled();
     });
 

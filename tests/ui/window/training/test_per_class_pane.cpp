@@ -110,7 +110,8 @@ private slots:
         double widest = result->perClass->globalWindowDegrees.value_or(0.0);
         for (const orbit::ClassLocality& c : result->perClass->classes) widest = std::max(widest, *c.windowDegrees);
         QCOMPARE(view.axisTop(), perClassAxisTop(widest, true));
-        QVERIFY2(view.axisTop() >= widest && view.axisTop() < 1.1 * widest + 30.0, qPrintable(QString::number(view.axisTop())));
+        QVERIFY2(view.axisTop() >= widest && view.axisTop() < 1.1 * widest + 30.0,
+                 qPrintable(QString::number(view.axisTop())));
         // A/B: both models' confusion matrices count the held-out rows.
         const long long held = static_cast<long long>(result->perClass->testRows.size());
         QCOMPARE(static_cast<long long>(view.globalConfusion()->matrix().sum()), held);
