@@ -293,6 +293,7 @@ void LocalityPane::start(const TrainingSettings& training)
     if (names.empty())
         throw orbit::SpecError("learn", "check at least one parameter of the distribution to learn");
     const OrbitSettings orbitSettings = state_->orbitSettings();
+    finished_ = false;
     LocalityRequest request;
     request.dataset = ds;
     request.subset = std::size_t(std::max(0, training.subset));
@@ -557,6 +558,7 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
     if (!result)
         return;
     last_ = result;
+    finished_ = true;
     if (result->perClass) {
         const orbit::PerClassResult& p = *result->perClass;
         classes_.clear();

@@ -96,6 +96,9 @@ public:
                     bool perClass = false);
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
+    /// Whether the last run ended with its result (false while one runs, and after a cancel, a
+    /// failure or an abandoned run): what the status line says when stopped() arrives.
+    bool finished() const { return finished_; }
     QString summaryText() const;
 
 signals:
@@ -156,6 +159,7 @@ private:
     bool abandoned_ = false;
     QString abandonReason_;
     LearnPicture restored_;  ///< a picture of an earlier session waiting for its data
+    bool finished_ = false;                       ///< finished(): set by onFinished, cleared by start
 };
 
 } // namespace orbitui

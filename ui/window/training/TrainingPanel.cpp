@@ -80,7 +80,11 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message, const QString& field) {
         if (!message.isEmpty())
             showFieldError(tr("Learning the locality failed: %1").arg(message), field, message);
-        control_->stop(message.isEmpty() ? 1.0 : 0.0, tr("Learn locality stopped after %1.").arg(control_->elapsedText()));
+        // "stopped" only for a cancel, a failure or an abandoned run: a finished learn says so.
+        const QString elapsed = control_->elapsedText();
+        control_->stop(message.isEmpty() ? 1.0 : 0.0, localityPane_->finished()
+                                                          ? tr("Learn locality finished in %1.").arg(elapsed)
+                                                          : tr("Learn locality stopped after %1.").arg(elapsed));
         updateEnabled();
     });
 

@@ -133,6 +133,8 @@ private slots:
         QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), learned);
         QVERIFY2(fx.pane().summaryText().contains("Learned κ"), qPrintable(fx.pane().summaryText()));
         QVERIFY(fx.pane().undoButton()->isEnabled());
+        // A learn that ran to its end says "finished", not "stopped" (that is for a cancel).
+        QVERIFY2(fx.panel.statusText().startsWith("Learn locality finished in"), qPrintable(fx.panel.statusText()));
         // The same numbers as the core (and so `orbitlab-cli learn`) on the same rows and seed.
         orbit::Dataset kept;
         const orbit::Dataset& rows = seededSubset(*fx.state.dataset(), 300, 2, kept);
@@ -204,6 +206,7 @@ private slots:
         QVERIFY(fx.panel.isIdle());
         QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), bestKappa);
         QVERIFY2(fx.pane().summaryText().startsWith("Cancelled"), qPrintable(fx.pane().summaryText()));
+        QVERIFY2(fx.panel.statusText().startsWith("Learn locality stopped after"), qPrintable(fx.panel.statusText()));
         QTest::mouseClick(fx.pane().undoButton(), Qt::LeftButton);
         QCOMPARE(fx.sessionBytes(), before);
     }
