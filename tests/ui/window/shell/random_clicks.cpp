@@ -9,8 +9,9 @@
 // It fails (exit 1) when the window is not idle at the end within three minutes or resident memory
 // grew by more than --max-rss-growth-mb between the end of the warm-up (the first tenth of the run)
 // and the end, both measured with the bundled digits open again and nothing running; a crash or a
-// sanitizer report fails it by itself. It prints the actions performed, the minutes, peak and final RSS, the longest GUI-thread busy time within one 5 ms heartbeat gap (and
-// the action it followed) and the seed. Busy time is reported, never checked (speed is no pass/fail).
+// sanitizer report fails it by itself. It prints the actions performed, the minutes, peak and final
+// RSS, the longest GUI-thread busy time within one 5 ms heartbeat gap (and the action it followed) and
+// the seed. Busy time is reported, never checked (speed is no pass/fail).
 //
 // Usage: test_ui_random_clicks [--seed S] [--actions N] [--minutes M] [--max-rss-growth-mb MB] [--verbose]
 #include "window/approximation/ApproximationPanel.hpp"
