@@ -1,9 +1,8 @@
 #include "state/LearnPicture.hpp"
 
-#include "orbit/util/Error.hpp"
+#include "state/Session.hpp"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 
 #include <cmath>
 
@@ -11,26 +10,19 @@ namespace orbitui {
 
 namespace {
 
-[[noreturn]] void bad(const QString& field, const QString& detail, const QJsonValue& value)
-{
-    const QString text = value.isString() ? value.toString()
-                                          : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-    throw orbit::SpecError(field.toStdString(), detail.toStdString(), text.toStdString());
-}
-
 QJsonArray arrayAt(const QJsonObject& o, const char* key, const QString& field)
 {
     if (!o.contains(key))
         return {};
     if (!o.value(key).isArray())
-        bad(field + "." + key, "expected a list", o.value(key));
+        badSessionField(field + "." + key, "expected a list", o.value(key));
     return o.value(key).toArray();
 }
 
 double finiteAt(const QJsonValue& v, const QString& field)
 {
     if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        bad(field, "expected a finite number", v);
+        badSessionField(field, "expected a finite number", v);
     return v.toDouble();
 }
 
@@ -49,24 +41,24 @@ QJsonObject pointJson(const orbit::EvidencePoint& p, bool withStage)
 orbit::EvidencePoint pointAt(const QJsonValue& v, const std::vector<std::string>& names, const QString& field)
 {
     if (!v.isObject())
-        bad(field, "expected an object", v);
+        badSessionField(field, "expected an object", v);
     const QJsonObject o = v.toObject();
     if (!o.value("params").isObject())
-        bad(field + ".params", "expected an object", o.value("params"));
+        badSessionField(field + ".params", "expected an object", o.value("params"));
     const QJsonObject params = o.value("params").toObject();
     if (params.size() != qsizetype(names.size()))
-        bad(field + ".params", QString("expected a value for each of the %1 parameters").arg(names.size()), params);
+        badSessionField(field + ".params", QString("expected a value for each of the %1 parameters").arg(names.size()), params);
     orbit::EvidencePoint p;
     for (const std::string& name : names) {
         const QString key = QString::fromStdString(name);
         if (!params.contains(key))
-            bad(field + ".params", "has no value for " + key, params);
+            badSessionField(field + ".params", "has no value for " + key, params);
         p.params[name] = finiteAt(params.value(key), field + ".params." + key);
     }
     p.logEvidence = finiteAt(o.value("log_evidence"), field + ".log_evidence");
     if (o.contains("stage")) {
         if (!o.value("stage").isString())
-            bad(field + ".stage", "expected a string", o.value("stage"));
+            badSessionField(field + ".stage", "expected a string", o.value("stage"));
         p.stage = o.value("stage").toString().toStdString();
     }
     return p;
@@ -98,19 +90,19 @@ LearnPicture learnPictureFromJson(const QJsonObject& json, const QString& field)
     LearnPicture p;
     const QJsonArray names = arrayAt(json, "parameters", field);
     if (names.isEmpty())
-        bad(field + ".parameters", "expected the names of the learned parameters", json.value("parameters"));
+        badSessionField(field + ".parameters", "expected the names of the learned parameters", json.value("parameters"));
     for (qsizetype i = 0; i < names.size(); ++i) {
         if (!names[i].isString() || names[i].toString().isEmpty())
-            bad(QString("%1.parameters[%2]").arg(field).arg(i), "expected a parameter name", names[i]);
+            badSessionField(QString("%1.parameters[%2]").arg(field).arg(i), "expected a parameter name", names[i]);
         p.parameters.push_back(names[i].toString().toStdString());
     }
     const QJsonArray landscape = arrayAt(json, "landscape", field);
     if (!landscape.isEmpty() && landscape.size() != names.size())
-        bad(field + ".landscape", QString("expected one list of values per parameter (%1)").arg(names.size()), json.value("landscape"));
+        badSessionField(field + ".landscape", QString("expected one list of values per parameter (%1)").arg(names.size()), json.value("landscape"));
     for (qsizetype k = 0; k < landscape.size(); ++k) {
         const QString at = QString("%1.landscape[%2]").arg(field).arg(k);
         if (!landscape[k].isArray() || landscape[k].toArray().isEmpty())
-            bad(at, "expected a list of values", landscape[k]);
+            badSessionField(at, "expected a list of values", landscape[k]);
         std::vector<double> values;
         for (qsizetype i = 0; i < landscape[k].toArray().size(); ++i)
             values.push_back(finiteAt(landscape[k].toArray()[i], QString("%1[%2]").arg(at).arg(i)));
@@ -120,7 +112,7 @@ LearnPicture learnPictureFromJson(const QJsonObject& json, const QString& field)
     for (qsizetype i = 0; i < points.size(); ++i)
         p.landscapePoints.push_back(pointAt(points[i], p.parameters, QString("%1.landscape_points[%2]").arg(field).arg(i)));
     if (json.contains("learned_landscape") && !json.value("learned_landscape").isBool())
-        bad(field + ".learned_landscape", "expected true or false", json.value("learned_landscape"));
+        badSessionField(field + ".learned_landscape", "expected true or false", json.value("learned_landscape"));
     p.learnedLandscape = json.value("learned_landscape").toBool();
     const QJsonArray path = arrayAt(json, "path", field);
     for (qsizetype i = 0; i < path.size(); ++i)
@@ -128,7 +120,7 @@ LearnPicture learnPictureFromJson(const QJsonObject& json, const QString& field)
     const QJsonValue best = json.value("best");
     if (json.contains("best") && (!best.isDouble() || best.toDouble() != std::floor(best.toDouble()) || best.toDouble() < -1 ||
                                   best.toDouble() >= double(p.path.size())))
-        bad(field + ".best", QString("expected -1 or a point of the path (0 to %1)").arg(qsizetype(p.path.size()) - 1), best);
+        badSessionField(field + ".best", QString("expected -1 or a point of the path (0 to %1)").arg(qsizetype(p.path.size()) - 1), best);
     p.best = json.contains("best") ? best.toInt() : -1;
     return p;
 }

@@ -483,6 +483,11 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b)
     return out;
 }
 
+void badSessionField(const QString& field, const QString& detail, const QJsonValue& value)
+{
+    bad(field, detail, value);
+}
+
 SessionState sessionFromJson(const QJsonObject& json)
 {
     if (json.value("format").toString() != kFormat)

@@ -54,6 +54,9 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b);
 /// Reads a session object; missing fields keep their defaults. Throws orbit::SpecError naming the
 /// field and the offending value when a present field is malformed.
 SessionState sessionFromJson(const QJsonObject& json);
+/// Throws orbit::SpecError naming `field` ("orbit.r"), with `value` as its JSON text (a string as
+/// itself): how the session and working-state readers report a malformed field.
+[[noreturn]] void badSessionField(const QString& field, const QString& detail, const QJsonValue& value);
 
 /// Writes the session all or nothing, flushed to the disk before it replaces the old file
 /// (writeAtomically, state/AtomicWrite.hpp): a kill during the save leaves the old or the new file.

@@ -20,18 +20,11 @@ constexpr char kFormat[] = "orbitlab-working-state";
 constexpr int kVersion = 1;
 constexpr char kFileName[] = "working-state.json";
 
-[[noreturn]] void bad(const QString& field, const QString& detail, const QJsonValue& value)
-{
-    const QString text = value.isString() ? value.toString()
-                                          : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
-    throw orbit::SpecError(field.toStdString(), detail.toStdString(), text.toStdString());
-}
-
 /// A session object read as a session file is, its errors named under `field` ("session.orbit.r").
 SessionState sessionAt(const QJsonValue& v, const QString& field)
 {
     if (!v.isObject())
-        bad(field, "expected an object", v);
+        badSessionField(field, "expected an object", v);
     try {
         return sessionFromJson(v.toObject());
     } catch (const orbit::SpecError& e) {
@@ -45,7 +38,7 @@ QDateTime readTime(const QJsonObject& o, const QString& key, const QString& fiel
         return {};
     const QDateTime t = QDateTime::fromString(o.value(key).toString(), Qt::ISODateWithMs);
     if (!o.value(key).isString() || !t.isValid())
-        bad(field, "expected a date and time (ISO 8601)", o.value(key));
+        badSessionField(field, "expected a date and time (ISO 8601)", o.value(key));
     return t.toUTC();
 }
 
@@ -54,7 +47,7 @@ QString readText(const QJsonObject& o, const QString& key, const QString& field)
     if (!o.contains(key))
         return {};
     if (!o.value(key).isString())
-        bad(field, "expected a string", o.value(key));
+        badSessionField(field, "expected a string", o.value(key));
     return o.value(key).toString();
 }
 
@@ -108,16 +101,16 @@ QJsonObject toJson(const WorkingState& w)
 WorkingState workingStateFromJson(const QJsonObject& json)
 {
     if (json.value("format").toString() != kFormat)
-        bad("format", QString("not an Orbit Lab working state (expected \"%1\")").arg(kFormat), json.value("format"));
+        badSessionField("format", QString("not an Orbit Lab working state (expected \"%1\")").arg(kFormat), json.value("format"));
     const QJsonValue version = json.value("version");
     if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble()) || version.toDouble() < 1)
-        bad("version", "expected a positive integer", version);
+        badSessionField("version", "expected a positive integer", version);
     if (version.toDouble() > kVersion)
-        bad("version", QString("written by a newer Orbit Lab (this one reads version %1)").arg(kVersion), version);
+        badSessionField("version", QString("written by a newer Orbit Lab (this one reads version %1)").arg(kVersion), version);
 
     WorkingState w;
     if (!json.contains("session"))
-        bad("session", "missing", QJsonValue());
+        badSessionField("session", "missing", QJsonValue());
     w.session = sessionAt(json.value("session"), "session");
     w.sessionFile = readText(json, "session_file", "session_file");
     if (json.contains("saved_session"))
@@ -126,9 +119,9 @@ WorkingState workingStateFromJson(const QJsonObject& json)
         const QJsonObject l = json.value("lesson").toObject();
         const QJsonValue index = l.value("index"), step = l.value("step");
         if (!json.value("lesson").isObject() || !index.isDouble() || index.toInt(-1) < 0)
-            bad("lesson.index", "expected a lesson number from 0", index);
+            badSessionField("lesson.index", "expected a lesson number from 0", index);
         if (!step.isDouble() || step.toInt(-1) < 0)
-            bad("lesson.step", "expected a step number from 0", step);
+            badSessionField("lesson.step", "expected a step number from 0", step);
         w.lesson = index.toInt();
         w.lessonStep = step.toInt();
     }
@@ -138,33 +131,33 @@ WorkingState workingStateFromJson(const QJsonObject& json)
     }
     if (json.contains("learned")) {
         if (!json.value("learned").isObject())
-            bad("learned", "expected an object", json.value("learned"));
+            badSessionField("learned", "expected an object", json.value("learned"));
         const QJsonObject l = json.value("learned").toObject();
         w.learned = readText(l, "text", "learned.text");
         w.learnedAt = readTime(l, "at", "learned.at");
         if (l.contains("picture")) {
             if (!l.value("picture").isObject())
-                bad("learned.picture", "expected an object", l.value("picture"));
+                badSessionField("learned.picture", "expected an object", l.value("picture"));
             w.learnPicture = learnPictureFromJson(l.value("picture").toObject(), "learned.picture");
         }
     }
     w.trained = readText(json, "trained", "trained");
     if (json.contains("view")) {
         if (!json.value("view").isObject())
-            bad("view", "expected an object", json.value("view"));
+            badSessionField("view", "expected an object", json.value("view"));
         const QJsonObject v = json.value("view").toObject();
         w.groupFactor = readText(v, "group_factor", "view.group_factor");
         if (v.contains("thumbnail_size")) {
             const QJsonValue px = v.value("thumbnail_size");
             if (!px.isDouble() || px.toDouble() != std::floor(px.toDouble()) || px.toDouble() < kMinThumbnailSize ||
                 px.toDouble() > kMaxThumbnailSize)
-                bad("view.thumbnail_size", QString("expected whole pixels from %1 to %2").arg(kMinThumbnailSize).arg(kMaxThumbnailSize), px);
+                badSessionField("view.thumbnail_size", QString("expected whole pixels from %1 to %2").arg(kMinThumbnailSize).arg(kMaxThumbnailSize), px);
             w.thumbnailSize = px.toInt();
         }
     }
     w.savedAt = readTime(json, "saved_at", "saved_at");
     if (!json.value("clean_exit").isBool())
-        bad("clean_exit", "expected true or false", json.value("clean_exit"));
+        badSessionField("clean_exit", "expected true or false", json.value("clean_exit"));
     w.cleanExit = json.value("clean_exit").toBool();
     return w;
 }

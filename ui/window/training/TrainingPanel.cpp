@@ -287,7 +287,7 @@ QString TrainingPanel::statusText() const { return control_->statusText(); }
 
 QString TrainingPanel::resultText() const
 {
-    return last_ ? QTextDocumentFragment::fromHtml(summary_->text()).toPlainText() : QString();
+    return last_ ? resultText_ : QString();
 }
 
 void TrainingPanel::showRestored(const QString& trained, const QString& learned, const LearnPicture& picture)
@@ -450,6 +450,8 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
         summary_->setText(summary_->text() +
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));
+    // In words once per result (the working state asks for it at every autosave poll).
+    resultText_ = QTextDocumentFragment::fromHtml(summary_->text()).toPlainText();
     drawTable(*result);
     drawScoreChart(scoreChart_, result->result, result->curve, unit);
     drawConfusion(*result);

@@ -131,6 +131,7 @@ private:
     ConfusionMatrixView* confusion_;
 
     std::shared_ptr<const TrainingResult> last_;
+    QString resultText_;  ///< the last result's summary in words (resultText)
     std::optional<Action> pending_;  ///< waiting for data (runWhenDataReady)
     int draws_ = 0;
 };
