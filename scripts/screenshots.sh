@@ -77,7 +77,8 @@ for panel in group kernels approximation training; do
 done
 
 shot lesson-locality.png --lesson locality --step 3
-shot lesson-per-class.png --lesson locality --step 6
+# Lesson 2's reveal: the step's own per-class learn, run as its text asks (Learn locality).
+shot lesson-per-class.png --lesson locality --step 6 --run learn
 
 for suite in window/inspect/test_ui_inspect window/sweep/test_ui_sweep; do
     echo "screenshots: $suite (the clicked states)"

@@ -82,6 +82,8 @@ QJsonObject toJson(const WorkingState& w)
         QJsonObject learned{{"text", w.learned}};
         if (w.learnedAt.isValid())  // an absent time reads back as none; an empty one would be refused
             learned.insert("at", w.learnedAt.toUTC().toString(Qt::ISODateWithMs));
+        if (!w.learnPicture.empty())
+            learned.insert("picture", toJson(w.learnPicture));
         json.insert("learned", learned);
     }
     if (!w.trained.isEmpty())
@@ -133,6 +135,11 @@ WorkingState workingStateFromJson(const QJsonObject& json)
         const QJsonObject l = json.value("learned").toObject();
         w.learned = readText(l, "text", "learned.text");
         w.learnedAt = readTime(l, "at", "learned.at");
+        if (l.contains("picture")) {
+            if (!l.value("picture").isObject())
+                badSessionField("learned.picture", "expected an object", l.value("picture"));
+            w.learnPicture = learnPictureFromJson(l.value("picture").toObject(), "learned.picture");
+        }
     }
     w.trained = readText(json, "trained", "trained");
     if (json.contains("view")) {

@@ -4,6 +4,7 @@
 // thread) and once more at a clean quit; the next start reopens it, or after an unclean exit offers it
 // back (window/shell/WorkingStateKeeper.hpp).
 #include "state/AtomicWrite.hpp"
+#include "state/LearnPicture.hpp"
 #include "state/Session.hpp"
 
 #include <QByteArray>
@@ -24,7 +25,8 @@ namespace orbitui {
 /// Everything the window restores: the session (dataset path, every panel's setting, the A/B pin, the
 /// panel), the session file in use and its content as last saved (so the title's [*] survives a
 /// restart), the lesson and its step, the orbit settings Undo of Learn locality puts back, and the
-/// last results in words (learned values and evidence, the training's metrics).
+/// last results: the learned values and evidence in words with the learn's chart as data, and the
+/// training's metrics in words.
 /// The Data panel's thumbnail sizes, in pixels (its slider's range).
 inline constexpr int kMinThumbnailSize = 40;
 inline constexpr int kMaxThumbnailSize = 200;
@@ -38,6 +40,7 @@ struct WorkingState {
     std::optional<OrbitSettings> learnUndo;  ///< the orbit settings before the last learn
     QString learned;                      ///< the last learn's result (or a running one's best point)
     QDateTime learnedAt;                  ///< when it was reached (UTC); invalid: no learn
+    LearnPicture learnPicture;            ///< its chart (a one-locality learn); empty: none
     QString trained;                      ///< the last training run's result, in words
     QString groupFactor;                  ///< the Group panel's plotted factor (affine); empty: the first
     int thumbnailSize = 0;                ///< the Data panel's thumbnail size in pixels; 0: the default
@@ -50,7 +53,7 @@ struct WorkingState {
 
 /// {"format": "orbitlab-working-state", "version": 1, "session": {...a session...}, "session_file": ...,
 /// "saved_session": {...}, "lesson": {"index", "step"}, "learn_undo": {...a session's orbit...},
-/// "learned": {"text", "at"}, "trained": ..., "view": {"group_factor", "thumbnail_size"}, "saved_at":
+/// "learned": {"text", "at", "picture": {...LearnPicture...}}, "trained": ..., "view": {"group_factor", "thumbnail_size"}, "saved_at":
 /// ISO 8601, "clean_exit": bool}.
 QJsonObject toJson(const WorkingState& w);
 /// Throws orbit::SpecError naming the field ("session.orbit.r", "saved_at") and the value.

@@ -64,7 +64,10 @@ QWidget* FieldHighlight::mark(const QString& field, const QString& message, bool
         marked_.insert(control, Saved{control->toolTip(), control->styleSheet()});
     const Saved& saved = marked_[control];
     control->setProperty(kProperty, true);
-    control->setStyleSheet(saved.styleSheet.isEmpty() ? kFrameRule : saved.styleSheet + "\n" + kFrameRule);
+    // A sheet of bare declarations ("color: #555;") is a rule for the widget itself; beside another
+    // rule it needs its braces, or Qt cannot parse the whole sheet and drops both.
+    const QString own = saved.styleSheet.contains('{') ? saved.styleSheet : "* { " + saved.styleSheet + " }";
+    control->setStyleSheet(saved.styleSheet.isEmpty() ? kFrameRule : own + "\n" + kFrameRule);
     // The message quotes values from the user or from files: shown as plain text, never as markup.
     control->setToolTip(Qt::convertFromPlainText(safeText(message), Qt::WhiteSpaceNormal));
     watch(control);

@@ -479,6 +479,24 @@ std::array<double, 3> bracketOf(const Search& search, const Box& box, double u)
     return {left, u, right};
 }
 
+/// One parameter: the curvature at recorded point k of the parabola through it and its nearest
+/// recorded neighbours on either side, or `fallback` without a neighbour on each side or when that
+/// parabola is not concave.
+double curvatureAround(const Search& search, std::size_t k, double fallback)
+{
+    const auto& u = search.points();
+    const auto& t = search.trajectory();
+    std::optional<std::size_t> left, right;
+    for (std::size_t q = 0; q < u.size(); ++q) {
+        if (u[q][0] < u[k][0] && (!left || u[q][0] > u[*left][0])) left = q;
+        if (u[q][0] > u[k][0] && (!right || u[q][0] < u[*right][0])) right = q;
+    }
+    if (!left || !right) return fallback;
+    const double concave = parabolaCurvature(u[*left][0], t[*left].logEvidence, u[k][0], t[k].logEvidence, u[*right][0],
+                                             t[*right].logEvidence);
+    return concave > 0 ? concave : fallback;
+}
+
 /// Golden-section search inside the scan's bracket around `peak` (a piecewise-constant curve).
 void bracket(Search& search, const Box& box, std::size_t peak)
 {
@@ -703,19 +721,7 @@ SearchOutcome maximiseEvidence(const EvidenceFunction& full, const std::vector<c
             }
             const double range = spread(main), tol = std::max(1e-3, 5e-4 * range);
             if (m == 1) {
-                const double u = main.points()[from][0], fu = main.trajectory()[from].logEvidence;
-                std::optional<std::size_t> left, right;
-                for (std::size_t k = 0; k < main.points().size(); ++k) {
-                    const double v = main.points()[k][0];
-                    if (v < u && (!left || v > main.points()[*left][0])) left = k;
-                    if (v > u && (!right || v < main.points()[*right][0])) right = k;
-                }
-                double c = 8.0 * std::max(range, 1e-3) / (box.width(0) * box.width(0));
-                if (left && right) {
-                    const double concave = parabolaCurvature(main.points()[*left][0], main.trajectory()[*left].logEvidence, u, fu,
-                                                             main.points()[*right][0], main.trajectory()[*right].logEvidence);
-                    if (concave > 0) c = concave;
-                }
+                const double c = curvatureAround(main, from, 8.0 * std::max(range, 1e-3) / (box.width(0) * box.width(0)));
                 out.converged = refineLine(main, box, from, seeds, c, tol);
             } else {
                 std::vector<double> scale(m);

@@ -7,6 +7,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
@@ -31,6 +32,15 @@ using orbitui::WorkingState;
 
 namespace {
 
+orbit::EvidencePoint point(double kappa, double logEvidence, const std::string& stage)
+{
+    orbit::EvidencePoint p;
+    p.params = {{"kappa", kappa}};
+    p.logEvidence = logEvidence;
+    p.stage = stage;
+    return p;
+}
+
 WorkingState sample(double kappa)
 {
     WorkingState w;
@@ -47,6 +57,11 @@ WorkingState sample(double kappa)
     w.learned = "Learned κ = 7.5 (log evidence 2460.70)";
     w.learnedAt = QDateTime(QDate(2026, 11, 26), QTime(12, 0), Qt::UTC);
     w.trained = "accuracy 0.92";
+    w.learnPicture.parameters = {"kappa"};
+    w.learnPicture.learnedLandscape = true;
+    w.learnPicture.landscapePoints = {point(1.0, -12.5, ""), point(7.5, -3.25, "")};
+    w.learnPicture.path = {point(1.0, -12.5, "scan"), point(7.5, -3.25, "lbfgs")};
+    w.learnPicture.best = 1;
     w.groupFactor = "scale";
     w.thumbnailSize = 120;
     w.savedAt = QDateTime(QDate(2026, 11, 26), QTime(12, 2, 30), Qt::UTC);
@@ -80,6 +95,13 @@ private slots:
         QCOMPARE(back.lessonStep, 2);
         QCOMPARE(back.groupFactor, QString("scale"));
         QCOMPARE(back.thumbnailSize, 120);
+        QCOMPARE(back.learnPicture.parameters, w.learnPicture.parameters);
+        QCOMPARE(back.learnPicture.path.size(), std::size_t(2));
+        QCOMPARE(back.learnPicture.path[1].stage, std::string("lbfgs"));
+        QCOMPARE(back.learnPicture.path[1].params.at("kappa"), 7.5);
+        QCOMPARE(back.learnPicture.landscapePoints[0].logEvidence, -12.5);
+        QCOMPARE(back.learnPicture.best, 1);
+        QVERIFY(back.learnPicture.learnedLandscape);
         QVERIFY(!back.sessionModified());
         WorkingState changed = back;
         changed.session.orbit.setParameter("kappa", 3.0);
@@ -121,6 +143,40 @@ private slots:
         QTest::newRow("lesson") << "lesson" << QJsonValue(QJsonObject{{"index", -2}, {"step", 0}}) << "lesson.index";
         QTest::newRow("thumbnails") << "view" << QJsonValue(QJsonObject{{"thumbnail_size", 5000}}) << "view.thumbnail_size";
         QTest::newRow("factor") << "view" << QJsonValue(QJsonObject{{"group_factor", 3}}) << "view.group_factor";
+    }
+    void malformedPicturesAreNamed_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("no parameters") << "parameters" << QJsonValue(QJsonArray{}) << "learned.picture.parameters";
+        QTest::newRow("a point without kappa")
+            << "path" << QJsonValue(QJsonArray{QJsonObject{{"params", QJsonObject{{"a", 1.0}}}, {"log_evidence", 1.0}}})
+            << "learned.picture.path[0].params";
+        QTest::newRow("NaN evidence written as a string")
+            << "landscape_points" << QJsonValue(QJsonArray{QJsonObject{{"params", QJsonObject{{"kappa", 1.0}}}, {"log_evidence", "nan"}}})
+            << "learned.picture.landscape_points[0].log_evidence";
+        QTest::newRow("best past the path") << "best" << QJsonValue(9) << "learned.picture.best";
+        QTest::newRow("grid for two parameters") << "landscape" << QJsonValue(QJsonArray{QJsonArray{1.0}, QJsonArray{2.0}})
+                                                 << "learned.picture.landscape";
+    }
+    void malformedPicturesAreNamed()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, field);
+        QJsonObject json = orbitui::toJson(sample(1.0));
+        QJsonObject learned = json.value("learned").toObject();
+        QJsonObject picture = learned.value("picture").toObject();
+        picture.insert(key, value);
+        learned.insert("picture", picture);
+        json.insert("learned", learned);
+        try {
+            orbitui::workingStateFromJson(json);
+            QFAIL("accepted");
+        } catch (const orbit::SpecError& e) {
+            QCOMPARE(QString::fromStdString(e.field()), field);
+        }
     }
     void malformedFieldsAreNamed()
     {

@@ -6,6 +6,8 @@
 
 #include <QComboBox>
 #include <QLineEdit>
+#include <QRegularExpression>
+#include <QStyle>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -20,6 +22,29 @@ class TestFieldHighlight : public QObject {
     Q_OBJECT
 
 private slots:
+    void aControlsOwnBareSheetStaysParsable()
+    {
+        // "color: #555;" beside the frame's rule needs braces, or Qt drops the whole sheet with
+        // "Could not parse stylesheet" (seen in the random-click run).
+        QTest::failOnWarning(QRegularExpression("Could not parse stylesheet"));
+        auto* edit = new QLineEdit;
+        edit->setStyleSheet("color: #555;");
+        QWidget window;
+        auto* layout = new QVBoxLayout(&window);
+        layout->addWidget(edit);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        FieldHighlight fields;
+        fields.add("s", edit);
+        QCOMPARE(fields.mark("s", "s: not a number (value 'abc')", false), edit);
+        edit->ensurePolished();
+        edit->style()->unpolish(edit);
+        edit->style()->polish(edit);
+        QTest::qWait(10);
+        QVERIFY(edit->styleSheet().contains("fieldError"));
+        edit->setText("3");
+        QCOMPARE(edit->styleSheet(), QString("color: #555;"));
+    }
     void fieldsFindTheirControls()
     {
         QWidget host;

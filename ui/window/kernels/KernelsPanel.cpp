@@ -20,6 +20,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QKeySequence>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -80,7 +81,8 @@ QPushButton* flatButton(const QString& text, const char* objectName, const QStri
 KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     : Panel("kernels", tr("Kernels"), parent), state_(state), runner_(new TaskRunner("kernels", this)),
       n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), bandwidth_(new QDoubleSpinBox),
-      auto_(new AutoApplyControl(this)), progress_(new FractionBar), summary_(new QLabel)
+      auto_(new AutoApplyControl(this)), progress_(new FractionBar), cancel_(new QPushButton(tr("Cancel"))),
+      summary_(new QLabel)
 {
     // Ranges, words and defaults: the registry's Kernels figure (orbit/registry/Figures.hpp).
     const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
@@ -110,6 +112,9 @@ void KernelsPanel::configureControls(const orbit::FigureDescriptor& figure)
     progress_->setMaximumWidth(220);
     progress_->setTextVisible(false);
     progress_->hide();
+    cancel_->setToolTip(tr("Stop computing these matrices (Esc); the ones drawn stay."));
+    cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));
+    cancel_->hide();
 }
 
 void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
@@ -123,6 +128,7 @@ void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
     controls->addWidget(flowGroup(caption(figure.setting("bandwidth")), {bandwidth_}));
     controls->addStretch();
     controls->addWidget(progress_);
+    controls->addWidget(cancel_);
     controls->addWidget(auto_);
     content()->addLayout(controls);
     sweepNote_ = new QLabel;
@@ -230,8 +236,10 @@ void KernelsPanel::connectRunner()
 {
     connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) {
         progress_->setVisible(busy);
+        cancel_->setVisible(busy);
         progress_->setFraction(0);
     });
+    connect(cancel_, &QPushButton::clicked, this, &KernelsPanel::cancel);
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
         progress_->setFraction(f);
         progress_->setToolTip(text);
@@ -343,6 +351,14 @@ void KernelsPanel::compute()
     KernelRequest req = kernelRequest(settings(), state_->orbitSettings(), ds->count());
     req.dataset = ds;
     runner_->submit(makeKernelTask(std::move(req)));
+}
+
+void KernelsPanel::cancel()
+{
+    if (!runner_->busy())
+        return;
+    runner_->cancel();
+    summary_->setText(summaryText() + tr("  <i>(cancelled: press Compute)</i>"));
 }
 
 bool KernelsPanel::isIdle() const { return !runner_->busy() && !auto_->isScheduled(); }

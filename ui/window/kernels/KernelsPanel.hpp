@@ -15,6 +15,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLayout;
+class QPushButton;
 class QSpinBox;
 
 namespace orbit {
@@ -53,6 +54,9 @@ public:
 
     /// Starts a computation for the current settings now (Compute).
     void compute();
+    /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
+    void cancel();
+    QPushButton* cancelButton() const { return cancel_; }
     HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
@@ -100,6 +104,7 @@ private:
     QDoubleSpinBox* bandwidth_;
     AutoApplyControl* auto_;
     FractionBar* progress_;
+    QPushButton* cancel_;
     QLabel* summary_;
     std::array<HeatmapView*, 4> heatmaps_{};
     std::shared_ptr<const KernelResult> last_;

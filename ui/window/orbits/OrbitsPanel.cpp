@@ -313,6 +313,33 @@ void OrbitsPanel::draw(std::shared_ptr<const OrbitResult> result)
     emit statusMessage(tr("Orbit and embedding computed in %1 ms").arg(result->seconds * 1e3, 0, 'f', 1));
 }
 
+namespace {
+
+/// The smallest box holding every point grown into it (and the origin).
+struct Bounds {
+    double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
+    void grow(QPointF p)
+    {
+        xMin = std::min(xMin, p.x());
+        xMax = std::max(xMax, p.x());
+        yMin = std::min(yMin, p.y());
+        yMax = std::max(yMax, p.y());
+    }
+};
+
+/// Row `row` of the two principal-component scores as a point.
+QPointF scorePoint(const orbit::MatrixXfR& scores, Eigen::Index row) { return {scores(row, 0), scores(row, 1)}; }
+
+} // namespace
+
+QScatterSeries* OrbitsPanel::addEmbeddingSeries(QScatterSeries* series)
+{
+    embedding_->chart()->addSeries(series);
+    series->attachAxis(axisX_);
+    series->attachAxis(axisY_);
+    return series;
+}
+
 void OrbitsPanel::drawEmbedding(const OrbitResult& result)
 {
     QChart* chart = embedding_->chart();
@@ -326,73 +353,61 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
     // The same number of inputs as drawn: update the series in place. Creating and deleting
     // series rebuilds the chart's items and legend, the most expensive part of a redraw while a
     // slider moves.
-    QList<QAbstractSeries*> existing = chart->series();
+    const QList<QAbstractSeries*> existing = chart->series();
     const bool reuse = existing.size() == qsizetype(inputs.size()) + 1;
-    if (!reuse) {
+    if (!reuse)
         chart->removeAllSeries();
-        existing.clear();
-    }
     const orbit::Dataset& ds = *result.request.dataset;
     const int r = result.request.settings.r;
-    double xMin = 0, xMax = 0, yMin = 0, yMax = 0;
-    auto grow = [&](double x, double y) {
-        xMin = std::min(xMin, x);
-        xMax = std::max(xMax, x);
-        yMin = std::min(yMin, y);
-        yMax = std::max(yMax, y);
-    };
+    Bounds box;
     QList<QPointF> originals;
     for (std::size_t j = 0; j < inputs.size(); ++j) {
-        auto* series = reuse ? static_cast<QScatterSeries*>(existing[qsizetype(j)]) : new QScatterSeries;
+        auto* series = reuse ? static_cast<QScatterSeries*>(existing[qsizetype(j)]) : addEmbeddingSeries(orbitSeries(int(j)));
         const auto i = static_cast<std::size_t>(inputs[j]);
         QString caption = sampleCaption(ds, i);
         if (caption.size() > 14)
             caption = caption.left(13) + "…";
         series->setName(tr("#%1 (%2)").arg(i).arg(caption));
-        if (!reuse) {
-            series->setMarkerSize(8);
-            QColor c = seriesColor(static_cast<int>(j));
-            series->setBorderColor(c.darker(130));
-            c.setAlpha(150);
-            series->setColor(c);
-        }
         QList<QPointF> points;
         points.reserve(r);
         for (int k = 0; k < r; ++k) {
-            const Eigen::Index row = static_cast<Eigen::Index>(j) * r + k;
-            points.append(QPointF(result.scores(row, 0), result.scores(row, 1)));
-            grow(points.back().x(), points.back().y());
+            points.append(scorePoint(result.scores, Eigen::Index(j) * r + k));
+            box.grow(points.back());
         }
         series->replace(points);
-        if (!reuse) {
-            chart->addSeries(series);
-            series->attachAxis(axisX_);
-            series->attachAxis(axisY_);
-        }
-        originals.append(QPointF(result.inputScores(static_cast<Eigen::Index>(j), 0),
-                                 result.inputScores(static_cast<Eigen::Index>(j), 1)));
-        grow(originals.back().x(), originals.back().y());
+        originals.append(scorePoint(result.inputScores, Eigen::Index(j)));
+        box.grow(originals.back());
     }
-    if (reuse) {
-        static_cast<QScatterSeries*>(existing.back())->replace(originals);
-    } else {
-        auto* inputSeries = new QScatterSeries;
-        inputSeries->setName(tr("the inputs x"));
-        inputSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        inputSeries->setMarkerSize(13);
-        inputSeries->setColor(Qt::black);
-        inputSeries->setBorderColor(Qt::white);
-        inputSeries->replace(originals);
-        chart->addSeries(inputSeries);
-        inputSeries->attachAxis(axisX_);
-        inputSeries->attachAxis(axisY_);
-    }
-    const double padX = std::max(1e-6, (xMax - xMin) * 0.06), padY = std::max(1e-6, (yMax - yMin) * 0.06);
-    axisX_->setRange(xMin - padX, xMax + padX);
-    axisY_->setRange(yMin - padY, yMax + padY);
+    auto* inputSeries = reuse ? static_cast<QScatterSeries*>(existing.back()) : addEmbeddingSeries(inputsSeries());
+    inputSeries->replace(originals);
+    const double padX = std::max(1e-6, (box.xMax - box.xMin) * 0.06), padY = std::max(1e-6, (box.yMax - box.yMin) * 0.06);
+    axisX_->setRange(box.xMin - padX, box.xMax + padX);
+    axisY_->setRange(box.yMin - padY, box.yMax + padY);
     axisX_->setTitleText(tr("PC 1 (%1 % of variance)").arg(result.explained[0] * 100.0, 0, 'f', 1));
     axisY_->setTitleText(tr("PC 2 (%1 % of variance)").arg(result.explained[1] * 100.0, 0, 'f', 1));
     chart->setTitle(tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
+}
+
+QScatterSeries* OrbitsPanel::orbitSeries(int j)
+{
+    auto* series = new QScatterSeries;
+    series->setMarkerSize(8);
+    QColor c = seriesColor(j);
+    series->setBorderColor(c.darker(130));
+    c.setAlpha(150);
+    series->setColor(c);
+    return series;
+}
+
+QScatterSeries* OrbitsPanel::inputsSeries()
+{
+    auto* series = new QScatterSeries;
+    series->setName(tr("the inputs x"));
+    series->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    series->setMarkerSize(13);
+    series->setColor(Qt::black);
+    series->setBorderColor(Qt::white);
+    return series;
 }
 
 bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy(); }

@@ -12,6 +12,7 @@ class QLabel;
 class QLayout;
 class QLineEdit;
 class QSpinBox;
+class QScatterSeries;
 class QValueAxis;
 
 namespace orbitui {
@@ -60,6 +61,12 @@ private:
     void request();
     void draw(std::shared_ptr<const OrbitResult> result);
     void drawEmbedding(const OrbitResult& result);
+    /// A new series for the orbit of the j-th embedded input (its colour; points and name follow).
+    static QScatterSeries* orbitSeries(int j);
+    /// A new series for the embedded inputs themselves (black squares).
+    static QScatterSeries* inputsSeries();
+    /// Adds `series` to the embedding chart on its two axes; returns it.
+    QScatterSeries* addEmbeddingSeries(QScatterSeries* series);
     void showInput();
     void requestProbe();
     void drawProbe(std::shared_ptr<const ProbeResult> result);

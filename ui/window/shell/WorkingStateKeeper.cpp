@@ -49,6 +49,7 @@ WorkingStateKeeper::WorkingStateKeeper(MainWindow* window, const QString& direct
             return;  // failed, or cancelled before a first step: nothing was learned
         learned_ = locality->summaryText();
         learnedAt_ = QDateTime::currentDateTimeUtc();
+        learnPicture_ = locality->picture();
     });
     connect(timer_, &QTimer::timeout, this, &WorkingStateKeeper::poll);
     timer_->start(500);
@@ -71,12 +72,13 @@ WorkingState WorkingStateKeeper::capture() const
         w.session.orbit = *best;
         w.learned = locality->summaryText();
         w.learnedAt = QDateTime::currentDateTimeUtc();
+        w.learnPicture = locality->picture();
     } else if (!learned_.isEmpty()) {
         w.learned = learned_;
         w.learnedAt = learnedAt_;
+        w.learnPicture = learnPicture_;
     }
-    if (window_->trainingPanel()->lastResult())
-        w.trained = window_->trainingPanel()->statusText();
+    w.trained = window_->trainingPanel()->lastResult() ? window_->trainingPanel()->resultText() : trained_;
     w.groupFactor = QString::fromStdString(window_->groupPanel()->densityFactor());
     w.thumbnailSize = window_->dataPanel()->thumbnailSize();
     return w;
@@ -94,6 +96,9 @@ void WorkingStateKeeper::apply(const WorkingState& state)
         window_->dataPanel()->setThumbnailSize(state.thumbnailSize);
     learned_ = state.learned;
     learnedAt_ = state.learnedAt;
+    learnPicture_ = state.learnPicture;
+    trained_ = state.trained;
+    window_->trainingPanel()->showRestored(trained_, learned_, learnPicture_);
     sessionFile_ = state.sessionFile;
     savedSession_ = state.savedSession;
     updateTitle();
@@ -166,6 +171,8 @@ void WorkingStateKeeper::clearSessionFile()
     savedSession_.reset();
     learned_.clear();
     learnedAt_ = {};
+    learnPicture_ = {};
+    trained_.clear();
     updateTitle();
 }
 

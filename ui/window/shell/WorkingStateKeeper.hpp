@@ -3,6 +3,7 @@
 // autosaved while the user works, written at a clean quit, reopened at the next start or, after an
 // unclean exit, offered back; the session file in use and whether the setting differs from it (the
 // title's [*]).
+#include "state/LearnPicture.hpp"
 #include "state/WorkingState.hpp"
 
 #include <QDateTime>
@@ -70,6 +71,8 @@ private:
     QByteArray seenContent_;
     QString learned_;         ///< the last learn's result in words (kept across restarts)
     QDateTime learnedAt_;
+    LearnPicture learnPicture_;  ///< its chart as data
+    QString trained_;            ///< the training result in words restored from an earlier session
     QPointer<QMessageBox> offer_;
     bool finished_ = false;
 };

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace orbitui {
@@ -119,18 +120,30 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     connect(learnButton_, &QPushButton::clicked, this, &LocalityPane::learnRequested);
     connect(undoButton_, &QPushButton::clicked, this, &LocalityPane::undo);
     connect(state_, &LabState::orbitSettingsChanged, this, [this] {
-        if (!applying_)
-            refreshParameters();
+        if (applying_)
+            return;
+        if (busy() && before_ && !sameParameters(*before_, state_->orbitSettings()))
+            abandon(tr("the group or its distribution changed"));
+        refreshParameters();
     });
-    connect(state_, &LabState::datasetChanged, this, &LocalityPane::refreshParameters);
+    connect(state_, &LabState::datasetChanged, this, [this] {
+        if (busy())
+            abandon(tr("other data were opened"));
+        refreshParameters();
+        showRestored();
+    });
     connect(runner_, &TaskRunner::progress, this, [this](quint64, double fraction, const QString& text) { emit progress(fraction, text); });
     connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
+        if (abandoned_)
+            return;  // its values name parameters of a setting the user has left
         if (const auto step = v.value<std::shared_ptr<const LocalityStep>>())
             onStep(*step);
         else if (const auto learned = v.value<std::shared_ptr<const orbit::ClassLocality>>())
             onClass(*learned);
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
+        if (abandoned_)
+            return endAbandoned();  // finished before the cancel reached it
         onFinished(v.value<std::shared_ptr<const LocalityResult>>());
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
@@ -143,6 +156,8 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
         emit stopped(message, field);
     });
     connect(runner_, &TaskRunner::cancelled, this, [this](quint64) {
+        if (abandoned_)
+            return endAbandoned();
         if (!perClassView_->isHidden()) {  // a per-class run (shown even while the tab is not)
             keepClasses();
             summary_->setText(classes_.empty()
@@ -278,6 +293,7 @@ void LocalityPane::start(const TrainingSettings& training)
     if (names.empty())
         throw orbit::SpecError("learn", "check at least one parameter of the distribution to learn");
     const OrbitSettings orbitSettings = state_->orbitSettings();
+    finished_ = false;
     LocalityRequest request;
     request.dataset = ds;
     request.subset = std::size_t(std::max(0, training.subset));
@@ -313,6 +329,7 @@ void LocalityPane::start(const TrainingSettings& training)
         request.landscape.clear();
     }
     before_ = orbitSettings;
+    restored_ = {};
     running_ = names;
     best_.clear();
     pilotBest_.clear();
@@ -344,6 +361,74 @@ void LocalityPane::cancel()
 {
     if (runner_->busy())
         runner_->cancel();
+}
+
+LearnPicture LocalityPane::picture() const
+{
+    return view_->isHidden() ? LearnPicture{} : view_->picture();
+}
+
+void LocalityPane::restore(const QString& summary, const LearnPicture& picture)
+{
+    if (busy())
+        return;
+    if (!summary.isEmpty())
+        summary_->setText(tr("From the last session: %1").arg(summary));
+    restored_ = picture;
+    showRestored();
+}
+
+void LocalityPane::showRestored()
+{
+    const auto ds = state_->dataset();
+    if (restored_.empty() || busy() || !ds)
+        return;
+    const LearnPicture picture = std::exchange(restored_, {});
+    std::vector<LocalityView::Parameter> params;
+    try {
+        const auto dist = buildOrbit(state_->orbitSettings(), ds->kind, ds->shape).dist;
+        for (const std::string& name : picture.parameters) {
+            const orbit::ParamDescriptor& p = dist->parameterDescriptor(name);
+            params.push_back({name, p, {p.learnMinimum, p.learnMaximum}});
+        }
+    } catch (const orbit::SpecError&) {
+        return;  // the setting has changed since (another group or distribution): its chart is gone
+    }
+    perClassView_->setVisible(false);
+    view_->setVisible(true);
+    view_->show(std::move(params), picture);
+}
+
+bool LocalityPane::sameParameters(const OrbitSettings& a, const OrbitSettings& b)
+{
+    if (a.group != b.group || a.cyclicN != b.cyclicN || a.orthogonalK != b.orthogonalK)
+        return false;
+    for (const std::string& f : a.factors())
+        if (a.factor(f).name != b.factor(f).name)
+            return false;
+    return true;
+}
+
+void LocalityPane::abandon(const QString& why)
+{
+    abandoned_ = true;
+    abandonReason_ = why;
+    runner_->cancel();
+}
+
+void LocalityPane::endAbandoned()
+{
+    abandoned_ = false;
+    before_.reset();  // the user's own change stands; Undo would take it back
+    best_.clear();
+    pilotBest_.clear();
+    classes_.clear();
+    summary_->setText(tr("Stopped learning: %1 while it ran, so its values would not fit. Nothing learned was applied; "
+                         "press Learn again for the new setting.")
+                          .arg(abandonReason_));
+    undoButton_->setEnabled(false);
+    learnButton_->setEnabled(true);
+    emit stopped(QString());
 }
 
 void LocalityPane::undo()
@@ -473,6 +558,7 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
     if (!result)
         return;
     last_ = result;
+    finished_ = true;
     if (result->perClass) {
         const orbit::PerClassResult& p = *result->perClass;
         classes_.clear();

@@ -8,6 +8,7 @@
 // the settings, and Undo puts back what they were before. With "per class" every class learns its own
 // parameters (PerClassView fills in class by class); the learned classes become the orbit settings'
 // per-class distributions (kept on Cancel), the single learned one their default.
+#include "state/LearnPicture.hpp"
 #include "state/OrbitSettings.hpp"
 #include "state/TrainingSettings.hpp"
 
@@ -74,6 +75,13 @@ public:
     void undo();
     /// The orbit settings Undo puts back (none: Undo is off), and setting them (a restored working state).
     const std::optional<OrbitSettings>& undoSettings() const { return before_; }
+    /// The chart of the last one-locality learn (or of the one under way) as data; empty after a
+    /// per-class learn or before any.
+    LearnPicture picture() const;
+    /// Shows a learn of an earlier session: its summary (marked as such) and, once data are loaded
+    /// whose distribution has the picture's parameters, its chart. Nothing is learned again; a
+    /// picture whose parameters the distribution does not have is dropped.
+    void restore(const QString& summary, const LearnPicture& picture);
     void setUndoSettings(const std::optional<OrbitSettings>& settings);
     /// While a learn runs: the orbit settings at its best point so far (none before the first step).
     std::optional<OrbitSettings> bestSoFar() const;
@@ -88,6 +96,9 @@ public:
                     bool perClass = false);
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
+    /// Whether the last run ended with its result (false while one runs, and after a cancel, a
+    /// failure or an abandoned run): what the status line says when stopped() arrives.
+    bool finished() const { return finished_; }
     QString summaryText() const;
 
 signals:
@@ -102,6 +113,13 @@ signals:
 
 private:
     void refreshParameters();
+    /// Whether `a` and `b` have the same learnable parameters: the same group and distribution names.
+    static bool sameParameters(const OrbitSettings& a, const OrbitSettings& b);
+    /// Cancels the running learn because the user left its setting (`why`); applies nothing of it.
+    void abandon(const QString& why);
+    void endAbandoned();
+    /// Draws restored_ when data are loaded and nothing runs (then forgets it).
+    void showRestored();
     void onStep(const LocalityStep& step);
     void onClass(const orbit::ClassLocality& learned);
     /// Writes the classes learned so far into the orbit settings' per-class distributions.
@@ -136,6 +154,12 @@ private:
     int steps_ = 0;
     std::shared_ptr<const LocalityResult> last_;
     bool applying_ = false;                       ///< true while this pane writes the orbit settings
+    /// The user changed the group, a distribution or the data while a learn ran: its values no longer
+    /// name this setting's parameters, so the run is cancelled and nothing it learned is applied.
+    bool abandoned_ = false;
+    QString abandonReason_;
+    LearnPicture restored_;  ///< a picture of an earlier session waiting for its data
+    bool finished_ = false;                       ///< finished(): set by onFinished, cleared by start
 };
 
 } // namespace orbitui

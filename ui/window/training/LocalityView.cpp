@@ -85,6 +85,7 @@ void LocalityView::begin(std::vector<Parameter> params, std::vector<std::vector<
     path_.clear();
     landscapeCount_ = 0;
     best_ = -1;
+    learnedLandscape_ = false;
     if (params_.size() == 2 && landscape_.size() == 2) {
         Eigen::MatrixXd m = Eigen::MatrixXd::Constant(Eigen::Index(landscape_[0].size()), Eigen::Index(landscape_[1].size()),
                                                       std::numeric_limits<double>::quiet_NaN());
@@ -108,6 +109,7 @@ void LocalityView::addLandscapePoint(const orbit::EvidencePoint& point)
 {
     ++landscapeCount_;
     if (showsSurface()) {
+        landscapePoints_.push_back(point);  // kept for picture(); the surface draws from its matrix
         // The cell of the point's two values on the grid.
         auto index = [](const std::vector<double>& values, double v) {
             const auto it = std::min_element(values.begin(), values.end(),
@@ -146,6 +148,7 @@ void LocalityView::setLearnedLandscape(const std::vector<orbit::LandscapePoint>&
         landscapePoints_.push_back(e);
     }
     landscapeCount_ = int(landscapePoints_.size());
+    learnedLandscape_ = true;
     series_[0]->setName(tr("evidence (the learn's own evaluations, pilots scaled to full size)"));
     redraw();
 }
@@ -156,6 +159,47 @@ void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::
     for (std::size_t i = 0; i < path_.size(); ++i)
         if (path_[i].params == best.params && path_[i].logEvidence == best.logEvidence)
             best_ = int(i);
+    redraw();
+}
+
+LearnPicture LocalityView::picture() const
+{
+    LearnPicture p;
+    for (const Parameter& param : params_)
+        p.parameters.push_back(param.name);
+    p.landscape = landscape_;
+    // Only what the chart draws: the values, the evidence and, on the path, the stage.
+    auto drawn = [](const orbit::EvidencePoint& e, bool withStage) {
+        orbit::EvidencePoint d;
+        d.params = e.params;
+        d.logEvidence = e.logEvidence;
+        if (withStage)
+            d.stage = e.stage;
+        return d;
+    };
+    for (const orbit::EvidencePoint& e : landscapePoints_)
+        p.landscapePoints.push_back(drawn(e, false));
+    p.learnedLandscape = learnedLandscape_;
+    for (const orbit::EvidencePoint& e : path_)
+        p.path.push_back(drawn(e, true));
+    p.best = best_;
+    return p;
+}
+
+void LocalityView::show(std::vector<Parameter> params, const LearnPicture& picture)
+{
+    begin(std::move(params), picture.landscape);
+    if (picture.learnedLandscape) {
+        std::vector<orbit::LandscapePoint> points;
+        for (const orbit::EvidencePoint& e : picture.landscapePoints)
+            points.push_back({e.params, e.logEvidence, -1});
+        setLearnedLandscape(points);
+    } else {
+        for (const orbit::EvidencePoint& e : picture.landscapePoints)
+            addLandscapePoint(e);
+    }
+    path_ = picture.path;
+    best_ = picture.best;
     redraw();
 }
 

@@ -4,6 +4,7 @@
 // it (the spread scan grey, the L-BFGS or bracketing steps joined in order, the best one red); for
 // three or more parameters, each parameter's path through its range and the evidence, against the
 // evaluation number. Fed point by point while the worker runs.
+#include "state/LearnPicture.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/registry/Parameters.hpp"
 
@@ -45,6 +46,12 @@ public:
     /// mapped onto the full scale (orbit::learnLandscape); no evaluation of its own.
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
+    /// What the view was fed since the last begin(), as data (the working state keeps it).
+    LearnPicture picture() const;
+    /// Draws `picture` again, as if fed point by point; `params` are its parameters' descriptions, in
+    /// its order.
+    void show(std::vector<Parameter> params, const LearnPicture& picture);
+
     int landscapePoints() const { return landscapeCount_; }
     int pathPoints() const { return int(path_.size()); }
     /// The chart (one parameter, or three and more) and the surface (two).
@@ -66,6 +73,7 @@ private:
     std::vector<orbit::EvidencePoint> landscapePoints_, path_;
     int landscapeCount_ = 0;
     int best_ = -1;  ///< index into path_
+    bool learnedLandscape_ = false;  ///< landscapePoints_ are the learn's own evaluations (setLearnedLandscape)
     QStackedWidget* stack_;
     ChartBox* chart_;
     HeatmapView* surface_;

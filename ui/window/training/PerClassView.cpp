@@ -118,16 +118,27 @@ void PerClassView::addClass(const orbit::ClassLocality& learned)
     rescale();
 }
 
+double perClassAxisTop(double hi, bool degrees)
+{
+    if (!degrees)
+        return std::max(hi, 1.0) * 1.1;
+    const double top = 1.1 * std::max(hi, 1.0);
+    const double step = top <= 60.0 ? 10.0 : 30.0;
+    return std::min(360.0, std::ceil(top / step) * step);
+}
+
+double PerClassView::axisTop() const { return yAxis_ ? yAxis_->max() : 0.0; }
+
 void PerClassView::rescale()
 {
     if (!yAxis_)
         return;
-    double hi = degrees_ ? 90.0 : 1.0;
+    double hi = 0.0;
     for (int i = 0; set_ && i < set_->count(); ++i)
         hi = std::max(hi, set_->at(i));
     for (const QPointF& p : global_ ? global_->points() : QList<QPointF>())
         hi = std::max(hi, p.y());
-    yAxis_->setRange(0.0, degrees_ ? std::min(360.0, std::ceil(hi * 1.1 / 30.0) * 30.0) : hi * 1.1);
+    yAxis_->setRange(0.0, perClassAxisTop(hi, degrees_));
 }
 
 void PerClassView::finish(const orbit::PerClassResult& result, const Eigen::MatrixXi& globalConfusion,

@@ -27,6 +27,12 @@ namespace orbitui {
 class ChartBox;
 class ConfusionMatrixView;
 
+/// The top of the bar chart's value axis for the largest value drawn, `hi` (a bar or the line):
+/// 10 % above it, rounded up to 10° below 60° and to 30° above, at most 360° (degrees);
+/// max(hi, 1) * 1.1 otherwise. Narrow windows fill the chart (Fashion-MNIST's 6° to 29° on a 40°
+/// axis, not 120°).
+double perClassAxisTop(double hi, bool degrees);
+
 class PerClassView : public QWidget {
     Q_OBJECT
 public:
@@ -52,6 +58,8 @@ public:
     ChartBox* chartBox() const { return chart_; }
     ConfusionMatrixView* globalConfusion() const { return globalMatrix_; }
     ConfusionMatrixView* perClassConfusion() const { return perClassMatrix_; }
+    /// The value axis's top (perClassAxisTop of the largest bar or line; 0 before begin()).
+    double axisTop() const;
 
 signals:
     /// A class's bar was clicked.

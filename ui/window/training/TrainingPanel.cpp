@@ -28,6 +28,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTextDocumentFragment>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -79,7 +80,11 @@ TrainingPanel::TrainingPanel(LabState* state, QWidget* parent)
     connect(localityPane_, &LocalityPane::stopped, this, [this](const QString& message, const QString& field) {
         if (!message.isEmpty())
             showFieldError(tr("Learning the locality failed: %1").arg(message), field, message);
-        control_->stop(message.isEmpty() ? 1.0 : 0.0, tr("Learn locality stopped after %1.").arg(control_->elapsedText()));
+        // "stopped" only for a cancel, a failure or an abandoned run: a finished learn says so.
+        const QString elapsed = control_->elapsedText();
+        control_->stop(message.isEmpty() ? 1.0 : 0.0, localityPane_->finished()
+                                                          ? tr("Learn locality finished in %1.").arg(elapsed)
+                                                          : tr("Learn locality stopped after %1.").arg(elapsed));
         updateEnabled();
     });
 
@@ -279,6 +284,26 @@ bool TrainingPanel::isIdle() const
 }
 
 QString TrainingPanel::statusText() const { return control_->statusText(); }
+
+QString TrainingPanel::resultText() const
+{
+    return last_ ? resultText_ : QString();
+}
+
+void TrainingPanel::showRestored(const QString& trained, const QString& learned, const LearnPicture& picture)
+{
+    if (!isIdle())
+        return;
+    if (!trained.isEmpty()) {
+        // The score is the first line; the whole text is the tooltip.
+        control_->stop(1.0, tr("From the last session: %1").arg(trained.section('\n', 0, 0)));
+        control_->statusLabel()->setToolTip(trained);
+    }
+    if (!learned.isEmpty() || !picture.empty())
+        localityPane_->restore(learned, picture);
+    if (!picture.empty() && !last_)
+        resultTabs_->setCurrentIndex(1);
+}
 QLineEdit* TrainingPanel::specEdit() const { return form_->specEdit(); }
 bool TrainingPanel::showsResults() const { return stack_->currentIndex() == 1; }
 
@@ -425,6 +450,8 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
         summary_->setText(summary_->text() +
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));
+    // In words once per result (the working state asks for it at every autosave poll).
+    resultText_ = QTextDocumentFragment::fromHtml(summary_->text()).toPlainText();
     drawTable(*result);
     drawScoreChart(scoreChart_, result->result, result->curve, unit);
     drawConfusion(*result);

@@ -5,6 +5,7 @@
 // confusion matrix for classes and a learning curve. A failed or cancelled run keeps the last
 // results on screen. The settings are a TrainingForm, Run / Cancel / progress a TrainingRunControl,
 // the per-fold table a FoldTableModel.
+#include "state/LearnPicture.hpp"
 #include "state/TrainingSettings.hpp"
 #include "widgets/Panel.hpp"
 
@@ -76,6 +77,12 @@ public:
     ChartBox* learningCurveChart() const { return curveChart_; }
     ConfusionMatrixView* confusionView() const { return confusion_; }
     QString statusText() const;
+    /// The last run's result in words (score, samples, features, learner, time); empty before one.
+    QString resultText() const;
+    /// Shows the results of an earlier session, marked as such: the training's `trained` (resultText)
+    /// on the status line, and the last learn's summary and chart on the Learned locality tab (shown
+    /// when there is a chart). Nothing is computed again.
+    void showRestored(const QString& trained, const QString& learned, const LearnPicture& picture);
     /// False while the "what this does" hint is shown (before the first result).
     bool showsResults() const;
     QLineEdit* specEdit() const;
@@ -124,6 +131,7 @@ private:
     ConfusionMatrixView* confusion_;
 
     std::shared_ptr<const TrainingResult> last_;
+    QString resultText_;  ///< the last result's summary in words (resultText)
     std::optional<Action> pending_;  ///< waiting for data (runWhenDataReady)
     int draws_ = 0;
 };

@@ -41,6 +41,7 @@ void TrainingRunControl::start(const QString& text)
 {
     progress_->setFraction(0);
     status_->setText(text);
+    status_->setToolTip({});  // a restored result's full text (TrainingPanel::showRestored) is gone
     clock_.start();
 }
 

@@ -24,6 +24,7 @@
 #include "orbit/util/Error.hpp"
 
 #include "QuickSettings.hpp"
+#include "Screenshot.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -34,6 +35,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineSeries>
+#include <QLabel>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QByteArray>
@@ -253,6 +256,34 @@ private slots:
         QCOMPARE(panel->lastResult()->request.n, 20);
         QCOMPARE(panel->heatmap(KernelsPanel::Base)->matrix().rows(), Eigen::Index(20));
         QVERIFY(panel->runner()->droppedCount() >= 1);
+    }
+
+    void cancelStopsAKernelsComputeAndKeepsTheMatricesDrawn()
+    {
+        // A long Compute (N = 1000, r = 64) could not be stopped but by changing a setting: Cancel
+        // (and Esc) stops it, the matrices drawn before stay, and nothing of the cancelled run arrives.
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        w.showPanel("kernels");
+        KernelsPanel* panel = w.kernelsPanel();
+        QVERIFY(computeAndSettle(*panel, smallKernels(20)));
+        QVERIFY(panel->cancelButton()->isHidden());
+        panel->applySettings({.n = 1000, .r = 64, .s = 2000, .autoApply = false});
+        panel->compute();
+        QVERIFY(!panel->isIdle());
+        QVERIFY(!panel->cancelButton()->isHidden());
+        orbittest::saveScreenshot(w, "kernels-cancel.png");
+        QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
+        QVERIFY(panel->isIdle());
+        QVERIFY(panel->cancelButton()->isHidden());
+        bool said = false;
+        for (const QLabel* label : panel->findChildren<QLabel*>())
+            said = said || label->text().contains("cancelled: press Compute");
+        QVERIFY(said);
+        QTest::qWait(300);
+        QCOMPARE(panel->lastResult()->request.n, 20);
+        QCOMPARE(panel->heatmap(KernelsPanel::Base)->matrix().rows(), Eigen::Index(20));
     }
 
     void approximationFillsOneCurvePerR()

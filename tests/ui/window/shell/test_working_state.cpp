@@ -8,6 +8,7 @@
 #include "WindowFixture.hpp"
 
 #include "state/LabState.hpp"
+#include "state/LearnPicture.hpp"
 #include "state/Share.hpp"
 #include "state/WorkingState.hpp"
 #include "widgets/Panel.hpp"
@@ -16,6 +17,7 @@
 #include "window/shell/ShareActions.hpp"
 #include "window/shell/WorkingStateKeeper.hpp"
 #include "window/training/LocalityPane.hpp"
+#include "window/training/LocalityView.hpp"
 #include "window/training/TrainingPanel.hpp"
 
 #include <QAbstractButton>
@@ -46,6 +48,8 @@
 using orbitui::MainWindow;
 using orbitui::SessionState;
 using orbitui::Settings;
+using orbitui::LearnPicture;
+using orbitui::LocalityPane;
 using orbitui::WorkingState;
 
 namespace {
@@ -429,6 +433,70 @@ private slots:
         QVERIFY(w.close());
         QCOMPARE(orbitui::loadSession(file, nullptr)->orbit.parameter("kappa"), 7.5);
         QVERIFY(!w.isWindowModified());
+    }
+
+    void aFinishedLearnsChartAndTheTrainingResultComeBack()
+    {
+        // The last results that are cheap to keep: the learn's chart (its own evaluations, the
+        // optimiser's path) and the training's metrics come back after a quit, without computing.
+        QTemporaryDir dir;
+        LearnPicture picture;
+        QString trained;
+        {
+            Settings settings(dir.filePath("s.ini"));
+            MainWindow w(&settings, true);
+            w.show();
+            SessionState s = quietDigits();
+            s.training.subset = 300;
+            s.training.s = 150;
+            s.training.r = 6;
+            s.training.learnEvaluations = 8;
+            s.training.learnLandscape = 0;
+            s.panel = "training";
+            w.session()->apply(s);
+            QVERIFY(waitLoaded(w));
+            QVERIFY(w.trainingPanel()->learnLocality());
+            QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 120000));
+            w.trainingPanel()->run();
+            QVERIFY(QTest::qWaitFor([&] { return w.trainingPanel()->lastResult() != nullptr && w.isIdle(); }, 120000));
+            trained = w.trainingPanel()->resultText();
+            QVERIFY2(trained.startsWith("test accuracy 0."), qPrintable(trained));
+            picture = w.trainingPanel()->locality()->picture();
+            QVERIFY(!picture.empty());
+            QVERIFY(picture.path.size() >= 3);
+            QVERIFY(picture.learnedLandscape);
+            QVERIFY(w.close());
+        }
+        const WorkingState kept = readState(dir.filePath("s.state/working-state.json"));
+        QCOMPARE(kept.learnPicture.path.size(), picture.path.size());
+        QCOMPARE(kept.trained, trained);
+
+        Settings settings(dir.filePath("s.ini"));
+        MainWindow w(&settings, true);
+        w.show();
+        QVERIFY(w.keeper()->reopen([] {}));
+        QVERIFY(waitLoaded(w));
+        LocalityPane* pane = w.trainingPanel()->locality();
+        QVERIFY(QTest::qWaitFor([&] { return !pane->picture().empty(); }, 10000));
+        const LearnPicture back = pane->picture();
+        QCOMPARE(back.parameters, picture.parameters);
+        QCOMPARE(back.path.size(), picture.path.size());
+        QCOMPARE(back.best, picture.best);
+        QCOMPARE(back.landscapePoints.size(), picture.landscapePoints.size());
+        for (std::size_t i = 0; i < picture.path.size(); ++i) {
+            QCOMPARE(back.path[i].params, picture.path[i].params);
+            QCOMPARE(back.path[i].logEvidence, picture.path[i].logEvidence);
+        }
+        QCOMPARE(pane->view()->pathPoints(), int(picture.path.size()));
+        QVERIFY2(pane->summaryText().startsWith("From the last session: Learned"), qPrintable(pane->summaryText()));
+        QCOMPARE(w.trainingPanel()->statusText(), "From the last session: " + trained.section('\n', 0, 0));
+        orbittest::saveScreenshot(w, "restored-learn.png");
+        // Quit again without training: both are still kept (not the marked text, the result itself).
+        QVERIFY(w.close());
+        const WorkingState again = readState(dir.filePath("s.state/working-state.json"));
+        QCOMPARE(again.trained, trained);
+        QCOMPARE(again.learnPicture.path.size(), picture.path.size());
+        QVERIFY(!again.learned.startsWith("From the last session"));
     }
 
     void aRunningLearnAsksBeforeQuittingAndKeepsItsBestPoint()

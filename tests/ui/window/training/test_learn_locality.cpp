@@ -133,6 +133,8 @@ private slots:
         QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), learned);
         QVERIFY2(fx.pane().summaryText().contains("Learned κ"), qPrintable(fx.pane().summaryText()));
         QVERIFY(fx.pane().undoButton()->isEnabled());
+        // A learn that ran to its end says "finished", not "stopped" (that is for a cancel).
+        QVERIFY2(fx.panel.statusText().startsWith("Learn locality finished in"), qPrintable(fx.panel.statusText()));
         // The same numbers as the core (and so `orbitlab-cli learn`) on the same rows and seed.
         orbit::Dataset kept;
         const orbit::Dataset& rows = seededSubset(*fx.state.dataset(), 300, 2, kept);
@@ -204,6 +206,7 @@ private slots:
         QVERIFY(fx.panel.isIdle());
         QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), bestKappa);
         QVERIFY2(fx.pane().summaryText().startsWith("Cancelled"), qPrintable(fx.pane().summaryText()));
+        QVERIFY2(fx.panel.statusText().startsWith("Learn locality stopped after"), qPrintable(fx.panel.statusText()));
         QTest::mouseClick(fx.pane().undoButton(), Qt::LeftButton);
         QCOMPARE(fx.sessionBytes(), before);
     }
@@ -220,6 +223,39 @@ private slots:
         QCOMPARE(fx.sessionBytes(), before);
         QVERIFY(!fx.pane().undoButton()->isEnabled());
         QVERIFY(!fx.panel.hasError());
+    }
+    void leavingTheSettingMidLearnStopsItAndAppliesNothing()
+    {
+        // The random-click run's crash: a learn of rotation's kappa kept moving "kappa" after the user
+        // chose the affine group, whose parameters are "rotation.a" and so on.
+        for (const bool newData : {false, true}) {
+            Fixture fx;
+            TrainingSettings slow = slowLearn(2000, 1500, 24);
+            slow.learnEvaluations = 200;
+            slow.learnLandscape = 0;
+            fx.panel.setSettings(slow);
+            QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
+            QSignalSpy stopped(&fx.pane(), &LocalityPane::stopped);
+            QVERIFY(fx.panel.learnLocality());
+            QVERIFY(QTest::qWaitFor([&] { return partial.count() >= 1; }, 120000));
+            if (newData) {
+                fx.state.setDataset(orbittest::bundledDataset("g2.extxyz"),
+                                    QString::fromStdString(orbittest::bundledFile("g2.extxyz")));
+            } else {
+                fx.state.setOrbitSettings(affineWindows());
+            }
+            QVERIFY(fx.panel.isIdle());
+            QCOMPARE(stopped.count(), 1);
+            QVERIFY2(fx.pane().summaryText().startsWith("Stopped learning"), qPrintable(fx.pane().summaryText()));
+            QVERIFY(!fx.pane().undoButton()->isEnabled());
+            QVERIFY(fx.pane().learnButton()->isEnabled());
+            if (!newData) {
+                const QByteArray mine = fx.sessionBytes();
+                QTest::qWait(300);  // answers already on their way are dropped
+                QCOMPARE(fx.sessionBytes(), mine);
+                QCOMPARE(fx.state.orbitSettings().factorDists.at("rotation").value("a"), 0.8);
+            }
+        }
     }
     void twoParametersDrawASurfaceWithThePath()
     {

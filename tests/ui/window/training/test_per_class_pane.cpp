@@ -106,6 +106,12 @@ private slots:
             QCOMPARE(view.barHeight(c.label), *c.windowDegrees);
             QVERIFY(*c.windowDegrees > 0.0 && *c.windowDegrees <= 360.0);
         }
+        // The axis fits the widest bar or the line: above it, by less than a step of 10° or 30°.
+        double widest = result->perClass->globalWindowDegrees.value_or(0.0);
+        for (const orbit::ClassLocality& c : result->perClass->classes) widest = std::max(widest, *c.windowDegrees);
+        QCOMPARE(view.axisTop(), perClassAxisTop(widest, true));
+        QVERIFY2(view.axisTop() >= widest && view.axisTop() < 1.1 * widest + 30.0,
+                 qPrintable(QString::number(view.axisTop())));
         // A/B: both models' confusion matrices count the held-out rows.
         const long long held = static_cast<long long>(result->perClass->testRows.size());
         QCOMPARE(static_cast<long long>(view.globalConfusion()->matrix().sum()), held);
@@ -123,6 +129,17 @@ private slots:
         clickBar(view, 1);
         QCOMPARE(fx.state.orbitSettings().dist.value("a"), result->perClass->classes[1].learned.at("a"));
         QCOMPARE(fx.state.dataset()->labels[std::size_t(fx.state.selectedIndex())], 1);
+    }
+    void theAxisFitsNarrowWindows()
+    {
+        // Fashion-MNIST's windows of 6° to 29° (docs/results.md c) on a 40° axis, not a fixed 120°;
+        // wide ones round up by 30° and stop at the whole circle.
+        QCOMPARE(perClassAxisTop(29.0, true), 40.0);
+        QCOMPARE(perClassAxisTop(6.0, true), 10.0);
+        QCOMPARE(perClassAxisTop(87.6, true), 120.0);
+        QCOMPARE(perClassAxisTop(342.0, true), 360.0);
+        QCOMPARE(perClassAxisTop(0.0, true), 10.0);  // before the first bar
+        QCOMPARE(perClassAxisTop(20.0, false), 22.0);  // a parameter's own value: 10 % above
     }
     void cancelKeepsTheClassesLearnedSoFar()
     {
