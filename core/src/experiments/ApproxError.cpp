@@ -70,12 +70,13 @@ std::vector<ApproxErrorRow> approximationError(const MatrixXfR& X, const Feature
                 throw SpecError("s-list", "Nystrom needs s <= n (" + std::to_string(X.rows()) + ")", std::to_string(s));
     reportProgress(progress, 0.0, "reference kernel");
     const OrbitSampler reference(context.group, context.dist, context.shape, config.refR, deriveSeed(config.seed, 0xfe));
-    const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel);
-    const ReferenceNorms norms(K);
-    std::vector<ApproxErrorRow> rows;
     const int total = int(config.rList.size() * config.sList.size());
     // The reference kernel counts as one unit of work, each (r, s) as one more.
     const double units = total + 1.0;
+    const Eigen::MatrixXd K = invariantKernelMatrix(X, reference, *context.kernel, Estimator::V,
+                                                    detail::subProgress(progress, 0.0, 1.0 / units, "reference kernel: "));
+    const ReferenceNorms norms(K);
+    std::vector<ApproxErrorRow> rows;
     int done = 0;
     for (int r : config.rList) {
         for (int s : config.sList) {

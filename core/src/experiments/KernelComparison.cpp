@@ -41,7 +41,9 @@ KernelComparison compareKernels(const MatrixXfR& X, const FeatureContext& contex
     }
     reportProgress(progress, 0.1, "Monte Carlo invariant kernel (r = " + std::to_string(config.r) + ")");
     const OrbitSampler sampler(context.group, context.dist, context.shape, config.r, config.seed);
-    result.invariant = invariantKernelMatrix(X, sampler, kernel);
+    // Every pair of points, r^2 kernel values each: minutes at N = 1000, r = 64; it polls for a cancel.
+    result.invariant = invariantKernelMatrix(X, sampler, kernel, Estimator::V,
+                                             detail::subProgress(progress, 0.1, 0.6, "Monte Carlo invariant kernel: "));
     reportProgress(progress, 0.6, "fitting " + config.features);
     const auto map = makeFeatureMap(config.features, context);
     result.featureSpec = map->spec();

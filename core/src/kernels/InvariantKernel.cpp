@@ -9,6 +9,8 @@
 #include "util/Deterministic.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <mutex>
 
 namespace orbit {
 
@@ -29,9 +31,38 @@ Eigen::MatrixXd pseudoInverse(const Eigen::MatrixXd& A, double tol)
     return eig.eigenvectors() * inv.asDiagonal() * eig.eigenvectors().transpose();
 }
 
+/// Progress over the pairs of a symmetric matrix filled by blocks on several threads: each finished
+/// product adds its pairs; `progress` is asked under a lock once 1 % more of the pairs is done or
+/// 50 ms have passed since it was last asked (so at most about a hundred times plus twenty a
+/// second), and a cancel throws Cancelled in the thread that asked.
+class PairProgress {
+public:
+    PairProgress(const Progress& progress, double totalPairs) : progress_(progress), total_(std::max(1.0, totalPairs)) {}
+
+    void add(double pairs)
+    {
+        if (!progress_) return;
+        const std::lock_guard<std::mutex> lock(m_);
+        done_ += pairs;
+        const auto now = std::chrono::steady_clock::now();
+        if (done_ - reported_ < 0.01 * total_ && now - last_ < std::chrono::milliseconds(50)) return;
+        reported_ = done_;
+        last_ = now;
+        reportProgress(progress_, std::min(1.0, done_ / total_), "pairs of points");
+    }
+
+private:
+    const Progress& progress_;
+    const double total_;
+    double done_ = 0, reported_ = 0;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+    std::mutex m_;
+};
+
 } // namespace
 
-Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel& kernel, Estimator estimator)
+Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel& kernel, Estimator estimator,
+                                    const Progress& progress)
 {
     if (r < 1 || O.rows() % r != 0)
         throw ContractError("meanEmbeddingKernel", "the orbits have " + std::to_string(O.rows()) +
@@ -42,6 +73,10 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
     Eigen::MatrixXd K = Eigen::MatrixXd::Zero(N, N);
     const Eigen::Index pointsPerBlock = std::max<Eigen::Index>(1, kRowBlock / r);
     const Eigen::Index colPoints = std::max<Eigen::Index>(1, kColBlock / r);
+    double totalPairs = 0;  // the upper triangle's pairs by block row, as the blocks count them
+    for (Eigen::Index i0 = 0; i0 < N; i0 += pointsPerBlock)
+        totalPairs += double(std::min(N, i0 + pointsPerBlock) - i0) * double(N - i0);
+    PairProgress pairs(progress, totalPairs);
     detail::forEachBlock(std::size_t(N), std::size_t(pointsPerBlock), [&](std::size_t b0, std::size_t b1) {
         const Eigen::Index i0 = Eigen::Index(b0), i1 = Eigen::Index(b1);
         MatrixXfR G;
@@ -59,9 +94,10 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
                         for (int c = 0; c < r; ++c)
                             if (!(estimator == Estimator::U && i == j && a == c)) sum += row[c];
                     }
-                    const double pairs = (estimator == Estimator::U && i == j) ? double(r) * (r - 1) : double(r) * r;
-                    K(i, j) = sum / pairs;
+                    const double terms = (estimator == Estimator::U && i == j) ? double(r) * (r - 1) : double(r) * r;
+                    K(i, j) = sum / terms;
                 }
+            pairs.add(double(i1 - i0) * double(j1 - j0));
         }
     });
     K.triangularView<Eigen::StrictlyLower>() = K.transpose();
@@ -69,11 +105,12 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
 }
 
 Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sampler, const BaseKernel& kernel,
-                                      Estimator estimator)
+                                      Estimator estimator, const Progress& progress)
 {
     MatrixXfR O;
     sampler.transformBlock(X, 0, std::size_t(X.rows()), O);
-    return meanEmbeddingKernel(O, sampler.r(), kernel, estimator);
+    reportProgress(progress, 0.0, "pairs of points");
+    return meanEmbeddingKernel(O, sampler.r(), kernel, estimator, progress);
 }
 
 Eigen::MatrixXd haarKernelMatrix(const MatrixXfR& X, const Group& group, const Shape& shape, const BaseKernel& kernel,

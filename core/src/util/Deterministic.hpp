@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -62,22 +63,26 @@ void sequentialEigen(F&& f)
 
 /// Runs body(begin, end) over the fixed partition of [0, count) into blocks of `block`, in an
 /// OpenMP loop; Eigen runs single-threaded inside (each product's reduction order is fixed), and
-/// the first exception is rethrown after the loop.
+/// the first exception is rethrown after the loop. Once a block has thrown (a cancel, an error),
+/// the blocks not yet started are skipped: their work would be thrown away.
 template <class Body>
 void forEachBlock(std::size_t count, std::size_t block, Body&& body)
 {
     const long long blocks = static_cast<long long>((count + block - 1) / block);
     const SerialEigen serial;
     std::exception_ptr error;
+    std::atomic<bool> failed{false};
     std::mutex m;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(orbit::teamSize())
     for (long long b = 0; b < blocks; ++b) {
+        if (failed.load(std::memory_order_relaxed)) continue;
         try {
             const std::size_t begin = std::size_t(b) * block;
             body(begin, std::min(count, begin + block));
         } catch (...) {
             std::lock_guard<std::mutex> lock(m);
             if (!error) error = std::current_exception();
+            failed.store(true, std::memory_order_relaxed);
         }
     }
     if (error) std::rethrow_exception(error);

@@ -8,6 +8,7 @@
 #include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/kernels/MatrixNorms.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
+#include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
@@ -15,6 +16,10 @@
 
 #include <Eigen/Eigenvalues>
 #include "RandomMatrices.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
 
 #include <QTest>
 #include <QObject>
@@ -130,6 +135,42 @@ private slots:
             for (int j = 0; j < 10; ++j)
                 if (i != j) QCOMPARE(U(i, j), V(i, j));
         }
+    }
+
+    // The pairs' progress: it rises to 1 without changing a bit of K; a cancel mid-way throws
+    // Cancelled and stops the blocks not yet started (640 points, r = 4: 10 block rows of 64 points,
+    // each at least 1 % of the pairs, so each is reported once).
+    void monteCarloKernelReportsPairsAndStopsOnACancel()
+    {
+        const int n = 640, r = 4;
+        const MatrixXfR O = randomMatrix(n * r, 16, 9);
+        const BaseKernel k = BaseKernel::gaussian(3.0);
+        std::vector<double> fractions;
+        const Progress record = [&](double f, const std::string& what) {
+            fractions.push_back(f);
+            if (what != "pairs of points") throw std::logic_error("unexpected step " + what);
+            return false;
+        };
+        const Eigen::MatrixXd K = meanEmbeddingKernel(O, r, k, Estimator::V, record);
+        QCOMPARE(K, meanEmbeddingKernel(O, r, k));
+        QCOMPARE(int(fractions.size()), 10);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QCOMPARE(fractions.back(), 1.0);
+
+        std::atomic<int> calls{0};
+        const Progress cancelAtOnce = [&](double, const std::string&) { return ++calls >= 1; };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, meanEmbeddingKernel(O, r, k, Estimator::V, cancelAtOnce));
+        // The first report cancels; at most the blocks already running report once more each.
+        QVERIFY2(calls <= 1 + orbit::teamSize(), qPrintable(QString("%1 reports after a cancel").arg(int(calls))));
+
+        // invariantKernelMatrix asks once after sampling the orbits: a cancel there skips the pairs.
+        const Shape shape{4, 4, 1};
+        auto group = makeGroup("rotation", shape);
+        const OrbitSampler sampler(group, makeDistribution("haar", *group), shape, 3, 1);
+        int asked = 0;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, invariantKernelMatrix(randomMatrix(50, 16, 2), sampler, k, Estimator::V,
+                                                                  [&](double, const std::string&) { return ++asked > 0; }));
+        QCOMPARE(asked, 1);
     }
 
     // Haar integration over C_4 (exact 90-degree rotations of a square image): k_G(gx, y) = k_G(x, y).

@@ -1,6 +1,7 @@
 #pragma once
 // Invariant kernel matrices: Monte Carlo k_qG (LGIKA eq. 3), the exact Haar sum for finite
 // groups, and the template-projection kernel of Pal & Savvides (their Theorem 3.1).
+#include "orbit/evaluation/Progress.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
@@ -19,13 +20,16 @@ enum class Estimator { V, U };
 /// K_ij = (1/(r_i r_j)) sum_{a,b} k(o_{i,a}, o_{j,b}) for orbits stored r consecutive rows per input
 /// (orbits.rows() == N r): the inner products of the empirical mean embeddings. Symmetric exactly
 /// (computed once per pair), PSD for Estimator::V. Blocked float32 products, double accumulation,
-/// parallel over a fixed partition (bit-identical at any thread count).
+/// parallel over a fixed partition (bit-identical at any thread count). `progress` hears the
+/// fraction of pairs done at most every 50 ms, from any of the threads (one at a time); a cancel
+/// stops every block at its next product and throws orbit::Cancelled.
 Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& orbits, int r, const BaseKernel& kernel,
-                                    Estimator estimator = Estimator::V);
+                                    Estimator estimator = Estimator::V, const Progress& progress = {});
 
 /// Monte Carlo k_qG on the rows of X: r samples g ~ q per input from sampler.elementsFor(i, x_i).
+/// `progress` as in meanEmbeddingKernel (asked once more after the sampling).
 Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sampler, const BaseKernel& kernel,
-                                      Estimator estimator = Estimator::V);
+                                      Estimator estimator = Estimator::V, const Progress& progress = {});
 
 /// Exact Haar-integration kernel of a finite group: k_G(x, y) = (1/|G|^2) sum_{g,h in G} k(gx, hy).
 /// Invariant: k_G(gx, hy) = k_G(x, y) for all g, h in G. Throws SpecError for infinite groups or more

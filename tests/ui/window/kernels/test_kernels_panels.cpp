@@ -9,6 +9,7 @@
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "state/workers/Worker.hpp"
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/HeatmapView.hpp"
@@ -270,10 +271,19 @@ private slots:
         QVERIFY(computeAndSettle(*panel, smallKernels(20)));
         QVERIFY(panel->cancelButton()->isHidden());
         panel->applySettings({.n = 1000, .r = 64, .s = 2000, .autoApply = false});
+        QString step;
+        const QMetaObject::Connection watch = QObject::connect(
+            panel->runner(), &TaskRunner::progress, panel, [&](quint64, double, const QString& text) { step = text; });
         panel->compute();
         QVERIFY(!panel->isIdle());
         QVERIFY(!panel->cancelButton()->isHidden());
         orbittest::saveScreenshot(w, "kernels-cancel.png");
+        // Cancel inside the Monte Carlo kernel's pairs (minutes of work at this size): the core stops
+        // there too, so the worker is free again within seconds (its answer arrives, dropped as stale),
+        // not when the whole matrix is done; a quit would otherwise wait for it.
+        QVERIFY2(QTest::qWaitFor([&] { return step.contains("pairs of points"); }, 60000), qPrintable(step));
+        QObject::disconnect(watch);
+        const int answered = panel->runner()->droppedCount();
         QTest::mouseClick(panel->cancelButton(), Qt::LeftButton);
         QVERIFY(panel->isIdle());
         QVERIFY(panel->cancelButton()->isHidden());
@@ -281,7 +291,8 @@ private slots:
         for (const QLabel* label : panel->findChildren<QLabel*>())
             said = said || label->text().contains("cancelled: press Compute");
         QVERIFY(said);
-        QTest::qWait(300);
+        QVERIFY2(QTest::qWaitFor([&] { return panel->runner()->droppedCount() > answered; }, 30000),
+                 "the cancelled compute still runs on the worker after 30 s");
         QCOMPARE(panel->lastResult()->request.n, 20);
         QCOMPARE(panel->heatmap(KernelsPanel::Base)->matrix().rows(), Eigen::Index(20));
     }
