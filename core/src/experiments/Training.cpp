@@ -627,9 +627,11 @@ TrainResult trainClassFeatures(const Dataset& data, const TrainConfig& config, c
         if (!isLearnerAxis(a.name) && a.name != "median" && a.name != "bandwidth")
             throw SpecError("grid", "a per-class model's distributions are fixed per class: its grid takes lambda or C, "
                                     "and median or bandwidth", a.name);
-    if (!config.learningCurve.empty())
-        throw SpecError("learning-curve", "not drawn for a per-class model",
-                        std::to_string(config.learningCurve.size()) + " fractions");
+    if (!config.learningCurve.empty()) {
+        std::string fractions;
+        for (double f : config.learningCurve) fractions += (fractions.empty() ? "" : ",") + formatNumber(f);
+        throw SpecError("learning-curve", "not drawn for a per-class model", fractions);
+    }
     if (classDists.size() != std::size_t(data.numClasses))
         throw ContractError("trainClassFeatures", std::to_string(classDists.size()) + " distributions for " +
                                                       std::to_string(data.numClasses) + " classes");
