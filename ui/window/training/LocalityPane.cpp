@@ -91,10 +91,12 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     form->addRow(tr("Evaluations"), evaluations_);
     form->addRow(tr("Landscape"), landscape_);
     form->addRow(perInput_);
-    form->addRow(perClass_);
+    // "Per class" beside the button it changes, in the actions the host keeps in sight: lesson 2
+    // points to it, and at the foot of the scrolled settings it sat below the fold.
     actions_ = new QWidget;
     auto* buttons = new QHBoxLayout(actions_);
     buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(perClass_);
     buttons->addWidget(learnButton_, 2);
     buttons->addWidget(undoButton_, 1);
     settings_ = box;
