@@ -55,6 +55,20 @@ LocalityConfig windowConfig()
     return c;
 }
 
+/// train's config of the one-vs-rest per-class tests: irf features of the rotation group at
+/// `dist`, `learner`, one hold-out split.
+TrainConfig oneVsRestConfig(const std::string& learner, const std::string& dist)
+{
+    TrainConfig c;
+    c.features = "irf:s=120,r=6";
+    c.group = "rotation";
+    c.dist = dist;
+    c.learner = learner;
+    c.eval = "holdout:0.3";
+    c.seed = 3;
+    return c;
+}
+
 } // namespace
 
 class TestPerClassLocality : public QObject {
@@ -308,14 +322,9 @@ private slots:
         // to the bit, since each spec's features are the same bits and every column is the same fit.
         QFETCH(QString, learner);
         QFETCH(QString, eval);
-        TrainConfig c;
-        c.features = "irf:s=120,r=6";
-        c.group = "rotation";
-        c.dist = "vonmises:kappa=4";
-        c.learner = learner.toStdString();
+        TrainConfig c = oneVsRestConfig(learner.toStdString(), "vonmises:kappa=4");
         c.eval = eval.toStdString();
         c.grid = parseGrid(learner == "svm" ? "C=0.1,1;median=0.5,1" : "lambda=1e-3,1e-1;median=0.5,1");
-        c.seed = 3;
         const TrainResult plain = train(digits(), c);
         ClassDistributions d = ClassDistributions::parse("2=vonmises:kappa=4.0;6=vonmises:kappa=4.00;9=vonmises:kappa=4.0",
                                                          c.dist, digits().numClasses);
@@ -338,15 +347,9 @@ private slots:
     {
         // Every class named at another distribution than --dist: train() at that distribution, to
         // the bit. Two classes at a wide window and the rest narrow: neither run of one distribution.
-        TrainConfig c;
-        c.features = "irf:s=120,r=6";
-        c.group = "rotation";
-        c.dist = "uniform:a=0.1";
-        c.learner = "ridge";
-        c.eval = "holdout:0.3";
+        TrainConfig c = oneVsRestConfig("ridge", "uniform:a=0.1");
         c.kernel = "gaussian:median=1";
         c.grid = parseGrid("lambda=1e-3,1e-2,1e-1");
-        c.seed = 3;
         std::string all;
         for (int k = 0; k < 10; ++k) all += (k ? ";" : "") + std::to_string(k) + "=uniform:a=3";
         TrainConfig wide = c;
@@ -366,14 +369,8 @@ private slots:
     }
     void oneVsRestSameBitsAtAnyThreadCount()
     {
-        TrainConfig c;
-        c.features = "irf:s=120,r=6";
-        c.group = "rotation";
-        c.dist = "uniform:a=0.1";
-        c.learner = "svm";
-        c.eval = "holdout:0.3";
+        TrainConfig c = oneVsRestConfig("svm", "uniform:a=0.1");
         c.grid = parseGrid("C=0.1,1;median=1");
-        c.seed = 3;
         const ClassDistributions d = ClassDistributions::parse("6=uniform:a=3;9=uniform:a=3", c.dist, 10);
         setComputeBudget(1);
         const TrainResult one = trainPerClass(digits(), c, d);
@@ -386,11 +383,8 @@ private slots:
     void oneVsRestRefusals()
     {
         // A distribution axis in the grid, a learning curve, krr, and regression targets: one line each.
-        TrainConfig c;
+        TrainConfig c = oneVsRestConfig("ridge", "uniform:a=0.1");
         c.features = "irf:s=40,r=2";
-        c.group = "rotation";
-        c.dist = "uniform:a=0.1";
-        c.learner = "ridge";
         const ClassDistributions d = ClassDistributions::parse("6=uniform:a=3", c.dist, 10);
         auto field = [&](const TrainConfig& bad) {
             try {
