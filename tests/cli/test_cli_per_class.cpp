@@ -177,16 +177,18 @@ private slots:
         QTest::newRow("no equals sign") << (train + QStringList{"--dist-per-class", "6vonmises"}) << "--dist-per-class" << "6vonmises";
         QTest::newRow("not a label") << (train + QStringList{"--dist-per-class", "six=uniform:a=3"}) << "--dist-per-class" << "six=uniform:a=3";
         QTest::newRow("empty spec") << (train + QStringList{"--dist-per-class", "6="}) << "--dist-per-class" << "6=";
-        QTest::newRow("another learner") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "krr"}) << "--learner" << "krr";
+        QTest::newRow("another learner") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "krr"})
+                                         << "--learner" << "krr";
         QTest::newRow("ridge with a distribution axis")
-            << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "ridge", "--grid", "lambda=0.1;a=1,2"}) << "--grid" << "a";
+            << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "ridge", "--grid", "lambda=0.1;a=1,2"})
+            << "--grid" << "a";
         QTest::newRow("svm with a learning curve")
             << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "svm", "--learning-curve", "0.5"})
             << "--learning-curve" << "0.5";
         QTest::newRow("ridge, unknown class") << (train + QStringList{"--dist-per-class", "10=uniform:a=3", "--learner", "ridge"})
                                               << "--dist-per-class" << "10=uniform:a=3";
-        QTest::newRow("svm, a class with no distribution") << (train + QStringList{"--dist-per-class", "6=;9=uniform:a=3", "--learner", "svm"})
-                                                           << "--dist-per-class" << "6=";
+        QTest::newRow("svm, a class with no distribution")
+            << (train + QStringList{"--dist-per-class", "6=;9=uniform:a=3", "--learner", "svm"}) << "--dist-per-class" << "6=";
         QTest::newRow("a grid") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--grid", "a=1,2"}) << "--grid" << "a";
         const QStringList features{"features", "--data", digitsFile, "--features", "irf:s=20,r=2", "--group", "rotation",
                                    "--dist", "uniform:a=1"};

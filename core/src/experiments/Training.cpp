@@ -617,7 +617,8 @@ TrainResult trainClassFeatures(const Dataset& data, const TrainConfig& config, c
 {
     config.validate();
     if (!data.isClassification())
-        throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to", data.source);
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to",
+                        data.source);
     const Learner learner = parseLearner(config.learner);
     if (learner != Learner::Ridge && learner != Learner::Svm)
         throw SpecError("learner", "a per-class model with its own features per class is one-vs-rest ridge or svm (or blr)",

@@ -203,7 +203,8 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
 /// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
 Eigen::MatrixXd packed(const Outcome& o)
 {
-    const std::size_t n = 8 + o.classes.size() + o.targets.size() + std::size_t(o.weights.size()) + std::size_t(o.decisions.size());
+    const std::size_t n =
+        8 + o.classes.size() + o.targets.size() + std::size_t(o.weights.size()) + std::size_t(o.decisions.size());
     Eigen::MatrixXd m(Eigen::Index(n), 1);
     m(0) = o.failed ? 1.0 : 0.0;
     m(1) = o.logEvidence;

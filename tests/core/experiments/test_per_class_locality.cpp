@@ -358,7 +358,8 @@ private slots:
         const TrainResult named = trainPerClass(digits(), c, ClassDistributions::parse(all, c.dist, 10));
         QVERIFY(named.predictions == wideRun.predictions);
         for (std::size_t i = 0; i < wideRun.grid.size(); ++i) QCOMPARE(named.grid[i].validation, wideRun.grid[i].validation);
-        const TrainResult mixed = trainPerClass(digits(), c, ClassDistributions::parse("6=uniform:a=3;9=uniform:a=3", c.dist, 10));
+        const TrainResult mixed =
+            trainPerClass(digits(), c, ClassDistributions::parse("6=uniform:a=3;9=uniform:a=3", c.dist, 10));
         auto validations = [](const TrainResult& r) {
             std::vector<double> v;
             for (const GridRow& g : r.grid) v.push_back(g.validation);

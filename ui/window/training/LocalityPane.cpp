@@ -584,8 +584,8 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
                         .arg(*p.test, 0, 'f', 3)
                         .arg(*p.global.test, 0, 'f', 3)
                         .arg(p.testRows.size());
-        text += tr("\nThe per-class distributions are kept in the settings (Training with blr, ridge or svm fits them); click a class "
-                   "to see it.");
+        text += tr("\nThe per-class distributions are kept in the settings (Training with blr, ridge or svm fits "
+                   "them); click a class to see it.");
         summary_->setText(text);
         learnButton_->setEnabled(true);
         undoButton_->setEnabled(before_.has_value());
