@@ -32,7 +32,8 @@ std::vector<double> fractions(const std::string& text)
     return v;
 }
 
-/// train --dist-per-class: the per-class model (blr, each class its own distribution and precisions).
+/// train --dist-per-class: the per-class model (each class its own distribution; blr by default,
+/// or one-vs-rest ridge or svm with the grid chosen as without it).
 int runTrainPerClass(const Args& args, TrainConfig c, Io& io)
 {
     if (!args.has("learner")) c.learner = "blr";
@@ -176,7 +177,7 @@ Command trainCommand()
     options.push_back(blockRowsOptionSpec());
     options.push_back(saveModelOptionSpec());
     options.push_back({"dist-per-class", "", false, "C=SPEC[;C=SPEC...]",
-                       "a distribution per class, by label (--dist for the others): the per-class model, fitted by blr"});
+                       "a distribution per class, by label (--dist for the others): the per-class model (blr, ridge or svm)"});
     options.push_back({"curve-axis", "", false, "AXIS",
                        "--json `curve`: the grid axis of the score curve (default: lambda, C or median when it has "
                        "several values, else the first axis with several)"});
@@ -208,12 +209,16 @@ Command trainCommand()
             "in the primal, so the rows stay spread over the ranks; N when they are gathered), and\n"
             "`input_rows_held`: the most input rows one rank read (N with one process).\n\n"
             "--dist-per-class \"6=vonmises:kappa=8;9=vonmises:kappa=8\" fits the per-class model: class c\n"
-            "scores f_c(x) = phi_c(x)^T m_c with the features of its own distribution (the classes not named\n"
-            "take --dist; the same templates and base noise for all, as `learn --per-class` draws them) and\n"
-            "its own Bayesian linear regression (blr, precisions at their evidence optimum); the class is the\n"
-            "argmax. No grid is searched; the kernel is --kernel or gaussian:median=1. `learn --per-class`\n"
-            "prints the line to paste. --json adds `dist_per_class` and `per_class` [{class, dist, test,\n"
-            "test_rows}] (each class's recall on the test parts).\n\n" +
+            "scores f_c(x) = phi_c(x)^T w_c with the features of its own distribution (the classes not named\n"
+            "take --dist; the same templates and base noise for all, as `learn --per-class` draws them); the\n"
+            "class is the argmax. The learner (default blr here):\n"
+            "  blr         each class its own Bayesian linear regression, precisions at their evidence\n"
+            "              optimum; no grid is searched; the kernel is --kernel or gaussian:median=1\n"
+            "  ridge, svm  one-vs-rest, each class's column fitted on its own features; lambda or C, and\n"
+            "              median or bandwidth, chosen for all classes as without --dist-per-class (--eval,\n"
+            "              --grid, --validation, --inner-folds); no distribution axis in --grid\n"
+            "`learn --per-class` prints the line to paste. --json adds `dist_per_class` and `per_class`\n"
+            "[{class, dist, test, test_rows}] (each class's recall on the test parts).\n\n" +
                 manyProcessesHelp() + learnerHelp() + "\n" + featureMapHelp() + "\n" + kernelHelp() + groupSpecHelp(),
             options,
             runTrain};

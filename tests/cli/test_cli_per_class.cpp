@@ -79,6 +79,43 @@ private slots:
         QCOMPARE(c["per_class"][5]["dist"].get<std::string>(), std::string("uniform:a=0.1"));
         QVERIFY(c["log_evidence"].get<double>() != b["log_evidence"].get<double>());
     }
+    void ridgeAndSvmPerClassChooseTheirGrid_data()
+    {
+        QTest::addColumn<QString>("learner");
+        QTest::addColumn<QString>("grid");
+        QTest::newRow("ridge") << "ridge" << "lambda=1e-3,1e-1;median=0.5,1";
+        QTest::newRow("svm") << "svm" << "C=0.1,1;median=1";
+    }
+    void ridgeAndSvmPerClassChooseTheirGrid()
+    {
+        // One-vs-rest per class: the grid searched and chosen as without --dist-per-class, the
+        // per-class recall as for blr; every class named at --dist (spelled otherwise) is the plain run.
+        QFETCH(QString, learner);
+        QFETCH(QString, grid);
+        const std::vector<std::string> common = {"--dist", "uniform:a=0.1", "--learner", learner.toStdString(), "--grid",
+                                                 grid.toStdString(), "--eval", "holdout:0.3", "--json"};
+        auto with = [&](std::vector<std::string> more) {
+            more.insert(more.begin(), common.begin(), common.end());
+            return orbittest::runCli(digits("train", more));
+        };
+        const auto plain = with({}), same = with({"--dist-per-class", "6=uniform:a=0.10;9=uniform:a=0.100"}),
+                   wide = with({"--dist-per-class", "6=uniform:a=3;9=uniform:a=3"});
+        QVERIFY2(plain.status == 0 && same.status == 0 && wide.status == 0, (plain.err + same.err + wide.err).c_str());
+        const Json a = Json::parse(plain.out), b = Json::parse(same.out), c = Json::parse(wide.out);
+        QCOMPARE(b["grid"], a["grid"]);
+        QCOMPARE(b["chosen"], a["chosen"]);
+        QCOMPARE(b["mean"].get<double>(), a["mean"].get<double>());
+        QCOMPARE(c["grid"].size(), a["grid"].size());
+        QCOMPARE(c["per_class"].size(), std::size_t(10));
+        QCOMPARE(c["per_class"][6]["dist"].get<std::string>(), std::string("uniform:a=3"));
+        QCOMPARE(c["dist_per_class"].get<std::string>(), std::string("6=uniform:a=3;9=uniform:a=3"));
+        std::size_t rows = 0, tested = 0;
+        for (const Json& k : c["per_class"]) rows += k["test_rows"].get<std::size_t>();
+        for (const Json& row : c["confusion"])
+            for (const Json& n : row) tested += n.get<std::size_t>();
+        QCOMPARE(rows, tested);
+        QVERIFY(rows >= 80 && rows <= 100);  // the stratified 30% of 300
+    }
     void featuresWriteOneBlockPerDistinctDistribution()
     {
         QTemporaryDir dir;
@@ -140,7 +177,18 @@ private slots:
         QTest::newRow("no equals sign") << (train + QStringList{"--dist-per-class", "6vonmises"}) << "--dist-per-class" << "6vonmises";
         QTest::newRow("not a label") << (train + QStringList{"--dist-per-class", "six=uniform:a=3"}) << "--dist-per-class" << "six=uniform:a=3";
         QTest::newRow("empty spec") << (train + QStringList{"--dist-per-class", "6="}) << "--dist-per-class" << "6=";
-        QTest::newRow("another learner") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "ridge"}) << "--learner" << "ridge";
+        QTest::newRow("another learner") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "krr"})
+                                         << "--learner" << "krr";
+        QTest::newRow("ridge with a distribution axis")
+            << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "ridge", "--grid", "lambda=0.1;a=1,2"})
+            << "--grid" << "a";
+        QTest::newRow("svm with a learning curve")
+            << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--learner", "svm", "--learning-curve", "0.5"})
+            << "--learning-curve" << "0.5";
+        QTest::newRow("ridge, unknown class") << (train + QStringList{"--dist-per-class", "10=uniform:a=3", "--learner", "ridge"})
+                                              << "--dist-per-class" << "10=uniform:a=3";
+        QTest::newRow("svm, a class with no distribution")
+            << (train + QStringList{"--dist-per-class", "6=;9=uniform:a=3", "--learner", "svm"}) << "--dist-per-class" << "6=";
         QTest::newRow("a grid") << (train + QStringList{"--dist-per-class", "6=uniform:a=3", "--grid", "a=1,2"}) << "--grid" << "a";
         const QStringList features{"features", "--data", digitsFile, "--features", "irf:s=20,r=2", "--group", "rotation",
                                    "--dist", "uniform:a=1"};
@@ -164,6 +212,10 @@ private slots:
         QTest::newRow("train per class on regression")
             << QStringList{"train", "--data", g2, "--features", "sorted", "--group", "permutation", "--dist", "noisysort:sigma=1",
                            "--dist-per-class", "0=noisysort:sigma=2"}
+            << "--dist-per-class" << "regression";
+        QTest::newRow("ridge per class on regression")
+            << QStringList{"train", "--data", g2, "--features", "sorted", "--group", "permutation", "--dist", "noisysort:sigma=1",
+                           "--dist-per-class", "0=noisysort:sigma=2", "--learner", "ridge"}
             << "--dist-per-class" << "regression";
     }
     void badRequestsGetOneLine()

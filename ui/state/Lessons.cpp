@@ -143,7 +143,7 @@ std::vector<Lesson> buildTable()
                   "<p>This step opens the Training panel, where <b>Learn locality</b> sits under the grid.</p>",
                   "training"),
             step("Reveal: every digit's own window",
-                 "<p><b>Per class</b> (under Learn the locality, at the foot of the settings on the left) is now "
+                 "<p><b>Per class</b> (beside the Learn locality button, under the settings on the left) is now "
                  "ticked. Press <b>Learn locality</b> (Ctrl+L): a bar per digit fills in as its class converges, the "
                  "95% window of its own von Mises density in degrees, with a dashed line at the single κ learned for "
                  "all. Compare with your guess.</p>"

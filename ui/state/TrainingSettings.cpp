@@ -169,10 +169,17 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
 std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& s, const OrbitSettings& orbit)
 {
     orbit::TrainConfig config = makeTrainConfig(s, orbit);
-    if (orbit.distPerClass.empty() || s.learner != "blr" || config.group.empty())
+    const bool oneVsRest = s.learner == "ridge" || s.learner == "svm";
+    if (orbit.distPerClass.empty() || (s.learner != "blr" && !oneVsRest) || config.group.empty())
         return std::nullopt;
-    config.grid.clear();
     config.learningCurve.clear();
+    if (oneVsRest) {  // the learner's axis and the bandwidth as without; no locality sweep (fixed per class)
+        std::erase_if(config.grid, [](const orbit::ParamAxis& a) {
+            return a.name != "lambda" && a.name != "C" && a.name != "median" && a.name != "bandwidth";
+        });
+        return config;
+    }
+    config.grid.clear();
     config.kernel = learnKernelSpec(s);
     return config;
 }

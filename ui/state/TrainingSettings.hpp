@@ -75,9 +75,12 @@ std::string formatNumberList(const std::vector<double>& values);
 /// distribution of `orbit` are passed only for invariant features. Does not validate.
 orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 /// The per-class model's run (`train --dist-per-class`, orbit::trainPerClass) when the orbit settings
-/// carry per-class distributions, the learner is blr and the features are invariant: the features,
-/// group, default distribution, evaluation and seed of makeTrainConfig, no grid (each class maximises
-/// its own evidence) and the learn's kernel (learnKernelSpec). Otherwise empty: the one-distribution run.
+/// carry per-class distributions, the learner is blr, ridge or svm and the features are invariant:
+/// the features, group, default distribution, evaluation and seed of makeTrainConfig and no learning
+/// curve; for blr no grid (each class maximises its own evidence) and the learn's kernel
+/// (learnKernelSpec); for ridge and svm (one-vs-rest, each class on its own features) the grid of
+/// makeTrainConfig less the locality sweep (the distributions are fixed per class). Otherwise
+/// empty: the one-distribution run.
 std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 
 /// Learn locality's feature spec: featureSpec(), with ",mode=data" (own group samples per input)

@@ -54,13 +54,20 @@ struct Stage {
     void at(double f, const std::string& what) const { reportProgress(*progress, lo + (hi - lo) * std::clamp(f, 0.0, 1.0), what); }
 };
 
+/// Distinct distribution specs of a per-class run, each with its classes (in order of first class).
+using ClassSpecs = std::vector<std::pair<std::string, std::vector<int>>>;
+
 class Trainer {
 public:
-    Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
-        : data_(data), config_(config), progress_(progress), ranks_(ranks)
+    /// `classSpecs` empty: the run's features are of config.dist; else class c's decision column
+    /// comes from the features of the spec holding c (trainClassFeatures).
+    Trainer(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks,
+            ClassSpecs classSpecs = {})
+        : data_(data), config_(config), progress_(progress), ranks_(ranks), classSpecs_(std::move(classSpecs))
     {
         learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, detail::kLearnerStream),
-                                            detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_});
+                                            detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_},
+                                            !classSpecs_.empty());
         learnerKind_ = parseLearner(config.learner);
         // krr's Gaussian acts on the map's output; a map that needs a base kernel (rf, irf, Nystrom,
         // kif) takes the configured kernel, never the grid's width, so without one it cannot run.
@@ -133,12 +140,17 @@ private:
         return std::nullopt;
     }
 
-    PointFeatures features(const ParamPoint& p, const Indices* fitRows, const Stage& stage);
+    /// The features of grid point p with the distribution of spec `spec` (classSpecs_; 0 and
+    /// config.dist with the point's distribution values for an ordinary run).
+    PointFeatures features(const ParamPoint& p, std::size_t spec, const Indices* fitRows, const Stage& stage);
+    /// The distributions whose features a grid point needs: 1 for an ordinary run.
+    std::size_t specCount() const { return std::max<std::size_t>(1, classSpecs_.size()); }
 
     const Dataset& data_;
     const TrainConfig& config_;
     const Progress& progress_;
     const Ranks& ranks_;
+    ClassSpecs classSpecs_;
     StageCosts stages_;
     std::unique_ptr<TrainLearner> learner_;
     Learner learnerKind_ = Learner::Ridge;
@@ -175,7 +187,7 @@ private:
     std::string featureSpec_;
 };
 
-PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, const Stage& stage)
+PointFeatures Trainer::features(const ParamPoint& p, std::size_t spec, const Indices* fitRows, const Stage& stage)
 {
     const auto t0 = std::chrono::steady_clock::now();
     const bool krr = learnerDescriptor(learnerKind_).gaussianKernel;  // the kernel acts on the features
@@ -183,8 +195,8 @@ PointFeatures Trainer::features(const ParamPoint& p, const Indices* fitRows, con
     if (!krr) {
         if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = formatSpec("gaussian", {{"sigma", roundedBandwidth(*sigma)}});
     }
-    const FeatureContext ctx = makeFeatureContext(data_, config_.group, distWith(config_, data_.shape, p), kernelSpec,
-                                                  featureSeed(config_.seed));
+    const std::string dist = classSpecs_.empty() ? distWith(config_, data_.shape, p) : classSpecs_[spec].first;
+    const FeatureContext ctx = makeFeatureContext(data_, config_.group, dist, kernelSpec, featureSeed(config_.seed));
     const auto map = makeFeatureMap(featuresWith(config_.features, p), ctx);
     // The fit takes the first tenth of the stage (moving r s templates can take seconds): its
     // reports, "fitting <spec>: templates i/(r s)", let a cancel through within tens of milliseconds.
@@ -302,6 +314,27 @@ std::size_t smallestTraining(const std::vector<Split>& outer, const std::vector<
     return least;
 }
 
+/// A per-class run's fits of one spec into `into` (fits[j][l]): the decision columns of its
+/// `classes` (Outcome::decisions), each class's from its own features; a fit that failed at one
+/// spec fails the whole. The first spec's fits are taken whole, their other columns replaced by
+/// the later specs' (every class belongs to exactly one); `classes` is set once all are in.
+void takeClassColumns(std::vector<std::vector<Outcome>>& into, std::vector<std::vector<Outcome>>&& from,
+                      const std::vector<int>& classes)
+{
+    if (into.empty()) {
+        into = std::move(from);
+        return;
+    }
+    for (std::size_t j = 0; j < into.size(); ++j)
+        for (std::size_t l = 0; l < into[j].size(); ++l) {
+            Outcome& o = into[j][l];
+            const Outcome& n = from[j].at(l);
+            if (n.failed) o.failed = true;
+            if (o.failed) continue;
+            for (int c : classes) o.decisions.col(c) = n.decisions.col(c);
+        }
+}
+
 /// Accuracy or RMSE; a failed fit scores the worst possible value (never chosen when another works).
 double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
 {
@@ -362,47 +395,73 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
     }
     const std::optional<SharedRowSets> acrossFolds = independent_ ? runCells(outer, inner, data_.count()) : std::nullopt;
 
+    const std::size_t S = specCount();
     for (std::size_t p = 0; p < P; ++p) {
-        const double lo = share * double(p) / double(P), hi = share * double(p + 1) / double(P);
         const std::string where = featurePoints_[p].empty() ? std::string("features") : toString(featurePoints_[p]);
-        std::optional<PointFeatures> shared;
-        if (independent_) {
-            const auto ts = std::chrono::steady_clock::now();
-            shared = features(featurePoints_[p], nullptr, Stage{&progress_, lo, lo + 0.5 * (hi - lo)});
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
-            for (double& fs : g.foldSeconds) fs += s / double(K);
+        // Every fold's fits (fits[j][l] of its inner splits and its outer one, last): of the one
+        // distribution, or of a per-class run with each class's decisions from its own spec's.
+        std::vector<std::vector<std::vector<Outcome>>> foldFits(K);
+        for (std::size_t sp = 0; sp < S; ++sp) {
+            const double lo = share * (double(p) + double(sp) / double(S)) / double(P);
+            const double hi = share * (double(p) + double(sp + 1) / double(S)) / double(P);
+            std::optional<PointFeatures> shared;
+            if (independent_) {
+                const auto ts = std::chrono::steady_clock::now();
+                shared = features(featurePoints_[p], sp, nullptr, Stage{&progress_, lo, lo + 0.5 * (hi - lo)});
+                const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+                for (double& fs : g.foldSeconds) fs += s / double(K);
+            }
+            // Across folds only while every fit is primal (D <= its training rows, the smallest being
+            // an inner split's); a dual fit would not use the sets.
+            const bool runWide = acrossFolds && std::size_t(shared->F.cols()) <= smallestTraining(outer, inner);
+            if (runWide) {
+                const Stage sharing{&progress_, lo + 0.5 * (hi - lo), lo + 0.5 * (hi - lo)};
+                learner_->shareCells(*shared, *acrossFolds, [&](double, const std::string& step) {
+                    sharing.at(0.0, where + " · " + step);
+                    return false;  // a cancel throws from Stage::at
+                });
+            }
+            for (std::size_t f = 0; f < K; ++f) {
+                const auto ts = std::chrono::steady_clock::now();
+                const double flo = independent_ ? lo + 0.5 * (hi - lo) + 0.5 * (hi - lo) * double(f) / double(K)
+                                                : lo + (hi - lo) * double(f) / double(K);
+                const double fhi = independent_ ? flo + 0.5 * (hi - lo) / double(K) : flo + (hi - lo) / double(K);
+                PointFeatures local;
+                if (!independent_)
+                    local = features(featurePoints_[p], sp, &outer[f].train, Stage{&progress_, flo, 0.5 * (flo + fhi)});
+                const PointFeatures& pf = independent_ ? *shared : local;
+                const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
+                const std::string what = where + (S > 1 ? " · " + classSpecs_[sp].first : std::string()) + ", fold " +
+                                         std::to_string(f + 1) + "/" + std::to_string(K);
+                auto poll = [&](double done, const std::string& step) {
+                    learn.at(done, what + " · " + step);
+                    return false;  // a cancel throws from Stage::at
+                };
+                if (!runWide) learner_->shareCells(pf, cells[f], poll);
+                // The inner splits and the outer one in one go: their dealt work (Choleskys, SVMs,
+                // evidences) shares the ranks.
+                std::vector<Split> splits = inner[f];
+                splits.push_back(outer[f]);
+                auto outcomes = learner_->fitAll(pf, splits, values, poll);
+                if (S == 1)
+                    foldFits[f] = std::move(outcomes);
+                else
+                    takeClassColumns(foldFits[f], std::move(outcomes), classSpecs_[sp].second);
+                if (!runWide) pf.cells.clear();
+                g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+            }
+            if (shared) {
+                shared->cells.clear();
+                shared->removable.clear();
+            }
         }
-        // Across folds only while every fit is primal (D <= its training rows, the smallest being
-        // an inner split's); a dual fit would not use the sets.
-        const bool runWide = acrossFolds && std::size_t(shared->F.cols()) <= smallestTraining(outer, inner);
-        if (runWide) {
-            const Stage sharing{&progress_, lo + 0.5 * (hi - lo), lo + 0.5 * (hi - lo)};
-            learner_->shareCells(*shared, *acrossFolds, [&](double, const std::string& step) {
-                sharing.at(0.0, where + " · " + step);
-                return false;  // a cancel throws from Stage::at
-            });
-        }
+        // Validation score and evidence of a point: the mean over the inner splits.
         for (std::size_t f = 0; f < K; ++f) {
-            const auto ts = std::chrono::steady_clock::now();
-            const double flo = independent_ ? lo + 0.5 * (hi - lo) + 0.5 * (hi - lo) * double(f) / double(K)
-                                            : lo + (hi - lo) * double(f) / double(K);
-            const double fhi = independent_ ? flo + 0.5 * (hi - lo) / double(K) : flo + (hi - lo) / double(K);
-            PointFeatures local;
-            if (!independent_) local = features(featurePoints_[p], &outer[f].train, Stage{&progress_, flo, 0.5 * (flo + fhi)});
-            const PointFeatures& pf = independent_ ? *shared : local;
-            const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
-            const std::string what = where + ", fold " + std::to_string(f + 1) + "/" + std::to_string(K);
-            auto poll = [&](double done, const std::string& step) {
-                learn.at(done, what + " · " + step);
-                return false;  // a cancel throws from Stage::at
-            };
-            if (!runWide) learner_->shareCells(pf, cells[f], poll);
-            // The inner splits and the outer one in one go: their dealt work (Choleskys, SVMs,
-            // evidences) shares the ranks. Validation score and evidence of a point: the mean over
-            // the inner splits.
-            std::vector<Split> splits = inner[f];
-            splits.push_back(outer[f]);
-            const auto outcomes = learner_->fitAll(pf, splits, values, poll);
+            std::vector<std::vector<Outcome>>& outcomes = foldFits[f];
+            if (S > 1)
+                for (auto& fit : outcomes)
+                    for (Outcome& o : fit)
+                        if (!o.failed) o.classes = TargetCoding::argmax(o.decisions);
             for (std::size_t j = 0; j < inner[f].size(); ++j) {
                 const double w = 1.0 / double(inner[f].size());
                 for (std::size_t l = 0; l < L; ++l) {
@@ -410,14 +469,7 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                     g.innerEvidence[g.at(p, l, f)] += w * outcomes[j].at(l).logEvidence;
                 }
             }
-            const std::vector<Outcome>& to = outcomes.back();
-            if (!runWide) pf.cells.clear();
-            for (std::size_t l = 0; l < L; ++l) g.test[g.at(p, l, f)] = to.at(l);
-            g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
-        }
-        if (shared) {
-            shared->cells.clear();
-            shared->removable.clear();
+            for (std::size_t l = 0; l < L; ++l) g.test[g.at(p, l, f)] = std::move(outcomes.back().at(l));
         }
     }
     return g;
@@ -497,7 +549,7 @@ Trainer::Point Trainer::summarise(const GridScores& g, const std::vector<Split>&
 std::vector<LearningCurvePoint> Trainer::learningCurveAt(std::size_t p, std::size_t l, const Split& s, double from)
 {
     const Stage cs{&progress_, from, 1.0};
-    PointFeatures pf = features(featurePoints_[p], independent_ ? nullptr : &s.train, Stage{&progress_, from, from + 0.05});
+    PointFeatures pf = features(featurePoints_[p], 0, independent_ ? nullptr : &s.train, Stage{&progress_, from, from + 0.05});
     const std::vector<std::size_t> sizes = curveSizes(s);
     const std::vector<double> one = {learnerAxis_.values[l]};
     double curveAt = 0.0;  // the fits of the curve poll at its last reported fraction
@@ -556,6 +608,41 @@ TrainResult train(const Dataset& data, const TrainConfig& config, const Progress
         throw SpecError("data", "train needs class labels or regression targets", data.source);
     if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
     Trainer t(data, config, progress, ranks);
+    return t.run();
+}
+
+TrainResult trainClassFeatures(const Dataset& data, const TrainConfig& config, const std::vector<std::string>& classDists,
+                               const Progress& progress)
+{
+    config.validate();
+    if (!data.isClassification())
+        throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to",
+                        data.source);
+    const Learner learner = parseLearner(config.learner);
+    if (learner != Learner::Ridge && learner != Learner::Svm)
+        throw SpecError("learner", "a per-class model with its own features per class is one-vs-rest ridge or svm (or blr)",
+                        config.learner);
+    if (trim(config.group).empty()) throw SpecError("group", "a per-class model needs a group for its distributions", "none");
+    for (const ParamAxis& a : config.grid)
+        if (!isLearnerAxis(a.name) && a.name != "median" && a.name != "bandwidth")
+            throw SpecError("grid", "a per-class model's distributions are fixed per class: its grid takes lambda or C, "
+                                    "and median or bandwidth", a.name);
+    if (!config.learningCurve.empty()) {
+        std::string fractions;
+        for (double f : config.learningCurve) fractions += (fractions.empty() ? "" : ",") + formatNumber(f);
+        throw SpecError("learning-curve", "not drawn for a per-class model", fractions);
+    }
+    if (classDists.size() != std::size_t(data.numClasses))
+        throw ContractError("trainClassFeatures", std::to_string(classDists.size()) + " distributions for " +
+                                                      std::to_string(data.numClasses) + " classes");
+    if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
+    ClassSpecs specs;
+    for (int c = 0; c < data.numClasses; ++c) {
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.first == classDists[std::size_t(c)]; });
+        if (it == specs.end()) it = specs.insert(specs.end(), {classDists[std::size_t(c)], {}});
+        it->second.push_back(c);
+    }
+    Trainer t(data, config, progress, oneProcess(), std::move(specs));
     return t.run();
 }
 

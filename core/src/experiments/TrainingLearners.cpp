@@ -67,14 +67,17 @@ std::string shortNumber(double v)
     return buf;
 }
 
-Outcome decode(const TargetCoding& coding, const Eigen::MatrixXd& decision)
+/// The outcome of decision values; `keep` (classes): they stay in Outcome::decisions.
+Outcome decode(const TargetCoding& coding, Eigen::MatrixXd decision, bool keep = false)
 {
     Outcome o;
     o.logEvidence = kNaN;
-    if (coding.isClassification())
+    if (coding.isClassification()) {
         o.classes = TargetCoding::argmax(decision);
-    else
+        if (keep) o.decisions = std::move(decision);
+    } else {
         o.targets = coding.decode(decision);
+    }
     return o;
 }
 
@@ -200,7 +203,8 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
 /// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
 Eigen::MatrixXd packed(const Outcome& o)
 {
-    const std::size_t n = 6 + o.classes.size() + o.targets.size() + std::size_t(o.weights.size());
+    const std::size_t n =
+        8 + o.classes.size() + o.targets.size() + std::size_t(o.weights.size()) + std::size_t(o.decisions.size());
     Eigen::MatrixXd m(Eigen::Index(n), 1);
     m(0) = o.failed ? 1.0 : 0.0;
     m(1) = o.logEvidence;
@@ -208,10 +212,14 @@ Eigen::MatrixXd packed(const Outcome& o)
     m(3) = double(o.targets.size());
     m(4) = double(o.weights.rows());
     m(5) = double(o.weights.cols());
-    Eigen::Index at = 6;
+    m(6) = double(o.decisions.rows());
+    m(7) = double(o.decisions.cols());
+    Eigen::Index at = 8;
     for (int c : o.classes) m(at++) = c;
     for (double t : o.targets) m(at++) = t;
     m.middleRows(at, o.weights.size()) = o.weights.reshaped();
+    at += o.weights.size();
+    m.middleRows(at, o.decisions.size()) = o.decisions.reshaped();
     return m;
 }
 
@@ -221,11 +229,13 @@ Outcome unpacked(const Eigen::MatrixXd& m)
     o.failed = m(0) != 0.0;
     o.logEvidence = m(1);
     const auto classes = std::size_t(m(2)), targets = std::size_t(m(3));
-    const auto D = Eigen::Index(m(4)), C = Eigen::Index(m(5));
-    Eigen::Index at = 6;
+    const auto D = Eigen::Index(m(4)), C = Eigen::Index(m(5)), N = Eigen::Index(m(6)), Cd = Eigen::Index(m(7));
+    Eigen::Index at = 8;
     for (std::size_t i = 0; i < classes; ++i) o.classes.push_back(int(m(at++)));
     for (std::size_t i = 0; i < targets; ++i) o.targets.push_back(m(at++));
     o.weights = m.middleRows(at, D * C).reshaped(D, C);
+    at += D * C;
+    o.decisions = m.middleRows(at, N * Cd).reshaped(N, Cd);
     return o;
 }
 
@@ -282,9 +292,10 @@ Outcome weightsOnly(std::optional<Eigen::MatrixXd> W, double logEvidence)
 
 /// The predictions of fits on spread features (their outcomes hold weights W): each rank computes
 /// x W for the test rows it holds, block by block (the same products at any number of ranks), the
-/// ranks' pieces go to every rank, and each is decoded by its fit's coding.
+/// ranks' pieces go to every rank, and each is decoded by its fit's coding (`keep`: the decision
+/// values stay in the outcomes).
 void predictHeld(const PointFeatures& p, const std::vector<Split>& splits, const std::vector<DealtFit>& fits,
-                 const Ranks& ranks, std::vector<std::vector<Outcome>>& out)
+                 const Ranks& ranks, bool keep, std::vector<std::vector<Outcome>>& out)
 {
     const auto q0 = std::size_t(ranks.rank());
     const Eigen::Index offset = p.blocks.begin(p.starts[q0]);
@@ -335,7 +346,7 @@ void predictHeld(const PointFeatures& p, const std::vector<Split>& splits, const
         for (std::size_t k = 0; k < out[j].size(); ++k) {
             Outcome& o = out[j][k];
             if (o.failed) continue;
-            Outcome predicted = decode(fits[j].coding, decision[j][k]);
+            Outcome predicted = decode(fits[j].coding, std::move(decision[j][k]), keep);
             predicted.logEvidence = o.logEvidence;
             o = std::move(predicted);
         }
@@ -354,7 +365,8 @@ Progress solving(const Progress& poll, const std::vector<double>& lambdas, std::
 /// time and the ranks get equal shares.
 class DealtLearner : public TrainLearner {
 public:
-    explicit DealtLearner(const RowPartition& rows) : rows_(rows) {}
+    /// keepDecisions: the outcomes of classes hold their decision values (Outcome::decisions).
+    DealtLearner(const RowPartition& rows, bool keepDecisions) : rows_(rows), keep_(keepDecisions) {}
 
     std::vector<std::vector<Outcome>> fitAll(const PointFeatures& p, const std::vector<Split>& splits,
                                              const std::vector<double>& values, const Progress& poll) const final
@@ -392,7 +404,7 @@ public:
             ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
-        if (p.spread()) predictHeld(p, splits, fits, ranks, out);
+        if (p.spread()) predictHeld(p, splits, fits, ranks, keep_, out);
         return out;
     }
 
@@ -403,6 +415,7 @@ protected:
                              const Progress& poll, FitClock& clock) const = 0;
 
     RowPartition rows_;
+    bool keep_;
 
 private:
     mutable std::size_t turn_ = 0;
@@ -412,8 +425,8 @@ private:
 /// kernel on F (always dual). Every lambda costs one parallel Cholesky.
 class RidgeLearner : public DealtLearner {
 public:
-    RidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows)
-        : DealtLearner(rows), data_(data), gaussian_(gaussianKernel)
+    RidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows, bool keepDecisions)
+        : DealtLearner(rows, keepDecisions), data_(data), gaussian_(gaussianKernel)
     {
     }
     std::string axis() const override { return "lambda"; }
@@ -435,9 +448,10 @@ public:
                         },
                         c.coding};
             return {lambdas.size(), D * D * D,
-                    [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding](std::size_t k) {
+                    [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding,
+                     keep = keep_](std::size_t k) {
                         const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k));
-                        return W ? decode(coding, timesDouble(Fs, *W)) : failedOutcome();
+                        return W ? decode(coding, timesDouble(Fs, *W), keep) : failedOutcome();
                     },
                     {}};
         }
@@ -450,13 +464,13 @@ public:
         const double n = double(split.train.size());
         return {lambdas.size(), n * n * n,
                 [&lambdas, &poll, Ktt = std::move(Ktt), Kst = std::move(Kst), c = std::move(c),
-                 gaussian = gaussian_](std::size_t k) {
+                 gaussian = gaussian_, keep = keep_](std::size_t k) {
                     const auto A = solveOrNothing(Ktt->m, c.Y, lambdas[k], solving(poll, lambdas, k));
                     if (!A) return failedOutcome();
                     if (gaussian) return decode(c.coding, dualScores(Kst->m, *A));  // a saved krr model's bits
                     Eigen::MatrixXd D(Kst->m.rows(), A->cols());
                     for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst->m * A->col(j);  // GEMV: one thread
-                    return decode(c.coding, D);
+                    return decode(c.coding, std::move(D), keep);
                 },
                 {}};
     }
@@ -508,7 +522,10 @@ private:
 /// liblinear's L2-loss SVM, one fit per C (classes only).
 class SvmLearner : public DealtLearner {
 public:
-    SvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows) : DealtLearner(rows), data_(data), seed_(seed) {}
+    SvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows, bool keepDecisions)
+        : DealtLearner(rows, keepDecisions), data_(data), seed_(seed)
+    {
+    }
     std::string axis() const override { return "C"; }
 
     DealtFit prepare(const PointFeatures& p, const Split& split, const std::vector<double>& values, const Progress& poll,
@@ -526,7 +543,12 @@ public:
                     svm.fit(Ft, labels, data_.numClasses, heldAt(poll, f, step));
                     Outcome o;
                     o.logEvidence = kNaN;
-                    o.classes = svm.predictClasses(Fs);
+                    if (keep_) {
+                        o.decisions = svm.decisionValues(Fs);
+                        o.classes = TargetCoding::argmax(o.decisions);  // predictClasses' argmax
+                    } else {
+                        o.classes = svm.predictClasses(Fs);
+                    }
                     return o;
                 },
                 {}};
@@ -540,7 +562,7 @@ private:
 /// Bayesian linear regression with alpha, beta maximising the evidence (no learner axis).
 class BlrLearner : public DealtLearner {
 public:
-    BlrLearner(const Dataset& data, const RowPartition& rows) : DealtLearner(rows), data_(data) {}
+    BlrLearner(const Dataset& data, const RowPartition& rows) : DealtLearner(rows, false), data_(data) {}
     std::string axis() const override { return {}; }
     bool sumsOverRows() const override { return true; }
 
@@ -604,7 +626,7 @@ private:
 } // namespace
 
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
-                                               const RowPartition& rows)
+                                               const RowPartition& rows, bool keepDecisions)
 {
     const Learner learner = parseLearner(name);
     if (learnerDescriptor(learner).classesOnly && !data.isClassification()) {
@@ -617,10 +639,10 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
         throw SpecError("learner", name + " needs class labels (use " + list + ")", name);
     }
     switch (learner) {
-    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false, rows);
-    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true, rows);
+    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false, rows, keepDecisions);
+    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true, rows, false);
     case Learner::Blr: return std::make_unique<BlrLearner>(data, rows);
-    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows);
+    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows, keepDecisions);
     }
     throw ContractError("makeTrainLearner", "no learner for " + name);
 }

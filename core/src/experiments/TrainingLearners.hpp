@@ -82,6 +82,10 @@ struct Outcome {
     /// Spread features (PointFeatures::spread): the fit's weights (D x C), dealt instead of the
     /// predictions, which the ranks holding the test rows then make; empty otherwise.
     Eigen::MatrixXd weights;
+    /// Ridge and svm made with keepDecisions, classes: the test rows' decision values (one column
+    /// per class, `classes` their argmax), for a run that takes each class's column from its own
+    /// features (trainClassFeatures); empty otherwise.
+    Eigen::MatrixXd decisions;
 };
 
 /// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
@@ -131,8 +135,10 @@ struct RowPartition {
     StageCosts* seconds = nullptr;
 };
 
-/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise.
+/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise. With
+/// keepDecisions, ridge and svm outcomes of classes also hold their decision values
+/// (Outcome::decisions).
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
-                                               const RowPartition& rows);
+                                               const RowPartition& rows, bool keepDecisions = false);
 
 } // namespace orbit::detail

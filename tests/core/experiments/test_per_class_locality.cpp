@@ -6,6 +6,7 @@
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/experiments/Training.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/experiments/RotatedImages.hpp"
 #include "orbit/groups/Group.hpp"
@@ -51,6 +52,20 @@ LocalityConfig windowConfig()
     c.learn = {"a"};
     c.seed = 3;
     c.maxEvaluations = 12;
+    return c;
+}
+
+/// train's config of the one-vs-rest per-class tests: irf features of the rotation group at
+/// `dist`, `learner`, one hold-out split.
+TrainConfig oneVsRestConfig(const std::string& learner, const std::string& dist)
+{
+    TrainConfig c;
+    c.features = "irf:s=120,r=6";
+    c.group = "rotation";
+    c.dist = dist;
+    c.learner = learner;
+    c.eval = "holdout:0.3";
+    c.seed = 3;
     return c;
 }
 
@@ -291,6 +306,115 @@ private slots:
         QCOMPARE(fit.predicted, r.testPredictions);
         for (const ClassLocality& k : r.classes)  // the class's own objective, or its column of the shared one
             QVERIFY(std::abs(fit.logEvidence[std::size_t(k.label)] - k.logEvidence) <= 1e-9 * std::abs(k.logEvidence) + 1e-9);
+    }
+    void oneVsRestWithOneDistributionIsTrain_data()
+    {
+        QTest::addColumn<QString>("learner");
+        QTest::addColumn<QString>("eval");
+        QTest::newRow("ridge, hold-out") << "ridge" << "holdout:0.3";
+        QTest::newRow("ridge, 3 folds (sums shared across folds)") << "ridge" << "kfold:3";
+        QTest::newRow("svm, hold-out") << "svm" << "holdout:0.3";
+    }
+    void oneVsRestWithOneDistributionIsTrain()
+    {
+        // Every class at the same distribution, spelled three ways (three distinct specs, so three
+        // feature computations whose columns are merged): train()'s grid, choices and predictions
+        // to the bit, since each spec's features are the same bits and every column is the same fit.
+        QFETCH(QString, learner);
+        QFETCH(QString, eval);
+        TrainConfig c = oneVsRestConfig(learner.toStdString(), "vonmises:kappa=4");
+        c.eval = eval.toStdString();
+        c.grid = parseGrid(learner == "svm" ? "C=0.1,1;median=0.5,1" : "lambda=1e-3,1e-1;median=0.5,1");
+        const TrainResult plain = train(digits(), c);
+        ClassDistributions d = ClassDistributions::parse("2=vonmises:kappa=4.0;6=vonmises:kappa=4.00;9=vonmises:kappa=4.0",
+                                                         c.dist, digits().numClasses);
+        QCOMPARE(d.distinct(digits().numClasses).size(), std::size_t(3));
+        const TrainResult perClass = trainPerClass(digits(), c, d);
+        QCOMPARE(perClass.grid.size(), plain.grid.size());
+        for (std::size_t i = 0; i < plain.grid.size(); ++i) {
+            QCOMPARE(perClass.grid[i].params, plain.grid[i].params);
+            QCOMPARE(perClass.grid[i].validation, plain.grid[i].validation);
+        }
+        QCOMPARE(perClass.folds.size(), plain.folds.size());
+        for (std::size_t f = 0; f < plain.folds.size(); ++f) {
+            QCOMPARE(perClass.folds[f].chosen, plain.folds[f].chosen);
+            QCOMPARE(perClass.folds[f].score, plain.folds[f].score);
+        }
+        QVERIFY(perClass.predictions == plain.predictions);
+        QVERIFY(perClass.confusion == plain.confusion);
+    }
+    void oneVsRestTakesEachClassFromItsOwnDistribution()
+    {
+        // Every class named at another distribution than --dist: train() at that distribution, to
+        // the bit. Two classes at a wide window and the rest narrow: neither run of one distribution.
+        TrainConfig c = oneVsRestConfig("ridge", "uniform:a=0.1");
+        c.kernel = "gaussian:median=1";
+        c.grid = parseGrid("lambda=1e-3,1e-2,1e-1");
+        std::string all;
+        for (int k = 0; k < 10; ++k) all += (k ? ";" : "") + std::to_string(k) + "=uniform:a=3";
+        TrainConfig wide = c;
+        wide.dist = "uniform:a=3";
+        const TrainResult narrowRun = train(digits(), c), wideRun = train(digits(), wide);
+        const TrainResult named = trainPerClass(digits(), c, ClassDistributions::parse(all, c.dist, 10));
+        QVERIFY(named.predictions == wideRun.predictions);
+        for (std::size_t i = 0; i < wideRun.grid.size(); ++i) QCOMPARE(named.grid[i].validation, wideRun.grid[i].validation);
+        const TrainResult mixed =
+            trainPerClass(digits(), c, ClassDistributions::parse("6=uniform:a=3;9=uniform:a=3", c.dist, 10));
+        auto validations = [](const TrainResult& r) {
+            std::vector<double> v;
+            for (const GridRow& g : r.grid) v.push_back(g.validation);
+            return v;
+        };
+        QVERIFY(mixed.predictions != narrowRun.predictions && mixed.predictions != wideRun.predictions);
+        QVERIFY(validations(mixed) != validations(narrowRun) && validations(mixed) != validations(wideRun));
+    }
+    void oneVsRestSameBitsAtAnyThreadCount()
+    {
+        TrainConfig c = oneVsRestConfig("svm", "uniform:a=0.1");
+        c.grid = parseGrid("C=0.1,1;median=1");
+        const ClassDistributions d = ClassDistributions::parse("6=uniform:a=3;9=uniform:a=3", c.dist, 10);
+        setComputeBudget(1);
+        const TrainResult one = trainPerClass(digits(), c, d);
+        setComputeBudget(2);
+        const TrainResult two = trainPerClass(digits(), c, d);
+        setComputeBudget(0);
+        QVERIFY(one.predictions == two.predictions);
+        for (std::size_t i = 0; i < one.grid.size(); ++i) QCOMPARE(one.grid[i].validation, two.grid[i].validation);
+    }
+    void oneVsRestRefusals()
+    {
+        // A distribution axis in the grid, a learning curve, krr, and regression targets: one line each.
+        TrainConfig c = oneVsRestConfig("ridge", "uniform:a=0.1");
+        c.features = "irf:s=40,r=2";
+        const ClassDistributions d = ClassDistributions::parse("6=uniform:a=3", c.dist, 10);
+        auto field = [&](const TrainConfig& bad) {
+            try {
+                trainPerClass(digits(), bad, d);
+            } catch (const SpecError& e) {
+                return QString(e.what()).contains('\n') ? std::string("two lines") : e.field();
+            }
+            return std::string("accepted");
+        };
+        TrainConfig kappa = c;
+        kappa.grid = parseGrid("a=0.5,1");
+        QCOMPARE(field(kappa), std::string("grid"));
+        TrainConfig curve = c;
+        curve.learningCurve = {0.5};
+        QCOMPARE(field(curve), std::string("learning-curve"));
+        TrainConfig krr = c;
+        krr.learner = "krr";
+        krr.features = "raw";
+        QCOMPARE(field(krr), std::string("learner"));
+        const Dataset g2 = loadDataset(orbittest::source("resources/data/g2.extxyz"));
+        TrainConfig regression = c;
+        regression.group = "permutation";
+        regression.dist = "noisysort:sigma=1";
+        try {
+            trainPerClass(g2, regression, ClassDistributions{regression.dist, {}});
+            QFAIL("accepted");
+        } catch (const SpecError& e) {
+            QCOMPARE(e.field(), std::string("per-class"));
+        }
     }
     void regressionHasNoClasses()
     {

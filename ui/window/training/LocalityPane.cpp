@@ -91,10 +91,12 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     form->addRow(tr("Evaluations"), evaluations_);
     form->addRow(tr("Landscape"), landscape_);
     form->addRow(perInput_);
-    form->addRow(perClass_);
+    // "Per class" beside the button it changes, in the actions the host keeps in sight: lesson 2
+    // points to it, and at the foot of the scrolled settings it sat below the fold.
     actions_ = new QWidget;
     auto* buttons = new QHBoxLayout(actions_);
     buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(perClass_);
     buttons->addWidget(learnButton_, 2);
     buttons->addWidget(undoButton_, 1);
     settings_ = box;
@@ -582,8 +584,8 @@ void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
                         .arg(*p.test, 0, 'f', 3)
                         .arg(*p.global.test, 0, 'f', 3)
                         .arg(p.testRows.size());
-        text += tr("\nThe per-class distributions are kept in the settings (Training with blr fits them); click a class "
-                   "to see it.");
+        text += tr("\nThe per-class distributions are kept in the settings (Training with blr, ridge or svm fits "
+                   "them); click a class to see it.");
         summary_->setText(text);
         learnButton_->setEnabled(true);
         undoButton_->setEnabled(before_.has_value());

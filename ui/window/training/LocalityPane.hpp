@@ -45,7 +45,8 @@ public:
     LocalityPane(LabState* state, QObject* parent = nullptr);
 
     QWidget* settingsWidget() const { return settings_; }
-    /// The Learn locality and Undo buttons, for the host to keep in sight beside its own actions.
+    /// The Per class check box and the Learn locality and Undo buttons, for the host to keep in
+    /// sight beside its own actions.
     QWidget* actionsWidget() const { return actions_; }
     QWidget* resultsWidget() const { return results_; }
     TaskRunner* runner() const { return runner_; }

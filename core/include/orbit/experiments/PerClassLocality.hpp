@@ -145,10 +145,12 @@ struct PerClassFit {
 PerClassFit fitPerClass(const Dataset& data, const Indices& train, const Indices& test, const LocalityConfig& config,
                         const ClassDistributions& dists, const Progress& progress = {});
 
-/// `train` with per-class distributions (`train --dist-per-class`): for every outer split of
+/// `train` with per-class distributions (`train --dist-per-class`). Learner ridge or svm:
+/// trainClassFeatures (one-vs-rest, class c on its own features, lambda or C and the bandwidth
+/// chosen as train() chooses them). Learner blr: for every outer split of
 /// config.eval (or the given test set, config.testFrom), fitPerClass on its training part, scored
-/// on its test part. The learner is blr, each class with its own precisions at their evidence
-/// optimum (SpecError("learner") for another, SpecError("grid") for a grid: nothing is searched);
+/// on its test part, each class with its own precisions at their evidence optimum
+/// (SpecError("learner") for krr, SpecError("grid") for a grid: nothing is searched);
 /// the kernel is config.kernel, or gaussian:median=1 when empty. The result as train() gives it:
 /// accuracy per fold, the confusion matrix and predictions, logEvidence the mean over the folds of
 /// the sum of the classes' evidence (each fold's in FoldResult::logEvidence); no grid.

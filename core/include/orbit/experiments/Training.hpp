@@ -137,4 +137,19 @@ std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& config, c
 TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
                   const Ranks& ranks = oneProcess());
 
+/// train() one-vs-rest with a distribution per class (`train --dist-per-class ... --learner
+/// ridge|svm`): class c's decision f_c(x) = phi_c(x)^T w_c is fitted and scored on the features
+/// Phi_c of its own distribution classDists[c] (the same templates and base noise for every class:
+/// the same feature seed), and the class is the argmax over c. Everything else is train()'s: the
+/// outer and inner splits, the grid (`lambda` or `C`, and `median` or `bandwidth`) with one point
+/// chosen for all classes by the inner validation accuracy of the argmax, the refit, the result.
+/// With every classDists[c] the same distribution the result is train()'s to the bit (each
+/// distinct spec's features are computed once, and every fit trains all C columns on them).
+/// Requires class labels (SpecError("per-class") otherwise), config.learner ridge or svm
+/// (SpecError("learner")), a group, no distribution axis in the grid (SpecError("grid")) and no
+/// learning curve (SpecError("learning-curve")); classDists.size() == numClasses. Runs in this
+/// process (the same bits at any thread count).
+TrainResult trainClassFeatures(const Dataset& data, const TrainConfig& config, const std::vector<std::string>& classDists,
+                               const Progress& progress = {});
+
 } // namespace orbit

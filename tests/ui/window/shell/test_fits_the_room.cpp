@@ -7,6 +7,7 @@
 // it; the window opens inside the screen and a saved geometry larger than it or off it is
 // clamped; `orbitlab --size WxH` renders at that size and refuses bad sizes.
 #include "state/LabState.hpp"
+#include "state/Lessons.hpp"
 #include "state/Settings.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/HeatmapView.hpp"
@@ -30,6 +31,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QCheckBox>
 #include <QApplication>
 #include <QComboBox>
 #include <QImage>
@@ -138,7 +140,10 @@ const std::map<QString, PanelFit>& primaryActions()
               return out;
           }}},
         {"training",
-         {[](MainWindow& w) { return buttons(w.panel("training"), "Run") + buttons(w.panel("training"), "Learn locality"); },
+         {[](MainWindow& w) {
+              return buttons(w.panel("training"), "Run") + buttons(w.panel("training"), "Learn locality") +
+                     buttons(w.panel("training"), "Per class");
+          },
           [](MainWindow& w) { return buttons(w.panel("training"), "Cancel") + buttons(w.panel("training"), "Undo"); },
           [](MainWindow& w) {
               QList<QWidget*> out{w.trainingPanel()->scoreChart()->view(), w.trainingPanel()->learningCurveChart()->view()};
@@ -319,6 +324,27 @@ private slots:
             QVERIFY(settings->isVisible());
         }
         tabs->setCurrentIndex(0);
+    }
+
+    void lessonTwosPerClassBoxIsInSight()
+    {
+        // Lesson 2's reveal step says "Per class (beside the Learn locality button) is now ticked":
+        // with the lesson beside the panel, the box is on screen, ticked, whole and unscrolled.
+        MainWindow& w = window();
+        const Lesson& lesson = lessons()[std::size_t(findLesson("locality"))];
+        const int reveal = int(lesson.steps.size()) - 1;
+        QVERIFY(lesson.steps[std::size_t(reveal)].text.contains("beside the Learn locality button"));
+        QVERIFY(w.lessonDock()->start(findLesson("locality"), reveal));
+        QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 120000));
+        for (const QSize size : {QSize(1280, 720), QSize(1366, 768)}) {
+            w.resize(size);
+            settle(w);
+            QCheckBox* box = w.trainingPanel()->locality()->perClassBox();
+            QVERIFY(box->isChecked());
+            QVERIFY2(unusable(box, &w).isEmpty(), qPrintable(unusable(box, &w)));
+            QVERIFY(!box->visibleRegion().isEmpty());
+            QCOMPARE(box->visibleRegion().boundingRect(), box->rect());
+        }
     }
 
     void presentationModeEnlargesHidesAndRestores()

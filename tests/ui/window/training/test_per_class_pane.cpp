@@ -9,6 +9,7 @@
 #include "state/Session.hpp"
 #include "state/commands/CliCommand.hpp"
 #include "state/workers/LocalityTask.hpp"
+#include "state/workers/TrainingTask.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
 #include "window/training/LocalityPane.hpp"
@@ -33,6 +34,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
 
 using namespace orbitui;
 
@@ -173,6 +175,48 @@ private slots:
         QVERIFY(after.training.learnPerClass);
         QCOMPARE(sessionDifferences(before, after), QStringList{"training.learn_per_class"});
     }
+    void trainingFitsThePerClassModelWithRidgeAndSvm_data()
+    {
+        QTest::addColumn<QString>("learner");
+        QTest::newRow("ridge") << "ridge";
+        QTest::newRow("svm") << "svm";
+    }
+    void trainingFitsThePerClassModelWithRidgeAndSvm()
+    {
+        // The Training panel with per-class distributions in the settings and ridge or svm: the
+        // one-vs-rest per-class model with the learner's grid searched. Every class at --dist's
+        // distribution (spelled otherwise) is the one-distribution run to the bit; the 6 and 9 at a
+        // wide window change the validation scores.
+        QFETCH(QString, learner);
+        Fixture fx;
+        TrainingSettings t = fx.settings();
+        t.learnPerClass = false;
+        t.learner = learner.toStdString();
+        t.lambdas = {1e-3, 1e-1};
+        t.costs = {0.1, 1.0};
+        t.localityAxis.clear();  // no sweep of a: the one-distribution run to compare with
+        auto runWith = [&](const std::string& perClass) {
+            OrbitSettings o = fx.state.orbitSettings();
+            o.distPerClass = perClass;
+            fx.state.setOrbitSettings(o);
+            const bool ran = fx.runAndSettle(t);
+            return ran && fx.panel.lastResult() ? std::optional<orbit::TrainResult>(fx.panel.lastResult()->result) : std::nullopt;
+        };
+        const auto plain = runWith(""), same = runWith("6=uniform:a=0.50;9=uniform:a=0.500"),
+                   wide = runWith("6=uniform:a=3;9=uniform:a=3");
+        QVERIFY2(plain && same && wide, qPrintable(fx.panel.errorText()));
+        QCOMPARE(plain->grid.size(), std::size_t(2));
+        QCOMPARE(same->grid.size(), plain->grid.size());
+        QVERIFY(same->predictions == plain->predictions);
+        std::vector<double> a, b;
+        for (std::size_t i = 0; i < plain->grid.size(); ++i) {
+            QCOMPARE(same->grid[i].validation, plain->grid[i].validation);
+            a.push_back(plain->grid[i].validation);
+            b.push_back(wide->grid[i].validation);
+        }
+        QVERIFY(a != b);
+        QCOMPARE(wide->confusion.rows(), Eigen::Index(10));
+    }
     void sessionsAndCommandsCarryThePerClassDistributions()
     {
         SessionState s;
@@ -196,8 +240,17 @@ private slots:
         CommandContext learnContext;
         learnContext.learn = true;
         QVERIFY(has(panelCommand(s, "training", learnContext).args, "--per-class", ""));
-        // Another learner: the one-distribution run, no per-class line.
+        // ridge and svm: one-vs-rest per class, with their own axis searched; krr: the
+        // one-distribution run, no per-class line.
         s.training.learner = "ridge";
+        s.training.lambdas = {1e-3, 1e-1};
+        const CliCommand ridge = panelCommand(s, "training");
+        QVERIFY(has(ridge.args, "--dist-per-class", s.orbit.distPerClass));
+        QVERIFY(has(ridge.args, "--learner", "ridge"));
+        QVERIFY(has(ridge.args, "--grid", "lambda=0.001,0.1;median=1"));
+        s.training.learner = "svm";
+        QVERIFY(has(panelCommand(s, "training").args, "--dist-per-class", s.orbit.distPerClass));
+        s.training.learner = "krr";
         QVERIFY(!has(panelCommand(s, "training").args, "--dist-per-class", ""));
         // A session's per-class text that is not "C=SPEC;..." is refused, naming the field.
         QJsonObject json = toJson(s);
