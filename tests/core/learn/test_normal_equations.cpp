@@ -164,23 +164,23 @@ private slots:
         QCOMPARE(all[2](1, 0), 2.0);
     }
 
-    /// Owners by cost: equal costs are dealt in turn from rank `first` (as deal does); unequal ones
-    /// longest first to the least loaded rank, so a fold's three inner (cost 1) and three outer
-    /// (cost 2) Choleskys on two ranks load them 5 and 4, not 6 and 3 or, dealt fit by fit, 3 + 2 and 2 + 4.
-    void balancedOwnersDealLongestFirst()
+    /// Owners by cost in contiguous runs: a fold's two fits of four equal Choleskys each go whole to
+    /// one rank each at P = 2 (so each rank forms one fit's equations), the first run to rank
+    /// `first`; unequal costs (three inner at 1, three outer at 2) load two ranks 5 and 4, not 6 and 3.
+    void contiguousOwnersKeepAFitsValuesTogether()
     {
-        for (int P : {1, 2, 3})
-            for (std::size_t first : {0, 4}) {
-                const std::vector<int> owners = balancedOwners(std::vector<double>(7, 1.0), P, first);
-                for (std::size_t k = 0; k < owners.size(); ++k) QCOMPARE(owners[k], int((first + k) % std::size_t(P)));
-            }
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 2, 0), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 2, 3), (std::vector<int>{1, 1, 1, 1, 0, 0, 0, 0}));
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 3, 1), (std::vector<int>{1, 1, 1, 2, 2, 2, 0, 0}));
+        QCOMPARE(contiguousOwners(std::vector<double>(3, 1.0), 1, 5), (std::vector<int>{0, 0, 0}));
         const std::vector<double> costs{1, 1, 1, 2, 2, 2};
-        const std::vector<int> owners = balancedOwners(costs, 2, 0);
+        const std::vector<int> owners = contiguousOwners(costs, 2, 0);
         double load[2] = {0, 0};
         for (std::size_t k = 0; k < costs.size(); ++k) load[owners[k]] += costs[k];
         QCOMPARE(std::max(load[0], load[1]), 5.0);
-        QCOMPARE(owners, (std::vector<int>{1, 1, 0, 0, 1, 0}));
-        QVERIFY_THROWS_EXCEPTION(ContractError, balancedOwners(costs, 0, 0));
+        QCOMPARE(owners, (std::vector<int>{0, 0, 0, 0, 1, 1}));
+        QCOMPARE(contiguousOwners(std::vector<double>(2, 1.0), 3, 0), (std::vector<int>{0, 1}));  // rank 2 idle
+        QVERIFY_THROWS_EXCEPTION(ContractError, contiguousOwners(costs, 0, 0));
     }
 
     /// Leaves whose first D columns are a symmetric Gram block, summed by their lower triangles
