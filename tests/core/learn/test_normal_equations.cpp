@@ -5,6 +5,7 @@
 #include "RandomMatrices.hpp"
 #include "ThreadRanks.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/learn/Gram.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"
@@ -253,6 +254,21 @@ private slots:
                 QVERIFY2(gathered[std::size_t(q)].G == one.G && gathered[std::size_t(q)].B == one.B, qPrintable(QString("P = %1, rank %2").arg(P).arg(q)));
                 QVERIFY2(spread[std::size_t(q)].G == one.G && spread[std::size_t(q)].B == one.B, qPrintable(QString("spread, P = %1, rank %2").arg(P).arg(q)));
             }
+        }
+    }
+
+    /// A block's lower Gram written into a recycled buffer full of garbage (no zeroing pass): the
+    /// same bits on and below the diagonal as gramOfColumns, whatever the buffer held, over one
+    /// chunk of rows and over several.
+    void lowerGramOverwritesARecycledBuffer()
+    {
+        for (Eigen::Index n : {0, 90, 1100}) {
+            const MatrixXfR X = features(n, 300);
+            const Eigen::MatrixXd full = gramOfColumns(X);
+            Eigen::MatrixXd G = Eigen::MatrixXd::Constant(300, 300, std::nan(""));
+            lowerGramOfColumns(X, G, {});
+            const Eigen::MatrixXd lower = G.triangularView<Eigen::Lower>();
+            QVERIFY2(lower == Eigen::MatrixXd(full.triangularView<Eigen::Lower>()), qPrintable(QString("%1 rows").arg(n)));
         }
     }
 
