@@ -1,5 +1,6 @@
 #include "orbit/parallel/BlockSum.hpp"
 
+#include "orbit/learn/Gram.hpp"
 #include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -253,10 +254,7 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
         ranks.broadcast(travelling);
         if (!ranks.isRoot()) sum = unpacked(travelling, shape, walk.spare());
     }
-    if (shape.lowerColumns > 0 && sum.size() > 0) {
-        auto S = sum.topLeftCorner(shape.lowerColumns, shape.lowerColumns);
-        S.triangularView<Eigen::StrictlyUpper>() = S.transpose();
-    }
+    if (shape.lowerColumns > 0 && sum.size() > 0) mirrorLower(sum.topLeftCorner(shape.lowerColumns, shape.lowerColumns));
     if (times) {
         times->leaves += walk.leaves;
         times->reduction += since(t0) - walk.leaves;

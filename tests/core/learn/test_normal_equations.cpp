@@ -272,6 +272,26 @@ private slots:
         }
     }
 
+    /// mirrorLower (in tiles) copies exactly the strictly lower triangle onto the upper one, for
+    /// sizes that are and are not multiples of its tile, and in a block of a larger matrix.
+    void mirrorCopiesTheLowerTriangle()
+    {
+        for (Eigen::Index n : {1, 63, 64, 150, 257}) {
+            Eigen::MatrixXd G = Eigen::MatrixXd::Random(n, n);
+            Eigen::MatrixXd expected = G;
+            expected.triangularView<Eigen::StrictlyUpper>() = G.transpose();
+            mirrorLower(G);
+            QVERIFY2(G == expected, qPrintable(QString("n = %1").arg(n)));
+        }
+        Eigen::MatrixXd M = Eigen::MatrixXd::Random(130, 133);
+        const Eigen::MatrixXd before = M;
+        mirrorLower(M.topLeftCorner(130, 130));
+        QVERIFY(M.rightCols(3) == before.rightCols(3));
+        QVERIFY(M.leftCols(130) == M.leftCols(130).transpose());
+        QVERIFY(Eigen::MatrixXd(M.leftCols(130).triangularView<Eigen::Lower>()) ==
+                Eigen::MatrixXd(before.leftCols(130).triangularView<Eigen::Lower>()));
+    }
+
     /// Blocks owned by weight: contiguous runs of about equal weight (equal counts when nothing
     /// weighs); a rank computes the leaves of its run only, whatever the counts, and one process
     /// gets the same sum with weights as without.
