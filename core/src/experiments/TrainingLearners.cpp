@@ -21,6 +21,8 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace orbit::detail {
@@ -113,51 +115,110 @@ private:
     std::chrono::steady_clock::time_point t0_;
 };
 
-/// The sum, in cell order, of the cells inside the rows marked in `in` (`size` of them), when those
-/// rows are exactly a union of cells; else nullopt.
-std::optional<NormalEquations> unionOfCells(const std::vector<CellEquations>& cells, const std::vector<char>& in,
-                                            std::size_t size)
+/// Which shared sets (PointFeatures::cells, ::removable) a training set is made of: the cells to
+/// add, in cell order, less the removable set `removed` if there is one.
+struct CellPlan {
+    std::vector<std::size_t> cells;
+    std::optional<std::size_t> removed;
+};
+
+/// The cells inside the rows marked in `in` (`size` of them), in cell order, when those rows are
+/// exactly a union of cells; else nullopt.
+std::optional<std::vector<std::size_t>> cellsCovering(const std::vector<CellEquations>& cells, const std::vector<char>& in,
+                                                      std::size_t size)
 {
-    std::optional<NormalEquations> sum;
+    std::vector<std::size_t> inside;
     std::size_t covered = 0;
-    for (const CellEquations& c : cells) {
-        const auto inside = std::size_t(std::count_if(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; }));
-        if (inside == 0) continue;
-        if (inside != c.rows.size()) return std::nullopt;
-        covered += inside;
-        if (!sum) {
-            sum = c.raw;
-        } else {
-            sum->G += c.raw.G;
-            sum->B += c.raw.B;
-            sum->samples += c.raw.samples;
-        }
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+        const CellEquations& c = cells[k];
+        const auto n = std::size_t(std::count_if(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; }));
+        if (n == 0) continue;
+        if (n != c.rows.size()) return std::nullopt;
+        covered += n;
+        inside.push_back(k);
     }
-    if (covered != size) return std::nullopt;
-    return sum;
+    if (covered != size || inside.empty()) return std::nullopt;
+    return inside;
 }
 
-/// The raw equations of `train` from the shared sets (SharedRowSets): the sum of the cells it is
-/// made of, or of the cells it is made of with a removable set R, less R's. Nullopt when neither fits.
-std::optional<NormalEquations> sumOfCells(const PointFeatures& p, const Indices& train)
+/// How `train` is made of the shared sets (SharedRowSets): the cells it is made of, or the cells it
+/// is made of with a removable set R, less R. Nullopt when neither fits.
+std::optional<CellPlan> planOfCells(const PointFeatures& p, const Indices& train)
 {
     if (p.cells.empty()) return std::nullopt;
     std::vector<char> in(static_cast<std::size_t>(p.rows()), 0);
     for (std::size_t r : train) in[r] = 1;
-    if (auto sum = unionOfCells(p.cells, in, train.size())) return sum;
-    for (const CellEquations& R : p.removable) {
+    if (auto cells = cellsCovering(p.cells, in, train.size())) return CellPlan{std::move(*cells), std::nullopt};
+    for (std::size_t k = 0; k < p.removable.size(); ++k) {
+        const CellEquations& R = p.removable[k];
         if (std::any_of(R.rows.begin(), R.rows.end(), [&](std::size_t r) { return in[r] != 0; })) continue;
         for (std::size_t r : R.rows) in[r] = 1;
-        auto sum = unionOfCells(p.cells, in, train.size() + R.rows.size());
+        auto cells = cellsCovering(p.cells, in, train.size() + R.rows.size());
         for (std::size_t r : R.rows) in[r] = 0;
-        if (!sum) continue;
-        sum->G -= R.raw.G;
-        sum->B -= R.raw.B;
-        sum->samples -= R.raw.samples;
-        return sum;
+        if (cells) return CellPlan{std::move(*cells), k};
     }
     return std::nullopt;
 }
+
+/// The raw equations of a plan: its cells added in cell order, less the removed set's. G goes in
+/// a matrix of the computation's MatrixPool (the previous fit's, already paged in).
+NormalEquations sumOfPlan(const PointFeatures& p, const CellPlan& plan)
+{
+    const NormalEquations& first = p.cells[plan.cells.front()].raw;
+    NormalEquations sum;
+    sum.G = MatrixPool::take(first.G.rows(), first.G.cols());
+    sum.G = first.G;
+    sum.B = first.B;
+    sum.samples = first.samples;
+    for (std::size_t i = 1; i < plan.cells.size(); ++i) {
+        const NormalEquations& c = p.cells[plan.cells[i]].raw;
+        sum.G += c.G;
+        sum.B += c.B;
+        sum.samples += c.samples;
+    }
+    if (plan.removed) {
+        const NormalEquations& R = p.removable[*plan.removed].raw;
+        sum.G -= R.G;
+        sum.B -= R.B;
+        sum.samples -= R.samples;
+    }
+    return sum;
+}
+
+/// The normal equations of one fit's training rows with coded targets. Summed over the row blocks
+/// at once (collective), or, when the rows are a union of shared cells, the cells' sum formed on
+/// first use: only on the ranks the fit's dealt tasks go to, so that the ranks share these D x D
+/// additions instead of each repeating every fit's.
+class FitEquations {
+public:
+    explicit FitEquations(NormalEquations ne) : ne_(std::move(ne)) {}
+    FitEquations(const PointFeatures& p, CellPlan plan, TargetCoding coding)
+        : p_(&p), plan_(std::move(plan)), coding_(std::move(coding))
+    {
+    }
+    FitEquations(const FitEquations&) = delete;
+    FitEquations& operator=(const FitEquations&) = delete;
+    ~FitEquations()
+    {
+        if (ne_) MatrixPool::give(std::move(ne_->G));
+    }
+
+    /// The equations; the cells' sum the first time (p's cells must still be those of the plan).
+    const NormalEquations& get()
+    {
+        std::call_once(formed_, [this] {
+            if (!ne_) ne_ = coded(sumOfPlan(*p_, plan_), coding_);
+        });
+        return *ne_;
+    }
+
+private:
+    const PointFeatures* p_ = nullptr;
+    CellPlan plan_;
+    TargetCoding coding_;
+    std::optional<NormalEquations> ne_;
+    std::once_flag formed_;
+};
 
 /// The normal equations of dataset rows `set` (targets Y) summed over the run's row blocks and
 /// ranks: each rank sums the blocks it holds when the features are spread, else any blocks.
@@ -171,13 +232,14 @@ NormalEquations equationsOf(const PointFeatures& p, const Indices& set, const Ei
 }
 
 /// The normal equations of the training rows with coded targets Y: the shared cells' when `train`
-/// is a union of them, else summed over the run's row blocks and ranks.
-NormalEquations trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
-                                  const Eigen::MatrixXd& Y, const RowPartition& rows, FitClock& clock,
-                                  const Progress& progress)
+/// is a union of them (added when a dealt task first asks, FitEquations), else summed over the
+/// run's row blocks and ranks now.
+std::shared_ptr<FitEquations> trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
+                                                const Eigen::MatrixXd& Y, const RowPartition& rows, FitClock& clock,
+                                                const Progress& progress)
 {
-    if (auto raw = sumOfCells(p, train)) return coded(std::move(*raw), coding);
-    return equationsOf(p, train, Y, rows, clock, progress);
+    if (auto plan = planOfCells(p, train)) return std::make_shared<FitEquations>(p, std::move(*plan), coding);
+    return std::make_shared<FitEquations>(equationsOf(p, train, Y, rows, clock, progress));
 }
 
 /// The normal equations of the raw targets of every shared set into p.cells and p.removable, once
@@ -360,9 +422,9 @@ Progress solving(const Progress& poll, const std::vector<double>& lambdas, std::
 }
 
 /// A learner whose fits are prepared (the collective parts: normal equations, the kernel) and then
-/// dealt out (TrainLearner::fitAll): all the fits' tasks in one turn, by balancedOwners. The turn
-/// runs on over the whole training run, so that tasks of equal cost start on the next rank each
-/// time and the ranks get equal shares.
+/// dealt out (TrainLearner::fitAll): all the fits' tasks in one turn, in contiguous runs of about
+/// equal cost (contiguousOwners). The turn runs on over the whole training run, so that the first
+/// run goes to the next rank each time and the ranks get equal shares.
 class DealtLearner : public TrainLearner {
 public:
     /// keepDecisions: the outcomes of classes hold their decision values (Outcome::decisions).
@@ -398,7 +460,9 @@ public:
             }
         dealing = true;
         const Ranks& ranks = *rows_.ranks;
-        const std::vector<int> owners = balancedOwners(costs, ranks.size(), turn_);
+        // A fit's values in a run on one rank where possible: its equations (a sum of shared cells)
+        // are then formed on that rank alone (FitEquations).
+        const std::vector<int> owners = contiguousOwners(costs, ranks.size(), turn_);
         turn_ += costs.size();
         const std::vector<Eigen::MatrixXd> all =
             ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
@@ -439,18 +503,20 @@ public:
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
         Coded c = codeTargets(data_, split.train);
         if (primal(p, split.train)) {
-            NormalEquations ne = trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+            std::shared_ptr<FitEquations> ne = trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
             const double D = double(p.F.cols());
             if (p.spread())
                 return {lambdas.size(), D * D * D,
                         [&lambdas, &poll, ne = std::move(ne)](std::size_t k) {
-                            return weightsOnly(solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k)), kNaN);
+                            const NormalEquations& e = ne->get();
+                            return weightsOnly(solveOrNothing(e.G, e.B, lambdas[k], solving(poll, lambdas, k)), kNaN);
                         },
                         c.coding};
             return {lambdas.size(), D * D * D,
                     [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding,
                      keep = keep_](std::size_t k) {
-                        const auto W = solveOrNothing(ne.G, ne.B, lambdas[k], solving(poll, lambdas, k));
+                        const NormalEquations& e = ne->get();
+                        const auto W = solveOrNothing(e.G, e.B, lambdas[k], solving(poll, lambdas, k));
                         return W ? decode(coding, timesDouble(Fs, *W), keep) : failedOutcome();
                     },
                     {}};
@@ -573,7 +639,7 @@ public:
         // Primal: the normal equations are sums over row blocks (collective); the evidence
         // maximisation and the predictions then run on one rank (dealt).
         const Indices& train = split.train;
-        std::optional<NormalEquations> ne;
+        std::shared_ptr<FitEquations> ne;  // none for a dual fit
         TargetCoding coding;
         Eigen::MatrixXd T;
         const double n = double(train.size()), D = double(p.F.cols());
@@ -589,7 +655,7 @@ public:
             return {1, D * D * D,
                     [ne = std::move(ne), coding, sumT2 = T.squaredNorm()](std::size_t) {
                         BayesianLinearRegression blr;
-                        blr.fit(*ne, sumT2, coding);
+                        blr.fit(ne->get(), sumT2, coding);
                         return weightsOnly(blr.weights(), blr.logEvidence());
                     },
                     coding};
@@ -598,7 +664,7 @@ public:
                  Fs = selectRows(p.F, split.test)](std::size_t) {
                     BayesianLinearRegression blr;
                     if (ne)
-                        blr.fit(*ne, sumT2, coding);
+                        blr.fit(ne->get(), sumT2, coding);
                     else if (data_.isClassification())
                         blr.fit(selectRows(p.F, train), select(data_.labels, train), data_.numClasses);
                     else

@@ -32,7 +32,7 @@ void blockEquations(const MatrixXfR& F, Eigen::Index offset, const Indices& rows
         Fb.row(Eigen::Index(i)) = F.row(Eigen::Index(rows[ks[i]]) - offset);
         Yb.row(Eigen::Index(i)) = Y.row(Eigen::Index(ks[i]));
     }
-    lowerGramOfColumns(Fb, GB.leftCols(D), progress);  // mirrored once, after the sum (split)
+    lowerGramOfColumns(Fb, GB.leftCols(D), progress);  // mirrored once, after the sum (sumOverBlocks)
     GB.rightCols(C) = transposeTimes(Fb, Yb);
 }
 
@@ -41,8 +41,7 @@ NormalEquations split(Eigen::MatrixXd GB, Eigen::Index D, std::size_t samples)
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(samples);
     n.G = MatrixPool::take(D, D);
-    n.G = GB.leftCols(D);
-    mirrorLower(n.G);  // the blocks' sums hold the lower triangle (the upper ones are zero)
+    n.G = GB.leftCols(D);  // symmetric: the block sum mirrored its lower triangle
     n.B = GB.rightCols(GB.cols() - D);
     MatrixPool::give(std::move(GB));
     return n;
@@ -63,8 +62,9 @@ NormalEquations normalEquations(const MatrixXfR& F, const Indices& rows, const E
     std::vector<double> weights;
     if (everyRowEverywhere)
         for (const auto& ks : inBlock) weights.push_back(double(ks.size()));
-    return split(sumOverBlocks(ranks, blocks.count(), leaf, times, everyRowEverywhere ? &weights : nullptr), F.cols(),
-                 rows.size());
+    return split(sumOverBlocks(ranks, blocks.count(), leaf, times, everyRowEverywhere ? &weights : nullptr,
+                               LeafShape{F.cols()}),
+                 F.cols(), rows.size());
 }
 
 NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<Eigen::Index>& starts,
@@ -81,7 +81,7 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
     const BlockLeafInto leaf = [&](Eigen::Index b, Eigen::MatrixXd& GB) {
         blockEquations(held, first, rows, Y, inBlock[std::size_t(b)], progress, GB);
     };
-    return split(sumOverOwnedBlocks(ranks, starts, leaf, times), held.cols(), rows.size());
+    return split(sumOverOwnedBlocks(ranks, starts, leaf, times, LeafShape{held.cols()}), held.cols(), rows.size());
 }
 
 Eigen::MatrixXd rawTargets(const std::vector<int>& labels, int numClasses)

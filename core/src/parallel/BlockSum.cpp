@@ -1,5 +1,6 @@
 #include "orbit/parallel/BlockSum.hpp"
 
+#include "orbit/learn/Gram.hpp"
 #include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -23,11 +24,63 @@ Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi)
     return lo + left;
 }
 
+/// What a sum of leaves of `shape` carries of an R x C matrix: f(j, i0) for every column j, whose
+/// rows i0 .. R-1 are carried (from the diagonal down in the symmetric columns, else all).
+template <class F>
+void forCarriedColumns(Eigen::Index cols, LeafShape shape, F f)
+{
+    for (Eigen::Index j = 0; j < cols; ++j) f(j, j < shape.lowerColumns ? j : 0);
+}
+
+/// s += r on the carried entries only (each the same addition as in the whole-matrix sum).
+void addCarried(Eigen::MatrixXd& s, const Eigen::MatrixXd& r, LeafShape shape)
+{
+    const Eigen::Index k = shape.lowerColumns, R = s.rows();
+    if (k == 0) {
+        s += r;
+        return;
+    }
+    for (Eigen::Index j = 0; j < k; ++j) s.col(j).tail(R - j) += r.col(j).tail(R - j);
+    s.rightCols(s.cols() - k) += r.rightCols(s.cols() - k);
+}
+
+/// The carried entries of M as one column, after M's rows and columns (exact in a double): what
+/// travels between ranks when shape.lowerColumns > 0 (whole leaves travel as they are).
+Eigen::MatrixXd packed(const Eigen::MatrixXd& M, LeafShape shape)
+{
+    const Eigen::Index R = M.rows();
+    Eigen::Index n = 0;
+    forCarriedColumns(M.cols(), shape, [&](Eigen::Index, Eigen::Index i0) { n += R - i0; });
+    Eigen::MatrixXd v(2 + n, 1);
+    v(0) = double(R);
+    v(1) = double(M.cols());
+    Eigen::Index at = 2;
+    forCarriedColumns(M.cols(), shape, [&](Eigen::Index j, Eigen::Index i0) {
+        v.col(0).segment(at, R - i0) = M.col(j).tail(R - i0);
+        at += R - i0;
+    });
+    return v;
+}
+
+/// The matrix packed(M) came from, its carried entries written into `into` (resized; a recycled
+/// buffer allocates nothing) and the others left as they were.
+Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
+{
+    const auto R = Eigen::Index(v(0)), C = Eigen::Index(v(1));
+    into.resize(R, C);
+    Eigen::Index at = 2;
+    forCarriedColumns(C, shape, [&](Eigen::Index j, Eigen::Index i0) {
+        into.col(j).tail(R - i0) = v.col(0).segment(at, R - i0);
+        at += R - i0;
+    });
+    return into;
+}
+
 class TreeWalk {
 public:
     /// starts: each rank's first block, then `blocks`.
-    TreeWalk(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf, std::vector<Eigen::Index> starts)
-        : ranks_(ranks), blocks_(blocks), leaf_(leaf), starts_(std::move(starts)),
+    TreeWalk(const Ranks& ranks, const BlockLeafInto& leaf, std::vector<Eigen::Index> starts, LeafShape shape)
+        : ranks_(ranks), leaf_(leaf), starts_(std::move(starts)), shape_(shape),
           first_(starts_[std::size_t(ranks.rank())]), last_(starts_[std::size_t(ranks.rank()) + 1])
     {
     }
@@ -48,12 +101,16 @@ public:
             Eigen::MatrixXd s = spare();
             leaf_(lo, s);
             leaves += since(t);
+            if (s.rows() < shape_.lowerColumns || s.cols() < shape_.lowerColumns)
+                throw ContractError("sumOverBlocks", "leaf " + std::to_string(lo) + " is " + std::to_string(s.rows()) + " x " +
+                                                         std::to_string(s.cols()) + " for " +
+                                                         std::to_string(shape_.lowerColumns) + " symmetric columns");
             return s;
         }
         const Eigen::Index mid = splitOf(lo, hi);
         Eigen::MatrixXd s = own(lo, mid);
         Eigen::MatrixXd right = own(mid, hi);
-        s += right;
+        addCarried(s, right, shape_);
         spare_.push_back(std::move(right));
         return s;
     }
@@ -63,11 +120,11 @@ public:
     {
         const int q = soleOwner(lo, hi);
         if (q == 0) return own(lo, hi);
-        if (q > 0) return ranks_.receive(q);
+        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
         const Eigen::Index mid = splitOf(lo, hi);
         Eigen::MatrixXd s = atRoot(lo, mid);
         Eigen::MatrixXd right = atRoot(mid, hi);
-        s += right;
+        addCarried(s, right, shape_);
         spare_.push_back(std::move(right));
         return s;
     }
@@ -89,6 +146,16 @@ public:
 
     double leaves = 0.0;
 
+    /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
+    /// when there is none), for the next leaf or a sum received.
+    Eigen::MatrixXd spare()
+    {
+        if (spare_.empty()) return MatrixPool::takeAny();
+        Eigen::MatrixXd m = std::move(spare_.back());
+        spare_.pop_back();
+        return m;
+    }
+
 private:
     /// The rank owning every block of [lo, hi), or -1 when several do.
     int soleOwner(Eigen::Index lo, Eigen::Index hi) const
@@ -98,21 +165,11 @@ private:
         return hi <= starts_[std::size_t(q) + 1] ? q : -1;
     }
 
-    /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
-    /// when there is none), for the next leaf.
-    Eigen::MatrixXd spare()
-    {
-        if (spare_.empty()) return MatrixPool::takeAny();
-        Eigen::MatrixXd m = std::move(spare_.back());
-        spare_.pop_back();
-        return m;
-    }
-
     const Ranks& ranks_;
-    Eigen::Index blocks_;
     const BlockLeafInto& leaf_;
     std::vector<Eigen::MatrixXd> spare_;
     std::vector<Eigen::Index> starts_;
+    LeafShape shape_;
     Eigen::Index first_, last_;
 };
 
@@ -154,7 +211,7 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
 }
 
 Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf, BlockSumTimes* times,
-                              const std::vector<double>* weights)
+                              const std::vector<double>* weights, LeafShape shape)
 {
     std::vector<Eigen::Index> starts;
     if (weights) {
@@ -165,19 +222,21 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const Blo
         for (int q = 0; q < ranks.size(); ++q) starts.push_back(ranks.firstBlock(blocks, q));
         starts.push_back(blocks);
     }
-    return sumOverOwnedBlocks(ranks, starts, leaf, times);
+    return sumOverOwnedBlocks(ranks, starts, leaf, times, shape);
 }
 
 Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
-                                   const BlockLeafInto& leaf, BlockSumTimes* times)
+                                   const BlockLeafInto& leaf, BlockSumTimes* times, LeafShape shape)
 {
     const auto t0 = Clock::now();
     if (starts.size() != static_cast<std::size_t>(ranks.size()) + 1 || starts.front() != 0 ||
         !std::is_sorted(starts.begin(), starts.end()))
         throw ContractError("sumOverOwnedBlocks", std::to_string(starts.size()) + " block starts for " +
                                                       std::to_string(ranks.size()) + " ranks");
+    if (shape.lowerColumns < 0)
+        throw ContractError("sumOverBlocks", std::to_string(shape.lowerColumns) + " symmetric columns");
     const Eigen::Index blocks = starts.back();
-    TreeWalk walk(ranks, blocks, leaf, starts);
+    TreeWalk walk(ranks, leaf, starts, shape);
     Eigen::MatrixXd sum;
     if (blocks > 0) {
         if (ranks.isRoot())
@@ -185,10 +244,17 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
         else {
             std::vector<Eigen::MatrixXd> subtrees;
             walk.ownSubtrees(0, blocks, subtrees);
-            for (const Eigen::MatrixXd& m : subtrees) ranks.send(m, 0);
+            for (const Eigen::MatrixXd& m : subtrees) ranks.send(shape.lowerColumns > 0 ? packed(m, shape) : m, 0);
         }
     }
-    ranks.broadcast(sum);
+    if (shape.lowerColumns == 0) {
+        ranks.broadcast(sum);
+    } else if (ranks.size() > 1) {
+        Eigen::MatrixXd travelling = ranks.isRoot() ? packed(sum, shape) : Eigen::MatrixXd();
+        ranks.broadcast(travelling);
+        if (!ranks.isRoot()) sum = unpacked(travelling, shape, walk.spare());
+    }
+    if (shape.lowerColumns > 0 && sum.size() > 0) mirrorLower(sum.topLeftCorner(shape.lowerColumns, shape.lowerColumns));
     if (times) {
         times->leaves += walk.leaves;
         times->reduction += since(t0) - walk.leaves;

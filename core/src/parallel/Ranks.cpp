@@ -1,5 +1,6 @@
 #include "orbit/parallel/Ranks.hpp"
 
+#include "orbit/parallel/BlockSum.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -65,24 +66,13 @@ std::vector<Eigen::MatrixXd> Ranks::allPieces(const Eigen::MatrixXd& mine) const
     return out;
 }
 
-std::vector<int> balancedOwners(const std::vector<double>& costs, int ranks, std::size_t first)
+std::vector<int> contiguousOwners(const std::vector<double>& costs, int ranks, std::size_t first)
 {
-    if (ranks < 1) throw ContractError("balancedOwners", "ranks " + std::to_string(ranks));
-    std::vector<std::size_t> order(costs.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return costs[a] > costs[b]; });
-    std::vector<double> load(static_cast<std::size_t>(ranks), 0.0);
+    if (ranks < 1) throw ContractError("contiguousOwners", "ranks " + std::to_string(ranks));
+    const std::vector<Eigen::Index> starts = weightedBlockStarts(costs, ranks);
     std::vector<int> owners(costs.size());
-    const std::size_t P = static_cast<std::size_t>(ranks);
-    for (std::size_t k : order) {
-        std::size_t best = first % P;
-        for (std::size_t i = 1; i < P; ++i) {
-            const std::size_t q = (first + i) % P;
-            if (load[q] < load[best]) best = q;
-        }
-        owners[k] = static_cast<int>(best);
-        load[best] += costs[k];
-    }
+    for (std::size_t i = 0; i < std::size_t(ranks); ++i)
+        for (Eigen::Index k = starts[i]; k < starts[i + 1]; ++k) owners[std::size_t(k)] = int((first + i) % std::size_t(ranks));
     return owners;
 }
 

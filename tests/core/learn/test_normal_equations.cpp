@@ -3,7 +3,9 @@
 // its solves.
 #include "PlayedRank.hpp"
 #include "RandomMatrices.hpp"
+#include "ThreadRanks.hpp"
 #include "orbit/evaluation/Splits.hpp"
+#include "orbit/learn/Gram.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"
@@ -18,6 +20,7 @@
 
 using namespace orbit;
 using orbittest::PlayedRank;
+using orbittest::onThreadRanks;
 
 namespace {
 
@@ -162,23 +165,131 @@ private slots:
         QCOMPARE(all[2](1, 0), 2.0);
     }
 
-    /// Owners by cost: equal costs are dealt in turn from rank `first` (as deal does); unequal ones
-    /// longest first to the least loaded rank, so a fold's three inner (cost 1) and three outer
-    /// (cost 2) Choleskys on two ranks load them 5 and 4, not 6 and 3 or, dealt fit by fit, 3 + 2 and 2 + 4.
-    void balancedOwnersDealLongestFirst()
+    /// Owners by cost in contiguous runs: a fold's two fits of four equal Choleskys each go whole to
+    /// one rank each at P = 2 (so each rank forms one fit's equations), the first run to rank
+    /// `first`; unequal costs (three inner at 1, three outer at 2) load two ranks 5 and 4, not 6 and 3.
+    void contiguousOwnersKeepAFitsValuesTogether()
     {
-        for (int P : {1, 2, 3})
-            for (std::size_t first : {0, 4}) {
-                const std::vector<int> owners = balancedOwners(std::vector<double>(7, 1.0), P, first);
-                for (std::size_t k = 0; k < owners.size(); ++k) QCOMPARE(owners[k], int((first + k) % std::size_t(P)));
-            }
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 2, 0), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 2, 3), (std::vector<int>{1, 1, 1, 1, 0, 0, 0, 0}));
+        QCOMPARE(contiguousOwners(std::vector<double>(8, 1.0), 3, 1), (std::vector<int>{1, 1, 1, 2, 2, 2, 0, 0}));
+        QCOMPARE(contiguousOwners(std::vector<double>(3, 1.0), 1, 5), (std::vector<int>{0, 0, 0}));
         const std::vector<double> costs{1, 1, 1, 2, 2, 2};
-        const std::vector<int> owners = balancedOwners(costs, 2, 0);
+        const std::vector<int> owners = contiguousOwners(costs, 2, 0);
         double load[2] = {0, 0};
         for (std::size_t k = 0; k < costs.size(); ++k) load[owners[k]] += costs[k];
         QCOMPARE(std::max(load[0], load[1]), 5.0);
-        QCOMPARE(owners, (std::vector<int>{1, 1, 0, 0, 1, 0}));
-        QVERIFY_THROWS_EXCEPTION(ContractError, balancedOwners(costs, 0, 0));
+        QCOMPARE(owners, (std::vector<int>{0, 0, 0, 0, 1, 1}));
+        QCOMPARE(contiguousOwners(std::vector<double>(2, 1.0), 3, 0), (std::vector<int>{0, 1}));  // rank 2 idle
+        QVERIFY_THROWS_EXCEPTION(ContractError, contiguousOwners(costs, 0, 0));
+    }
+
+    /// Leaves whose first D columns are a symmetric Gram block, summed by their lower triangles
+    /// alone (LeafShape): at P = 1, 2 and 3 (ranks on threads, the partial sums and the sum
+    /// travelling packed) the same bits as summing the whole symmetric leaves in one process, by
+    /// count and by weight. The leaves' entries above the diagonal are garbage that must not be
+    /// read; the sum's are mirrored.
+    void lowerTrianglesSumLikeTheWholeLeaves()
+    {
+        const Eigen::Index D = 37, C = 3, blocks = 11;
+        std::vector<Eigen::MatrixXd> whole, lower;
+        for (Eigen::Index b = 0; b < blocks; ++b) {
+            const Eigen::MatrixXd X = features(50 + 3 * b, D + C).cast<double>() * std::pow(10.0, double(b % 4) - 1.5);
+            Eigen::MatrixXd leaf(D, D + C);
+            leaf.leftCols(D) = X.leftCols(D).transpose() * X.leftCols(D);
+            leaf.leftCols(D).triangularView<Eigen::StrictlyUpper>() = leaf.leftCols(D).transpose();
+            leaf.rightCols(C) = X.leftCols(D).transpose() * X.rightCols(C);
+            whole.push_back(leaf);
+            leaf.leftCols(D).triangularView<Eigen::StrictlyUpper>().setConstant(1e300 * double(b + 1));
+            lower.push_back(leaf);
+        }
+        const BlockLeafInto wholeLeaf = [&](Eigen::Index b, Eigen::MatrixXd& out) { out = whole[std::size_t(b)]; };
+        const BlockLeafInto lowerLeaf = [&](Eigen::Index b, Eigen::MatrixXd& out) { out = lower[std::size_t(b)]; };
+        const Eigen::MatrixXd reference = sumOverBlocks(oneProcess(), blocks, wholeLeaf);
+        QVERIFY(reference.leftCols(D) == reference.leftCols(D).transpose());
+        const std::vector<double> weights{5, 0, 0, 1, 1, 1, 7, 0, 2, 2, 1};
+        for (int P : {1, 2, 3})
+            for (bool weighted : {false, true}) {
+                const auto sums = onThreadRanks(P, [&](const Ranks& ranks) {
+                    return sumOverBlocks(ranks, blocks, lowerLeaf, nullptr, weighted ? &weights : nullptr, LeafShape{D});
+                });
+                for (int q = 0; q < P; ++q)
+                    QVERIFY2(sums[std::size_t(q)] == reference,
+                             qPrintable(QString("P = %1, rank %2, weighted %3").arg(P).arg(q).arg(weighted)));
+                // The whole leaves travel whole (no shape): the same bits too.
+                const auto plain = onThreadRanks(P, [&](const Ranks& ranks) { return sumOverBlocks(ranks, blocks, wholeLeaf); });
+                for (const Eigen::MatrixXd& m : plain) QVERIFY(m == reference);
+            }
+        QVERIFY_THROWS_EXCEPTION(ContractError, sumOverBlocks(oneProcess(), blocks, lowerLeaf, nullptr, nullptr, LeafShape{D + 1}));
+        QVERIFY_THROWS_EXCEPTION(ContractError, sumOverBlocks(oneProcess(), blocks, lowerLeaf, nullptr, nullptr, LeafShape{-1}));
+    }
+
+    /// The normal equations at P = 2 and 3 (ranks on threads, features on every rank or spread):
+    /// the same bits as in one process, G exactly symmetric.
+    void normalEquationsAreTheSameBitsOnManyRanks()
+    {
+        const Eigen::Index n = 300, d = 24;
+        const MatrixXfR F = features(n, d);
+        const RowBlocks blocks{n, 32};
+        Indices rows;
+        for (std::size_t i = 0; i < std::size_t(n); ++i)
+            if (i % 7 != 3) rows.push_back(i);
+        Eigen::MatrixXd Y(Eigen::Index(rows.size()), 2);
+        for (Eigen::Index k = 0; k < Y.rows(); ++k) Y.row(k) << std::sin(0.3 * double(k)), 1.0;
+        const NormalEquations one = normalEquations(F, rows, Y, blocks, oneProcess());
+        QVERIFY(one.G == one.G.transpose());
+        for (int P : {2, 3}) {
+            const auto gathered = onThreadRanks(P, [&](const Ranks& ranks) {
+                return normalEquations(F, rows, Y, blocks, ranks, nullptr, {}, true);
+            });
+            const auto spread = onThreadRanks(P, [&](const Ranks& ranks) {
+                std::vector<Eigen::Index> starts;
+                for (int q = 0; q < P; ++q) starts.push_back(ranks.firstBlock(blocks.count(), q));
+                starts.push_back(blocks.count());
+                const Eigen::Index first = blocks.begin(starts[std::size_t(ranks.rank())]);
+                const MatrixXfR held = F.middleRows(first, blocks.begin(starts[std::size_t(ranks.rank()) + 1]) - first);
+                return normalEquationsOfHeld(held, starts, rows, Y, blocks, ranks);
+            });
+            for (int q = 0; q < P; ++q) {
+                QVERIFY2(gathered[std::size_t(q)].G == one.G && gathered[std::size_t(q)].B == one.B, qPrintable(QString("P = %1, rank %2").arg(P).arg(q)));
+                QVERIFY2(spread[std::size_t(q)].G == one.G && spread[std::size_t(q)].B == one.B, qPrintable(QString("spread, P = %1, rank %2").arg(P).arg(q)));
+            }
+        }
+    }
+
+    /// A block's lower Gram written into a recycled buffer full of garbage (no zeroing pass): the
+    /// same bits on and below the diagonal as gramOfColumns, whatever the buffer held, over one
+    /// chunk of rows and over several.
+    void lowerGramOverwritesARecycledBuffer()
+    {
+        for (Eigen::Index n : {0, 90, 1100}) {
+            const MatrixXfR X = features(n, 300);
+            const Eigen::MatrixXd full = gramOfColumns(X);
+            Eigen::MatrixXd G = Eigen::MatrixXd::Constant(300, 300, std::nan(""));
+            lowerGramOfColumns(X, G, {});
+            const Eigen::MatrixXd lower = G.triangularView<Eigen::Lower>();
+            QVERIFY2(lower == Eigen::MatrixXd(full.triangularView<Eigen::Lower>()), qPrintable(QString("%1 rows").arg(n)));
+        }
+    }
+
+    /// mirrorLower (in tiles) copies exactly the strictly lower triangle onto the upper one, for
+    /// sizes that are and are not multiples of its tile, and in a block of a larger matrix.
+    void mirrorCopiesTheLowerTriangle()
+    {
+        for (Eigen::Index n : {1, 63, 64, 150, 257}) {
+            Eigen::MatrixXd G = Eigen::MatrixXd::Random(n, n);
+            Eigen::MatrixXd expected = G;
+            expected.triangularView<Eigen::StrictlyUpper>() = G.transpose();
+            mirrorLower(G);
+            QVERIFY2(G == expected, qPrintable(QString("n = %1").arg(n)));
+        }
+        Eigen::MatrixXd M = Eigen::MatrixXd::Random(130, 133);
+        const Eigen::MatrixXd before = M;
+        mirrorLower(M.topLeftCorner(130, 130));
+        QVERIFY(M.rightCols(3) == before.rightCols(3));
+        QVERIFY(M.leftCols(130) == M.leftCols(130).transpose());
+        QVERIFY(Eigen::MatrixXd(M.leftCols(130).triangularView<Eigen::Lower>()) ==
+                Eigen::MatrixXd(before.leftCols(130).triangularView<Eigen::Lower>()));
     }
 
     /// Blocks owned by weight: contiguous runs of about equal weight (equal counts when nothing

@@ -40,9 +40,10 @@ void mirrorLower(Eigen::Ref<Eigen::MatrixXd> G);
 
 /// gramOfColumns(X, progress) without the mirroring, written into G (X.cols() x X.cols(), e.g. the
 /// left columns of a caller's buffer): the tiles on and below the diagonal hold the same bits, the
-/// rest is zero, so that sums of several need one mirrorLower at the end (a D x D transposed copy
-/// per block cost as much as the block's product at D = 4000). Allocates nothing but this thread's
-/// chunk buffer, kept from call to call.
+/// tiles above are left as they were (neither zeroed nor read: a sum of such blocks reads only the
+/// lower triangle, e.g. sumOverBlocks with a LeafShape, and mirrors it once at the end; a D x D
+/// transposed copy or zeroing per block cost as much as the block's product at D = 4000).
+/// Allocates nothing but this thread's chunk buffer, kept from call to call.
 void lowerGramOfColumns(const MatrixXfR& X, Eigen::Ref<Eigen::MatrixXd> G, const Progress& progress);
 
 /// The same products of a double-precision matrix.

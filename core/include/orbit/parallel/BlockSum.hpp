@@ -48,12 +48,23 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
 /// log2(blocks) + 1 of them per call, not one or more per block (each a fresh, page-faulted matrix).
 using BlockLeafInto = std::function<void(Eigen::Index, Eigen::MatrixXd&)>;
 
+/// Leaves whose first `lowerColumns` columns form a symmetric block (a Gram matrix F_b^T F_b, the
+/// rest e.g. F_b^T Y_b): of those columns only the entries on and below the diagonal are read,
+/// added and sent between ranks (the leaf need not write the others), and the sum's entries above
+/// the diagonal are mirrored from below once, at the end, on every rank. Half the additions and
+/// half the bytes of summing the whole matrices, and the same bits in the lower triangle and
+/// the rest; lowerColumns must not exceed a leaf's rows (ContractError). 0: the whole leaves.
+struct LeafShape {
+    Eigen::Index lowerColumns = 0;
+};
+
 /// sumOverBlocks and sumOverOwnedBlocks with a leaf writing into recycled buffers: the same tree,
 /// the same additions, the same bits.
 Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const BlockLeafInto& leaf,
-                              BlockSumTimes* times = nullptr, const std::vector<double>* weights = nullptr);
+                              BlockSumTimes* times = nullptr, const std::vector<double>* weights = nullptr,
+                              LeafShape shape = {});
 Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts, const BlockLeafInto& leaf,
-                                   BlockSumTimes* times = nullptr);
+                                   BlockSumTimes* times = nullptr, LeafShape shape = {});
 
 /// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
 /// order whose weights add up to about total / ranks each (rank q starts at the first block whose

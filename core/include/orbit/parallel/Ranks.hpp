@@ -100,15 +100,16 @@ public:
     /// one process computing them all. Collective.
     std::vector<Eigen::MatrixXd> deal(std::size_t first, std::size_t n,
                                       const std::function<Eigen::MatrixXd(std::size_t)>& task) const;
-    /// The same with the owner of each task given (owners[k] in [0, size())), e.g. balancedOwners.
+    /// The same with the owner of each task given (owners[k] in [0, size())), e.g. contiguousOwners.
     std::vector<Eigen::MatrixXd> dealTo(const std::vector<int>& owners,
                                         const std::function<Eigen::MatrixXd(std::size_t)>& task) const;
 };
 
-/// Owners for tasks of the given costs on `ranks` ranks, longest first: each task goes to the rank
-/// with the least work so far, ties to the first from rank (first mod ranks) on. Tasks of equal
-/// cost are therefore dealt in turn from that rank, (first + k) mod ranks, as Ranks::deal does.
-std::vector<int> balancedOwners(const std::vector<double>& costs, int ranks, std::size_t first);
+/// Owners for tasks of the given costs on `ranks` ranks in contiguous runs, in task order, of about
+/// equal cost (weightedBlockStarts): run i goes to rank (first + i) mod ranks. Tasks that share
+/// work (the values of one fit, which need that fit's equations) thus stay on as few ranks as
+/// possible; the loads differ by at most about one task's cost.
+std::vector<int> contiguousOwners(const std::vector<double>& costs, int ranks, std::size_t first);
 
 /// This process alone (rank 0 of 1).
 const Ranks& oneProcess();
