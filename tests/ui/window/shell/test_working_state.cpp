@@ -94,6 +94,19 @@ SessionState quietDigits()
     return s;
 }
 
+/// The bundled digits on the Training panel, set up for a learn of `evaluations` evaluations and no
+/// landscape points of its own (the two learn tests).
+SessionState learnOnDigits(int subset, int s, int evaluations)
+{
+    SessionState state = quietDigits();
+    state.training.subset = subset;
+    state.training.s = s;
+    state.training.learnEvaluations = evaluations;
+    state.training.learnLandscape = 0;
+    state.panel = "training";
+    return state;
+}
+
 /// Answers the next modal question called `name` by clicking `button` (a standard button, or the
 /// button with that text). Saves its picture as `shot` under $ORBIT_SCREENSHOTS.
 void answerNext(const QString& name, const QString& button, const QString& shot = {})
@@ -446,13 +459,8 @@ private slots:
             Settings settings(dir.filePath("s.ini"));
             MainWindow w(&settings, true);
             w.show();
-            SessionState s = quietDigits();
-            s.training.subset = 300;
-            s.training.s = 150;
+            SessionState s = learnOnDigits(300, 150, 8);
             s.training.r = 6;
-            s.training.learnEvaluations = 8;
-            s.training.learnLandscape = 0;
-            s.panel = "training";
             w.session()->apply(s);
             QVERIFY(waitLoaded(w));
             QVERIFY(w.trainingPanel()->learnLocality());
@@ -507,13 +515,7 @@ private slots:
             Settings settings(dir.filePath("s.ini"));
             MainWindow w(&settings, true);
             w.show();
-            SessionState s = quietDigits();
-            s.training.subset = 600;
-            s.training.s = 200;
-            s.training.learnEvaluations = 200;
-            s.training.learnLandscape = 0;
-            s.panel = "training";
-            w.session()->apply(s);
+            w.session()->apply(learnOnDigits(600, 200, 200));
             QVERIFY(waitLoaded(w));
             before = w.state()->orbitSettings();
             QVERIFY(w.trainingPanel()->learnLocality());
