@@ -13,6 +13,7 @@
 # frames too); CMake turns ORBIT_PYTHON on when it finds them.
 # Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
 # CMake turns ORBIT_MPI on when it finds it.
+# lld links the programs (about 120 with the tests) four times faster than GNU ld (cmake/FastBuild.cmake).
 # ORBIT_WERROR=1 (set by .ci/run) builds with warnings as errors; every target is built with
 # -Wall -Wextra -Wpedantic either way.
 set -euo pipefail
@@ -24,7 +25,7 @@ build=${ORBIT_BUILD_DIR:-$root/build}
 jobs=${ORBIT_JOBS:-$(nproc)}
 
 packages=(
-  cmake ninja-build g++ pkg-config ccache
+  cmake ninja-build g++ pkg-config ccache lld
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libeigen3-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   libmatio-dev liblinear-dev libspectra-dev libnlopt-cxx-dev nlohmann-json3-dev zlib1g-dev libomp-dev
