@@ -55,6 +55,8 @@ Json trainResultJson(const TrainResult& r)
     j["seconds"] = r.seconds;
     j["ranks"] = r.ranks;
     j["stage_seconds"] = stageSecondsJson(r.stages);
+    j["rank_stage_seconds"] = Json::array();
+    for (const StageCosts& s : r.rankStages) j["rank_stage_seconds"].push_back(stageSecondsJson(s));
     j["product_rows"] = r.stages.productRows;
     j["feature_rows_held"] = r.stages.heldRows;
     j["feature_dim"] = r.featureDim;

@@ -19,6 +19,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <functional>
 
 using orbittest::fileBytes;
@@ -197,6 +198,14 @@ private slots:
         sameJsonAtEveryRankCount(QStringList{"train", "--json"} + options, maxRanks, [&](const QJsonObject& j, int P) {
             QCOMPARE(j["ranks"].toInt(), P);
             QVERIFY(j["stage_seconds"].toObject().contains("reduction"));
+            // Every rank's own stages, in rank order; the slowest rank's are their maxima.
+            const QJsonArray each = j["rank_stage_seconds"].toArray();
+            QCOMPARE(each.size(), qsizetype(P));
+            for (const char* stage : {"features", "products", "reduction", "solve"}) {
+                double most = 0.0;
+                for (const QJsonValue& r : each) most = std::max(most, r.toObject()[stage].toDouble(-1.0));
+                QCOMPARE(most, j["stage_seconds"].toObject()[stage].toDouble());
+            }
             QVERIFY(j["mean"].isDouble());
             const int held = j["feature_rows_held"].toInt();
             if (P == 1) rows = held;

@@ -368,6 +368,7 @@ TrainResult Trainer::run()
     r.seconds = ranks_.maximum(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.ranks = ranks_.size();
     r.stages = stages_.slowest(ranks_);
+    r.rankStages = stages_.everyRank(ranks_);
     return r;
 }
 

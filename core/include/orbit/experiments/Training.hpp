@@ -104,6 +104,7 @@ struct TrainResult {
     double seconds = 0.0;
     int ranks = 1;                       ///< processes the run was spread over
     StageCosts stages;
+    std::vector<StageCosts> rankStages;  ///< every rank's own stage seconds, in rank order
 };
 
 /// The seed train() gives the feature maps of a run with config.seed (their context, e.g. the median

@@ -2,6 +2,10 @@
 // What a computation spread over ranks spent its time on, stage by stage.
 #include "orbit/parallel/Ranks.hpp"
 
+#include <Eigen/Core>
+
+#include <vector>
+
 namespace orbit {
 
 /// Wall-clock seconds of a run (train, learn, evidence) by stage, and the rows its products
@@ -32,6 +36,24 @@ struct StageCosts {
         s.solve = ranks.maximum(solve);
         s.heldRows = static_cast<long long>(ranks.maximum(double(heldRows)));
         return s;
+    }
+
+    /// Every rank's own stage seconds, in rank order (the slowest rank's stages need not come from one
+    /// rank: a rank that finishes its products early waits in the reduction). Collective.
+    std::vector<StageCosts> everyRank(const Ranks& ranks) const
+    {
+        Eigen::MatrixXd mine(1, 4);
+        mine << features, products, reduction, solve;
+        std::vector<StageCosts> all;
+        for (const Eigen::MatrixXd& piece : ranks.allPieces(mine)) {
+            StageCosts s;
+            s.features = piece(0, 0);
+            s.products = piece(0, 1);
+            s.reduction = piece(0, 2);
+            s.solve = piece(0, 3);
+            all.push_back(s);
+        }
+        return all;
     }
 };
 
