@@ -9,8 +9,9 @@
 // "play" rows play a parameter sweep (SweepControl) and report the largest gap and GUI-thread CPU
 // per frame (max and 95th percentile over the frames; a frame runs from one settled frame to the next).
 //
-// Usage: bench_gui_stalls [--play-only|--shell-only]   (--play-only: the digits and the sweeps only;
-// --shell-only: presentation mode, resizes, panel switches and lessons; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
+// Usage: bench_gui_stalls [--play-only|--shell-only] [--gap-events]   (--play-only: the digits and the sweeps only;
+// --shell-only: presentation mode, resizes, panel switches and lessons; --gap-events: also the events of each action's
+// busiest heartbeat gap, the receivers and event types with the most GUI-thread CPU; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
@@ -44,6 +45,7 @@
 #include <ctime>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,9 @@ using namespace orbitui;
 namespace {
 
 /// Times every top-level event the GUI thread delivers (other threads' events pass through) (nested notify() calls count in their
-/// parent) and keeps the slowest one since reset(): what a stall was made of.
+/// parent) and keeps the slowest one since reset(): what a stall was made of. With watchGaps(heartbeat timer) it also keeps
+/// the events of the heartbeat gap with the most GUI-thread CPU since reset(), by receiver and event type: a gap often
+/// holds one batch of posted events, many small ones.
 class TimedApplication : public QApplication {
 public:
     using QApplication::QApplication;
@@ -64,6 +68,8 @@ public:
             --depth_;
             return r;
         }
+        if (heartbeat_ && receiver == heartbeat_ && event->type() == QEvent::Timer)
+            closeGap();
         // Named before delivery: the receiver may delete itself while handling the event.
         const char* className = receiver->metaObject()->className();
         const QString name = receiver->objectName();
@@ -72,26 +78,73 @@ public:
         const bool r = QApplication::notify(receiver, event);
         --depth_;
         const qint64 dt = threadCpuNs() - t0;
+        const auto describe = [&] { return std::string(className) + " \"" + name.toStdString() + "\" event " + std::to_string(type); };
         if (dt > slowestNs_) {
             slowestNs_ = dt;
-            slowest_ = std::string(className) + " \"" + name.toStdString() + "\" event " + std::to_string(type);
+            slowest_ = describe();
+        }
+        if (heartbeat_) {
+            auto& [count, ns] = gap_[describe()];
+            ++count;
+            ns += dt;
+            gapNs_ += dt;
         }
         return r;
     }
+    /// Keeps the events of the busiest gap between two timer events of `heartbeat` (the Heartbeat's timer).
+    void watchGaps(const QObject* heartbeat) { heartbeat_ = heartbeat; }
     void reset()
     {
         slowestNs_ = 0;
         slowest_.clear();
+        gap_.clear();
+        worstGap_.clear();
+        gapNs_ = worstGapNs_ = 0;
     }
     std::string slowest() const { return slowest_ + " " + std::to_string(slowestNs_ / 100000 / 10.0).substr(0, 5) + " ms"; }
+    /// The busiest gap's events: how many, their CPU time, and the `top` receivers and types with the most.
+    std::string busiestGap(std::size_t top = 5)
+    {
+        closeGap();
+        std::vector<std::pair<qint64, std::string>> byTime;
+        int events = 0;
+        for (const auto& [what, countNs] : worstGap_) {
+            events += countNs.first;
+            byTime.push_back({countNs.second, what + " x" + std::to_string(countNs.first)});
+        }
+        std::sort(byTime.rbegin(), byTime.rend());
+        char head[96];
+        std::snprintf(head, sizeof head, "%d events, %.1f ms:", events, worstGapNs_ * 1e-6);
+        std::string out = head;
+        for (std::size_t i = 0; i < std::min(top, byTime.size()); ++i) {
+            char ms[32];
+            std::snprintf(ms, sizeof ms, " %.1f ms ", byTime[i].first * 1e-6);
+            out += (i ? ";" : "") + std::string(ms) + byTime[i].second;
+        }
+        return out;
+    }
 
 private:
+    void closeGap()
+    {
+        if (gapNs_ > worstGapNs_) {
+            worstGapNs_ = gapNs_;
+            worstGap_ = gap_;
+        }
+        gap_.clear();
+        gapNs_ = 0;
+    }
+
     int depth_ = 0;
     qint64 slowestNs_ = 0;
     std::string slowest_;
+    const QObject* heartbeat_ = nullptr;
+    std::map<std::string, std::pair<int, qint64>> gap_, worstGap_;  // receiver and type -> events, CPU ns
+    qint64 gapNs_ = 0, worstGapNs_ = 0;
 };
 
 TimedApplication* timedApp = nullptr;
+bool gapEvents = false;  // --gap-events
 
 struct Row {
     std::string action;
@@ -118,6 +171,8 @@ void measure(Heartbeat& hb, const std::string& name, const std::function<void()>
     std::printf("  %-46s max gap %7.1f ms  busy %7.1f ms  (call %7.1f ms, total %7.0f ms)%s\n", name.c_str(),
                 rows.back().gapMs, rows.back().busyMs, call, rows.back().totalMs, ok ? "" : "  [did not settle]");
     std::printf("  %-46s slowest event: %s\n", "", timedApp->slowest().c_str());
+    if (gapEvents)
+        std::printf("  %-46s busiest gap: %s\n", "", timedApp->busiestGap().c_str());
     std::fflush(stdout);
 }
 
@@ -235,6 +290,9 @@ int main(int argc, char** argv)
     w.resize(1400, 900);
     w.show();
     Heartbeat hb;
+    gapEvents = app.arguments().contains("--gap-events");
+    if (gapEvents)
+        app.watchGaps(hb.timer());
     const QString digits = QString::fromUtf8(ORBIT_SOURCE_DIR "/resources/data/digits.png");
     const QString qm7 = QString::fromUtf8(ORBIT_SHARED_DIR "/data/qm7/qm7.extxyz");
     const QString fashion = QString::fromUtf8(ORBIT_FASHION_DIR "/t10k-images-idx3-ubyte.gz");

@@ -50,6 +50,8 @@ public:
     double maxGapMs() const { return 1e-6 * double(std::max(maxGap_, clock_.nsecsElapsed() - last_)); }
     /// Largest GUI-thread CPU time inside one gap.
     double maxBusyMs() const { return 1e-6 * double(maxCpu_); }
+    /// The timer whose timeouts are the ticks (what closes a gap, for an event log).
+    const QObject* timer() const { return &timer_; }
 
 private:
     QTimer timer_;

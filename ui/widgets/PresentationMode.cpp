@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QEvent>
 #include <QLegend>
+#include <QTimer>
 #include <QWidget>
 #include <QXYSeries>
 
@@ -76,21 +77,89 @@ bool PresentationMode::isSecondary(const QWidget* widget)
     return widget->objectName().startsWith(QLatin1String("export-")) || widget->property(kSecondary).toBool();
 }
 
+void PresentationMode::setStagedParts(const QList<QWidget*>& parts)
+{
+    parts_.clear();
+    for (QWidget* part : parts)
+        if (part && !part->testAttribute(Qt::WA_SetFont) && window_->isAncestorOf(part))
+            parts_.push_back({part, on_, false});
+}
+
+bool PresentationMode::isSettled() const
+{
+    return std::none_of(parts_.begin(), parts_.end(), [this](const Part& p) { return p.widget && (p.pinned || p.scaled != on_); });
+}
+
 void PresentationMode::setOn(bool on)
 {
     if (on == on_)
         return;
     on_ = on;
+    if (on)
+        rememberOwnFonts();
+    // A hidden part keeps the font it has until its turn: it holds that font as its own (every
+    // attribute), so the window's new font stops at it; the parts in sight change now.
+    for (Part& part : parts_)
+        if (part.widget && !part.widget->isVisible() && !part.pinned && part.scaled != on) {
+            QFont kept = part.widget->font();
+            kept.setResolveMask(QFont::AllPropertiesResolved);
+            part.widget->setFont(kept);
+            part.pinned = true;
+            part.widget->installEventFilter(this);  // shown before its turn: its turn runs then
+        }
+    const QList<QWidget*> own = ownFontWidgets(window_);
     if (on) {
         hideSecondary();
-        scaleFonts(true);
-        scaleCharts(true);
+        scaleWindowFont(true);
+        scaleOwnFonts(own, true);
+        scaleCharts(window_, true);
     } else {
-        scaleCharts(false);
-        scaleFonts(false);
+        scaleCharts(window_, false);
+        scaleOwnFonts(own, false);
+        scaleWindowFont(false);
         restoreSecondary();
     }
+    for (Part& part : parts_)
+        if (part.widget && part.widget->isVisible())
+            runTurn(part);
+    scheduleTurn();
     emit toggled(on);
+}
+
+void PresentationMode::runTurn(Part& part)
+{
+    if (!part.widget)
+        return;
+    if (part.pinned) {
+        part.widget->removeEventFilter(this);
+        part.widget->setFont(QFont());  // inherits the window's font again, as before it was pinned
+        part.pinned = false;
+    }
+    // Off: also the fonts remembered for a turn that never came.
+    scaleOwnFonts(ownFontWidgets(part.widget), on_);
+    if (part.scaled != on_) {
+        scaleCharts(part.widget, on_);
+        part.scaled = on_;
+    }
+}
+
+void PresentationMode::scheduleTurn()
+{
+    if (turnScheduled_ || isSettled())
+        return;
+    turnScheduled_ = true;
+    QTimer::singleShot(0, this, &PresentationMode::nextTurn);
+}
+
+void PresentationMode::nextTurn()
+{
+    turnScheduled_ = false;
+    for (Part& part : parts_)
+        if (part.widget && (part.pinned || part.scaled != on_)) {
+            runTurn(part);
+            break;
+        }
+    scheduleTurn();
 }
 
 void PresentationMode::hideSecondary()
@@ -110,38 +179,63 @@ void PresentationMode::restoreSecondary()
     hidden_.clear();
 }
 
-void PresentationMode::scaleFonts(bool up)
+bool PresentationMode::isInPart(const QWidget* widget, const QWidget* root) const
+{
+    for (const QWidget* w = widget; w && w != root; w = w->parentWidget())
+        for (const Part& part : parts_)
+            if (part.widget == w)
+                return true;
+    return false;
+}
+
+QList<QWidget*> PresentationMode::ownFontWidgets(QWidget* root) const
+{
+    QList<QWidget*> own;
+    for (QWidget* w : root->findChildren<QWidget*>())
+        if (w->testAttribute(Qt::WA_SetFont) && !isInPart(w, root))
+            own.append(w);
+    return own;
+}
+
+void PresentationMode::rememberOwnFonts()
+{
+    // Before the window's font changes and before a part is pinned: what such a widget inherits is
+    // still what it inherited before, so setting the remembered font back restores it exactly.
+    for (QWidget* w : window_->findChildren<QWidget*>())
+        if (w->testAttribute(Qt::WA_SetFont) && !w->property(kFont).isValid() &&
+            std::none_of(parts_.begin(), parts_.end(), [w](const Part& p) { return p.widget == w; }))
+            w->setProperty(kFont, w->font());
+}
+
+void PresentationMode::scaleOwnFonts(const QList<QWidget*>& widgets, bool up)
 {
     // The window's font reaches every widget that did not set its own; those that did (a larger
-    // tab bar, a bold title) are scaled one by one.
-    QList<QWidget*> widgets = window_->findChildren<QWidget*>();
-    if (up) {
-        QList<QWidget*> own;
-        for (QWidget* w : widgets)
-            if (w->testAttribute(Qt::WA_SetFont))
-                own.append(w);
-        window_->setProperty(kFont, window_->font());
-        window_->setFont(scaled(window_->font(), fontScale()));
-        for (QWidget* w : own) {
-            w->setProperty(kFont, w->font());
-            w->setFont(scaled(w->font(), fontScale()));
-        }
-        return;
-    }
+    // tab bar, a bold title) are scaled one by one, from the font they had before the mode.
     for (QWidget* w : widgets)
         if (const QVariant before = w->property(kFont); before.isValid()) {
-            w->setFont(before.value<QFont>());
-            w->setProperty(kFont, QVariant());
+            w->setFont(up ? scaled(before.value<QFont>(), fontScale()) : before.value<QFont>());
+            if (!up)
+                w->setProperty(kFont, QVariant());
         }
-    if (const QVariant before = window_->property(kFont); before.isValid()) {
+}
+
+void PresentationMode::scaleWindowFont(bool up)
+{
+    const QVariant before = window_->property(kFont);
+    if (up && !before.isValid()) {
+        window_->setProperty(kFont, window_->font());
+        window_->setFont(scaled(window_->font(), fontScale()));
+    } else if (!up && before.isValid()) {
         window_->setFont(before.value<QFont>());
         window_->setProperty(kFont, QVariant());
     }
 }
 
-void PresentationMode::scaleCharts(bool up)
+void PresentationMode::scaleCharts(QWidget* root, bool up)
 {
-    for (QChartView* view : window_->findChildren<QChartView*>()) {
+    for (QChartView* view : root->findChildren<QChartView*>()) {
+        if (isInPart(view, root))
+            continue;
         // Panels replace their series when they redraw: the new ones are scaled before they show.
         if (up)
             view->viewport()->installEventFilter(this);
@@ -156,11 +250,14 @@ void PresentationMode::scaleChart(QChart* chart, bool up)
 {
     for (QAbstractSeries* series : chart->series()) {
         if (auto* xy = qobject_cast<QXYSeries*>(series)) {
-            scalePen(xy, up);
+            // The marker size is read before the pen changes: a series that never set one follows
+            // its pen's width, and the size it had is the one to restore.
             const QVariant before = xy->property(kMarkerSize);
+            const qreal marker = xy->markerSize();
+            scalePen(xy, up);
             if (up && !before.isValid()) {
-                xy->setProperty(kMarkerSize, xy->markerSize());
-                xy->setMarkerSize(xy->markerSize() * lineScale());
+                xy->setProperty(kMarkerSize, marker);
+                xy->setMarkerSize(marker * lineScale());
             } else if (!up && before.isValid()) {
                 xy->setMarkerSize(before.toDouble());
                 xy->setProperty(kMarkerSize, QVariant());
@@ -182,6 +279,12 @@ void PresentationMode::scaleChart(QChart* chart, bool up)
 
 bool PresentationMode::eventFilter(QObject* watched, QEvent* event)
 {
+    if (event->type() == QEvent::Show)
+        for (Part& part : parts_)
+            if (part.widget == watched) {
+                runTurn(part);  // before its first paint: layouts are requested ahead of the (low-priority) update
+                break;
+            }
     if (on_ && event->type() == QEvent::Paint)
         if (auto* view = qobject_cast<QChartView*>(watched->parent()); view && view->chart())
             scaleChart(view->chart(), true);  // only what is not scaled yet

@@ -100,6 +100,12 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     tabifyDockWidget(linkedViews_->dock(), lessonDock_);
     lessonDock_->hide();
     menuBar()->addMenu(lessonDock_->menu());
+    // Presentation mode scales the panel in sight and the window's chrome at once, hidden panels and
+    // docks one per event-loop turn: no single turn rescales every widget of the window.
+    QList<QWidget*> staged{linkedViews_->dock(), lessonDock_};
+    for (Panel* p : panels())
+        staged.append(p);
+    presentation_->setStagedParts(staged);
 
     // Within the screen (a 1280 x 720 projector too), at the last geometry when there is one.
     placeWindow(this, restoring_ ? settings_->windowGeometry() : QByteArray(), QSize(1360, 860));
@@ -303,7 +309,7 @@ bool MainWindow::isIdle() const
     for (Panel* p : panels())
         if (!p->isIdle())
             return false;
-    return comparisonViews_->isIdle() && linkedViews_->inspector()->isIdle();
+    return comparisonViews_->isIdle() && linkedViews_->inspector()->isIdle() && presentation_->isSettled();
 }
 
 void MainWindow::saveScreenshotDialog()

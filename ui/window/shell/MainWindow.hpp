@@ -70,7 +70,8 @@ public:
     /// Shows the panel called `name`; false when there is none.
     bool showPanel(const QString& name);
 
-    /// True when no panel, A/B view or the inspector waits for a worker.
+    /// True when no panel, A/B view or the inspector waits for a worker, and presentation mode has
+    /// reached every hidden panel (PresentationMode::isSettled).
     bool isIdle() const;
 
     /// The working state kept across quit and crash (a window that restores only; else null).

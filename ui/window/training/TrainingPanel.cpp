@@ -3,6 +3,7 @@
 #include "render/SafeText.hpp"
 #include "state/LabState.hpp"
 #include "state/workers/TrainingTask.hpp"
+#include "widgets/CachedHeightLabel.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
 #include "widgets/FieldHighlight.hpp"
@@ -174,7 +175,7 @@ QWidget* TrainingPanel::buildSettings()
 QWidget* TrainingPanel::buildResults()
 {
     stack_ = new QStackedWidget;
-    auto* hint = new QLabel(
+    auto* hint = new CachedHeightLabel(
         tr("<h2>Training</h2>"
            "<p>Fits a learner on feature maps of the current data and measures it on samples it did not see.</p>"
            "<ol><li>Choose the <b>features</b>: the invariant maps (irf, inystrom, gicdf, kif) average the kernel over "
