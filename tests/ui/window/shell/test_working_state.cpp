@@ -108,16 +108,19 @@ SessionState learnOnDigits(int subset, int s, int evaluations)
 }
 
 /// Answers the next modal question called `name` by clicking `button` (a standard button, or the
-/// button with that text). Saves its picture as `shot` under $ORBIT_SCREENSHOTS.
+/// button with that text). Saves its picture as `shot` under $ORBIT_SCREENSHOTS. A timer of the
+/// application's polls for the question every 50 ms and deletes itself once it has answered (a
+/// function that rescheduled itself through a shared_ptr to itself was a cycle: LeakSanitizer).
 void answerNext(const QString& name, const QString& button, const QString& shot = {})
 {
-    auto answer = std::make_shared<std::function<void()>>();
-    *answer = [=] {
+    auto* poll = new QTimer(qApp);
+    poll->setInterval(50);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, name, button, shot] {
         auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != name) {
-            QTimer::singleShot(50, *answer);
+        if (!box || box->objectName() != name)
             return;
-        }
+        poll->stop();
+        poll->deleteLater();
         if (!shot.isEmpty() && !qEnvironmentVariable("ORBIT_SCREENSHOTS").isEmpty())
             box->grab().save(QDir(qEnvironmentVariable("ORBIT_SCREENSHOTS")).filePath(shot));
         for (QAbstractButton* b : box->buttons())
@@ -126,8 +129,8 @@ void answerNext(const QString& name, const QString& button, const QString& shot 
                 return;
             }
         box->reject();
-    };
-    QTimer::singleShot(50, *answer);
+    });
+    poll->start();
 }
 
 bool waitLoaded(MainWindow& w)
