@@ -17,7 +17,7 @@ option(ORBIT_FAST_BUILD "Unity builds (a faster first build; OFF compiles file b
 set(ORBIT_UNITY_BATCH_SIZE 8 CACHE STRING "Files compiled together in one unity batch (ORBIT_FAST_BUILD)")
 
 # A faster link: LLVM's lld where the compiler can use it (setup.sh installs it). The build links
-# about 120 programs (a program per test suite), each against the static core and Qt: GNU ld took
+# about 110 programs (a program per test suite), each against the static core and Qt: GNU ld took
 # 1.9 s wall for test_ui_kernels on the 2-core machine, lld 0.4 s (gold 0.4 s, but it is no longer
 # maintained). ORBIT_FAST_BUILD=OFF, or a compiler without lld, links with the system's default.
 if(ORBIT_FAST_BUILD)

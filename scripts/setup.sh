@@ -13,7 +13,7 @@
 # frames too); CMake turns ORBIT_PYTHON on when it finds them.
 # Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
 # CMake turns ORBIT_MPI on when it finds it.
-# lld links the programs (about 120 with the tests) four times faster than GNU ld (cmake/FastBuild.cmake).
+# lld links the programs (about 110 with the tests) five times faster than GNU ld (cmake/FastBuild.cmake).
 # ORBIT_WERROR=1 (set by .ci/run) builds with warnings as errors; every target is built with
 # -Wall -Wextra -Wpedantic either way.
 set -euo pipefail

@@ -5,10 +5,9 @@
 #      each suite's ctest TIMEOUT and the QTest function limit are scaled by ORBIT_ASAN_TIMEOUT_FACTOR
 #      (default 10: Eigen at -O1 under ASan runs some suites 10x slower than Release). -g1 (line
 #      tables, no variables) keeps file:line in the reports and compiles a third faster than -g.
-#      `asan-core` does the same without the GUI: the core and CLI suites only (what .ci/run runs
-#      today). `asan-ci` adds the window suites named in ORBIT_ASAN_GUI_SUITES (default: the ten
-#      below), meant to replace asan-core in .ci/run once a whole run of it is seen to pass; every
-#      window suite with its libraries does not fit CI's time on two cores.
+#      `asan-core` does the same without the GUI: the core and CLI suites only. `asan-ci` (what
+#      .ci/run runs) adds the window suites named in ORBIT_ASAN_GUI_SUITES (default: the ten below);
+#      every window suite with its libraries does not fit CI's time on two cores.
 #      Sanitizer trees build without MPI (ORBIT_MPI=OFF): the MPI suite runs in the Release step,
 #      and Open MPI's own start-up allocations are not ours to report.
 #   2. ThreadSanitizer: builds in build-tsan only the worker / GUI suites (ORBIT_TSAN_TARGETS) and
