@@ -367,8 +367,8 @@ TrainResult Trainer::run()
     reportProgress(progress_, 1.0, "done");
     r.seconds = ranks_.maximum(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     r.ranks = ranks_.size();
-    r.stages = stages_.slowest(ranks_);
     r.rankStages = stages_.everyRank(ranks_);
+    r.stages = StageCosts::slowestOf(r.rankStages);
     return r;
 }
 

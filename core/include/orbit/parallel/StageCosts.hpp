@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <vector>
 
 namespace orbit {
@@ -26,24 +27,12 @@ struct StageCosts {
     /// N / P when they stay spread (ridge and blr whose fits are all primal).
     long long heldRows = 0;
 
-    /// Every stage's seconds on the slowest rank, and the most rows one rank held. Collective.
-    StageCosts slowest(const Ranks& ranks) const
-    {
-        StageCosts s = *this;
-        s.features = ranks.maximum(features);
-        s.products = ranks.maximum(products);
-        s.reduction = ranks.maximum(reduction);
-        s.solve = ranks.maximum(solve);
-        s.heldRows = static_cast<long long>(ranks.maximum(double(heldRows)));
-        return s;
-    }
-
-    /// Every rank's own stage seconds, in rank order (the slowest rank's stages need not come from one
-    /// rank: a rank that finishes its products early waits in the reduction). Collective.
+    /// Every rank's own stages and rows, in rank order (the slowest rank's stages need not come from
+    /// one rank: a rank that finishes its products early waits in the reduction). Collective.
     std::vector<StageCosts> everyRank(const Ranks& ranks) const
     {
-        Eigen::MatrixXd mine(1, 4);
-        mine << features, products, reduction, solve;
+        Eigen::MatrixXd mine(1, 6);
+        mine << features, products, reduction, solve, double(productRows), double(heldRows);
         std::vector<StageCosts> all;
         for (const Eigen::MatrixXd& piece : ranks.allPieces(mine)) {
             StageCosts s;
@@ -51,10 +40,30 @@ struct StageCosts {
             s.products = piece(0, 1);
             s.reduction = piece(0, 2);
             s.solve = piece(0, 3);
+            s.productRows = static_cast<long long>(piece(0, 4));
+            s.heldRows = static_cast<long long>(piece(0, 5));
             all.push_back(s);
         }
         return all;
     }
+
+    /// Every stage's seconds on the slowest rank and the most rows one rank held, from everyRank's
+    /// stages (productRows is the same on every rank).
+    static StageCosts slowestOf(const std::vector<StageCosts>& all)
+    {
+        StageCosts s = all.front();
+        for (const StageCosts& r : all) {
+            s.features = std::max(s.features, r.features);
+            s.products = std::max(s.products, r.products);
+            s.reduction = std::max(s.reduction, r.reduction);
+            s.solve = std::max(s.solve, r.solve);
+            s.heldRows = std::max(s.heldRows, r.heldRows);
+        }
+        return s;
+    }
+
+    /// slowestOf(everyRank(ranks)). Collective.
+    StageCosts slowest(const Ranks& ranks) const { return slowestOf(everyRank(ranks)); }
 };
 
 } // namespace orbit
