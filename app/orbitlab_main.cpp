@@ -4,12 +4,17 @@
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/StartOptions.hpp"
 
+#include "orbit/util/Allocator.hpp"
+
 #include <QApplication>
 
 #include <cstdio>
 
 int main(int argc, char** argv)
 {
+    // The window lives for hours and its workers free large matrices: one malloc arena per core
+    // keeps what they freed from piling up resident in an arena per thread (util/Allocator.hpp).
+    orbit::limitAllocatorArenasToCores();
     // QGuiApplication swallows "-session"/"--session" (X11 session management): read our
     // arguments before it sees them.
     QStringList arguments;
