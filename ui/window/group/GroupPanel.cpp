@@ -150,7 +150,7 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
     }
     const OrbitSettings& s = r->request.settings;
     const DistributionParams& p = s.factor(r->request.factor);
-    chartBox_->chart()->setTitle(tr("%1 on %2: %3 samples (seed %4)")
+    setChartTitle(chartBox_->chart(), tr("%1 on %2: %3 samples (seed %4)")
                                      .arg(displayName(p.name), groupDisplayName(r->request.factor))
                                      .arg(r->request.samples)
                                      .arg(s.seed));
