@@ -17,12 +17,14 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace orbitui {
 
@@ -118,10 +120,11 @@ void GroupPanel::connectState()
 void GroupPanel::connectRunner()
 {
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        draw(v.value<std::shared_ptr<const DensityResult>>());
+        drawOrKeep(v.value<std::shared_ptr<const DensityResult>>());
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        kept_.reset();  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot draw this distribution: %1").arg(message), field, message);
         histogramLine_->clear();
         density_->clear();
@@ -163,6 +166,28 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
     last_ = r;
 }
 
+void GroupPanel::drawOrKeep(std::shared_ptr<const DensityResult> result)
+{
+    if (isVisible()) {
+        kept_.reset();
+        draw(std::move(result));
+    } else {
+        kept_ = std::move(result);
+    }
+}
+
+void GroupPanel::drawKept() const
+{
+    if (kept_)  // the chart is the panel's view of its own results: drawing the kept one changes no setting
+        const_cast<GroupPanel*>(this)->draw(std::exchange(const_cast<GroupPanel*>(this)->kept_, nullptr));
+}
+
+void GroupPanel::showEvent(QShowEvent* event)
+{
+    drawKept();  // before the chart is laid out and painted
+    Panel::showEvent(event);
+}
+
 void GroupPanel::updateFactorChoice()
 {
     const OrbitSettings& s = state_->orbitSettings();
@@ -200,6 +225,7 @@ void GroupPanel::setDensityFactor(const std::string& factor)
 
 QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const
 {
+    drawKept();
     QStringList written;
     writeChartCsv(dir, chartBox_->baseName() + ".csv", chartBox_->csv(), &written, error);
     return written;

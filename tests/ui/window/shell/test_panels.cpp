@@ -22,9 +22,11 @@
 #include <QChart>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLineSeries>
 #include <QListView>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QTest>
 #include <QByteArray>
 #include <QIODevice>
@@ -95,6 +97,43 @@ private slots:
         QCOMPARE(w.orbitsPanel()->lastResult()->request.dataset.get(), w.state()->dataset().get());
         QVERIFY(!w.orbitsPanel()->hasError());
         QVERIFY(!w.groupPanel()->hasError());
+    }
+    // The Group panel out of sight keeps the density that arrives (drawing a hidden chart's axes and
+    // ticks cost the GUI thread 8-40 ms per result, issue 32) and draws it when it is shown or when
+    // its chart is asked for: then the chart holds what a panel in sight would have drawn.
+    void aHiddenGroupPanelDrawsTheLatestDensityWhenShown()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        w.showPanel("data");
+        QLineSeries* density = w.groupPanel()->densitySeries();  // drawn for the current setting
+        const QList<QPointF> before = density->points();
+        QVERIFY(!before.isEmpty());
+        const int draws = w.groupPanel()->drawCount();
+        auto setKappa = [&](double kappa) {
+            OrbitSettings s = w.state()->orbitSettings();
+            s.dist.setValue("kappa", kappa);
+            w.state()->setOrbitSettings(s);
+            QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 60000));
+        };
+        setKappa(9.0);
+        setKappa(11.0);  // two results while hidden: only the latest is drawn
+        QCOMPARE(density->points(), before);  // kept, not drawn: the series itself, no accessor asked
+        w.showPanel("group");
+        QCOMPARE(w.groupPanel()->drawCount(), draws + 1);
+        const auto shown = w.groupPanel()->lastResult();
+        QCOMPARE(shown->request.settings.dist.value("kappa"), 11.0);
+        QCOMPARE(density->points(), shown->curve);
+        QCOMPARE(w.groupPanel()->densityAxisY()->max(), shown->yMax);
+        // Asked for while hidden: drawn first.
+        w.showPanel("data");
+        setKappa(2.0);
+        QCOMPARE(w.groupPanel()->densitySeries()->points().size(), density->points().size());
+        QCOMPARE(w.groupPanel()->lastResult()->request.settings.dist.value("kappa"), 2.0);
+        QCOMPARE(density->points(), w.groupPanel()->lastResult()->curve);
     }
     void targetsShowTheirUnitOnlyWhenTheDataStatesIt()
     {
