@@ -19,6 +19,7 @@
 #include <QScrollArea>
 #include <QShowEvent>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QSplitter>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -32,8 +33,13 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     : Panel("group", tr("Group && distribution"), parent), state_(state),
       runner_(new TaskRunner("orbit-density", this)), editor_(new DistributionEditor(state, false)),
       factor_(new QComboBox), density_(new QLineSeries), histogramLine_(new QLineSeries), axisX_(new QValueAxis),
-      axisY_(new QValueAxis)
+      axisY_(new QValueAxis), keptTimer_(new QTimer(this))
 {
+    keptTimer_->setSingleShot(true);
+    keptTimer_->setInterval(50);
+    // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
+    // draw posts then come in a later pass, with the event loop's timers between.
+    connect(keptTimer_, &QTimer::timeout, this, [this] { QMetaObject::invokeMethod(this, [this] { drawKept(); }, Qt::QueuedConnection); });
     buildDensityChart();
     buildLayout();
     connectState();
@@ -173,6 +179,8 @@ void GroupPanel::drawOrKeep(std::shared_ptr<const DensityResult> result)
         draw(std::move(result));
     } else {
         kept_ = std::move(result);
+        if (!keptTimer_->isActive())  // not restarted: results in a steady stream are still drawn
+            keptTimer_->start();
     }
 }
 
@@ -213,7 +221,9 @@ void GroupPanel::request()
     runner_->submit(makeDensityTask(req));
 }
 
-bool GroupPanel::isIdle() const { return !runner_->busy(); }
+bool GroupPanel::isIdle() const { return !runner_->busy() && !kept_; }
+
+void GroupPanel::setKeptDrawDelay(int milliseconds) { keptTimer_->setInterval(milliseconds); }
 
 std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
 

@@ -9,6 +9,7 @@
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
+class QTimer;
 class QValueAxis;
 
 namespace orbitui {
@@ -24,6 +25,7 @@ class GroupPanel : public Panel {
 public:
     explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
 
+    /// False while a density is computed or a kept one waits to be drawn.
     bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// density.csv: the density chart's series (histogram outline, density q).
@@ -44,6 +46,10 @@ public:
     void setDensityFactor(const std::string& factor);
     /// The last density drawn, with the request (settings) it was computed for; null before the first.
     std::shared_ptr<const DensityResult> lastResult() const { return drawn(last_); }
+    /// A result that arrived while the panel was hidden and is not drawn yet, or null (tests).
+    std::shared_ptr<const DensityResult> keptResult() const { return kept_; }
+    /// How long a kept result waits before it is drawn anyway (50 ms; tests set a longer one).
+    void setKeptDrawDelay(int milliseconds);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -57,8 +63,9 @@ private:
     /// Shows a density result: its curve, histogram, axes and title.
     void draw(std::shared_ptr<const DensityResult> result);
     /// Draws `result` now when the panel is in sight; else keeps it (the latest only) until the panel
-    /// is shown or its chart is asked for. A hidden chart's axes, ticks and title cost the GUI thread
-    /// 8-40 ms per result (every lesson start and every sweep frame of another panel sent one).
+    /// is shown, its chart is asked for or the kept-draw delay has passed (then in a pass of its own).
+    /// A hidden chart's axes, ticks and title cost the GUI thread 8-40 ms per result, and a lesson
+    /// start's batch of every panel's answers held one.
     void drawOrKeep(std::shared_ptr<const DensityResult> result);
     /// Draws the kept result, if any.
     void drawKept() const;
@@ -84,6 +91,7 @@ private:
     int draws_ = 0;
     std::shared_ptr<const DensityResult> last_;
     std::shared_ptr<const DensityResult> kept_;  // arrived while hidden, not drawn yet
+    QTimer* keptTimer_;
 };
 
 } // namespace orbitui
