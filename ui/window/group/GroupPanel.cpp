@@ -19,8 +19,8 @@
 #include <QScrollArea>
 #include <QShowEvent>
 #include <QSignalBlocker>
-#include <QTimer>
 #include <QSplitter>
+#include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -39,7 +39,8 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     keptTimer_->setInterval(50);
     // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
     // draw posts then come in a later pass, with the event loop's timers between.
-    connect(keptTimer_, &QTimer::timeout, this, [this] { QMetaObject::invokeMethod(this, [this] { drawKept(); }, Qt::QueuedConnection); });
+    connect(keptTimer_, &QTimer::timeout, this,
+            [this] { QMetaObject::invokeMethod(this, [this] { drawKept(); }, Qt::QueuedConnection); });
     buildDensityChart();
     buildLayout();
     connectState();
@@ -160,9 +161,9 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
     const OrbitSettings& s = r->request.settings;
     const DistributionParams& p = s.factor(r->request.factor);
     setChartTitle(chartBox_->chart(), tr("%1 on %2: %3 samples (seed %4)")
-                                     .arg(displayName(p.name), groupDisplayName(r->request.factor))
-                                     .arg(r->request.samples)
-                                     .arg(s.seed));
+                                          .arg(displayName(p.name), groupDisplayName(r->request.factor))
+                                          .arg(r->request.samples)
+                                          .arg(s.seed));
     chartBox_->setNote(r->note);
     if (r->request.settings.group == "permutation")
         axisY_->setTitleText(tr("fraction of draws"));
