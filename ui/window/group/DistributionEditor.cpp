@@ -228,6 +228,9 @@ void DistributionEditor::rebuild()
             edit([&](OrbitSettings& st) { st.factor(factor).choose(name, st.factorKind(factor)); });
         });
         factorsLayout_->addWidget(box);
+        // Shown with the editor now, not by the layout's queued show in a later pass: built in the
+        // editor's Show event (ensureBuilt), the panel would be laid out twice, its charts resized twice.
+        box->show();
         factors_.push_back(fc);
     }
     builtKey_ = structureKey();
