@@ -9,8 +9,8 @@
 // "play" rows play a parameter sweep (SweepControl) and report the largest gap and GUI-thread CPU
 // per frame (max and 95th percentile over the frames; a frame runs from one settled frame to the next).
 //
-// Usage: bench_gui_stalls [--play-only|--shell-only] [--gap-events]   (--play-only: the digits and the sweeps only;
-// --shell-only: presentation mode, resizes, panel switches and lessons; --gap-events: also the events of each action's
+// Usage: bench_gui_stalls [--play-only|--shell-only|--lessons-only] [--gap-events]   (--play-only: the digits and the sweeps only;
+// --shell-only: presentation mode, resizes, panel switches and lessons; --lessons-only: each lesson's start and first Next; --gap-events: also the events of each action's
 // busiest heartbeat gap, the receivers and event types with the most GUI-thread CPU; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
 #include "window/shell/MainWindow.hpp"
@@ -256,18 +256,20 @@ void playActions(Heartbeat& hb, MainWindow& w)
 
 /// The window's own actions that the random-click run found slowest: presentation mode on and off,
 /// resizes, each panel shown, each lesson started (digits loaded, nothing computing).
-void shellActions(Heartbeat& hb, MainWindow& w)
+void shellActions(Heartbeat& hb, MainWindow& w, bool lessonsOnly)
 {
     auto idle = [&] { return w.isIdle(); };
-    for (const char* panel : {"data", "group", "orbits", "kernels", "approximation", "training"})
-        measure(hb, std::string("show panel ") + panel, [&] { w.showPanel(panel); }, idle);
-    for (const char* panel : {"orbits", "training"}) {
-        w.showPanel(panel);
-        waitUntil(idle, 120000);
-        measure(hb, std::string("presentation on (") + panel + " shown)", [&] { w.presentationAction()->setChecked(true); }, idle);
-        measure(hb, std::string("presentation off (") + panel + " shown)", [&] { w.presentationAction()->setChecked(false); }, idle);
-        measure(hb, std::string("resize 1400x900 -> 1100x700 (") + panel + " shown)", [&] { w.resize(1100, 700); }, idle);
-        measure(hb, std::string("resize 1100x700 -> 1400x900 (") + panel + " shown)", [&] { w.resize(1400, 900); }, idle);
+    if (!lessonsOnly) {
+        for (const char* panel : {"data", "group", "orbits", "kernels", "approximation", "training"})
+            measure(hb, std::string("show panel ") + panel, [&] { w.showPanel(panel); }, idle);
+        for (const char* panel : {"orbits", "training"}) {
+            w.showPanel(panel);
+            waitUntil(idle, 120000);
+            measure(hb, std::string("presentation on (") + panel + " shown)", [&] { w.presentationAction()->setChecked(true); }, idle);
+            measure(hb, std::string("presentation off (") + panel + " shown)", [&] { w.presentationAction()->setChecked(false); }, idle);
+            measure(hb, std::string("resize 1400x900 -> 1100x700 (") + panel + " shown)", [&] { w.resize(1100, 700); }, idle);
+            measure(hb, std::string("resize 1100x700 -> 1400x900 (") + panel + " shown)", [&] { w.resize(1400, 900); }, idle);
+        }
     }
     for (int l = 0; l < int(lessons().size()); ++l) {
         measure(hb, "lesson " + std::to_string(l + 1) + " start", [&] { w.lessonDock()->start(l, 0); }, idle, 300000);
@@ -328,8 +330,8 @@ int main(int argc, char** argv)
     measure(hb, "start-up sample data settles", [] {}, idle);
     load(digits);
     const bool playOnly = app.arguments().contains("--play-only");
-    if (app.arguments().contains("--shell-only")) {
-        shellActions(hb, w);
+    if (app.arguments().contains("--shell-only") || app.arguments().contains("--lessons-only")) {
+        shellActions(hb, w, app.arguments().contains("--lessons-only"));
         return 0;
     }
     if (playOnly) {

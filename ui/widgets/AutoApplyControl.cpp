@@ -23,7 +23,16 @@ AutoApplyControl::AutoApplyControl(QWidget* host, int delayMs, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(check_);
     layout->addWidget(compute_);
-    connect(timer_, &QTimer::timeout, this, &AutoApplyControl::fire);
+    // The recomputation runs in the next pass of posted events, not in the timer's own dispatch: what
+    // it posts (the charts' scene updates, its layout requests) then waits for a later pass, with the
+    // event loop's timers between, instead of following it in the same stretch of the GUI thread.
+    connect(timer_, &QTimer::timeout, this, [this] {
+        posted_ = true;
+        QMetaObject::invokeMethod(this, [this] {
+            if (posted_)  // not fired meanwhile (Compute)
+                fire();
+        }, Qt::QueuedConnection);
+    });
     connect(compute_, &QPushButton::clicked, this, &AutoApplyControl::fire);
     connect(check_, &QCheckBox::toggled, this, [this](bool on) {
         if (on && stale_)
@@ -34,7 +43,7 @@ AutoApplyControl::AutoApplyControl(QWidget* host, int delayMs, QWidget* parent)
 
 bool AutoApplyControl::autoApply() const { return check_->isChecked(); }
 void AutoApplyControl::setAutoApply(bool on) { check_->setChecked(on); }
-bool AutoApplyControl::isScheduled() const { return timer_->isActive(); }
+bool AutoApplyControl::isScheduled() const { return timer_->isActive() || posted_; }
 
 void AutoApplyControl::markChanged()
 {
@@ -60,6 +69,7 @@ void AutoApplyControl::schedule()
 void AutoApplyControl::fire()
 {
     timer_->stop();
+    posted_ = false;
     stale_ = false;
     emit applyRequested();
 }

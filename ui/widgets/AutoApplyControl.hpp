@@ -46,6 +46,7 @@ private:
     QPushButton* compute_;
     QTimer* timer_;
     bool stale_ = false;
+    bool posted_ = false;  // the timer fired: the recomputation waits in the posted events
 };
 
 } // namespace orbitui

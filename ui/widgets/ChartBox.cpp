@@ -52,6 +52,12 @@ ChartBox::ChartBox(QChart* chart, const QString& baseName, QWidget* parent)
     layout->addLayout(buttons);
 }
 
+void setChartTitle(QChart* chart, const QString& title)
+{
+    if (chart->title() != title)
+        chart->setTitle(title);
+}
+
 QChart* ChartBox::chart() const { return view_->chart(); }
 
 void ChartBox::setNote(const QString& text)

@@ -41,6 +41,10 @@ private:
 
 /// Common chart styling: readable fonts, no animations, a legend at the bottom.
 void styleChart(QChart* chart);
+/// Sets the title of `chart` when it differs: QChart::setTitle lays the title's text out and
+/// invalidates the chart's layout even for the same text, and a panel that draws every result
+/// (a sweep's frames, a lesson's answers) mostly sets the same title again.
+void setChartTitle(QChart* chart, const QString& title);
 /// Removes every series and axis of `chart` (the axes are deleted).
 void clearChart(QChart* chart);
 

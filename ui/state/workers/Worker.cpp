@@ -3,6 +3,8 @@
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 #include <deque>
 #include <exception>
@@ -136,6 +138,20 @@ void lowerThreadPriority(int increment)
 #endif
 }
 
+/// The answers delivered in the current pass of this thread's event loop (one pass delivers the
+/// posted events that were there when it began): how long they took, and which runner posted the
+/// reset that the next pass runs first. An answer that finds the pass's budget spent is posted again,
+/// for the next pass: results that arrive together (a lesson start: every panel's) are drawn over
+/// several passes, with the event loop's timers and paints between them, and none is dropped.
+struct DeliveryPass {
+    qint64 spentNs = 0;
+    const QObject* resetBy = nullptr;
+};
+thread_local DeliveryPass deliveryPass;
+/// The GUI-thread time one pass may spend in answers before the rest wait (one more answer can
+/// start below it and run over: an answer is never split).
+constexpr qint64 kDeliveryBudgetNs = 5'000'000;
+
 } // namespace
 
 TaskRunner::TaskRunner(const QString& name, QObject* parent)
@@ -153,6 +169,8 @@ TaskRunner::TaskRunner(const QString& name, QObject* parent)
 
 TaskRunner::~TaskRunner()
 {
+    if (deliveryPass.resetBy == this)  // its reset dies with it: the next pass starts afresh
+        deliveryPass = {};
     if (cancel_)
         cancel_->store(true);
     thread_.quit();
@@ -160,6 +178,23 @@ TaskRunner::~TaskRunner()
 }
 
 void TaskRunner::deliver()
+{
+    if (deliveryPass.spentNs >= kDeliveryBudgetNs) {
+        // The answer stays first in the mailbox; busy() stays true until it is delivered.
+        QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
+        return;
+    }
+    if (!deliveryPass.resetBy) {  // the first answer of this pass: the next pass starts with a fresh budget
+        deliveryPass.resetBy = this;
+        QMetaObject::invokeMethod(this, [] { deliveryPass = {}; }, Qt::QueuedConnection);
+    }
+    QElapsedTimer clock;
+    clock.start();
+    deliverNext();
+    deliveryPass.spentNs += clock.nsecsElapsed();
+}
+
+void TaskRunner::deliverNext()
 {
     const std::optional<Mailbox::Answer> answer = takeFront(*mailbox_, mailbox_->answers);
     if (!answer)

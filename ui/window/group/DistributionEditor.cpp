@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
+#include <QShowEvent>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -116,8 +117,21 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
             edit([seed](OrbitSettings& s) { s.seed = seed; });
     });
     connect(state_, &LabState::orbitSettingsChanged, this, &DistributionEditor::refreshValues);
-    connect(state_, &LabState::datasetChanged, this, &DistributionEditor::rebuild);
+    // refreshValues rebuilds when the dataset changed what the group box offers (its kind, its shape).
+    connect(state_, &LabState::datasetChanged, this, &DistributionEditor::refreshValues);
     rebuild();
+}
+
+void DistributionEditor::showEvent(QShowEvent* event)
+{
+    ensureBuilt();  // before it paints: a structure change that came while it was hidden
+    QWidget::showEvent(event);
+}
+
+void DistributionEditor::ensureBuilt() const
+{
+    if (structureKey() != builtKey_)
+        const_cast<DistributionEditor*>(this)->rebuild();
 }
 
 void DistributionEditor::edit(const std::function<void(OrbitSettings&)>& change)
@@ -214,6 +228,9 @@ void DistributionEditor::rebuild()
             edit([&](OrbitSettings& st) { st.factor(factor).choose(name, st.factorKind(factor)); });
         });
         factorsLayout_->addWidget(box);
+        // Shown with the editor now, not by the layout's queued show in a later pass: built in the
+        // editor's Show event (ensureBuilt), the panel would be laid out twice, its charts resized twice.
+        box->show();
         factors_.push_back(fc);
     }
     builtKey_ = structureKey();
@@ -222,8 +239,9 @@ void DistributionEditor::rebuild()
 
 void DistributionEditor::refreshValues()
 {
-    if (structureKey() != builtKey_) {
-        rebuild();
+    const bool stale = structureKey() != builtKey_;
+    if (stale && isVisible()) {
+        rebuild();  // ends here again, with the new boxes
         return;
     }
     const OrbitSettings& s = state_->orbitSettings();
@@ -235,6 +253,11 @@ void DistributionEditor::refreshValues()
     r_->setValue(s.r);
     if (!seed_->hasFocus())
         seed_->setText(QString::number(s.seed));
+    // Hidden and stale: the boxes of the new group, distribution or data wait until the editor is
+    // shown or one of them is asked for (ensureBuilt); a lesson or a session that changes the group
+    // and then the data builds no hidden editor's boxes twice.
+    if (stale)
+        return;
     for (auto& fc : factors_) {
         const DistributionParams& p = s.factor(fc.factor.toStdString());
         for (ParameterControl* c : fc.params) {
@@ -254,6 +277,7 @@ void DistributionEditor::registerFields(FieldHighlight* fields) const
     fields->add("r", r_);
     // The factor controls are rebuilt with the group: looked up when an error names them.
     fields->add("distribution", [this](const QString& field) -> QWidget* {
+        ensureBuilt();
         const qsizetype dot = field.lastIndexOf('.');
         if (dot > 0)
             for (const FactorControls& f : factors_)
@@ -272,6 +296,7 @@ SweepControl* DistributionEditor::attachSweep(ParameterControl* control)
 
 ParameterControl* DistributionEditor::parameterControl(const QString& factor, const QString& key) const
 {
+    ensureBuilt();
     for (const auto& fc : factors_)
         for (ParameterControl* c : fc.params)
             if (c->objectName() == factor + "/" + key)

@@ -1,7 +1,9 @@
 #pragma once
 // Editor of the orbit settings bound to the LabState: group, distribution per factor (only those
 // the core accepts for the group), each parameter as slider + spin box, r and the seed. Several
-// editors may show the same state; they stay in step.
+// editors may show the same state; they stay in step. A hidden editor builds the controls of a new
+// group, distribution or kind of data when it is shown, or when one of them is asked for
+// (parameterControl, groupCombo, the fields of registerFields): never twice for one lesson start.
 #include "state/OrbitSettings.hpp"
 
 #include <QWidget>
@@ -27,14 +29,23 @@ public:
     /// `compact` hides the one-line descriptions (for the side of the orbit gallery).
     DistributionEditor(LabState* state, bool compact, QWidget* parent = nullptr);
 
-    /// The control of parameter `key` ("kappa", "sigma", ...) of factor `factor`, or null.
+    /// The control of parameter `key` ("kappa", "sigma", ...) of factor `factor`, or null (for the
+    /// current settings: a structure change deferred while hidden is built first).
     ParameterControl* parameterControl(const QString& factor, const QString& key) const;
     ParameterControl* rControl() const { return r_; }
-    QComboBox* groupCombo() const { return group_; }
+    /// The group box, offering the groups of the current data (built first when deferred).
+    QComboBox* groupCombo() const
+    {
+        ensureBuilt();
+        return group_;
+    }
     /// Registers the controls of the core's fields group (with cyclic.n, orthogonal.k),
     /// distribution (a parameter's control for "distribution NAME.KEY", else the first factor's
     /// choice) and r with `fields`.
     void registerFields(FieldHighlight* fields) const;
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct FactorControls {
@@ -45,6 +56,8 @@ private:
     };
 
     QString structureKey() const;
+    /// Rebuilds when the settings or the data changed the structure while the editor was hidden.
+    void ensureBuilt() const;
     void rebuild();
     void refreshValues();
     void edit(const std::function<void(OrbitSettings&)>& change);

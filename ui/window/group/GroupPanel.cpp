@@ -17,12 +17,15 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 namespace orbitui {
 
@@ -30,8 +33,14 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     : Panel("group", tr("Group && distribution"), parent), state_(state),
       runner_(new TaskRunner("orbit-density", this)), editor_(new DistributionEditor(state, false)),
       factor_(new QComboBox), density_(new QLineSeries), histogramLine_(new QLineSeries), axisX_(new QValueAxis),
-      axisY_(new QValueAxis)
+      axisY_(new QValueAxis), keptTimer_(new QTimer(this))
 {
+    keptTimer_->setSingleShot(true);
+    keptTimer_->setInterval(50);
+    // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
+    // draw posts then come in a later pass, with the event loop's timers between.
+    connect(keptTimer_, &QTimer::timeout, this,
+            [this] { QMetaObject::invokeMethod(this, [this] { drawKept(); }, Qt::QueuedConnection); });
     buildDensityChart();
     buildLayout();
     connectState();
@@ -118,10 +127,11 @@ void GroupPanel::connectState()
 void GroupPanel::connectRunner()
 {
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        draw(v.value<std::shared_ptr<const DensityResult>>());
+        drawOrKeep(v.value<std::shared_ptr<const DensityResult>>());
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        kept_.reset();  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot draw this distribution: %1").arg(message), field, message);
         histogramLine_->clear();
         density_->clear();
@@ -150,10 +160,10 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
     }
     const OrbitSettings& s = r->request.settings;
     const DistributionParams& p = s.factor(r->request.factor);
-    chartBox_->chart()->setTitle(tr("%1 on %2: %3 samples (seed %4)")
-                                     .arg(displayName(p.name), groupDisplayName(r->request.factor))
-                                     .arg(r->request.samples)
-                                     .arg(s.seed));
+    setChartTitle(chartBox_->chart(), tr("%1 on %2: %3 samples (seed %4)")
+                                          .arg(displayName(p.name), groupDisplayName(r->request.factor))
+                                          .arg(r->request.samples)
+                                          .arg(s.seed));
     chartBox_->setNote(r->note);
     if (r->request.settings.group == "permutation")
         axisY_->setTitleText(tr("fraction of draws"));
@@ -161,6 +171,30 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
         axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
     ++draws_;
     last_ = r;
+}
+
+void GroupPanel::drawOrKeep(std::shared_ptr<const DensityResult> result)
+{
+    if (isVisible()) {
+        kept_.reset();
+        draw(std::move(result));
+    } else {
+        kept_ = std::move(result);
+        if (!keptTimer_->isActive())  // not restarted: results in a steady stream are still drawn
+            keptTimer_->start();
+    }
+}
+
+void GroupPanel::drawKept() const
+{
+    if (kept_)  // the chart is the panel's view of its own results: drawing the kept one changes no setting
+        const_cast<GroupPanel*>(this)->draw(std::exchange(const_cast<GroupPanel*>(this)->kept_, nullptr));
+}
+
+void GroupPanel::showEvent(QShowEvent* event)
+{
+    drawKept();  // before the chart is laid out and painted
+    Panel::showEvent(event);
 }
 
 void GroupPanel::updateFactorChoice()
@@ -188,7 +222,9 @@ void GroupPanel::request()
     runner_->submit(makeDensityTask(req));
 }
 
-bool GroupPanel::isIdle() const { return !runner_->busy(); }
+bool GroupPanel::isIdle() const { return !runner_->busy() && !kept_; }
+
+void GroupPanel::setKeptDrawDelay(int milliseconds) { keptTimer_->setInterval(milliseconds); }
 
 std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
 
@@ -200,6 +236,7 @@ void GroupPanel::setDensityFactor(const std::string& factor)
 
 QStringList GroupPanel::exportCharts(const QString& dir, QString* error) const
 {
+    drawKept();
     QStringList written;
     writeChartCsv(dir, chartBox_->baseName() + ".csv", chartBox_->csv(), &written, error);
     return written;

@@ -9,6 +9,7 @@
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
+class QTimer;
 class QValueAxis;
 
 namespace orbitui {
@@ -24,24 +25,34 @@ class GroupPanel : public Panel {
 public:
     explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
 
+    /// False while a density is computed or a kept one waits to be drawn.
     bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// density.csv: the density chart's series (histogram outline, density q).
     QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
-    ChartBox* densityChart() const { return chartBox_; }
+    // The chart's parts and what was drawn: a result that arrived while the panel was hidden is drawn
+    // first (see drawOrKeep).
+    ChartBox* densityChart() const { return drawn(chartBox_); }
     /// The density curve q of the current setting and its axes.
-    QLineSeries* densitySeries() const { return density_; }
-    QValueAxis* densityAxisX() const { return axisX_; }
-    QValueAxis* densityAxisY() const { return axisY_; }
+    QLineSeries* densitySeries() const { return drawn(density_); }
+    QValueAxis* densityAxisX() const { return drawn(axisX_); }
+    QValueAxis* densityAxisY() const { return drawn(axisY_); }
     /// How many density results were drawn (tests).
-    int drawCount() const { return draws_; }
+    int drawCount() const { return drawn(draws_); }
     /// The group factor whose density is drawn (affine: rotation, translation or scale), else empty.
     std::string densityFactor() const;
     /// Plots `factor` when the group has it (a choice kept across restarts); otherwise nothing changes.
     void setDensityFactor(const std::string& factor);
     /// The last density drawn, with the request (settings) it was computed for; null before the first.
-    std::shared_ptr<const DensityResult> lastResult() const { return last_; }
+    std::shared_ptr<const DensityResult> lastResult() const { return drawn(last_); }
+    /// A result that arrived while the panel was hidden and is not drawn yet, or null (tests).
+    std::shared_ptr<const DensityResult> keptResult() const { return kept_; }
+    /// How long a kept result waits before it is drawn anyway (50 ms; tests set a longer one).
+    void setKeptDrawDelay(int milliseconds);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildDensityChart();
@@ -51,6 +62,19 @@ private:
     void connectRunner();
     /// Shows a density result: its curve, histogram, axes and title.
     void draw(std::shared_ptr<const DensityResult> result);
+    /// Draws `result` now when the panel is in sight; else keeps it (the latest only) until the panel
+    /// is shown, its chart is asked for or the kept-draw delay has passed (then in a pass of its own).
+    /// A hidden chart's axes, ticks and title cost the GUI thread 8-40 ms per result, and a lesson
+    /// start's batch of every panel's answers held one.
+    void drawOrKeep(std::shared_ptr<const DensityResult> result);
+    /// Draws the kept result, if any.
+    void drawKept() const;
+    template <typename T>
+    const T& drawn(const T& part) const
+    {
+        drawKept();
+        return part;
+    }
     void request();
     void updateFactorChoice();
 
@@ -66,6 +90,8 @@ private:
     QValueAxis* axisY_;
     int draws_ = 0;
     std::shared_ptr<const DensityResult> last_;
+    std::shared_ptr<const DensityResult> kept_;  // arrived while hidden, not drawn yet
+    QTimer* keptTimer_;
 };
 
 } // namespace orbitui

@@ -2,6 +2,7 @@
 
 #include "state/Lessons.hpp"
 #include "state/SampleData.hpp"
+#include "widgets/CachedHeightLabel.hpp"
 #include "window/shell/SessionController.hpp"
 
 #include <QAction>
@@ -15,8 +16,11 @@
 namespace orbitui {
 
 LessonDock::LessonDock(SessionController* session, QWidget* window)
-    : QDockWidget(tr("Lesson"), window), session_(session), menu_(new QMenu(tr("&Lessons"), window)), heading_(new QLabel),
-      text_(new QLabel), back_(new QPushButton(tr("◀ Back"))), next_(new QPushButton(tr("Next ▶")))
+    : QDockWidget(tr("Lesson"), window), session_(session), menu_(new QMenu(tr("&Lessons"), window)),
+      // Rich text that wraps: the scroll area's layout asks for its height at the same widths many
+      // times per pass, each a layout of the whole step's text (a lesson start's 18 ms, issue 32).
+      heading_(new CachedHeightLabel(QString())), text_(new CachedHeightLabel(QString())),
+      back_(new QPushButton(tr("◀ Back"))), next_(new QPushButton(tr("Next ▶")))
 {
     setObjectName("lessonDock");
     setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);

@@ -385,7 +385,7 @@ void OrbitsPanel::drawEmbedding(const OrbitResult& result)
     axisY_->setRange(box.yMin - padY, box.yMax + padY);
     axisX_->setTitleText(tr("PC 1 (%1 % of variance)").arg(result.explained[0] * 100.0, 0, 'f', 1));
     axisY_->setTitleText(tr("PC 2 (%1 % of variance)").arg(result.explained[1] * 100.0, 0, 'f', 1));
-    chart->setTitle(tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
+    setChartTitle(chart, tr("Orbit embedding: PCA of %1 orbits × %2 copies").arg(inputs.size()).arg(r));
 }
 
 QScatterSeries* OrbitsPanel::orbitSeries(int j)
@@ -475,7 +475,7 @@ void OrbitsPanel::drawProbe(std::shared_ptr<const ProbeResult> result)
     QString parameter = r.parameter;
     parameter.replace("theta", "θ");
     probeX_->setTitleText(tr("g: %1").arg(parameter));
-    chart->setTitle(tr("Invariance probe of #%1 (s = %2 features)").arg(r.request.index).arg(r.request.s));
+    setChartTitle(chart, tr("Invariance probe of #%1 (s = %2 features)").arg(r.request.index).arg(r.request.s));
 }
 
 } // namespace orbitui

@@ -250,7 +250,7 @@ void LocalityView::setUpChart()
     yAxis->setTitleFont(axisFont());
     if (params_.size() == 1) {
         const Parameter& p = params_.front();
-        chart->setTitle(tr("Log evidence over %1").arg(axisLabel(p.name, p.descriptor)));
+        setChartTitle(chart, tr("Log evidence over %1").arg(axisLabel(p.name, p.descriptor)));
         const auto [lo, hi] = p.bounds;
         if (p.descriptor.logScale && lo > 0) {
             auto* log = new QLogValueAxis;
@@ -275,7 +275,7 @@ void LocalityView::setUpChart()
                    scatter(tr("steps"), QColor(0, 120, 215), 9, QScatterSeries::MarkerShapeCircle),
                    scatter(tr("best"), QColor(220, 30, 30), 15, QScatterSeries::MarkerShapeStar)};
     } else {
-        chart->setTitle(tr("The optimiser's path through the parameters"));
+        setChartTitle(chart, tr("The optimiser's path through the parameters"));
         xAxis->setLabelFormat("%d");
         x->setTitleText(tr("evaluation"));
         static const QColor colours[] = {QColor(0, 120, 215), QColor(230, 120, 0), QColor(0, 150, 80),

@@ -88,7 +88,7 @@ void PerClassView::begin(const QStringList& classes, const std::string& paramete
     chart->addAxis(yAxis_, Qt::AlignLeft);
     bars_->attachAxis(yAxis_);
     global_->attachAxis(yAxis_);
-    chart->setTitle(tr("Per-class locality: 0 of %1 classes learned").arg(classes.size()));
+    setChartTitle(chart, tr("Per-class locality: 0 of %1 classes learned").arg(classes.size()));
     connect(bars_, &QBarSeries::clicked, this, [this](int index, QBarSet*) { emit classClicked(index); });
     rescale();
     matrices_->hide();
@@ -114,7 +114,7 @@ void PerClassView::addClass(const orbit::ClassLocality& learned)
         return;
     set_->replace(learned.label, barValue(learned));
     filled_.push_back(learned.label);
-    chart_->chart()->setTitle(tr("Per-class locality: %1 of %2 classes learned").arg(filled_.size()).arg(classes_.size()));
+    setChartTitle(chart_->chart(), tr("Per-class locality: %1 of %2 classes learned").arg(filled_.size()).arg(classes_.size()));
     rescale();
 }
 
@@ -149,7 +149,7 @@ void PerClassView::finish(const orbit::PerClassResult& result, const Eigen::Matr
     one.windowDegrees = result.globalWindowDegrees;
     const double y = barValue(one);
     global_->replace({QPointF(-0.5, y), QPointF(classes_.size() - 0.5, y)});
-    chart_->chart()->setTitle(tr("Per-class locality of %1 classes (line: one locality for every class)").arg(classes_.size()));
+    setChartTitle(chart_->chart(), tr("Per-class locality of %1 classes (line: one locality for every class)").arg(classes_.size()));
     rescale();
     if (globalConfusion.size() == 0 || perClassConfusion.size() == 0)
         return;

@@ -108,7 +108,7 @@ void drawScoreChart(ChartBox* box, const orbit::TrainResult& r, const AxisCurve&
     QString title = evidence ? QObject::tr("Evidence and %1 vs %2").arg(isRmse(r) ? QObject::tr("RMSE") : QObject::tr("accuracy"), axis)
                              : QObject::tr("%1 vs %2").arg(metric, axis);
     title[0] = title[0].toUpper();
-    chart->setTitle(title);
+    setChartTitle(chart, title);
     const bool positive = std::all_of(curve.x.begin(), curve.x.end(), [](double v) { return v > 0; });
     const double ratio = positive ? *std::max_element(curve.x.begin(), curve.x.end()) /
                                         *std::min_element(curve.x.begin(), curve.x.end())
@@ -138,7 +138,7 @@ void drawLearningCurve(ChartBox* box, const orbit::TrainResult& r, const QString
 {
     QChart* chart = box->chart();
     clearChart(chart);
-    chart->setTitle(QObject::tr("Learning curve"));
+    setChartTitle(chart, QObject::tr("Learning curve"));
     if (r.learningCurve.empty()) {
         box->setNote(QObject::tr("Tick “Learning curve” and run again to see the score against the training-set size."));
         return;

@@ -242,7 +242,7 @@ void TrainingComparison::draw()
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
     bars->attachAxis(y);
-    chart->setTitle(pinned ? tr("A and B: test score per fold") : tr("Test score per fold"));
+    setChartTitle(chart, pinned ? tr("A and B: test score per fold") : tr("Test score per fold"));
 }
 
 } // namespace orbitui

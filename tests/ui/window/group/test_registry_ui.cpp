@@ -19,6 +19,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <QComboBox>
+#include <QGroupBox>
 #include <QDoubleSpinBox>
 #include <QJsonDocument>
 #include <QSlider>
@@ -246,6 +247,51 @@ private slots:
         QCOMPARE(itemData(dist), expected);
         for (int i = 0; i < dist->count(); ++i)
             QCOMPARE(dist->itemData(i, Qt::ToolTipRole).toString(), describeDistribution(itemData(dist)[i].toStdString()));
+    }
+
+    // A hidden editor (a panel not in sight) builds the boxes of a new group when it is shown or when
+    // a control is asked for, not at every change: a lesson start that changes the group and then the
+    // data built the hidden editors' boxes twice. Built, it shows what an editor in sight shows.
+    void aHiddenEditorBuildsANewGroupsControlsWhenShownOrAsked()
+    {
+        LabState state;
+        DistributionEditor inSight(&state, false), hidden(&state, false);
+        inSight.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&inSight));
+        // The factor boxes and their controls (title, control names and values) that are not on their way
+        // out, once the new ones of an editor in sight are shown (a queued show).
+        auto layoutOf = [](const DistributionEditor& e) {
+            QCoreApplication::sendPostedEvents();
+            QStringList out;
+            for (const QGroupBox* box : e.findChildren<QGroupBox*>())
+                if (!box->isHidden()) {
+                    out << box->title();
+                    for (const ParameterControl* c : box->findChildren<ParameterControl*>())
+                        out << c->objectName() + "=" + QString::number(c->value());
+                }
+            return out;
+        };
+        const QStringList rotation = layoutOf(inSight);
+        QCOMPARE(layoutOf(hidden), rotation);
+        auto switchTo = [&](const std::string& group) {
+            OrbitSettings s = state.orbitSettings();
+            s.group = group;
+            s.dist.choose(validDistributions(s.groupSpec()).front(), s.factorKind(group));
+            state.setOrbitSettings(s);
+        };
+        switchTo("translation");
+        const QStringList translation = layoutOf(inSight);
+        QVERIFY(translation != rotation);
+        QCOMPARE(layoutOf(hidden), rotation);  // not built while hidden
+        const QString key = parametersOf(state.orbitSettings().dist.name, "translation").front().key;
+        QVERIFY(hidden.parameterControl("translation", key));  // asked for: built
+        QCOMPARE(layoutOf(hidden), translation);
+        switchTo("scale");
+        QVERIFY(layoutOf(inSight) != translation);
+        QCOMPARE(layoutOf(hidden), translation);
+        hidden.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&hidden));
+        QCOMPARE(layoutOf(hidden), layoutOf(inSight));  // shown: built before it painted
     }
 
     void trainingChoicesAreTheRegistrys()

@@ -22,9 +22,11 @@
 #include <QChart>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLineSeries>
 #include <QListView>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QTest>
 #include <QByteArray>
 #include <QIODevice>
@@ -95,6 +97,62 @@ private slots:
         QCOMPARE(w.orbitsPanel()->lastResult()->request.dataset.get(), w.state()->dataset().get());
         QVERIFY(!w.orbitsPanel()->hasError());
         QVERIFY(!w.groupPanel()->hasError());
+    }
+    // The Group panel out of sight keeps the density that arrives (drawing a hidden chart's axes and
+    // ticks cost the GUI thread 8-40 ms per result, issue 32) and draws the latest one when it is
+    // shown, when its chart is asked for, or after its kept-draw delay, in a pass of its own: then the
+    // chart holds what a panel in sight would have drawn.
+    void aHiddenGroupPanelDrawsTheLatestDensityLater()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        w.showPanel("data");
+        GroupPanel* group = w.groupPanel();
+        QLineSeries* density = group->densitySeries();  // drawn for the current setting
+        const QList<QPointF> before = density->points();
+        QVERIFY(!before.isEmpty());
+        const int draws = group->drawCount();
+        group->setKeptDrawDelay(600000);  // only shown or asked for
+        // Sets κ and waits until its density is kept (not drawn: the series itself, no accessor asked).
+        auto keepKappa = [&](double kappa) {
+            OrbitSettings s = w.state()->orbitSettings();
+            s.dist.setValue("kappa", kappa);
+            w.state()->setOrbitSettings(s);
+            return QTest::qWaitFor([&] {
+                return group->keptResult() && group->keptResult()->request.settings.dist.value("kappa") == kappa;
+            }, 60000);
+        };
+        QVERIFY(keepKappa(9.0));
+        QVERIFY(keepKappa(11.0));  // two results while hidden: only the latest is drawn
+        QVERIFY(!group->isIdle());
+        QCOMPARE(density->points(), before);
+        w.showPanel("group");
+        QCOMPARE(group->drawCount(), draws + 1);
+        QVERIFY(!group->keptResult());
+        QVERIFY(group->isIdle());
+        const auto shown = group->lastResult();
+        QCOMPARE(shown->request.settings.dist.value("kappa"), 11.0);
+        QCOMPARE(density->points(), shown->curve);
+        QCOMPARE(group->densityAxisY()->max(), shown->yMax);
+        // Asked for while hidden: drawn first.
+        w.showPanel("data");
+        QVERIFY(keepKappa(2.0));
+        QCOMPARE(density->points(), shown->curve);
+        QCOMPARE(group->lastResult()->request.settings.dist.value("kappa"), 2.0);
+        QCOMPARE(density->points(), group->lastResult()->curve);
+        // Kept past the delay: drawn while still hidden, and the window is idle only then.
+        group->setKeptDrawDelay(20);
+        OrbitSettings s = w.state()->orbitSettings();
+        s.dist.setValue("kappa", 3.0);
+        w.state()->setOrbitSettings(s);
+        QVERIFY(QTest::qWaitFor([&] { return w.isIdle(); }, 60000));
+        QVERIFY(!group->keptResult());
+        QVERIFY(!group->isVisible());
+        QCOMPARE(group->lastResult()->request.settings.dist.value("kappa"), 3.0);
+        QCOMPARE(density->points(), group->lastResult()->curve);
     }
     void targetsShowTheirUnitOnlyWhenTheDataStatesIt()
     {
