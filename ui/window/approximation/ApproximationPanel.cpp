@@ -122,7 +122,7 @@ QLayout* ApproximationPanel::buildCharts()
     auto* charts = new QHBoxLayout;
     for (int c = 0; c < 2; ++c) {
         auto* chart = new QChart;
-        setChartTitle(chart, titles[c]);
+        chart->setTitle(titles[c]);
         axisX_[c] = new QLogValueAxis;
         axisY_[c] = new QLogValueAxis;
         axisX_[c]->setBase(10.0);

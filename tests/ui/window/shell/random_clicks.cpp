@@ -58,30 +58,11 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 using namespace orbitui;
 
 namespace {
-
-/// Resident memory of this process (MB), from /proc/self/statm.
-double rssMb()
-{
-    QFile f("/proc/self/statm");
-    if (!f.open(QIODevice::ReadOnly))
-        return 0.0;
-    const QList<QByteArray> fields = f.readAll().split(' ');
-    return fields.size() > 1 ? fields[1].toDouble() * 4096.0 / (1024.0 * 1024.0) : 0.0;
-}
-
-/// Resident memory once the allocator has given back what it holds free (malloc_trim): growth then
-/// means memory still in use, not pages glibc keeps for later.
-double settledRssMb()
-{
-    malloc_trim(0);
-    return rssMb();
-}
 
 /// Bytes the allocator has handed out and not had back (every arena, mmapped blocks included): with
 /// settledRssMb beside it, tells memory still held by the program from pages the allocator keeps.
@@ -91,22 +72,41 @@ double heapInUseMb()
     return double(m.uordblks + m.hblkhd) / (1024.0 * 1024.0);
 }
 
-/// Resident anonymous and file-backed memory (MB) from /proc/self/status: libraries loaded on first
-/// use (an image codec, a file format) grow the second, data the first.
-std::pair<double, double> rssAnonFileMb()
+/// Resident memory of this process (MB) from /proc/self/status: in all, and its anonymous and
+/// file-backed parts (libraries loaded on first use, an image codec or a file format, grow the second;
+/// data the first).
+struct Resident {
+    double all = 0.0, anonymous = 0.0, files = 0.0;
+};
+Resident residentMb()
 {
+    Resident r;
     QFile f("/proc/self/status");
-    double anon = 0.0, file = 0.0;
     if (!f.open(QIODevice::ReadOnly))
-        return {anon, file};
+        return r;
     for (const QByteArray& line : f.readAll().split('\n')) {
         const QList<QByteArray> w = line.simplified().split(' ');
-        if (w.size() >= 2 && w[0] == "RssAnon:")
-            anon = w[1].toDouble() / 1024.0;
-        else if (w.size() >= 2 && w[0] == "RssFile:")
-            file = w[1].toDouble() / 1024.0;
+        if (w.size() < 2)
+            continue;
+        const double mb = w[1].toDouble() / 1024.0;  // kB
+        if (w[0] == "VmRSS:")
+            r.all = mb;
+        else if (w[0] == "RssAnon:")
+            r.anonymous = mb;
+        else if (w[0] == "RssFile:")
+            r.files = mb;
     }
-    return {anon, file};
+    return r;
+}
+
+double rssMb() { return residentMb().all; }
+
+/// Resident memory once the allocator has given back what it holds free (malloc_trim): growth then
+/// means memory still in use, not pages glibc keeps for later.
+double settledRssMb()
+{
+    malloc_trim(0);
+    return rssMb();
 }
 
 /// --verbose: the anonymous mappings holding more than 4 MB resident, with their sizes (what grew,
@@ -395,7 +395,7 @@ int main(int argc, char** argv)
     QElapsedTimer clock;
     clock.start();
     double peak = rssMb(), warm = 0.0, warmHeap = 0.0, worstBusy = 0.0;
-    std::pair<double, double> warmAnonFile;
+    Resident warmParts;
     QString worstAfter;
     long actions = 0;
     const long warmUp = maxActions / 10;
@@ -430,7 +430,7 @@ int main(int argc, char** argv)
         if (actions == warmUp) {
             warm = settleOnDigits();
             warmHeap = heapInUseMb();
-            warmAnonFile = rssAnonFileMb();
+            warmParts = residentMb();
             if (verbose)
                 printLargeAnonymousMappings("after warm-up");
         }
@@ -458,7 +458,7 @@ int main(int argc, char** argv)
     }
     const double final = settleOnDigits();
     const double finalHeap = heapInUseMb();
-    const std::pair<double, double> finalAnonFile = rssAnonFileMb();
+    const Resident finalParts = residentMb();
     if (verbose)
         printLargeAnonymousMappings("at the end");
     if (verbose) {
@@ -470,13 +470,13 @@ int main(int argc, char** argv)
     if (warm == 0.0) {
         warm = final;
         warmHeap = finalHeap;
-        warmAnonFile = finalAnonFile;
+        warmParts = finalParts;
     }
     std::printf("the end: idle %.1f s after the last action\n", endingS);
     std::printf("random clicks: seed %u, %ld actions in %.1f min; RSS peak %.0f MB, after warm-up %.0f MB, final %.0f MB "
                 "(growth %.0f MB, bound %.0f; anonymous %.0f -> %.0f MB, of it the heap in use %.0f -> %.0f MB; files %.0f -> %.0f MB); longest GUI-thread busy time %.1f ms (after \"%s\"); idle at the end: %s\n",
-                seed, actions, clock.elapsed() / 60000.0, peak, warm, final, final - warm, maxGrowthMb, warmAnonFile.first, finalAnonFile.first, warmHeap, finalHeap, warmAnonFile.second,
-                finalAnonFile.second, worstBusy,
+                seed, actions, clock.elapsed() / 60000.0, peak, warm, final, final - warm, maxGrowthMb, warmParts.anonymous, finalParts.anonymous, warmHeap, finalHeap, warmParts.files,
+                finalParts.files, worstBusy,
                 qPrintable(worstAfter), idle ? "yes" : "no");
     std::fflush(stdout);
     return idle && final - warm <= maxGrowthMb ? 0 : 1;
