@@ -1,6 +1,7 @@
 #pragma once
 // Private: progress of a feature map's fit, split into sub-steps.
 #include "orbit/evaluation/Progress.hpp"
+#include "orbit/features/FeatureMap.hpp"
 
 #include <string>
 #include <utility>
@@ -15,6 +16,13 @@ inline Progress subProgress(const Progress& progress, double lo, double hi, std:
     return [progress, lo, hi, prefix = std::move(prefix)](double f, const std::string& what) {
         return progress(lo + (hi - lo) * f, prefix + what);
     };
+}
+
+/// The one-off work of the context's group (the orthogonal set draws its matrices) as the start of
+/// a fit, where a cancel is seen; its words show while the fit's fraction stays at 0.
+inline void prepareGroup(const FeatureContext& context, const Progress& progress)
+{
+    if (context.group) context.group->prepare(subProgress(progress, 0.0, 0.0));
 }
 
 } // namespace orbit::detail

@@ -5,6 +5,7 @@
 #include "orbit/util/Random.hpp"
 
 #include "features/CdfPool.hpp"
+#include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 #include "groups/GroupSupport.hpp"
@@ -47,6 +48,7 @@ std::string GicdfMap::kernel() const
 void GicdfMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     checkFitInput("GicdfMap::fit", X);
+    detail::prepareGroup(context_, progress);
     const Eigen::Index d = context_.shape.dim();
     auto plan = std::make_unique<detail::OrbitPlan>(
         detail::OrbitPlan::make(context_, r_, mode_, deriveSeed(seed, 2), "features", true));

@@ -46,6 +46,7 @@ bool InvariantRandomFourier::usesTemplateTrick() const { return plan_ && plan_->
 void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     checkFitInput("InvariantRandomFourier::fit", X);
+    detail::prepareGroup(context_, progress);
     const Eigen::Index d = context_.shape.dim();
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(

@@ -4,6 +4,7 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/RandomSubset.hpp"
 
+#include "features/FitProgress.hpp"
 #include "features/OrbitPlan.hpp"
 #include "features/Pooling.hpp"
 
@@ -44,6 +45,7 @@ std::string KernelInvariantFeatures::kernel() const
 void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     checkFitInput("KernelInvariantFeatures::fit", X);
+    detail::prepareGroup(context_, progress);
     const Eigen::Index d = context_.shape.dim();
     if (K_ > X.rows())
         throw SpecError("features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",

@@ -132,6 +132,7 @@ MatrixXfR NystromMap::chooseLandmarks(const MatrixXfR& X, std::uint64_t seed, co
 void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& progress)
 {
     checkFitInput("NystromMap::fit", X);
+    detail::prepareGroup(context_, progress);
     if (s_ > X.rows() && landmarks_ != Landmarks::Orbit)
         throw SpecError("features.s",
                         "more landmarks than training rows (" + std::to_string(X.rows()) +

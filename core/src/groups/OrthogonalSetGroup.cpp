@@ -7,6 +7,12 @@
 
 #include <Eigen/QR>
 
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <tuple>
+
 namespace orbit {
 
 namespace {
@@ -28,6 +34,33 @@ MatrixXfR haarOrthogonal(int d, Rng& rng)
 
 } // namespace
 
+struct OrthogonalSetGroup::Drawing {
+    std::mutex mutex;                   ///< held while one team of matrices is drawn
+    std::vector<MatrixXfR> q;           ///< Q_k, empty until drawn (written under mutex)
+    std::atomic<std::size_t> drawn{0};  ///< Q_0 .. Q_{drawn-1} are drawn; all drawn: q is only read
+};
+
+namespace {
+
+/// The drawing of (K, d, seed), shared while a group holds it.
+std::shared_ptr<OrthogonalSetGroup::Drawing> sharedDrawing(int count, int dim, std::uint64_t seed)
+{
+    using Key = std::tuple<int, int, std::uint64_t>;
+    static std::mutex mutex;
+    static std::map<Key, std::weak_ptr<OrthogonalSetGroup::Drawing>> drawings;
+    const std::lock_guard lock(mutex);
+    std::erase_if(drawings, [](const auto& entry) { return entry.second.expired(); });
+    std::weak_ptr<OrthogonalSetGroup::Drawing>& slot = drawings[Key{count, dim, seed}];
+    std::shared_ptr<OrthogonalSetGroup::Drawing> drawing = slot.lock();
+    if (!drawing) {
+        drawing = std::make_shared<OrthogonalSetGroup::Drawing>();
+        slot = drawing;
+    }
+    return drawing;
+}
+
+} // namespace
+
 OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
     : count_(count), dim_(dim), seed_(seed)
 {
@@ -45,18 +78,36 @@ OrthogonalSetGroup::OrthogonalSetGroup(int count, int dim, std::uint64_t seed)
                                                     std::to_string(dim) + " x " + std::to_string(dim) + " need " +
                                                     need + " (limit 4 GiB)",
                         std::to_string(count));
+    drawing_ = sharedDrawing(count, dim, seed);
+}
+
+void OrthogonalSetGroup::prepare(const Progress& progress) const
+{
+    Drawing& d = *drawing_;
+    const auto count = static_cast<std::size_t>(count_);
+    // A team's worth of matrices at a time, the lock held for one team only: whoever else draws
+    // or waits (another worker preparing the same set) sees its own cancel within a team's time.
+    const auto step = static_cast<std::size_t>(std::max(1, teamSize()));
+    for (std::size_t done = d.drawn.load(std::memory_order_acquire); done < count;
+         done = d.drawn.load(std::memory_order_acquire)) {
+        reportProgress(progress, double(done) / double(count),
+                       "drawing orthogonal matrices " + std::to_string(done) + "/" + std::to_string(count));
+        const std::lock_guard lock(d.mutex);
+        d.q.resize(count);
+        const std::size_t begin = d.drawn.load(std::memory_order_relaxed), end = std::min(count, begin + step);
+        detail::forEachBlock(end - begin, 1, [&](std::size_t i, std::size_t) {
+            const std::size_t k = begin + i;
+            Rng rng = makeRng(seed_, static_cast<std::uint64_t>(k));
+            d.q[k] = haarOrthogonal(dim_, rng);
+        });
+        d.drawn.store(end, std::memory_order_release);
+    }
 }
 
 const std::vector<MatrixXfR>& OrthogonalSetGroup::matrices() const
 {
-    std::call_once(drawn_, [this] {
-        q_.resize(static_cast<std::size_t>(count_));
-        detail::forEachBlock(q_.size(), 1, [&](std::size_t k, std::size_t) {
-            Rng rng = makeRng(seed_, static_cast<std::uint64_t>(k));
-            q_[k] = haarOrthogonal(dim_, rng);
-        });
-    });
-    return q_;
+    prepare({});
+    return drawing_->q;
 }
 
 std::string OrthogonalSetGroup::spec() const { return "orthogonal:k=" + std::to_string(count_); }

@@ -1,6 +1,7 @@
 // Group actions T_g (DESIGN.md §1): group laws, exactness of the finite groups, unitarity,
 // conventions (counter-clockwise rotation, +dx moves content right), channel-wise action.
 #include "TestPaths.hpp"
+#include "orbit/evaluation/Progress.hpp"
 #include "orbit/groups/AffineGroup.hpp"
 #include "orbit/groups/CyclicGroup.hpp"
 #include "orbit/groups/OrthogonalSetGroup.hpp"
@@ -367,6 +368,47 @@ private slots:
         QCOMPARE(OrthogonalSetGroup(3, d, 17).matrix(2), G.matrix(2));
         QVERIFY(OrthogonalSetGroup(3, d, 18).matrix(2) != G.matrix(2));
         QVERIFY_THROWS_EXCEPTION(SpecError, G.checkShape(DataKind::Vectors, Shape{1, d + 1, 1}));
+    }
+    void orthogonalSetDrawsOnceForOneSettingAndResumesAfterACancel()
+    {
+        const int d = 5, K = 64;  // more than a team (a report between teams)
+        std::vector<MatrixXfR> expected;
+        {
+            const OrthogonalSetGroup whole(K, d, 41);
+            for (int k = 0; k < K; ++k) expected.push_back(whole.matrix(k));
+        }  // its drawing ends with it
+        const OrthogonalSetGroup a(K, d, 41), b(K, d, 41);
+        std::vector<double> fractions;
+        bool named = true;
+        // Stops at the second report: the first team's matrices are drawn, the rest not.
+        QVERIFY_THROWS_EXCEPTION(Cancelled, a.prepare([&](double f, const std::string& what) {
+            fractions.push_back(f);
+            named = named && what.find("orthogonal matrices") != std::string::npos;
+            return fractions.size() == 2;
+        }));
+        QVERIFY(named);
+        QCOMPARE(fractions.size(), std::size_t(2));
+        QCOMPARE(fractions[0], 0.0);
+        QVERIFY2(fractions[1] > 0.0 && fractions[1] < 1.0, qPrintable(QString::number(fractions[1])));
+        // b shares a's drawing: it resumes where a stopped and finishes it.
+        std::vector<double> resumed;
+        b.prepare([&](double f, const std::string&) {
+            resumed.push_back(f);
+            return false;
+        });
+        QVERIFY(!resumed.empty());
+        QCOMPARE(resumed.front(), fractions.back());
+        // Then a has nothing left to draw, and both hold the same matrices, the bits of a whole drawing.
+        int more = 0;
+        a.prepare([&](double, const std::string&) { return ++more < 0; });
+        QCOMPARE(more, 0);
+        for (int k = 0; k < K; ++k) {
+            QCOMPARE(&a.matrix(k), &b.matrix(k));
+            QCOMPARE(a.matrix(k), expected[static_cast<std::size_t>(k)]);
+        }
+        // Another seed or size is another drawing.
+        QVERIFY(&OrthogonalSetGroup(K, d, 42).matrix(0) != &a.matrix(0));
+        QVERIFY(&OrthogonalSetGroup(K + 1, d, 41).matrix(0) != &a.matrix(0));
     }
     void orthogonalSetRefusesHugeDimensions()
     {

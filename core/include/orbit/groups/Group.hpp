@@ -1,6 +1,7 @@
 #pragma once
 // Transformation groups and their actions T_g on samples (DESIGN.md §1).
 #include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -56,6 +57,10 @@ public:
     virtual std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const;
     /// One line as `orbitlab-cli sample` prints it: theta / dx dy / s / theta dx dy s / k / indices.
     virtual std::string describe(const GroupElement& g) const = 0;
+    /// Does now, reporting to `progress`, the work the group would otherwise do at its first
+    /// apply(): the orthogonal set draws its matrices. Throws Cancelled when `progress` asks; what
+    /// was done is kept, and the next call (or apply()) does the rest. Most groups have nothing to do.
+    virtual void prepare(const Progress& progress) const { (void)progress; }
 
     /// Whether the action is differentiable in the element's continuous parameters (applyTangent).
     virtual bool isDifferentiable() const { return false; }

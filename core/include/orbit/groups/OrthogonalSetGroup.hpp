@@ -3,7 +3,7 @@
 #include "orbit/groups/Group.hpp"
 
 #include <cstdint>
-#include <mutex>
+#include <memory>
 #include <vector>
 
 namespace orbit {
@@ -18,8 +18,11 @@ namespace orbit {
 /// works when one factor is the identity or the two are mutual inverses, and otherwise throws
 /// SpecError (the product is not in the set). elements() lists the K matrices Q_k.
 /// Requires d <= 2048 (K d^2 floats are held in memory); throws SpecError naming the memory needed.
-/// The matrices are drawn at their first use (matrix(), apply()), once, from any thread: building
-/// the group to check a setting (the window does, on its GUI thread) costs nothing.
+/// The matrices are drawn at their first use (matrix(), apply()) or by prepare(), once, from any
+/// thread: building the group to check a setting (the window does, on its GUI thread) costs
+/// nothing. Groups built with the same K, d and seed share one drawing while any of them lives
+/// (the window's panels and workers each build their own group from the same setting; drawing
+/// K = 400 matrices of 784 x 784 takes about a minute).
 class OrthogonalSetGroup final : public Group {
 public:
     OrthogonalSetGroup(int count, int dim, std::uint64_t seed);
@@ -39,17 +42,23 @@ public:
     bool isFinite() const override { return true; }
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;
+    /// Draws the matrices not drawn yet, a team's worth at a time, reporting the fraction drawn;
+    /// a cancel keeps the ones drawn (each Q_k comes from its own stream, so the bits do not depend
+    /// on where a drawing stopped).
+    void prepare(const Progress& progress) const override;
 
     static constexpr int kMaxDim = 2048;
 
+    /// The drawing shared by the groups of one (K, d, seed) (defined in the .cpp).
+    struct Drawing;
+
 private:
-    /// Q_0 .. Q_{K-1}, drawn on the first call.
+    /// Q_0 .. Q_{K-1}, all drawn (prepare() without progress on the first call).
     const std::vector<MatrixXfR>& matrices() const;
 
     int count_, dim_;
     std::uint64_t seed_;
-    mutable std::once_flag drawn_;
-    mutable std::vector<MatrixXfR> q_;
+    std::shared_ptr<Drawing> drawing_;
 };
 
 } // namespace orbit
