@@ -48,6 +48,9 @@ public:
 
     /// False while the panel waits for a worker's result (a screenshot waits for true).
     virtual bool isIdle() const { return true; }
+    /// Stops the panel's background work (its Cancel button); what is drawn stays. Panels without
+    /// background work have nothing to stop.
+    virtual void cancel() {}
 
     /// Whether the panel draws charts that `orbitlab --export DIR --panel NAME` writes.
     virtual bool hasCharts() const { return false; }

@@ -49,6 +49,15 @@ Task makeInspectTask(InspectRequest request)
         const orbit::Dataset& ds = *request.dataset;
         auto result = std::make_shared<InspectResult>();
         result->request = request;
+        // An orthogonal set draws its matrices here, where a cancel is seen; the strips' and the
+        // curve's groups share the drawing while `prepared` holds it.
+        std::shared_ptr<const orbit::Group> prepared;
+        try {
+            prepared = buildOrbit(request.settings, ds.kind, ds.shape).group;
+            prepared->prepare(ctx.coreProgress(0.0, 0.5));
+        } catch (const orbit::SpecError&) {
+            // Settings that cannot act on these data: the strips show the inputs alone.
+        }
         for (int index : request.indices) {
             ctx.throwIfCancelled();
             result->strips.push_back(orbitStrip(ds, request.settings, index, request.copies, request.cell));

@@ -141,10 +141,7 @@ Task makeKernelTask(KernelRequest request)
         config.r = request.r;
         config.features = request.featureSpec();
         config.seed = request.settings.seed;
-        const orbit::Progress progress = [&ctx](double fraction, const std::string& what) {
-            ctx.progress(fraction, QString::fromStdString(what));
-            return ctx.cancelled();
-        };
+        const orbit::Progress progress = ctx.coreProgress();
         orbit::KernelComparison k = orbit::compareKernels(p.subset.X, p.context, config, progress);
         result->kernelSpec = k.kernelSpec;
         result->mapKernel = k.mapKernel;
@@ -185,10 +182,7 @@ Task makeApproxTask(ApproxRequest request)
         PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth, {});
         result->kernelSpec = p.context.kernel->spec();
         const auto onRow = [&](const orbit::ApproxErrorRow& row) { ctx.partial(QVariant::fromValue(row)); };
-        const orbit::Progress progress = [&](double fraction, const std::string& what) {
-            ctx.progress(fraction, QString::fromStdString(what));
-            return ctx.cancelled();
-        };
+        const orbit::Progress progress = ctx.coreProgress();
         result->rows = orbit::approximationError(p.subset.X, p.context, request.config, onRow, progress);
         result->seconds = timer.nsecsElapsed() * 1e-9;
         return QVariant::fromValue(std::shared_ptr<const ApproxResult>(std::move(result)));
@@ -214,11 +208,7 @@ Task makeProbeTask(ProbeRequest request)
         config.points = request.points;
         config.seed = request.settings.seed;
         const orbit::ProbeResult probe =
-            orbit::probeInvariance(ds, static_cast<std::size_t>(request.index), config,
-                                   [&ctx](double fraction, const std::string& what) {
-                                       ctx.progress(fraction, QString::fromStdString(what));
-                                       return ctx.cancelled();
-                                   });
+            orbit::probeInvariance(ds, static_cast<std::size_t>(request.index), config, ctx.coreProgress());
         result->invariantSpec = probe.invariantSpec;
         result->plainSpec = probe.plainSpec;
         result->parameter = QString::fromStdString(probe.parameter);

@@ -31,12 +31,6 @@ Task makeLocalityTask(LocalityRequest request)
             land.empty() ? 0 : int(land.size() == 2 ? land[0].size() * land[1].size() : land[0].size());
         const int learnEvaluations = request.config.maxEvaluations;
         const double landShare = double(landscapeEvaluations) / double(landscapeEvaluations + learnEvaluations);
-        auto progressIn = [&ctx](double lo, double hi) -> orbit::Progress {
-            return [&ctx, lo, hi](double f, const std::string& what) {
-                ctx.progress(lo + (hi - lo) * f, QString::fromStdString(what));
-                return ctx.cancelled();
-            };
-        };
         auto stepsOf = [&ctx](LocalityStep::Stage stage, int total) -> orbit::LearnStep {
             return [&ctx, stage, total](const orbit::EvidencePoint& p, const orbit::EvidencePoint& best, int index) {
                 auto step = std::make_shared<LocalityStep>();
@@ -49,7 +43,7 @@ Task makeLocalityTask(LocalityRequest request)
             };
         };
         if (request.perClass) {
-            result->perClass = orbit::learnPerClass(data, request.config, progressIn(0.0, 1.0), [&ctx](const orbit::ClassLocality& c) {
+            result->perClass = orbit::learnPerClass(data, request.config, ctx.coreProgress(0.0, 1.0), [&ctx](const orbit::ClassLocality& c) {
                 ctx.partial(QVariant::fromValue(std::make_shared<const orbit::ClassLocality>(c)));
             });
             result->learn = result->perClass->global;
@@ -62,13 +56,13 @@ Task makeLocalityTask(LocalityRequest request)
         }
         const std::vector<std::string>& params = request.config.learn;
         if (land.size() == 1)
-            result->curve = orbit::evidenceCurve(data, request.config, params.at(0), land[0], progressIn(0.0, landShare),
+            result->curve = orbit::evidenceCurve(data, request.config, params.at(0), land[0], ctx.coreProgress(0.0, landShare),
                                                  stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
         else if (land.size() == 2)
             result->surface = orbit::evidenceSurface(data, request.config, params.at(0), land[0], params.at(1), land[1],
-                                                     progressIn(0.0, landShare),
+                                                     ctx.coreProgress(0.0, landShare),
                                                      stepsOf(LocalityStep::Stage::Landscape, landscapeEvaluations));
-        result->learn = orbit::learnLocality(data, request.config, progressIn(landShare, 1.0),
+        result->learn = orbit::learnLocality(data, request.config, ctx.coreProgress(landShare, 1.0),
                                              stepsOf(LocalityStep::Stage::Learn, learnEvaluations), orbit::oneProcess(),
                                              stepsOf(LocalityStep::Stage::Pilot, 0));
         result->learnedLandscape = orbit::learnLandscape(result->learn);

@@ -15,10 +15,7 @@ Task makeSaveModelTask(std::shared_ptr<const TrainingResult> result, QString pat
         orbit::Dataset chosen;
         const orbit::Dataset& data = seededSubset(*request.dataset, request.subset, request.config.seed, chosen);
         ctx.throwIfCancelled();
-        const orbit::Progress progress = [&ctx](double fraction, const std::string& what) {
-            ctx.progress(0.95 * fraction, QString::fromStdString(what));
-            return ctx.cancelled();
-        };
+        const orbit::Progress progress = ctx.coreProgress(0.0, 0.95);
         const orbit::SavedModel model = orbit::trainedModel(data, request.config, result->result, progress);
         ctx.throwIfCancelled();
         ctx.progress(0.95, QStringLiteral("Writing the model…"));

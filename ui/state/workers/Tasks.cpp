@@ -50,6 +50,7 @@ Task makeOrbitTask(OrbitRequest request)
         if (request.index < 0 || request.index >= n)
             throw orbit::SpecError("input", "no such sample", std::to_string(request.index));
         const BuiltOrbit built = buildOrbit(request.settings, ds.kind, ds.shape);
+        built.group->prepare(ctx.coreProgress(0.0, 0.2));  // an orthogonal set draws its matrices
         const orbit::OrbitSampler sampler(built.group, built.dist, ds.shape, request.settings.r,
                                           request.settings.seed);
         auto result = std::make_shared<OrbitResult>();
@@ -64,8 +65,11 @@ Task makeOrbitTask(OrbitRequest request)
         // The pictures too: r renders would hold the GUI thread for tens of milliseconds.
         const int atoms = atomCount(ds, index);
         result->images.reserve(static_cast<std::size_t>(result->gallery.rows()));
-        for (Eigen::Index k = 0; k < result->gallery.rows(); ++k)
+        for (Eigen::Index k = 0; k < result->gallery.rows(); ++k) {
+            if (k % 64 == 0)
+                ctx.throwIfCancelled();
             result->images.push_back(renderSample(result->gallery.row(k).data(), ds.shape, ds.kind, atoms));
+        }
         ctx.progress(0.3, QStringLiteral("orbit sampled"));
 
         std::vector<int> inputs;
@@ -81,7 +85,7 @@ Task makeOrbitTask(OrbitRequest request)
         } else {
             const std::vector<std::size_t> rows(inputs.begin(), inputs.end());
             const orbit::OrbitEmbedding embedding =
-                orbit::orbitEmbedding(ds, rows, sampler, [&ctx](double, const std::string&) { return ctx.cancelled(); });
+                orbit::orbitEmbedding(ds, rows, sampler, ctx.coreProgress(0.3, 1.0));
             result->scores = embedding.scores;
             result->inputScores = embedding.inputScores;
             result->explained[0] = embedding.explained[0];

@@ -25,10 +25,7 @@ Task makeTrainingTask(TrainingRequest request)
         auto result = std::make_shared<TrainingResult>();
         result->request = request;
         result->samples = data->count();
-        const orbit::Progress progress = [&ctx](double fraction, const std::string& what) {
-            ctx.progress(fraction, QString::fromStdString(what));
-            return ctx.cancelled();
-        };
+        const orbit::Progress progress = ctx.coreProgress();
         result->result = request.distPerClass.empty()
                              ? orbit::train(*data, request.config, progress)
                              : orbit::trainPerClass(*data, request.config,

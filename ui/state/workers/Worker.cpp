@@ -78,6 +78,14 @@ void TaskContext::throwIfCancelled() const
         throw orbit::Cancelled();
 }
 
+orbit::Progress TaskContext::coreProgress(double lo, double hi) const
+{
+    return [this, lo, hi](double fraction, const std::string& what) {
+        progress(lo + (hi - lo) * fraction, QString::fromStdString(what));
+        return cancelled();
+    };
+}
+
 Worker::Worker(std::shared_ptr<Mailbox> mailbox, QObject* runner) : mailbox_(std::move(mailbox)), runner_(runner)
 {
 }

@@ -10,6 +10,8 @@
 // passes through one std::mutex-guarded Mailbox; the queued calls between the threads only wake
 // the other side and carry no data. So the hand-off is a synchronisation our own code performs,
 // visible to ThreadSanitizer (Qt's event-queue lock lives in an uninstrumented library).
+#include "orbit/evaluation/Progress.hpp"
+
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -32,6 +34,10 @@ struct TaskContext {
     bool cancelled() const { return cancelFlag && cancelFlag->load(std::memory_order_relaxed); }
     /// Throws orbit::Cancelled when the request was cancelled or superseded.
     void throwIfCancelled() const;
+    /// The core's progress callback for this task: the core's fraction f shows as lo + (hi - lo) f
+    /// with the core's words, and it asks the core to stop when the task is cancelled. It refers to
+    /// this context, so it must not outlive the task.
+    orbit::Progress coreProgress(double lo = 0.0, double hi = 1.0) const;
 };
 
 /// A unit of long work. Runs on the worker thread; returns its result in a QVariant (throw to fail).

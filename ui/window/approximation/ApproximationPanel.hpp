@@ -50,7 +50,7 @@ public:
     /// Starts a run for the current settings now (Compute).
     void compute();
     /// Stops the running computation; the curves drawn so far stay.
-    void cancel();
+    void cancel() override;
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
     ChartBox* spectralChart() const { return charts_[0]; }

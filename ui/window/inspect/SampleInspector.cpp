@@ -3,6 +3,7 @@
 #include "render/SampleImage.hpp"
 #include "state/workers/InspectTask.hpp"
 #include "widgets/ChartBox.hpp"
+#include "widgets/TaskProgress.hpp"
 
 
 #include <QAreaSeries>
@@ -36,7 +37,9 @@ QString number(double v) { return QString::number(v, 'g', 4); }
 } // namespace
 
 SampleInspector::SampleInspector(QWidget* parent)
-    : QWidget(parent), runner_(new TaskRunner("inspector", this)), title_(new QLabel), values_(new QLabel),
+    : QWidget(parent), runner_(new TaskRunner("inspector", this)),
+      progress_(new TaskProgress(tr("Stop drawing these samples' orbits and curve; the values stay."), false)),
+      title_(new QLabel), values_(new QLabel),
       list_(new QListWidget)
 {
     title_->setWordWrap(true);
@@ -76,6 +79,7 @@ SampleInspector::SampleInspector(QWidget* parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(title_);
     layout->addWidget(values_);
+    layout->addWidget(progress_);
     layout->addWidget(split, 1);
 
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
@@ -87,10 +91,22 @@ SampleInspector::SampleInspector(QWidget* parent)
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString&) {
         values_->setText(values_->text() + "<br>" + tr("Could not draw the samples: %1").arg(message.toHtmlEscaped()));
     });
+    connect(runner_, &TaskRunner::busyChanged, progress_, &TaskProgress::setRunning);
+    connect(runner_, &TaskRunner::progress, progress_,
+            [this](quint64, double f, const QString& text) { progress_->setFraction(f, text); });
+    connect(progress_, &TaskProgress::cancelClicked, this, &SampleInspector::cancel);
     clear();
 }
 
 bool SampleInspector::isIdle() const { return !runner_->busy(); }
+
+void SampleInspector::cancel()
+{
+    if (!runner_->busy())
+        return;
+    runner_->cancel();
+    values_->setText(values_->text() + "<br><i>" + tr("Cancelled: the orbit strips and the curve are not drawn.") + "</i>");
+}
 
 void SampleInspector::markRow(int index)
 {

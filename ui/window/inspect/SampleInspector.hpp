@@ -27,6 +27,7 @@ class QListWidget;
 namespace orbitui {
 
 class ChartBox;
+class TaskProgress;
 class TaskRunner;
 struct InspectResult;
 
@@ -64,6 +65,9 @@ public:
     void clear();
     /// False while the rows or the curve of what is shown are being computed.
     bool isIdle() const;
+    /// Stops computing the rows and the curve (its Cancel button); the titles and values stay.
+    void cancel();
+    TaskProgress* progress() const { return progress_; }
     /// Selects the row of sample `index` when it is listed (now, or when the rows arrive); none
     /// otherwise.
     void markRow(int index);
@@ -102,6 +106,7 @@ private:
     KernelCell cell_;       ///< the pair shown (Mode::Pair)
     QString pairValues_;    ///< the pair's values before the line about its curve
     TaskRunner* runner_;
+    TaskProgress* progress_;
     QLabel* title_;
     QLabel* values_;
     QListWidget* list_;

@@ -6,9 +6,9 @@
 #include "widgets/AutoApplyControl.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FlowLayout.hpp"
-#include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "widgets/RegistryControls.hpp"
+#include "widgets/TaskProgress.hpp"
 
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/registry/Figures.hpp"
@@ -81,7 +81,8 @@ QPushButton* flatButton(const QString& text, const char* objectName, const QStri
 KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     : Panel("kernels", tr("Kernels"), parent), state_(state), runner_(new TaskRunner("kernels", this)),
       n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), bandwidth_(new QDoubleSpinBox),
-      auto_(new AutoApplyControl(this)), progress_(new FractionBar), cancel_(new QPushButton(tr("Cancel"))),
+      auto_(new AutoApplyControl(this)),
+      progress_(new TaskProgress(tr("Stop computing these matrices; the ones drawn stay."), true)),
       summary_(new QLabel)
 {
     // Ranges, words and defaults: the registry's Kernels figure (orbit/registry/Figures.hpp).
@@ -109,12 +110,6 @@ void KernelsPanel::configureControls(const orbit::FigureDescriptor& figure)
     configureCount(s_, figure.setting("s"));
     configureReal(bandwidth_, figure.setting("bandwidth"));
     bandwidth_->setSingleStep(0.1);
-    progress_->setMaximumWidth(220);
-    progress_->setTextVisible(false);
-    progress_->hide();
-    cancel_->setToolTip(tr("Stop computing these matrices (Esc); the ones drawn stay."));
-    cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));
-    cancel_->hide();
 }
 
 void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
@@ -128,7 +123,6 @@ void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
     controls->addWidget(flowGroup(caption(figure.setting("bandwidth")), {bandwidth_}));
     controls->addStretch();
     controls->addWidget(progress_);
-    controls->addWidget(cancel_);
     controls->addWidget(auto_);
     content()->addLayout(controls);
     sweepNote_ = new QLabel;
@@ -234,16 +228,10 @@ void KernelsPanel::connectControls()
 
 void KernelsPanel::connectRunner()
 {
-    connect(runner_, &TaskRunner::busyChanged, this, [this](bool busy) {
-        progress_->setVisible(busy);
-        cancel_->setVisible(busy);
-        progress_->setFraction(0);
-    });
-    connect(cancel_, &QPushButton::clicked, this, &KernelsPanel::cancel);
-    connect(runner_, &TaskRunner::progress, this, [this](quint64, double f, const QString& text) {
-        progress_->setFraction(f);
-        progress_->setToolTip(text);
-    });
+    connect(runner_, &TaskRunner::busyChanged, progress_, &TaskProgress::setRunning);
+    connect(progress_, &TaskProgress::cancelClicked, this, &KernelsPanel::cancel);
+    connect(runner_, &TaskRunner::progress, progress_,
+            [this](quint64, double f, const QString& text) { progress_->setFraction(f, text); });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         clearError();
         draw(v.value<std::shared_ptr<const KernelResult>>());
@@ -360,6 +348,8 @@ void KernelsPanel::cancel()
     runner_->cancel();
     summary_->setText(summaryText() + tr("  <i>(cancelled: press Compute)</i>"));
 }
+
+QPushButton* KernelsPanel::cancelButton() const { return progress_->cancelButton(); }
 
 bool KernelsPanel::isIdle() const { return !runner_->busy() && !auto_->isScheduled(); }
 

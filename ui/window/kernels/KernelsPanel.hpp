@@ -25,7 +25,7 @@ struct FigureDescriptor;
 namespace orbitui {
 
 class AutoApplyControl;
-class FractionBar;
+class TaskProgress;
 class HeatmapView;
 class LabState;
 class TaskRunner;
@@ -55,8 +55,8 @@ public:
     /// Starts a computation for the current settings now (Compute).
     void compute();
     /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
-    void cancel();
-    QPushButton* cancelButton() const { return cancel_; }
+    void cancel() override;
+    QPushButton* cancelButton() const;
     HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
@@ -103,8 +103,7 @@ private:
     QSpinBox* s_;
     QDoubleSpinBox* bandwidth_;
     AutoApplyControl* auto_;
-    FractionBar* progress_;
-    QPushButton* cancel_;
+    TaskProgress* progress_;
     QLabel* summary_;
     std::array<HeatmapView*, 4> heatmaps_{};
     std::shared_ptr<const KernelResult> last_;

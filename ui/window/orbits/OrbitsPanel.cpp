@@ -9,6 +9,7 @@
 #include "widgets/ChartBox.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/ImageGrid.hpp"
+#include "widgets/TaskProgress.hpp"
 #include "window/group/DistributionEditor.hpp"
 
 #include <QChart>
@@ -47,6 +48,7 @@ QString describeSettings(const OrbitSettings& s)
 OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     : Panel("orbits", tr("Orbits"), parent), state_(state), runner_(new TaskRunner("orbit-sampler", this)),
       probeRunner_(new TaskRunner("invariance-probe", this)),
+      progress_(new TaskProgress(tr("Stop sampling this orbit and its probe; what is drawn stays."), true)),
       editor_(new DistributionEditor(state, true)), input_(new QLabel), inputCaption_(new QLabel),
       index_(new QSpinBox), galleryTitle_(new QLabel), gallery_(new ImageGrid), axisX_(new QValueAxis),
       axisY_(new QValueAxis), inputs_(new QLineEdit), probeX_(new QValueAxis), probeY_(new QValueAxis)
@@ -59,6 +61,7 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     connectState();
     markFields();
     connectRunners();
+    connectProgress();
     // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
     SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
 }
@@ -104,7 +107,10 @@ QWidget* OrbitsPanel::buildGalleryColumn()
     auto* centre = new QWidget;
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
-    centreLayout->addWidget(galleryTitle_);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(galleryTitle_, 1);
+    titleRow->addWidget(progress_, 0, Qt::AlignTop);
+    centreLayout->addLayout(titleRow);
     centreLayout->addWidget(gallery_, 1);
     return centre;
 }
@@ -245,6 +251,29 @@ void OrbitsPanel::connectRunners()
         probe_->chart()->removeAllSeries();
         probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
     });
+}
+
+void OrbitsPanel::connectProgress()
+{
+    const auto showBusy = [this] { progress_->setRunning(runner_->busy() || probeRunner_->busy()); };
+    for (TaskRunner* runner : {runner_, probeRunner_}) {
+        connect(runner, &TaskRunner::busyChanged, progress_, showBusy);
+        // The gallery's request reports first; the probe's reports show once the gallery is done.
+        connect(runner, &TaskRunner::progress, progress_, [this, runner](quint64, double f, const QString& text) {
+            if (runner == runner_ || !runner_->busy())
+                progress_->setFraction(f, text);
+        });
+    }
+    connect(progress_, &TaskProgress::cancelClicked, this, &OrbitsPanel::cancel);
+}
+
+void OrbitsPanel::cancel()
+{
+    if (isIdle())
+        return;
+    runner_->cancel();
+    probeRunner_->cancel();
+    emit statusMessage(tr("Orbit cancelled: the gallery and charts show the last one computed."));
 }
 
 void OrbitsPanel::showInput()

@@ -3,7 +3,8 @@
 // the settings move (computed on its worker, latest request wins), and the orbit embedding: a
 // 2-D PCA of the orbit samples of a few inputs, coloured by input; and the invariance probe: the
 // similarity of psi(x) and psi(g x) as g sweeps the group, for an invariant and a plain RF map
-// (on a worker of its own, so the gallery stays live).
+// (on a worker of its own, so the gallery stays live). While either computes, a bar and Cancel
+// show above the gallery.
 #include "widgets/Panel.hpp"
 
 #include <memory>
@@ -21,6 +22,7 @@ class ChartBox;
 class DistributionEditor;
 class ImageGrid;
 class LabState;
+class TaskProgress;
 class TaskRunner;
 struct OrbitResult;
 struct ProbeResult;
@@ -31,6 +33,8 @@ public:
     explicit OrbitsPanel(LabState* state, QWidget* parent = nullptr);
 
     bool isIdle() const override;
+    /// Stops sampling the orbit and the probe (Cancel, Esc); the gallery and charts drawn stay.
+    void cancel() override;
     bool hasCharts() const override { return true; }
     /// orbit-embedding.csv and invariance-probe.csv (the gallery is a picture, not a chart).
     QStringList exportCharts(const QString& dir, QString* error) const override;
@@ -43,6 +47,8 @@ public:
     std::shared_ptr<const OrbitResult> lastResult() const { return last_; }
     /// How many results were drawn (tests).
     int drawCount() const { return draws_; }
+    /// The progress bar and Cancel button, shown while the orbit or the probe is computed.
+    TaskProgress* progress() const { return progress_; }
 
 private:
     QWidget* buildInputColumn();
@@ -58,6 +64,8 @@ private:
     void connectState();
     void markFields();
     void connectRunners();
+    /// The progress of both workers in one bar, with one Cancel for both.
+    void connectProgress();
     void request();
     void draw(std::shared_ptr<const OrbitResult> result);
     void drawEmbedding(const OrbitResult& result);
@@ -74,6 +82,7 @@ private:
     LabState* state_;
     TaskRunner* runner_;
     TaskRunner* probeRunner_;
+    TaskProgress* progress_;
     DistributionEditor* editor_;
     QLabel* input_;
     QLabel* inputCaption_;

@@ -51,7 +51,7 @@ public:
     /// start (no labelled data, a bad field: the reason is shown inline).
     bool run();
     /// Stops the running request; the results shown stay.
-    void cancel();
+    void cancel() override;
     /// What runWhenDataReady starts: a training run or Learn locality.
     enum class Action { Train, Learn };
     /// Starts `action` as soon as a dataset is present (now, or when the next one arrives): the

@@ -133,6 +133,28 @@ void printLargeAnonymousMappings(const char* when)
     }
 }
 
+/// The parts of the window still computing (panels by name, the A/B views, the inspector).
+QStringList busyParts(MainWindow& window)
+{
+    QStringList busy;
+    for (Panel* p : window.panels())
+        if (!p->isIdle())
+            busy << p->name();
+    if (!window.comparisonViews()->isIdle())
+        busy << "A/B comparison views";
+    if (!window.linkedViews()->inspector()->isIdle())
+        busy << "sample inspector";
+    return busy;
+}
+
+/// What a user stops with the panels' Cancel buttons and the inspector's: everything that runs.
+void cancelAll(MainWindow& window)
+{
+    for (Panel* p : window.panels())
+        p->cancel();
+    window.linkedViews()->inspector()->cancel();
+}
+
 QString source(const char* path) { return QStringLiteral(ORBIT_SOURCE_DIR "/") + path; }
 
 /// Whether a user could reach `w` now: shown, enabled, in a visible window.
@@ -183,7 +205,7 @@ public:
             return presentation();
         if (kind < 95)
             return resize();
-        return cancelEverything();
+        return cancelCurrentPanel();
     }
 
 private:
@@ -318,10 +340,10 @@ private:
         return "resize";
     }
 
-    QString cancelEverything()
+    QString cancelCurrentPanel()
     {
-        w_.trainingPanel()->cancel();
-        return "cancel training";
+        w_.currentPanel()->cancel();
+        return "cancel " + w_.currentPanel()->name();
     }
 
     MainWindow& w_;
@@ -404,9 +426,7 @@ int main(int argc, char** argv)
     // growth past the bound then means memory kept for what is gone.
     auto settleOnDigits = [&] {
         waitUntil([&] {
-            window.trainingPanel()->cancel();
-            window.approximationPanel()->cancel();
-            window.kernelsPanel()->cancel();
+            cancelAll(window);
             return window.isIdle();
         }, 180000);
         window.session()->openData(source("resources/data/digits.png"));
@@ -436,26 +456,23 @@ int main(int argc, char** argv)
         }
     }
     // The end: what still runs is cancelled (a lesson's learn may start after its data loaded).
+    const QString busyAtTheEnd = busyParts(window).join(", ");
     QElapsedTimer ending;
     ending.start();
+    QString lastBusy = busyAtTheEnd;
     const bool idle = waitUntil([&] {
-        window.trainingPanel()->cancel();
-        window.approximationPanel()->cancel();
-        window.kernelsPanel()->cancel();
+        cancelAll(window);
+        if (verbose) {  // when each part finished
+            const QString now = busyParts(window).join(", ");
+            if (now != lastBusy)
+                std::fprintf(stderr, "the end, %.1f s: busy %s\n", ending.elapsed() / 1000.0, qPrintable(now));
+            lastBusy = now;
+        }
         return window.isIdle();
     }, 180000);
     const double endingS = ending.elapsed() / 1000.0;
-    if (!idle) {  // say what still runs, so a hang can be told from slowness
-        QStringList busy;
-        for (Panel* p : window.panels())
-            if (!p->isIdle())
-                busy << p->name();
-        if (!window.comparisonViews()->isIdle())
-            busy << "A/B comparison views";
-        if (!window.linkedViews()->inspector()->isIdle())
-            busy << "sample inspector";
-        std::printf("still busy at the end: %s\n", qPrintable(busy.join(", ")));
-    }
+    if (!idle)  // say what still runs, so a hang can be told from slowness
+        std::printf("still busy at the end: %s\n", qPrintable(busyParts(window).join(", ")));
     const double final = settleOnDigits();
     const double finalHeap = heapInUseMb();
     const Resident finalParts = residentMb();
@@ -472,7 +489,8 @@ int main(int argc, char** argv)
         warmHeap = finalHeap;
         warmParts = finalParts;
     }
-    std::printf("the end: idle %.1f s after the last action\n", endingS);
+    std::printf("the end: idle %.1f s after the last action (busy then: %s)\n", endingS,
+                busyAtTheEnd.isEmpty() ? "nothing" : qPrintable(busyAtTheEnd));
     std::printf("random clicks: seed %u, %ld actions in %.1f min; RSS peak %.0f MB, after warm-up %.0f MB, final %.0f MB "
                 "(growth %.0f MB, bound %.0f; anonymous %.0f -> %.0f MB, of it the heap in use %.0f -> %.0f MB; files %.0f -> %.0f MB); longest GUI-thread busy time %.1f ms (after \"%s\"); idle at the end: %s\n",
                 seed, actions, clock.elapsed() / 60000.0, peak, warm, final, final - warm, maxGrowthMb, warmParts.anonymous, finalParts.anonymous, warmHeap, finalHeap, warmParts.files,

@@ -6,7 +6,9 @@
 #include "state/workers/Tasks.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ImageGrid.hpp"
+#include "widgets/FractionBar.hpp"
 #include "widgets/ParameterControl.hpp"
+#include "widgets/TaskProgress.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/data/ThumbnailModel.hpp"
 #include "window/group/DistributionEditor.hpp"
@@ -24,6 +26,7 @@
 #include <QFile>
 #include <QLineSeries>
 #include <QListView>
+#include <QPushButton>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -280,6 +283,40 @@ private slots:
         QCOMPARE(other->value(), kappa->value());
         // The copies differ from those drawn at the old kappa (same seed, same input).
         QVERIFY(!w.orbitsPanel()->lastResult()->gallery.isApprox(before->gallery));
+    }
+    void aLongOrbitShowsItsProgressAndCancelKeepsWhatIsDrawn()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showPanel("orbits");
+        OrbitsPanel* orbits = w.orbitsPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(orbits->isIdle(), 30000);
+        const auto before = orbits->lastResult();
+        QVERIFY(before);
+        QVERIFY(!orbits->progress()->isVisible());
+        // 6000 Haar-random matrices of the digits' dimension: minutes of drawing if nobody stops it.
+        OrbitSettings s = w.state()->orbitSettings();
+        s.group = "orthogonal";
+        s.orthogonalK = 6000;
+        s.dist = DistributionParams::of("haar", orbit::GroupKind::Orthogonal);
+        QSignalSpy status(orbits, &Panel::statusMessage);
+        w.state()->setOrbitSettings(s);
+        QTRY_VERIFY_WITH_TIMEOUT(orbits->progress()->isVisible(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(orbits->progress()->bar()->toolTip().contains("drawing orthogonal matrices"), 30000);
+        QVERIFY(orbits->progress()->cancelButton()->isVisible());
+        QTest::mouseClick(orbits->progress()->cancelButton(), Qt::LeftButton);
+        // The drawing stops after the team of matrices under way, not after all 6000.
+        QTRY_VERIFY_WITH_TIMEOUT(orbits->isIdle(), 60000);
+        QVERIFY(!orbits->progress()->isVisible());
+        QCOMPARE(orbits->lastResult(), before);  // the gallery and the embedding drawn stay
+        QVERIFY(!orbits->hasError());
+        bool said = false;
+        for (const QList<QVariant>& message : status)
+            said = said || message.at(0).toString().contains("Orbit cancelled");
+        QVERIFY(said);
     }
     void sessionRestoresEverySettingInANewWindow()
     {
