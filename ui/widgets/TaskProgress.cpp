@@ -16,7 +16,7 @@ TaskProgress::TaskProgress(const QString& cancelTip, bool escape, QWidget* paren
     layout->addWidget(bar_);
     layout->addWidget(cancel_);
     bar_->setMaximumWidth(220);
-    bar_->setTextVisible(false);
+    bar_->setFormat(QStringLiteral("%p%"));  // a bar at 0 (a first step under way) reads "0%", not as an empty field
     cancel_->setToolTip(escape ? tr("%1 (Esc)").arg(cancelTip) : cancelTip);
     if (escape)
         cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));

@@ -17,6 +17,7 @@
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
 
+#include "Screenshot.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
@@ -307,6 +308,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(orbits->progress()->isVisible(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(orbits->progress()->bar()->toolTip().contains("drawing orthogonal matrices"), 30000);
         QVERIFY(orbits->progress()->cancelButton()->isVisible());
+        QVERIFY(orbittest::saveScreenshot(w, "orbits-cancel.png"));
         QTest::mouseClick(orbits->progress()->cancelButton(), Qt::LeftButton);
         // The drawing stops after the team of matrices under way, not after all 6000.
         QTRY_VERIFY_WITH_TIMEOUT(orbits->isIdle(), 60000);
