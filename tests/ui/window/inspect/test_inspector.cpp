@@ -14,7 +14,9 @@
 #include "state/workers/TrainingTask.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
+#include "widgets/FractionBar.hpp"
 #include "widgets/HeatmapView.hpp"
+#include "widgets/TaskProgress.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/inspect/LinkedViews.hpp"
 #include "window/inspect/SampleInspector.hpp"
@@ -38,6 +40,7 @@
 #include <QJsonObject>
 #include <QListView>
 #include <QListWidget>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QTest>
@@ -247,6 +250,34 @@ private slots:
         QCOMPARE(inspector->shownIndices(), std::vector<int>{inputs[0]});
         // Far from every point (a corner of the chart) nothing is hit.
         QVERIFY(!w.linkedViews()->embeddingPointAt(QPointF(1, 1), 2.0).has_value());
+    }
+
+    // The inspector's rows of an orthogonal set's orbit wait for its drawing: a bar and Cancel show
+    // meanwhile, and Cancel stops the drawing (minutes for 6000 matrices) within a team of them.
+    void cancelStopsTheInspectorsRowsAndKeepsItsTitle()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        SampleInspector inspector;
+        inspector.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+        QVERIFY(!inspector.progress()->isVisible());
+        OrbitSettings s = w.state()->orbitSettings();
+        s.group = "orthogonal";
+        s.orthogonalK = 6000;
+        s.dist = DistributionParams::of("haar", orbit::GroupKind::Orthogonal);
+        inspector.showSample(w.state()->dataset(), s, 7, "a test");
+        QVERIFY(!inspector.isIdle());
+        QTRY_VERIFY_WITH_TIMEOUT(inspector.progress()->bar()->toolTip().contains("drawing orthogonal matrices"), 30000);
+        QVERIFY(inspector.progress()->cancelButton()->isVisible());
+        const QString title = inspector.titleText();
+        QTest::mouseClick(inspector.progress()->cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(inspector.isIdle(), 60000);
+        QVERIFY(!inspector.progress()->isVisible());
+        QCOMPARE(inspector.titleText(), title);
+        QVERIFY2(inspector.valuesText().contains("Cancelled"), qPrintable(inspector.valuesText()));
+        QCOMPARE(inspector.list()->count(), 0);
     }
 
     // A confusion cell lists exactly its test samples: as many as the cell counts, each of the
