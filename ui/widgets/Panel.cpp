@@ -9,14 +9,21 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace orbitui {
 
 Panel::Panel(const QString& name, const QString& title, QWidget* parent)
     : QWidget(parent), name_(name), title_(title), strip_(new QFrame), error_(new QLabel), action_(new QPushButton),
-      content_(new QVBoxLayout), fields_(new FieldHighlight(this))
+      content_(new QVBoxLayout), fields_(new FieldHighlight(this)), keptTimer_(new QTimer(this))
 {
+    keptTimer_->setSingleShot(true);
+    keptTimer_->setInterval(50);
+    // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
+    // draw posts then come in a later pass, with the event loop's timers between.
+    connect(keptTimer_, &QTimer::timeout, this,
+            [this] { QMetaObject::invokeMethod(this, &Panel::drawOneKept, Qt::QueuedConnection); });
     setObjectName(name);
     strip_->setObjectName("errorStrip");
     strip_->setStyleSheet("QFrame#errorStrip { background: #b3261e; border-radius: 3px; }"
@@ -102,5 +109,47 @@ bool Panel::writeChartCsv(const QString& dir, const QString& name, const QString
 }
 
 void Panel::appendWidget(QWidget* widget, int stretch) { content_->addWidget(widget, stretch); }
+
+void Panel::setKeptDrawDelay(int milliseconds) { keptTimer_->setInterval(milliseconds); }
+
+void Panel::drawOrKeep(int slot, std::function<void()> draw)
+{
+    if (isVisible()) {
+        kept_.erase(slot);
+        draw();
+        return;
+    }
+    kept_[slot] = std::move(draw);
+    if (!keptTimer_->isActive())  // not restarted: results in a steady stream are still drawn
+        keptTimer_->start();
+}
+
+void Panel::dropKept(int slot) { kept_.erase(slot); }
+
+void Panel::drawKept() const
+{
+    // Taken out first: a draw that reads the drawn state (drawn()) must not run itself again.
+    std::map<int, std::function<void()>> draws;
+    draws.swap(kept_);
+    for (auto& [slot, draw] : draws)
+        draw();
+}
+
+void Panel::drawOneKept()
+{
+    if (kept_.empty())
+        return;
+    const std::function<void()> draw = std::move(kept_.begin()->second);
+    kept_.erase(kept_.begin());
+    draw();
+    if (!kept_.empty())
+        QMetaObject::invokeMethod(this, &Panel::drawOneKept, Qt::QueuedConnection);
+}
+
+void Panel::showEvent(QShowEvent* event)
+{
+    drawKept();
+    QWidget::showEvent(event);
+}
 
 } // namespace orbitui

@@ -7,10 +7,13 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
 
 class QFrame;
 class QLabel;
 class QPushButton;
+class QShowEvent;
+class QTimer;
 class QVBoxLayout;
 
 namespace orbitui {
@@ -64,6 +67,12 @@ public:
     /// panel (the A/B comparison views, ui/window/compare/ComparisonViews.hpp).
     void appendWidget(QWidget* widget, int stretch = 0);
 
+    /// How long a draw kept while the panel was hidden waits before it runs anyway (50 ms; tests
+    /// set a longer one). See drawOrKeep.
+    void setKeptDrawDelay(int milliseconds);
+    /// Whether draws kept while the panel was hidden wait to run (a subclass's isIdle() includes it).
+    bool hasKeptDraws() const { return !kept_.empty(); }
+
 signals:
     /// A short message for the status bar.
     void statusMessage(const QString& text);
@@ -71,12 +80,36 @@ signals:
 protected:
     /// Where subclasses put their content (below the message strip).
     QVBoxLayout* content() const { return content_; }
+
+    /// Runs `draw` (a worker's result onto the panel's charts, gallery or heatmaps) now when the
+    /// panel is in sight; otherwise keeps it, the latest per `slot` replacing an older one, until
+    /// the panel is shown, drawKept() is called, or the kept-draw delay has passed (then one kept
+    /// draw per pass of the event loop). A hidden chart's axes, ticks and title cost the GUI thread
+    /// 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers put
+    /// them all into one pass. Only for draws that replace what the slot shows (not appends).
+    void drawOrKeep(int slot, std::function<void()> draw);
+    /// Forgets the draw kept in `slot` (a failure must not be drawn over by an older result).
+    void dropKept(int slot);
+    /// Runs every kept draw now: what reads the drawn state (accessors, exports) calls it first.
+    void drawKept() const;
+    /// `part` of the drawn state, with the kept draws run first.
+    template <typename T>
+    const T& drawn(const T& part) const
+    {
+        drawKept();
+        return part;
+    }
+    /// Runs the kept draws before the panel is laid out and painted.
+    void showEvent(QShowEvent* event) override;
     /// For exportCharts: writes `csv` to dir/name unless it is a header line only; appends the path
     /// to `written`. False (with `error` set) when the file cannot be written.
     static bool writeChartCsv(const QString& dir, const QString& name, const QString& csv, QStringList* written,
                               QString* error);
 
 private:
+    /// Runs the kept draw of the lowest slot and posts the next to a later pass.
+    void drawOneKept();
+
     QString name_, title_;
     QFrame* strip_;
     QLabel* error_;
@@ -84,6 +117,10 @@ private:
     std::function<void()> actionHandler_;
     QVBoxLayout* content_;
     FieldHighlight* fields_;
+    // Draws kept while hidden: the panel's view of its own results, run lazily even from a const
+    // reader (drawn()), so mutable.
+    mutable std::map<int, std::function<void()>> kept_;
+    QTimer* keptTimer_;
 };
 
 } // namespace orbitui

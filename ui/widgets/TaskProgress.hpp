@@ -1,10 +1,11 @@
 #pragma once
 // The progress of a panel's background work beside its controls: a FractionBar and a Cancel button,
-// both shown only while the work runs (setRunning), so an idle panel shows neither. The bar's
-// tooltip says what the worker does now.
+// both shown only while the work runs (setRunning) and has run for kShowDelayMs, so an idle panel
+// shows neither and quick work does not flicker them. The bar's tooltip says what the worker does now.
 #include <QWidget>
 
 class QPushButton;
+class QTimer;
 
 namespace orbitui {
 
@@ -17,7 +18,11 @@ public:
     /// (one per window: two visible buttons with one shortcut would both be ignored).
     explicit TaskProgress(const QString& cancelTip, bool escape, QWidget* parent = nullptr);
 
-    /// Shows the bar at 0 and the button (true), or hides both (false).
+    /// How long work runs before the bar and button show.
+    static constexpr int kShowDelayMs = 250;
+
+    /// Shows the bar at 0 and the button after kShowDelayMs unless stopped before (true), or hides
+    /// both (false).
     void setRunning(bool running);
     bool isRunning() const { return running_; }
     /// The fraction done in [0, 1] and what the worker does now (the bar's tooltip).
@@ -32,6 +37,7 @@ signals:
 private:
     FractionBar* bar_;
     QPushButton* cancel_;
+    QTimer* showDelay_;
     bool running_ = false;
 };
 

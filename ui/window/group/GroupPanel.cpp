@@ -20,7 +20,6 @@
 #include <QShowEvent>
 #include <QSignalBlocker>
 #include <QSplitter>
-#include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -33,14 +32,8 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     : Panel("group", tr("Group && distribution"), parent), state_(state),
       runner_(new TaskRunner("orbit-density", this)), editor_(new DistributionEditor(state, false)),
       factor_(new QComboBox), density_(new QLineSeries), histogramLine_(new QLineSeries), axisX_(new QValueAxis),
-      axisY_(new QValueAxis), keptTimer_(new QTimer(this))
+      axisY_(new QValueAxis)
 {
-    keptTimer_->setSingleShot(true);
-    keptTimer_->setInterval(50);
-    // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
-    // draw posts then come in a later pass, with the event loop's timers between.
-    connect(keptTimer_, &QTimer::timeout, this,
-            [this] { QMetaObject::invokeMethod(this, [this] { drawKept(); }, Qt::QueuedConnection); });
     buildDensityChart();
     buildLayout();
     connectState();
@@ -127,11 +120,12 @@ void GroupPanel::connectState()
 void GroupPanel::connectRunner()
 {
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        drawOrKeep(v.value<std::shared_ptr<const DensityResult>>());
+        received_ = v.value<std::shared_ptr<const DensityResult>>();
+        drawOrKeep(0, [this, result = received_] { draw(result); });
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
-        kept_.reset();  // older than the failure: never drawn over its message
+        dropKept(0);  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot draw this distribution: %1").arg(message), field, message);
         histogramLine_->clear();
         density_->clear();
@@ -173,30 +167,6 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
     last_ = r;
 }
 
-void GroupPanel::drawOrKeep(std::shared_ptr<const DensityResult> result)
-{
-    if (isVisible()) {
-        kept_.reset();
-        draw(std::move(result));
-    } else {
-        kept_ = std::move(result);
-        if (!keptTimer_->isActive())  // not restarted: results in a steady stream are still drawn
-            keptTimer_->start();
-    }
-}
-
-void GroupPanel::drawKept() const
-{
-    if (kept_)  // the chart is the panel's view of its own results: drawing the kept one changes no setting
-        const_cast<GroupPanel*>(this)->draw(std::exchange(const_cast<GroupPanel*>(this)->kept_, nullptr));
-}
-
-void GroupPanel::showEvent(QShowEvent* event)
-{
-    drawKept();  // before the chart is laid out and painted
-    Panel::showEvent(event);
-}
-
 void GroupPanel::updateFactorChoice()
 {
     const OrbitSettings& s = state_->orbitSettings();
@@ -222,9 +192,7 @@ void GroupPanel::request()
     runner_->submit(makeDensityTask(req));
 }
 
-bool GroupPanel::isIdle() const { return !runner_->busy() && !kept_; }
-
-void GroupPanel::setKeptDrawDelay(int milliseconds) { keptTimer_->setInterval(milliseconds); }
+bool GroupPanel::isIdle() const { return !runner_->busy() && !hasKeptDraws(); }
 
 std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
 

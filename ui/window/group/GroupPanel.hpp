@@ -9,7 +9,6 @@
 class QAreaSeries;
 class QComboBox;
 class QLineSeries;
-class QTimer;
 class QValueAxis;
 
 namespace orbitui {
@@ -32,7 +31,7 @@ public:
     QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
     // The chart's parts and what was drawn: a result that arrived while the panel was hidden is drawn
-    // first (see drawOrKeep).
+    // first (Panel::drawOrKeep).
     ChartBox* densityChart() const { return drawn(chartBox_); }
     /// The density curve q of the current setting and its axes.
     QLineSeries* densitySeries() const { return drawn(density_); }
@@ -47,12 +46,7 @@ public:
     /// The last density drawn, with the request (settings) it was computed for; null before the first.
     std::shared_ptr<const DensityResult> lastResult() const { return drawn(last_); }
     /// A result that arrived while the panel was hidden and is not drawn yet, or null (tests).
-    std::shared_ptr<const DensityResult> keptResult() const { return kept_; }
-    /// How long a kept result waits before it is drawn anyway (50 ms; tests set a longer one).
-    void setKeptDrawDelay(int milliseconds);
-
-protected:
-    void showEvent(QShowEvent* event) override;
+    std::shared_ptr<const DensityResult> keptResult() const { return hasKeptDraws() ? received_ : nullptr; }
 
 private:
     void buildDensityChart();
@@ -62,19 +56,6 @@ private:
     void connectRunner();
     /// Shows a density result: its curve, histogram, axes and title.
     void draw(std::shared_ptr<const DensityResult> result);
-    /// Draws `result` now when the panel is in sight; else keeps it (the latest only) until the panel
-    /// is shown, its chart is asked for or the kept-draw delay has passed (then in a pass of its own).
-    /// A hidden chart's axes, ticks and title cost the GUI thread 8-40 ms per result, and a lesson
-    /// start's batch of every panel's answers held one.
-    void drawOrKeep(std::shared_ptr<const DensityResult> result);
-    /// Draws the kept result, if any.
-    void drawKept() const;
-    template <typename T>
-    const T& drawn(const T& part) const
-    {
-        drawKept();
-        return part;
-    }
     void request();
     void updateFactorChoice();
 
@@ -90,8 +71,7 @@ private:
     QValueAxis* axisY_;
     int draws_ = 0;
     std::shared_ptr<const DensityResult> last_;
-    std::shared_ptr<const DensityResult> kept_;  // arrived while hidden, not drawn yet
-    QTimer* keptTimer_;
+    std::shared_ptr<const DensityResult> received_;  // the latest result, drawn or kept (Panel::drawOrKeep)
 };
 
 } // namespace orbitui

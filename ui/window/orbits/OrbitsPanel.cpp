@@ -35,6 +35,9 @@ namespace orbitui {
 
 namespace {
 
+// The kept draws' slots (Panel::drawOrKeep).
+constexpr int kOrbitSlot = 0, kProbeSlot = 1;
+
 QString describeSettings(const OrbitSettings& s)
 {
     QStringList parts;
@@ -237,17 +240,23 @@ void OrbitsPanel::markFields()
 
 void OrbitsPanel::connectRunners()
 {
+    // Drawn now in sight, else kept until shown (Panel::drawOrKeep): the gallery's pictures and the
+    // two charts cost the GUI thread tens of milliseconds that a hidden panel need not spend now.
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        clearError();
-        draw(v.value<std::shared_ptr<const OrbitResult>>());
+        drawOrKeep(kOrbitSlot, [this, result = v.value<std::shared_ptr<const OrbitResult>>()] {
+            clearError();
+            draw(result);
+        });
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        dropKept(kOrbitSlot);  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot sample this orbit: %1").arg(message), field, message);
     });
     connect(probeRunner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        drawProbe(v.value<std::shared_ptr<const ProbeResult>>());
+        drawOrKeep(kProbeSlot, [this, result = v.value<std::shared_ptr<const ProbeResult>>()] { drawProbe(result); });
     });
     connect(probeRunner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
+        dropKept(kProbeSlot);
         probe_->chart()->removeAllSeries();
         probe_->setNote(tr("No invariance probe for these settings: %1").arg(message));
     });
@@ -269,7 +278,7 @@ void OrbitsPanel::connectProgress()
 
 void OrbitsPanel::cancel()
 {
-    if (isIdle())
+    if (!runner_->busy() && !probeRunner_->busy())
         return;
     runner_->cancel();
     probeRunner_->cancel();
@@ -439,10 +448,11 @@ QScatterSeries* OrbitsPanel::inputsSeries()
     return series;
 }
 
-bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy(); }
+bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy() && !hasKeptDraws(); }
 
 QStringList OrbitsPanel::exportCharts(const QString& dir, QString* error) const
 {
+    drawKept();
     QStringList written;
     for (const ChartBox* box : {embedding_, probe_})
         if (!writeChartCsv(dir, box->baseName() + ".csv", box->csv(), &written, error))

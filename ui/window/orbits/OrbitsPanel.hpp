@@ -38,15 +38,16 @@ public:
     bool hasCharts() const override { return true; }
     /// orbit-embedding.csv and invariance-probe.csv (the gallery is a picture, not a chart).
     QStringList exportCharts(const QString& dir, QString* error) const override;
-    ImageGrid* gallery() const { return gallery_; }
-    ChartBox* embeddingChart() const { return embedding_; }
-    ChartBox* probeChart() const { return probe_; }
-    std::shared_ptr<const ProbeResult> lastProbe() const { return lastProbe_; }
+    // What is drawn: results that arrived while the panel was hidden are drawn first (Panel::drawOrKeep).
+    ImageGrid* gallery() const { return drawn(gallery_); }
+    ChartBox* embeddingChart() const { return drawn(embedding_); }
+    ChartBox* probeChart() const { return drawn(probe_); }
+    std::shared_ptr<const ProbeResult> lastProbe() const { return drawn(lastProbe_); }
     DistributionEditor* editor() const { return editor_; }
     /// The last result drawn (null before the first).
-    std::shared_ptr<const OrbitResult> lastResult() const { return last_; }
+    std::shared_ptr<const OrbitResult> lastResult() const { return drawn(last_); }
     /// How many results were drawn (tests).
-    int drawCount() const { return draws_; }
+    int drawCount() const { return drawn(draws_); }
     /// The progress bar and Cancel button, shown while the orbit or the probe is computed.
     TaskProgress* progress() const { return progress_; }
 

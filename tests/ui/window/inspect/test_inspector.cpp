@@ -270,7 +270,7 @@ private slots:
         inspector.showSample(w.state()->dataset(), s, 7, "a test");
         QVERIFY(!inspector.isIdle());
         QTRY_VERIFY_WITH_TIMEOUT(inspector.progress()->bar()->toolTip().contains("drawing orthogonal matrices"), 30000);
-        QVERIFY(inspector.progress()->cancelButton()->isVisible());
+        QTRY_VERIFY(inspector.progress()->cancelButton()->isVisible());  // once it has run for a moment
         const QString title = inspector.titleText();
         QTest::mouseClick(inspector.progress()->cancelButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(inspector.isIdle(), 60000);

@@ -276,7 +276,7 @@ private slots:
             panel->runner(), &TaskRunner::progress, panel, [&](quint64, double, const QString& text) { step = text; });
         panel->compute();
         QVERIFY(!panel->isIdle());
-        QVERIFY(panel->cancelButton()->isVisibleTo(panel));
+        QTRY_VERIFY(panel->cancelButton()->isVisibleTo(panel));  // once it has run for a moment
         orbittest::saveScreenshot(w, "kernels-cancel.png");
         // Cancel inside the Monte Carlo kernel's pairs (minutes of work at this size): the core stops
         // there too, so the worker is free again within seconds (its answer arrives, dropped as stale),
