@@ -15,7 +15,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
+
+#include <memory>
+#include <vector>
 
 namespace orbitui {
 
@@ -28,8 +32,10 @@ void showSweepExportDialog(SweepControl* sweep)
     format->addItem(QObject::tr("Animated GIF"), int(SweepRecorder::Format::Gif));
     format->addItem(QObject::tr("Numbered PNGs (frame-000.png, …)"), int(SweepRecorder::Format::PngSequence));
     auto* what = new QComboBox;
-    for (const SweepTarget& t : sweepTargets(sweep))
-        what->addItem(t.name, QVariant::fromValue<QObject*>(t.widget.data()));
+    // Guarded: a chart listed here may go before Record is pressed (an A/B view unpinned).
+    const auto targets = std::make_shared<const std::vector<SweepTarget>>(sweepTargets(sweep));
+    for (const SweepTarget& t : *targets)
+        what->addItem(t.name);
     auto* path = new QLineEdit(QDir::home().filePath("sweep.gif"));
     auto* browse = new QPushButton(QObject::tr("Browse…"));
     auto* pathRow = new QHBoxLayout;
@@ -60,17 +66,25 @@ void showSweepExportDialog(SweepControl* sweep)
     });
     auto* recorder = new SweepRecorder(dialog);
     QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    // The sweep's control goes with its editor's controls (another group or distribution builds new
+    // ones): the dialog, which records that control's sweep, goes with it.
+    QObject::connect(sweep, &QObject::destroyed, dialog, &QDialog::close);
     QObject::connect(buttons, &QDialogButtonBox::accepted, dialog, [=] {
+        const int i = what->currentIndex();
+        // Null when it went: the recorder then says there is nothing to record.
+        QWidget* target = i >= 0 && i < int(targets->size()) ? (*targets)[std::size_t(i)].widget.data() : nullptr;
         buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
-        recorder->start(sweep, qobject_cast<QWidget*>(what->currentData().value<QObject*>()),
-                        static_cast<SweepRecorder::Format>(format->currentData().toInt()), path->text().trimmed());
+        recorder->start(sweep, target, static_cast<SweepRecorder::Format>(format->currentData().toInt()),
+                        path->text().trimmed());
     });
     QObject::connect(recorder, &SweepRecorder::frameWritten, status, [status](int frame, int frames) {
         status->setText(QObject::tr("Recording frame %1 of %2…").arg(frame + 1).arg(frames));
     });
-    QObject::connect(recorder, &SweepRecorder::finished, dialog, [=](const QStringList& written, const QString& error) {
+    QObject::connect(recorder, &SweepRecorder::finished, dialog, [=, control = QPointer<SweepControl>(sweep)](
+                                                                     const QStringList& written, const QString& error) {
         buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
-        status->setText(error.isEmpty() ? QObject::tr("Wrote %1 frames: %2").arg(sweep->plan().frames).arg(
+        const int frames = control ? control->plan().frames : int(written.size());
+        status->setText(error.isEmpty() ? QObject::tr("Wrote %1 frames: %2").arg(frames).arg(
                                               written.size() == 1 ? written.front() : QFileInfo(written.value(0)).path())
                                         : error);
         status->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));

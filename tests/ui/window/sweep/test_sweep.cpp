@@ -27,6 +27,7 @@
 #include "WindowFixture.hpp"
 
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QImageReader>
@@ -41,6 +42,7 @@
 #include <QFile>
 #include <QImage>
 #include <QObject>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QString>
 #include <QStringList>
@@ -415,6 +417,28 @@ private slots:
         QCOMPARE(done.count(), 1);
         QVERIFY(done.at(0).at(1).toString().contains("to = -1"));
         QVERIFY(!QFile::exists(dir.filePath("x.gif")));
+    }
+
+    // The export dialog records one sweep control's frames; another group builds new controls and
+    // the old one goes (a random-click run pressed Record after that and crashed on the dead control):
+    // the dialog goes with its control.
+    void theExportDialogGoesWithItsSweepControl()
+    {
+        Lab lab;
+        QVERIFY(lab.open());
+        emit lab.sweep->exportRequested();
+        QPointer<QDialog> dialog;
+        for (QDialog* d : lab.w.findChildren<QDialog*>())
+            if (d->isVisible() && d->windowTitle().startsWith("Export the sweep"))
+                dialog = d;
+        QVERIFY(dialog);
+        QPointer<SweepControl> sweep(lab.sweep);
+        OrbitSettings s = lab.w.state()->orbitSettings();
+        s.group = "translation";
+        s.dist = DistributionParams::of("gaussian", orbit::GroupKind::Translation);
+        lab.w.state()->setOrbitSettings(s);
+        QTRY_VERIFY(sweep.isNull());  // the editor built the translation's controls
+        QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
     }
 };
 
