@@ -20,6 +20,7 @@
 #include <cmath>
 #include <numbers>
 #include <set>
+#include <thread>
 
 using namespace orbit;
 using Vec = std::vector<float>;
@@ -409,6 +410,40 @@ private slots:
         // Another seed or size is another drawing.
         QVERIFY(&OrthogonalSetGroup(K, d, 42).matrix(0) != &a.matrix(0));
         QVERIFY(&OrthogonalSetGroup(K + 1, d, 41).matrix(0) != &a.matrix(0));
+    }
+    void orthogonalSetDrawnByTwoThreadsAtOnceIsOneDrawing()
+    {
+        const int d = 6, K = 96;
+        std::vector<MatrixXfR> expected;
+        {
+            const OrthogonalSetGroup whole(K, d, 77);
+            for (int k = 0; k < K; ++k) expected.push_back(whole.matrix(k));
+        }
+        // Two workers prepare groups of one setting at once, one of them cancelled at its fifth report
+        // (if the others have not finished first), while a third reads matrices through apply(),
+        // which waits for the drawing: all see the same bits, whatever the interleaving.
+        const OrthogonalSetGroup a(K, d, 77), b(K, d, 77), c(K, d, 77);
+        std::thread first([&] {
+            int reports = 0;
+            try {
+                a.prepare([&](double, const std::string&) { return ++reports == 5; });
+            } catch (const Cancelled&) {
+            }
+        });
+        std::thread second([&] { b.prepare([](double, const std::string&) { return false; }); });
+        const Shape s{1, d, 1};
+        const Vec x = randomImage(s, 3);
+        GroupElement g;
+        g.k = K - 1;
+        const Vec y = act(c, g, x, s);
+        first.join();
+        second.join();
+        for (int k = 0; k < K; ++k) {
+            QCOMPARE(&a.matrix(k), &c.matrix(k));
+            QCOMPARE(b.matrix(k), expected[static_cast<std::size_t>(k)]);
+        }
+        const Eigen::VectorXf moved = expected.back() * Eigen::Map<const Eigen::VectorXf>(x.data(), d);
+        for (int i = 0; i < d; ++i) QCOMPARE(y[static_cast<std::size_t>(i)], moved(i));
     }
     void orthogonalSetRefusesHugeDimensions()
     {
