@@ -33,6 +33,8 @@ TaskProgress::TaskProgress(const QString& cancelTip, bool escape, QWidget* paren
 
 void TaskProgress::setRunning(bool running)
 {
+    if (running == running_)  // a second worker of the same panel starting or still running
+        return;
     running_ = running;
     bar_->setFraction(0);
     bar_->setToolTip(QString());

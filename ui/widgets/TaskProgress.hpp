@@ -22,7 +22,7 @@ public:
     static constexpr int kShowDelayMs = 250;
 
     /// Shows the bar at 0 and the button after kShowDelayMs unless stopped before (true), or hides
-    /// both (false).
+    /// both (false); the same state again changes nothing.
     void setRunning(bool running);
     bool isRunning() const { return running_; }
     /// The fraction done in [0, 1] and what the worker does now (the bar's tooltip).
