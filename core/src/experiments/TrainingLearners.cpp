@@ -306,9 +306,9 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
         auto move = [&](CellEquations& c) {
             if (c.on[std::size_t(q)]) return;
             c.on[std::size_t(q)] = 1;
-            if (ranks.isRoot()) {
-                ranks.send(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
-                ranks.send(c.raw.B, q);
+            if (ranks.isRoot()) {  // posted: the root goes on to its own fits while they travel
+                ranks.post(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
+                ranks.post(c.raw.B, q);
             } else if (ranks.rank() == q) {
                 const Eigen::MatrixXd G = ranks.receive(0);
                 c.raw.G = unpackedCarried(G, LeafShape{Eigen::Index(G(0))}, MatrixPool::takeAny());
@@ -538,6 +538,7 @@ public:
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
         if (p.spread()) predictHeld(p, splits, fits, ranks, keep_, out);
+        ranks.waitPosted(0);  // the cells posted by sendCells (received by now: the ranks have met since)
         return out;
     }
 

@@ -63,6 +63,20 @@ Eigen::MatrixXd packed(const Eigen::MatrixXd& M, LeafShape shape)
     return v;
 }
 
+/// s += the matrix v = packed(M) came from, on the carried entries only: the same additions as
+/// addCarried(s, M), with no unpacked copy of M.
+void addPacked(Eigen::MatrixXd& s, const Eigen::MatrixXd& v, LeafShape shape)
+{
+    const Eigen::Index R = s.rows();
+    if (v.size() < 2 || Eigen::Index(v(0)) != R || Eigen::Index(v(1)) != s.cols())
+        throw ContractError("sumOverBlocks", "a received partial sum of another size than the root's");
+    Eigen::Index at = 2;
+    forCarriedColumns(s.cols(), shape, [&](Eigen::Index j, Eigen::Index i0) {
+        s.col(j).tail(R - i0) += v.col(0).segment(at, R - i0);
+        at += R - i0;
+    });
+}
+
 /// The matrix packed(M) came from, its carried entries written into `into` (resized; a recycled
 /// buffer allocates nothing) and the others left as they were.
 Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
@@ -102,7 +116,7 @@ public:
             Eigen::MatrixXd s = spare();
             (*leaf_)(lo, s);
             leaves += since(t);
-            if (!ranks_.isRoot()) ranks_.waitPosted(std::numeric_limits<std::size_t>::max());  // their turn to move
+            ranks_.waitPosted(std::numeric_limits<std::size_t>::max());  // posted sends get their turn to move
             if (s.rows() < shape_.lowerColumns || s.cols() < shape_.lowerColumns)
                 throw ContractError("sumOverBlocks", "leaf " + std::to_string(lo) + " is " + std::to_string(s.rows()) + " x " +
                                                          std::to_string(s.cols()) + " for " +
@@ -124,10 +138,20 @@ public:
         if (q == 0) return own(lo, hi);
         if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
         const Eigen::Index mid = splitOf(lo, hi);
+        const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
+        if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
+            // One half comes from another rank, packed: added as it came, with no unpacked copy
+            // (a + b is b + a to the bit). Received in tree order all the same.
+            Eigen::MatrixXd v = left > 0 ? ranks_.receive(left) : Eigen::MatrixXd();
+            Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
+            if (right > 0) v = ranks_.receive(right);
+            addPacked(s, v, shape_);
+            return s;
+        }
         Eigen::MatrixXd s = atRoot(lo, mid);
-        Eigen::MatrixXd right = atRoot(mid, hi);
-        addCarried(s, right, shape_);
-        spare_.push_back(std::move(right));
+        Eigen::MatrixXd r = atRoot(mid, hi);
+        addCarried(s, r, shape_);
+        spare_.push_back(std::move(r));
         return s;
     }
 
