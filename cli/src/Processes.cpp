@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <deque>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
