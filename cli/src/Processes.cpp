@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,36 @@ public:
         inPieces(M.size(), [&](long long at, int n) { MPI_Send(M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD); });
     }
 
+    void post(Eigen::MatrixXd M, int to) const override
+    {
+        auto& m = *posted_.emplace_back(std::make_unique<Posted>());
+        m.M = std::move(M);
+        m.dims[0] = m.M.rows();
+        m.dims[1] = m.M.cols();
+        m.requests.emplace_back();
+        MPI_Isend(m.dims, 2, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD, &m.requests.back());
+        inPieces(m.M.size(), [&](long long at, int n) {
+            m.requests.emplace_back();
+            MPI_Isend(m.M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD, &m.requests.back());
+        });
+    }
+
+    void waitPosted(std::size_t travelling) const override
+    {
+        // Testing every one lets Open MPI progress them all (a rendezvous needs the sender's turn).
+        for (auto& m : posted_) {
+            int done = 0;
+            MPI_Testall(int(m->requests.size()), m->requests.data(), &done, MPI_STATUSES_IGNORE);
+        }
+        while (!posted_.empty()) {
+            int done = 0;
+            MPI_Testall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), &done, MPI_STATUSES_IGNORE);
+            if (!done && posted_.size() <= travelling) break;
+            if (!done) MPI_Waitall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), MPI_STATUSES_IGNORE);
+            posted_.pop_front();
+        }
+    }
+
     Eigen::MatrixXd receive(int from) const override
     {
         long long dims[2] = {0, 0};
@@ -125,6 +157,14 @@ public:
 
 private:
     static constexpr int kTag = 17;
+
+    /// A posted send: the message's dimensions and elements stay here until every piece has left.
+    struct Posted {
+        long long dims[2] = {0, 0};
+        Eigen::MatrixXd M;
+        std::vector<MPI_Request> requests;
+    };
+    mutable std::deque<std::unique_ptr<Posted>> posted_;
 
     /// Rows travel as one MPI type per row, so counts stay rows (< 2^31) for any matrix size.
     void rows(MatrixXfR& M, const RowBlocks& b) const

@@ -160,25 +160,34 @@ std::optional<CellPlan> planOfCells(const PointFeatures& p, const Indices& train
     return std::nullopt;
 }
 
-/// The raw equations of a plan: its cells added in cell order, less the removed set's. G goes in
-/// a matrix of the computation's MatrixPool (the previous fit's, already paged in).
+/// The raw equations of a plan: its cells added in cell order, less the removed set's, G's lower
+/// triangle only (the cells hold no more; each entry the same additions as the whole matrices').
+/// G goes in a matrix of the computation's MatrixPool (the previous fit's, already paged in).
 NormalEquations sumOfPlan(const PointFeatures& p, const CellPlan& plan)
 {
-    const NormalEquations& first = p.cells[plan.cells.front()].raw;
+    const Eigen::Index D = p.F.cols();
+    auto held = [&](const CellEquations& c, const char* what, std::size_t k) -> const NormalEquations& {
+        if (c.raw.G.rows() != D || c.raw.G.cols() != D)
+            throw ContractError("sumOfPlan", std::string(what) + " " + std::to_string(k) + " is " + std::to_string(c.raw.G.rows()) +
+                                                 " x " + std::to_string(c.raw.G.cols()) + " on this rank, not " + std::to_string(D) +
+                                                 " x " + std::to_string(D) + " (not sent here)");
+        return c.raw;
+    };
+    const NormalEquations& first = held(p.cells[plan.cells.front()], "cell", plan.cells.front());
     NormalEquations sum;
-    sum.G = MatrixPool::take(first.G.rows(), first.G.cols());
-    sum.G = first.G;
+    sum.G = MatrixPool::take(D, D);
     sum.B = first.B;
     sum.samples = first.samples;
+    for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) = first.G.col(j).tail(D - j);
     for (std::size_t i = 1; i < plan.cells.size(); ++i) {
-        const NormalEquations& c = p.cells[plan.cells[i]].raw;
-        sum.G += c.G;
+        const NormalEquations& c = held(p.cells[plan.cells[i]], "cell", plan.cells[i]);
+        for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) += c.G.col(j).tail(D - j);
         sum.B += c.B;
         sum.samples += c.samples;
     }
     if (plan.removed) {
-        const NormalEquations& R = p.removable[*plan.removed].raw;
-        sum.G -= R.G;
+        const NormalEquations& R = held(p.removable[*plan.removed], "removable set", *plan.removed);
+        for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) -= R.G.col(j).tail(D - j);
         sum.B -= R.B;
         sum.samples -= R.samples;
     }
@@ -188,12 +197,13 @@ NormalEquations sumOfPlan(const PointFeatures& p, const CellPlan& plan)
 /// The normal equations of one fit's training rows with coded targets. Summed over the row blocks
 /// at once (collective), or, when the rows are a union of shared cells, the cells' sum formed on
 /// first use: only on the ranks the fit's dealt tasks go to, so that the ranks share these D x D
-/// additions instead of each repeating every fit's.
+/// additions instead of each repeating every fit's. A cells' sum holds G's lower triangle only
+/// (a ridge fit's Cholesky reads no more) unless `whole`, when it is mirrored.
 class FitEquations {
 public:
     explicit FitEquations(NormalEquations ne) : ne_(std::move(ne)) {}
-    FitEquations(const PointFeatures& p, CellPlan plan, TargetCoding coding)
-        : p_(&p), plan_(std::move(plan)), coding_(std::move(coding))
+    FitEquations(const PointFeatures& p, CellPlan plan, TargetCoding coding, bool whole)
+        : p_(&p), plan_(std::move(plan)), coding_(std::move(coding)), whole_(whole)
     {
     }
     FitEquations(const FitEquations&) = delete;
@@ -207,15 +217,21 @@ public:
     const NormalEquations& get()
     {
         std::call_once(formed_, [this] {
-            if (!ne_) ne_ = coded(sumOfPlan(*p_, plan_), coding_);
+            if (ne_) return;
+            ne_ = coded(sumOfPlan(*p_, plan_), coding_);
+            if (whole_) mirrorLower(ne_->G);
         });
         return *ne_;
     }
+
+    /// The shared cells' plan these equations are added from; null when they were summed at once.
+    const CellPlan* plan() const { return p_ ? &plan_ : nullptr; }
 
 private:
     const PointFeatures* p_ = nullptr;
     CellPlan plan_;
     TargetCoding coding_;
+    bool whole_ = true;
     std::optional<NormalEquations> ne_;
     std::once_flag formed_;
 };
@@ -232,13 +248,13 @@ NormalEquations equationsOf(const PointFeatures& p, const Indices& set, const Ei
 }
 
 /// The normal equations of the training rows with coded targets Y: the shared cells' when `train`
-/// is a union of them (added when a dealt task first asks, FitEquations), else summed over the
-/// run's row blocks and ranks now.
+/// is a union of them (added when a dealt task first asks, FitEquations; G's lower triangle only
+/// unless `whole`), else summed over the run's row blocks and ranks now.
 std::shared_ptr<FitEquations> trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
                                                 const Eigen::MatrixXd& Y, const RowPartition& rows, FitClock& clock,
-                                                const Progress& progress)
+                                                const Progress& progress, bool whole)
 {
-    if (auto plan = planOfCells(p, train)) return std::make_shared<FitEquations>(p, std::move(*plan), coding);
+    if (auto plan = planOfCells(p, train)) return std::make_shared<FitEquations>(p, std::move(*plan), coding, whole);
     return std::make_shared<FitEquations>(equationsOf(p, train, Y, rows, clock, progress));
 }
 
@@ -253,13 +269,57 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
     for (const Indices& c : sets.cells) total += c.size();
     if (std::size_t(p.F.cols()) > total) return;
     FitClock clock(rows);
-    auto equations = [&](const Indices& set) {
-        const Eigen::MatrixXd R = data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
-                                                          : rawTargets(select(data.targets, set));
-        return CellEquations{set, equationsOf(p, set, R, rows, clock, poll)};
-    };
-    for (const Indices& cell : sets.cells) p.cells.push_back(equations(cell));
-    for (const Indices& set : sets.removable) p.removable.push_back(equations(set));
+    // Every set in one block sum (the ranks meet once), left on the root; fitAll sends each on to
+    // the ranks whose fits add it (sendCells).
+    std::vector<Indices> all = sets.cells;
+    all.insert(all.end(), sets.removable.begin(), sets.removable.end());
+    std::vector<Eigen::MatrixXd> targets;
+    for (const Indices& set : all) {
+        targets.push_back(data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
+                                                  : rawTargets(select(data.targets, set)));
+        clock.rows += static_cast<long long>(set.size());
+    }
+    std::vector<NormalEquations> sums =
+        normalEquationsAtRoot(p.F, p.starts, all, targets,
+                              p.spread() ? p.blocks : RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, poll);
+    std::vector<char> onRoot(static_cast<std::size_t>(rows.ranks->size()), 0);
+    onRoot[0] = 1;
+    for (std::size_t k = 0; k < all.size(); ++k)
+        (k < sets.cells.size() ? p.cells : p.removable).push_back(CellEquations{all[k], std::move(sums[k]), onRoot});
+}
+
+/// The shared cells that the tasks dealt to each rank (owners[t] of task[t] = (fit, piece)) add, from
+/// the root to the ranks that do not hold them yet, in rank and then cell order (every rank walks
+/// the same loop, so all know who holds what). Only lower triangles travel.
+void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEquations>>& equations,
+               const std::vector<int>& owners, const std::vector<std::pair<std::size_t, std::size_t>>& task,
+               const Ranks& ranks)
+{
+    for (int q = 1; q < ranks.size(); ++q) {
+        std::vector<char> cell(p.cells.size(), 0), removable(p.removable.size(), 0);
+        for (std::size_t t = 0; t < task.size(); ++t) {
+            const FitEquations* e = equations[task[t].first].get();
+            if (owners[t] != q || !e || !e->plan()) continue;
+            for (std::size_t c : e->plan()->cells) cell[c] = 1;
+            if (e->plan()->removed) removable[*e->plan()->removed] = 1;
+        }
+        auto move = [&](CellEquations& c) {
+            if (c.on[std::size_t(q)]) return;
+            c.on[std::size_t(q)] = 1;
+            if (ranks.isRoot()) {  // posted: the root goes on to its own fits while they travel
+                ranks.post(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
+                ranks.post(c.raw.B, q);
+            } else if (ranks.rank() == q) {
+                const Eigen::MatrixXd G = ranks.receive(0);
+                c.raw.G = unpackedCarried(G, LeafShape{Eigen::Index(G(0))}, MatrixPool::takeAny());
+                c.raw.B = ranks.receive(0);
+            }
+        };
+        for (std::size_t k = 0; k < cell.size(); ++k)
+            if (cell[k]) move(p.cells[k]);
+        for (std::size_t k = 0; k < removable.size(); ++k)
+            if (removable[k]) move(p.removable[k]);
+    }
 }
 
 /// An outcome as one column of doubles (exact for the class indices), to travel between ranks.
@@ -339,6 +399,8 @@ struct DealtFit {
     std::function<Outcome(std::size_t)> run;
     /// Spread features: run gives the weights, and the predictions x W are decoded by this.
     TargetCoding coding;
+    /// The fit's normal equations, if it has any: the ranks its tasks go to need their cells.
+    std::shared_ptr<FitEquations> equations;
 };
 
 /// A primal fit's piece on spread features: the weights W (or failed), predictions left to
@@ -464,11 +526,19 @@ public:
         // are then formed on that rank alone (FitEquations).
         const std::vector<int> owners = contiguousOwners(costs, ranks.size(), turn_);
         turn_ += costs.size();
+        if (ranks.size() > 1) {
+            const auto t = std::chrono::steady_clock::now();
+            std::vector<std::shared_ptr<FitEquations>> equations;
+            for (const DealtFit& f : fits) equations.push_back(f.equations);
+            sendCells(p, equations, owners, task, ranks);
+            clock.sums.reduction += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+        }
         const std::vector<Eigen::MatrixXd> all =
             ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
         if (p.spread()) predictHeld(p, splits, fits, ranks, keep_, out);
+        ranks.waitPosted(0);  // the cells posted by sendCells (received by now: the ranks have met since)
         return out;
     }
 
@@ -503,23 +573,25 @@ public:
             if (!std::isfinite(l) || !(l > 0)) throw SpecError("grid lambda", "must be > 0", std::to_string(l));
         Coded c = codeTargets(data_, split.train);
         if (primal(p, split.train)) {
-            std::shared_ptr<FitEquations> ne = trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+            // A Cholesky reads G's lower triangle alone: the cells' sum is never mirrored.
+            std::shared_ptr<FitEquations> ne =
+                trainingEquations(p, split.train, c.coding, c.Y, rows_, clock, heldAt(poll, 0.0, "Gram matrix"), false);
             const double D = double(p.F.cols());
             if (p.spread())
                 return {lambdas.size(), D * D * D,
-                        [&lambdas, &poll, ne = std::move(ne)](std::size_t k) {
+                        [&lambdas, &poll, ne](std::size_t k) {
                             const NormalEquations& e = ne->get();
                             return weightsOnly(solveOrNothing(e.G, e.B, lambdas[k], solving(poll, lambdas, k)), kNaN);
                         },
-                        c.coding};
+                        c.coding, ne};
             return {lambdas.size(), D * D * D,
-                    [&lambdas, &poll, ne = std::move(ne), Fs = selectRows(p.F, split.test), coding = c.coding,
+                    [&lambdas, &poll, ne, Fs = selectRows(p.F, split.test), coding = c.coding,
                      keep = keep_](std::size_t k) {
                         const NormalEquations& e = ne->get();
                         const auto W = solveOrNothing(e.G, e.B, lambdas[k], solving(poll, lambdas, k));
                         return W ? decode(coding, timesDouble(Fs, *W), keep) : failedOutcome();
                     },
-                    {}};
+                    {}, ne};
         }
         if (p.spread()) throw ContractError("RidgeLearner", "a dual fit on features spread over the ranks");
         const Eigen::MatrixXd& K = kernel(p, &clock.sums, heldAt(poll, 0.0, "Gram matrix"));
@@ -647,20 +719,20 @@ public:
             coding = data_.isClassification() ? TargetCoding::classes(data_.numClasses, TargetCoding::Kind::OneHot)
                                               : TargetCoding::regression(select(data_.targets, train));
             T = data_.isClassification() ? coding.encode(select(data_.labels, train)) : coding.encode(select(data_.targets, train));
-            ne = trainingEquations(p, train, coding, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix"));
+            ne = trainingEquations(p, train, coding, T, rows_, clock, heldAt(poll, 0.0, "Gram matrix"), true);
         } else if (p.spread()) {
             throw ContractError("BlrLearner", "a dual fit on features spread over the ranks");
         }
         if (p.spread())
             return {1, D * D * D,
-                    [ne = std::move(ne), coding, sumT2 = T.squaredNorm()](std::size_t) {
+                    [ne, coding, sumT2 = T.squaredNorm()](std::size_t) {
                         BayesianLinearRegression blr;
                         blr.fit(ne->get(), sumT2, coding);
                         return weightsOnly(blr.weights(), blr.logEvidence());
                     },
-                    coding};
+                    coding, ne};
         return {1, ne ? D * D * D : n * D * std::min(n, D),
-                [this, &p, train, ne = std::move(ne), coding = std::move(coding), sumT2 = T.squaredNorm(),
+                [this, &p, train, ne, coding, sumT2 = T.squaredNorm(),
                  Fs = selectRows(p.F, split.test)](std::size_t) {
                     BayesianLinearRegression blr;
                     if (ne)
@@ -677,7 +749,7 @@ public:
                     o.logEvidence = blr.logEvidence();
                     return o;
                 },
-                {}};
+                {}, ne};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override

@@ -36,10 +36,14 @@ Coded codeTargets(const Dataset& data, const Indices& train);
 std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Eigen::MatrixXd& B, double lambda,
                                               const Progress& progress);
 
-/// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one shared row set.
+/// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one shared row set. They
+/// are summed to the root (normalEquationsAtRoot), G's lower triangle only, and sent on to the
+/// ranks whose dealt fits add them (`on`, the same on every rank); raw.G and raw.B are empty on
+/// the other ranks.
 struct CellEquations {
     Indices rows;
     NormalEquations raw;
+    std::vector<char> on;  ///< on[q]: rank q holds raw
 };
 
 /// The row sets whose products a learner that sums over rows computes once and shares between fits

@@ -41,7 +41,7 @@ NormalEquations split(Eigen::MatrixXd GB, Eigen::Index D, std::size_t samples)
     NormalEquations n;
     n.samples = static_cast<Eigen::Index>(samples);
     n.G = MatrixPool::take(D, D);
-    n.G = GB.leftCols(D);  // symmetric: the block sum mirrored its lower triangle
+    n.G = GB.leftCols(D);  // symmetric if the block sum mirrored its lower triangle
     n.B = GB.rightCols(GB.cols() - D);
     MatrixPool::give(std::move(GB));
     return n;
@@ -82,6 +82,48 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
         blockEquations(held, first, rows, Y, inBlock[std::size_t(b)], progress, GB);
     };
     return split(sumOverOwnedBlocks(ranks, starts, leaf, times, LeafShape{held.cols()}), held.cols(), rows.size());
+}
+
+std::vector<NormalEquations> normalEquationsAtRoot(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
+                                                   const std::vector<Indices>& sets,
+                                                   const std::vector<Eigen::MatrixXd>& Ys, const RowBlocks& blocks,
+                                                   const Ranks& ranks, BlockSumTimes* times, const Progress& progress)
+{
+    requireSize("normalEquations", "target matrices", static_cast<long long>(Ys.size()), static_cast<long long>(sets.size()));
+    std::vector<std::vector<std::vector<std::size_t>>> inBlock;
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+        requireSize("normalEquations", "rows of the targets", Ys[k].rows(), static_cast<long long>(sets[k].size()));
+        inBlock.push_back(positionsByBlock(sets[k], blocks));
+    }
+    std::vector<Eigen::Index> owners = starts;
+    Eigen::Index first = 0;  // the dataset row of F.row(0)
+    if (owners.empty()) {
+        requireSize("normalEquations", "rows of the feature matrix", F.rows(), blocks.rows);
+        std::vector<double> weights(static_cast<std::size_t>(blocks.count()), 0.0);
+        for (const auto& byBlock : inBlock)
+            for (std::size_t b = 0; b < byBlock.size(); ++b) weights[b] += double(byBlock[b].size());
+        owners = weightedBlockStarts(weights, ranks.size());
+    } else {
+        requireSize("normalEquations", "block starts", static_cast<long long>(starts.size()), ranks.size() + 1LL);
+        requireSize("normalEquations", "blocks", starts.back(), blocks.count());
+        const std::size_t q = static_cast<std::size_t>(ranks.rank());
+        first = blocks.begin(starts[q]);
+        requireSize("normalEquations", "rows held by this rank", F.rows(), blocks.begin(starts[q + 1]) - first);
+    }
+    const ManyLeavesInto leaf = [&](std::size_t k, Eigen::Index b, Eigen::MatrixXd& GB) {
+        blockEquations(F, first, sets[k], Ys[k], inBlock[k][std::size_t(b)], progress, GB);
+    };
+    std::vector<Eigen::MatrixXd> sums = sumManyOverOwnedBlocks(ranks, owners, sets.size(), leaf, times, LeafShape{F.cols()});
+    std::vector<NormalEquations> out;
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+        out.emplace_back();
+        out.back().samples = static_cast<Eigen::Index>(sets[k].size());
+        if (sums[k].size() == 0) continue;
+        out.back().B = sums[k].rightCols(sums[k].cols() - F.cols());
+        sums[k].conservativeResize(F.cols(), F.cols());  // keeps the first columns where they are (no copy)
+        out.back().G = std::move(sums[k]);
+    }
+    return out;
 }
 
 Eigen::MatrixXd rawTargets(const std::vector<int>& labels, int numClasses)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <vector>
 
 namespace orbit {
@@ -62,6 +63,20 @@ Eigen::MatrixXd packed(const Eigen::MatrixXd& M, LeafShape shape)
     return v;
 }
 
+/// s += the matrix v = packed(M) came from, on the carried entries only: the same additions as
+/// addCarried(s, M), with no unpacked copy of M.
+void addPacked(Eigen::MatrixXd& s, const Eigen::MatrixXd& v, LeafShape shape)
+{
+    const Eigen::Index R = s.rows();
+    if (v.size() < 2 || Eigen::Index(v(0)) != R || Eigen::Index(v(1)) != s.cols())
+        throw ContractError("sumOverBlocks", "a received partial sum of another size than the root's");
+    Eigen::Index at = 2;
+    forCarriedColumns(s.cols(), shape, [&](Eigen::Index j, Eigen::Index i0) {
+        s.col(j).tail(R - i0) += v.col(0).segment(at, R - i0);
+        at += R - i0;
+    });
+}
+
 /// The matrix packed(M) came from, its carried entries written into `into` (resized; a recycled
 /// buffer allocates nothing) and the others left as they were.
 Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
@@ -79,7 +94,7 @@ Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::Matri
 class TreeWalk {
 public:
     /// starts: each rank's first block, then `blocks`.
-    TreeWalk(const Ranks& ranks, const BlockLeafInto& leaf, std::vector<Eigen::Index> starts, LeafShape shape)
+    TreeWalk(const Ranks& ranks, const BlockLeafInto* leaf, std::vector<Eigen::Index> starts, LeafShape shape)
         : ranks_(ranks), leaf_(leaf), starts_(std::move(starts)), shape_(shape),
           first_(starts_[std::size_t(ranks.rank())]), last_(starts_[std::size_t(ranks.rank()) + 1])
     {
@@ -99,8 +114,9 @@ public:
         if (hi - lo == 1) {
             const auto t = Clock::now();
             Eigen::MatrixXd s = spare();
-            leaf_(lo, s);
+            (*leaf_)(lo, s);
             leaves += since(t);
+            ranks_.waitPosted(std::numeric_limits<std::size_t>::max());  // posted sends get their turn to move
             if (s.rows() < shape_.lowerColumns || s.cols() < shape_.lowerColumns)
                 throw ContractError("sumOverBlocks", "leaf " + std::to_string(lo) + " is " + std::to_string(s.rows()) + " x " +
                                                          std::to_string(s.cols()) + " for " +
@@ -122,10 +138,20 @@ public:
         if (q == 0) return own(lo, hi);
         if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
         const Eigen::Index mid = splitOf(lo, hi);
+        const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
+        if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
+            // One half comes from another rank, packed: added as it came, with no unpacked copy
+            // (a + b is b + a to the bit). Received in tree order all the same.
+            Eigen::MatrixXd v = left > 0 ? ranks_.receive(left) : Eigen::MatrixXd();
+            Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
+            if (right > 0) v = ranks_.receive(right);
+            addPacked(s, v, shape_);
+            return s;
+        }
         Eigen::MatrixXd s = atRoot(lo, mid);
-        Eigen::MatrixXd right = atRoot(mid, hi);
-        addCarried(s, right, shape_);
-        spare_.push_back(std::move(right));
+        Eigen::MatrixXd r = atRoot(mid, hi);
+        addCarried(s, r, shape_);
+        spare_.push_back(std::move(r));
         return s;
     }
 
@@ -145,6 +171,11 @@ public:
     }
 
     double leaves = 0.0;
+
+    /// The leaves of the next sum (sumManyOverOwnedBlocks walks the same blocks once per sum).
+    void setLeaf(const BlockLeafInto* leaf) { leaf_ = leaf; }
+    /// m's buffer for the next leaf or partial sum.
+    void recycle(Eigen::MatrixXd m) { spare_.push_back(std::move(m)); }
 
     /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
     /// when there is none), for the next leaf or a sum received.
@@ -166,14 +197,31 @@ private:
     }
 
     const Ranks& ranks_;
-    const BlockLeafInto& leaf_;
+    const BlockLeafInto* leaf_;
     std::vector<Eigen::MatrixXd> spare_;
     std::vector<Eigen::Index> starts_;
     LeafShape shape_;
     Eigen::Index first_, last_;
 };
 
+void checkOwners(const Ranks& ranks, const std::vector<Eigen::Index>& starts, LeafShape shape)
+{
+    if (starts.size() != static_cast<std::size_t>(ranks.size()) + 1 || starts.front() != 0 ||
+        !std::is_sorted(starts.begin(), starts.end()))
+        throw ContractError("sumOverOwnedBlocks", std::to_string(starts.size()) + " block starts for " +
+                                                      std::to_string(ranks.size()) + " ranks");
+    if (shape.lowerColumns < 0)
+        throw ContractError("sumOverBlocks", std::to_string(shape.lowerColumns) + " symmetric columns");
+}
+
 } // namespace
+
+Eigen::MatrixXd packedCarried(const Eigen::MatrixXd& M, LeafShape shape) { return packed(M, shape); }
+
+Eigen::MatrixXd unpackedCarried(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
+{
+    return unpacked(v, shape, std::move(into));
+}
 
 std::vector<Eigen::Index> weightedBlockStarts(const std::vector<double>& weights, int ranks)
 {
@@ -229,14 +277,9 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
                                    const BlockLeafInto& leaf, BlockSumTimes* times, LeafShape shape)
 {
     const auto t0 = Clock::now();
-    if (starts.size() != static_cast<std::size_t>(ranks.size()) + 1 || starts.front() != 0 ||
-        !std::is_sorted(starts.begin(), starts.end()))
-        throw ContractError("sumOverOwnedBlocks", std::to_string(starts.size()) + " block starts for " +
-                                                      std::to_string(ranks.size()) + " ranks");
-    if (shape.lowerColumns < 0)
-        throw ContractError("sumOverBlocks", std::to_string(shape.lowerColumns) + " symmetric columns");
+    checkOwners(ranks, starts, shape);
     const Eigen::Index blocks = starts.back();
-    TreeWalk walk(ranks, leaf, starts, shape);
+    TreeWalk walk(ranks, &leaf, starts, shape);
     Eigen::MatrixXd sum;
     if (blocks > 0) {
         if (ranks.isRoot())
@@ -260,6 +303,44 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
         times->reduction += since(t0) - walk.leaves;
     }
     return sum;
+}
+
+std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
+                                                    std::size_t sums, const ManyLeavesInto& leaf, BlockSumTimes* times,
+                                                    LeafShape shape)
+{
+    const auto t0 = Clock::now();
+    checkOwners(ranks, starts, shape);
+    const Eigen::Index blocks = starts.back();
+    TreeWalk walk(ranks, nullptr, starts, shape);
+    std::vector<Eigen::MatrixXd> out(sums);
+    for (std::size_t k = 0; k < sums && blocks > 0; ++k) {
+        const BlockLeafInto leafOfSum = [&](Eigen::Index b, Eigen::MatrixXd& m) { leaf(k, b, m); };
+        walk.setLeaf(&leafOfSum);
+        if (ranks.isRoot()) {
+            out[k] = walk.atRoot(0, blocks);
+            continue;
+        }
+        std::vector<Eigen::MatrixXd> subtrees;
+        walk.ownSubtrees(0, blocks, subtrees);
+        for (Eigen::MatrixXd& m : subtrees) {
+            if (shape.lowerColumns > 0) {
+                ranks.post(packed(m, shape), 0);
+                walk.recycle(std::move(m));
+            } else {
+                ranks.post(std::move(m), 0);
+            }
+        }
+        // The subtrees of this sum and the one before may still travel while the next sum's leaves
+        // are computed; older ones must have left (they hold memory, 64 MB each at D = 4000).
+        ranks.waitPosted(kSumsTravelling * subtrees.size());
+    }
+    ranks.waitPosted(0);
+    if (times) {
+        times->leaves += walk.leaves;
+        times->reduction += since(t0) - walk.leaves;
+    }
+    return out;
 }
 
 } // namespace orbit

@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <cmath>
+#include <stdexcept>
 
 using namespace orbit;
 using orbittest::PlayedRank;
@@ -222,6 +223,119 @@ private slots:
             }
         QVERIFY_THROWS_EXCEPTION(ContractError, sumOverBlocks(oneProcess(), blocks, lowerLeaf, nullptr, nullptr, LeafShape{D + 1}));
         QVERIFY_THROWS_EXCEPTION(ContractError, sumOverBlocks(oneProcess(), blocks, lowerLeaf, nullptr, nullptr, LeafShape{-1}));
+    }
+
+    /// Several sums over the same blocks in one exchange (sumManyOverOwnedBlocks: the subtrees of a
+    /// rank other than the root posted while it computes the next sum's leaves): at P = 1, 2 and 3
+    /// (ranks on threads), with several owners of the blocks, the root's sum k holds the same bits
+    /// in the lower triangle and the other columns as the whole symmetric leaves of set k summed one
+    /// by one in one process (the old full-matrix sum); every other rank holds none of them.
+    void manySumsInOneExchangeAreTheSumsOneByOne()
+    {
+        const Eigen::Index D = 29, C = 2, blocks = 13;
+        const std::size_t sets = 4;
+        std::vector<std::vector<Eigen::MatrixXd>> whole(sets), lower(sets);
+        for (std::size_t k = 0; k < sets; ++k)
+            for (Eigen::Index b = 0; b < blocks; ++b) {
+                const Eigen::MatrixXd X = orbittest::randomMatrix(20 + 3 * b + Eigen::Index(k), D + C, 11 + unsigned(k)).cast<double>() *
+                                          std::pow(10.0, double((b + Eigen::Index(k)) % 5) - 2.0);
+                Eigen::MatrixXd leaf(D, D + C);
+                leaf.leftCols(D) = X.leftCols(D).transpose() * X.leftCols(D);
+                leaf.leftCols(D).triangularView<Eigen::StrictlyUpper>() = leaf.leftCols(D).transpose();
+                leaf.rightCols(C) = X.leftCols(D).transpose() * X.rightCols(C);
+                whole[k].push_back(leaf);
+                leaf.leftCols(D).triangularView<Eigen::StrictlyUpper>().setConstant(1e300);
+                lower[k].push_back(leaf);
+            }
+        std::vector<Eigen::MatrixXd> reference;
+        for (std::size_t k = 0; k < sets; ++k)
+            reference.push_back(sumOverBlocks(oneProcess(), blocks, BlockLeafInto([&](Eigen::Index b, Eigen::MatrixXd& out) {
+                                                  out = whole[k][std::size_t(b)];
+                                              })));
+        const ManyLeavesInto leaf = [&](std::size_t k, Eigen::Index b, Eigen::MatrixXd& out) { out = lower[k][std::size_t(b)]; };
+        const auto lowerOf = [&](const Eigen::MatrixXd& M) {
+            Eigen::MatrixXd L = M;
+            L.leftCols(D).triangularView<Eigen::StrictlyUpper>().setZero();
+            return L;
+        };
+        const std::vector<std::vector<Eigen::Index>> owners{{0, 13}, {0, 7, 13}, {0, 1, 13}, {0, 13, 13}, {0, 4, 9, 13}, {0, 0, 12, 13}};
+        for (const std::vector<Eigen::Index>& starts : owners) {
+            const int P = int(starts.size()) - 1;
+            const auto sums = onThreadRanks(P, [&](const Ranks& ranks) {
+                BlockSumTimes times;
+                auto out = sumManyOverOwnedBlocks(ranks, starts, sets, leaf, &times, LeafShape{D});
+                if (times.leaves < 0.0 || times.reduction < 0.0) throw std::runtime_error("negative times");
+                return out;
+            });
+            for (int q = 0; q < P; ++q) {
+                QCOMPARE(sums[std::size_t(q)].size(), sets);
+                for (std::size_t k = 0; k < sets; ++k) {
+                    const Eigen::MatrixXd& m = sums[std::size_t(q)][k];
+                    const QString where = QString("starts %1, rank %2, sum %3").arg(starts[1]).arg(q).arg(k);
+                    if (q > 0) {
+                        QVERIFY2(m.size() == 0, qPrintable(where + " is not the root's"));
+                        continue;
+                    }
+                    QVERIFY2(m.rows() == D && m.cols() == D + C, qPrintable(where));
+                    QVERIFY2(lowerOf(m) == lowerOf(reference[k]), qPrintable(where));
+                }
+            }
+            // Whole leaves (no shape) travel whole: the same bits in every entry.
+            const auto plain = onThreadRanks(P, [&](const Ranks& ranks) {
+                return sumManyOverOwnedBlocks(ranks, starts, sets, [&](std::size_t k, Eigen::Index b, Eigen::MatrixXd& out) {
+                    out = whole[k][std::size_t(b)];
+                });
+            });
+            for (std::size_t k = 0; k < sets; ++k) QVERIFY(plain[0][k] == reference[k]);
+        }
+        // What travels on from the root: the carried entries and nothing else.
+        Eigen::MatrixXd into = Eigen::MatrixXd::Constant(D, D + C, 7.0);
+        into = unpackedCarried(packedCarried(reference[1], LeafShape{D}), LeafShape{D}, into);
+        QVERIFY(lowerOf(into) == lowerOf(reference[1]));
+        QCOMPARE(into(0, 1), 7.0);
+        QVERIFY_THROWS_EXCEPTION(ContractError, sumManyOverOwnedBlocks(oneProcess(), {0, 5, 13}, sets, leaf));
+    }
+
+    /// The normal equations of several sets in one exchange (normalEquationsAtRoot), features on every
+    /// rank or spread, at P = 1, 2 and 3: the root's lower triangle of G and its B are the same bits
+    /// as normalEquations of each set alone in one process; the other ranks hold only the counts.
+    void normalEquationsOfSetsAtTheRoot()
+    {
+        const Eigen::Index n = 300, d = 24;
+        const MatrixXfR F = features(n, d);
+        const RowBlocks blocks{n, 32};
+        std::vector<Indices> sets(3);
+        std::vector<Eigen::MatrixXd> Ys;
+        for (std::size_t i = 0; i < std::size_t(n); ++i) sets[i % 3 == 1 ? 0 : i % 5 == 0 ? 1 : 2].push_back(i);
+        for (const Indices& set : sets) {
+            Eigen::MatrixXd Y(Eigen::Index(set.size()), 2);
+            for (Eigen::Index k = 0; k < Y.rows(); ++k) Y.row(k) << std::cos(0.7 * double(k + Eigen::Index(set.size()))), 1.0;
+            Ys.push_back(Y);
+        }
+        for (int P : {1, 2, 3})
+            for (bool spread : {false, true}) {
+                const auto all = onThreadRanks(P, [&](const Ranks& ranks) {
+                    if (!spread) return normalEquationsAtRoot(F, {}, sets, Ys, blocks, ranks);
+                    std::vector<Eigen::Index> starts;
+                    for (int q = 0; q < P; ++q) starts.push_back(ranks.firstBlock(blocks.count(), q));
+                    starts.push_back(blocks.count());
+                    const Eigen::Index first = blocks.begin(starts[std::size_t(ranks.rank())]);
+                    const MatrixXfR held = F.middleRows(first, blocks.begin(starts[std::size_t(ranks.rank()) + 1]) - first);
+                    return normalEquationsAtRoot(held, starts, sets, Ys, blocks, ranks);
+                });
+                for (std::size_t k = 0; k < sets.size(); ++k) {
+                    const NormalEquations one = normalEquations(F, sets[k], Ys[k], blocks, oneProcess());
+                    const QString where = QString("P = %1, spread %2, set %3").arg(P).arg(spread).arg(k);
+                    const NormalEquations& root = all[0][k];
+                    QVERIFY2(Eigen::MatrixXd(root.G.triangularView<Eigen::Lower>()) == Eigen::MatrixXd(one.G.triangularView<Eigen::Lower>()),
+                             qPrintable(where));
+                    QVERIFY2(root.B == one.B && root.samples == one.samples, qPrintable(where));
+                    for (int q = 1; q < P; ++q) {
+                        const NormalEquations& other = all[std::size_t(q)][k];
+                        QVERIFY2(other.G.size() == 0 && other.B.size() == 0 && other.samples == one.samples, qPrintable(where));
+                    }
+                }
+            }
     }
 
     /// The normal equations at P = 2 and 3 (ranks on threads, features on every rank or spread):

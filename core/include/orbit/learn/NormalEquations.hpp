@@ -39,6 +39,20 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
                                       const Indices& rows, const Eigen::MatrixXd& Y, const RowBlocks& blocks,
                                       const Ranks& ranks, BlockSumTimes* times = nullptr, const Progress& progress = {});
 
+/// The normal equations of several row sets of F at once, sets[k] with targets Ys[k] (Ys[k].row(i)
+/// belongs to F.row(sets[k][i])): the same bits as normalEquations (or normalEquationsOfHeld) of
+/// each set, summed in one sumManyOverOwnedBlocks, so that the ranks meet once for all the sets
+/// instead of twice per set. With `starts` empty F holds every row on every rank and the blocks
+/// are owned by how many rows of all the sets they hold; else F holds this rank's rows as in
+/// normalEquationsOfHeld. The equations stay on the root, whose G holds the lower triangle only
+/// (the strict upper triangle is unspecified: mirrorLower it, or read only the lower triangle, as
+/// a Cholesky does); the other ranks get G and B empty (`samples` set). Collective.
+std::vector<NormalEquations> normalEquationsAtRoot(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
+                                                   const std::vector<Indices>& sets,
+                                                   const std::vector<Eigen::MatrixXd>& Ys, const RowBlocks& blocks,
+                                                   const Ranks& ranks, BlockSumTimes* times = nullptr,
+                                                   const Progress& progress = {});
+
 /// Targets before any coding, so that normal equations of several row sets can be added first and
 /// coded afterwards: one-hot classes (numClasses columns) or the target itself (one column), then a
 /// column of ones.

@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -65,6 +66,34 @@ Eigen::MatrixXd sumOverBlocks(const Ranks& ranks, Eigen::Index blocks, const Blo
                               LeafShape shape = {});
 Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts, const BlockLeafInto& leaf,
                                    BlockSumTimes* times = nullptr, LeafShape shape = {});
+
+/// Leaf `block` of sum `sum` (sumManyOverOwnedBlocks), written into `out` as a BlockLeafInto.
+using ManyLeavesInto = std::function<void(std::size_t sum, Eigen::Index block, Eigen::MatrixXd& out)>;
+
+/// How many sums' subtrees a rank other than the root may have travelling towards it at once in
+/// sumManyOverOwnedBlocks (while it computes the next sum's leaves).
+constexpr std::size_t kSumsTravelling = 2;
+
+/// `sums` sums over the same owned blocks, sum k of leaf(k, b, .) over the blocks b, each added in the
+/// canonical tree as sumOverOwnedBlocks adds it (the same bits in every carried entry), with the
+/// ranks meeting once for all of them instead of twice per sum: a rank other than the root posts
+/// each sum's subtrees to the root (Ranks::post) and goes on with the next sum's leaves while they
+/// travel (at most kSumsTravelling sums' worth at once); the root adds each sum as its subtrees
+/// arrive. So an imbalance of one sum's leaves between the ranks evens out over the sums instead of
+/// being lost as waiting at every sum. The sums stay on the root: it returns them with only their
+/// carried entries set (with a LeafShape, the lower triangle of the symmetric columns: nothing is
+/// mirrored, see unpackedCarried); every other rank returns `sums` empty matrices. Send a sum on
+/// where it is needed (packedCarried). Collective; `times` as for sumOverOwnedBlocks.
+std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::Index>& starts,
+                                                    std::size_t sums, const ManyLeavesInto& leaf,
+                                                    BlockSumTimes* times = nullptr, LeafShape shape = {});
+
+/// The carried entries of M (all of them, or with a LeafShape the symmetric columns' lower triangle
+/// and the rest) as one column of doubles, M's size first: half the bytes of a Gram matrix, to send.
+Eigen::MatrixXd packedCarried(const Eigen::MatrixXd& M, LeafShape shape);
+/// The matrix packedCarried(M) came from, its carried entries written into `into` (resized, so a
+/// recycled buffer allocates nothing) and the others left as `into` had them.
+Eigen::MatrixXd unpackedCarried(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into);
 
 /// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
 /// order whose weights add up to about total / ranks each (rank q starts at the first block whose

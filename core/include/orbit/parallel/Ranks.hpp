@@ -84,6 +84,13 @@ public:
     /// Point to point, for the block-order sums: M's size travels with it.
     virtual void send(const Eigen::MatrixXd& M, int to) const = 0;
     virtual Eigen::MatrixXd receive(int from) const = 0;
+    /// send that returns before M has arrived: this rank keeps M until the message has left, and goes
+    /// on computing meanwhile (`receive` takes it; messages from one rank to another arrive in the
+    /// order sent, posted or not). The default sends at once.
+    virtual void post(Eigen::MatrixXd M, int to) const { send(M, to); }
+    /// Lets posted sends progress and returns once at most `travelling` of them have not yet left
+    /// (the oldest leave first). waitPosted(0) before anything that needs them all delivered.
+    virtual void waitPosted(std::size_t travelling = 0) const { (void)travelling; }
     /// Text point to point (results of whole settings of an experiment).
     virtual void sendText(const std::string& text, int to) const = 0;
     virtual std::string receiveText(int from) const = 0;
