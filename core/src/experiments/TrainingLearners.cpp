@@ -610,7 +610,7 @@ public:
                     for (Eigen::Index j = 0; j < A->cols(); ++j) D.col(j).noalias() = Kst->m * A->col(j);  // GEMV: one thread
                     return decode(c.coding, std::move(D), keep);
                 },
-                {}};
+                {}, nullptr};
     }
 
     void shareCells(const PointFeatures& p, const SharedRowSets& sets, const Progress& poll) const override
@@ -689,7 +689,7 @@ public:
                     }
                     return o;
                 },
-                {}};
+                {}, nullptr};
     }
 
 private:
