@@ -23,6 +23,9 @@ TaskProgress::TaskProgress(const QString& cancelTip, bool escape, QWidget* paren
     if (escape)
         cancel_->setShortcut(QKeySequence(QKeySequence::Cancel));
     connect(cancel_, &QPushButton::clicked, this, &TaskProgress::cancelClicked);
+    // As wide as the bar and the button need, never stretched across a dock or a column.
+    cancel_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
     // Shown once the work has run for a moment: a slider's live redraws (tens of milliseconds each)
     // would otherwise make the bar and button flicker beside the title.
     showDelay_->setSingleShot(true);

@@ -79,7 +79,7 @@ SampleInspector::SampleInspector(QWidget* parent)
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(title_);
     layout->addWidget(values_);
-    layout->addWidget(progress_);
+    layout->addWidget(progress_, 0, Qt::AlignLeft);
     layout->addWidget(split, 1);
 
     connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {

@@ -271,6 +271,8 @@ private slots:
         QVERIFY(!inspector.isIdle());
         QTRY_VERIFY_WITH_TIMEOUT(inspector.progress()->bar()->toolTip().contains("drawing orthogonal matrices"), 30000);
         QTRY_VERIFY(inspector.progress()->cancelButton()->isVisible());  // once it has run for a moment
+        inspector.resize(420, 700);
+        QVERIFY(orbittest::saveScreenshot(inspector, "inspector-cancel.png"));
         const QString title = inspector.titleText();
         QTest::mouseClick(inspector.progress()->cancelButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(inspector.isIdle(), 60000);
