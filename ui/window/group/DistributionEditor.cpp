@@ -128,10 +128,10 @@ void DistributionEditor::showEvent(QShowEvent* event)
     QWidget::showEvent(event);
 }
 
-void DistributionEditor::ensureBuilt() const
+void DistributionEditor::ensureBuilt()
 {
     if (structureKey() != builtKey_)
-        const_cast<DistributionEditor*>(this)->rebuild();
+        rebuild();
 }
 
 void DistributionEditor::edit(const std::function<void(OrbitSettings&)>& change)
@@ -269,7 +269,7 @@ void DistributionEditor::refreshValues()
     }
 }
 
-void DistributionEditor::registerFields(FieldHighlight* fields) const
+void DistributionEditor::registerFields(FieldHighlight* fields)
 {
     fields->add("group", group_);
     fields->add("group cyclic.n", cyclicN_);
@@ -294,7 +294,7 @@ SweepControl* DistributionEditor::attachSweep(ParameterControl* control)
     return sweep;
 }
 
-ParameterControl* DistributionEditor::parameterControl(const QString& factor, const QString& key) const
+ParameterControl* DistributionEditor::parameterControl(const QString& factor, const QString& key)
 {
     ensureBuilt();
     for (const auto& fc : factors_)

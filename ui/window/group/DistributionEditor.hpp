@@ -31,10 +31,10 @@ public:
 
     /// The control of parameter `key` ("kappa", "sigma", ...) of factor `factor`, or null (for the
     /// current settings: a structure change deferred while hidden is built first).
-    ParameterControl* parameterControl(const QString& factor, const QString& key) const;
+    ParameterControl* parameterControl(const QString& factor, const QString& key);
     ParameterControl* rControl() const { return r_; }
     /// The group box, offering the groups of the current data (built first when deferred).
-    QComboBox* groupCombo() const
+    QComboBox* groupCombo()
     {
         ensureBuilt();
         return group_;
@@ -42,7 +42,7 @@ public:
     /// Registers the controls of the core's fields group (with cyclic.n, orthogonal.k),
     /// distribution (a parameter's control for "distribution NAME.KEY", else the first factor's
     /// choice) and r with `fields`.
-    void registerFields(FieldHighlight* fields) const;
+    void registerFields(FieldHighlight* fields);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -57,7 +57,7 @@ private:
 
     QString structureKey() const;
     /// Rebuilds when the settings or the data changed the structure while the editor was hidden.
-    void ensureBuilt() const;
+    void ensureBuilt();
     void rebuild();
     void refreshValues();
     void edit(const std::function<void(OrbitSettings&)>& change);
