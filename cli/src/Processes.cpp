@@ -1,5 +1,6 @@
 #include "orbit/cli/Processes.hpp"
 
+#include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
@@ -107,6 +108,7 @@ public:
             MPI_Testall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), &done, MPI_STATUSES_IGNORE);
             if (!done && posted_.size() <= travelling) break;
             if (!done) MPI_Waitall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), MPI_STATUSES_IGNORE);
+            MatrixPool::give(std::move(posted_.front()->M));  // the next message of this size reuses its pages
             posted_.pop_front();
         }
     }
@@ -115,7 +117,9 @@ public:
     {
         long long dims[2] = {0, 0};
         MPI_Recv(dims, 2, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        Eigen::MatrixXd M(dims[0], dims[1]);
+        // A pooled buffer of that size when the computation kept one (the block sums' messages are
+        // 64 MB at D = 4000: fresh ones cost their page faults every time).
+        Eigen::MatrixXd M = MatrixPool::take(dims[0], dims[1]);
         inPieces(M.size(), [&](long long at, int n) {
             MPI_Recv(M.data() + at, n, MPI_DOUBLE, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         });

@@ -310,8 +310,9 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
                 ranks.post(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
                 ranks.post(c.raw.B, q);
             } else if (ranks.rank() == q) {
-                const Eigen::MatrixXd G = ranks.receive(0);
+                Eigen::MatrixXd G = ranks.receive(0);
                 c.raw.G = unpackedCarried(G, LeafShape{Eigen::Index(G(0))}, MatrixPool::takeAny());
+                MatrixPool::give(std::move(G));
                 c.raw.B = ranks.receive(0);
             }
         };

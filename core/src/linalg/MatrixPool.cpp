@@ -7,7 +7,7 @@ namespace orbit {
 
 namespace {
 
-constexpr std::size_t kMaxMatrices = 4;
+constexpr std::size_t kMaxMatrices = 16;
 constexpr double kMaxBytes = 2.0 * 1024 * 1024 * 1024;
 
 struct Pool {

@@ -52,7 +52,7 @@ Eigen::MatrixXd packed(const Eigen::MatrixXd& M, LeafShape shape)
     const Eigen::Index R = M.rows();
     Eigen::Index n = 0;
     forCarriedColumns(M.cols(), shape, [&](Eigen::Index, Eigen::Index i0) { n += R - i0; });
-    Eigen::MatrixXd v(2 + n, 1);
+    Eigen::MatrixXd v = MatrixPool::take(2 + n, 1);  // given back once sent (Ranks::post) or added
     v(0) = double(R);
     v(1) = double(M.cols());
     Eigen::Index at = 2;
@@ -82,6 +82,10 @@ void addPacked(Eigen::MatrixXd& s, const Eigen::MatrixXd& v, LeafShape shape)
 Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
 {
     const auto R = Eigen::Index(v(0)), C = Eigen::Index(v(1));
+    if (into.rows() * into.cols() != R * C) {  // e.g. a pooled message: keep it for one of its size
+        MatrixPool::give(std::move(into));
+        into = MatrixPool::take(R, C);
+    }
     into.resize(R, C);
     Eigen::Index at = 2;
     forCarriedColumns(C, shape, [&](Eigen::Index j, Eigen::Index i0) {
@@ -136,7 +140,13 @@ public:
     {
         const int q = soleOwner(lo, hi);
         if (q == 0) return own(lo, hi);
-        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
+        if (q > 0) {
+            if (shape_.lowerColumns == 0) return ranks_.receive(q);
+            Eigen::MatrixXd v = ranks_.receive(q);
+            Eigen::MatrixXd s = unpacked(v, shape_, spare());
+            MatrixPool::give(std::move(v));
+            return s;
+        }
         const Eigen::Index mid = splitOf(lo, hi);
         const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
         if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
@@ -146,6 +156,7 @@ public:
             Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
             if (right > 0) v = ranks_.receive(right);
             addPacked(s, v, shape_);
+            MatrixPool::give(std::move(v));
             return s;
         }
         Eigen::MatrixXd s = atRoot(lo, mid);
@@ -287,7 +298,15 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
         else {
             std::vector<Eigen::MatrixXd> subtrees;
             walk.ownSubtrees(0, blocks, subtrees);
-            for (const Eigen::MatrixXd& m : subtrees) ranks.send(shape.lowerColumns > 0 ? packed(m, shape) : m, 0);
+            for (const Eigen::MatrixXd& m : subtrees) {
+                if (shape.lowerColumns == 0) {
+                    ranks.send(m, 0);
+                    continue;
+                }
+                Eigen::MatrixXd v = packed(m, shape);
+                ranks.send(v, 0);
+                MatrixPool::give(std::move(v));
+            }
         }
     }
     if (shape.lowerColumns == 0) {
@@ -296,6 +315,7 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
         Eigen::MatrixXd travelling = ranks.isRoot() ? packed(sum, shape) : Eigen::MatrixXd();
         ranks.broadcast(travelling);
         if (!ranks.isRoot()) sum = unpacked(travelling, shape, walk.spare());
+        MatrixPool::give(std::move(travelling));
     }
     if (shape.lowerColumns > 0 && sum.size() > 0) mirrorLower(sum.topLeftCorner(shape.lowerColumns, shape.lowerColumns));
     if (times) {

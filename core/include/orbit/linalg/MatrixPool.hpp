@@ -9,7 +9,7 @@ namespace orbit {
 
 class MatrixPool {
 public:
-    /// While a Scope lives on this thread, give() keeps matrices in the thread's pool (at most 4 and
+    /// While a Scope lives on this thread, give() keeps matrices in the thread's pool (at most 16 and
     /// 2 GiB; the oldest go first) and take() hands them out again. Scopes nest; the pool is freed
     /// when the outermost ends. Without a scope, give() frees at once and take() allocates.
     class Scope {

@@ -81,7 +81,9 @@ public:
     virtual void streamRowsToRoot(const MatrixXfR& own, const RowBlocks& b,
                                   const std::function<void(const MatrixXfR& rows)>& take) const = 0;
     static constexpr long long kStreamBytes = 64LL << 20;
-    /// Point to point, for the block-order sums: M's size travels with it.
+    /// Point to point, for the block-order sums: M's size travels with it. A message received takes
+    /// a buffer of its size from the computation's MatrixPool when there is one, and a posted one goes
+    /// there once it has left, so the sums' 64 MB messages do not pay fresh pages every time.
     virtual void send(const Eigen::MatrixXd& M, int to) const = 0;
     virtual Eigen::MatrixXd receive(int from) const = 0;
     /// send that returns before M has arrived: this rank keeps M until the message has left, and goes
