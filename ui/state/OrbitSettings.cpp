@@ -105,6 +105,12 @@ std::vector<std::string> OrbitSettings::factors() const
     return out;
 }
 
+bool OrbitSettings::hasFactor(const std::string& name) const
+{
+    const std::vector<std::string> all = factors();
+    return std::find(all.begin(), all.end(), name) != all.end();
+}
+
 DistributionParams& OrbitSettings::factor(const std::string& name)
 {
     if (group != "affine")

@@ -59,6 +59,9 @@ struct OrbitSettings {
     std::string distSpec() const;
     /// The factors of the group (the registry's, e.g. {"rotation","translation","scale"} for affine), else {group}.
     std::vector<std::string> factors() const;
+    /// Whether `name` is one of factors(): a control, request or result made for another group's
+    /// factor (before a change of group) must not ask factor() for it.
+    bool hasFactor(const std::string& name) const;
     /// The distribution of factor `name`: for affine factorDists' (std::logic_error for a name that is
     /// no factor), else `dist`.
     DistributionParams& factor(const std::string& name);

@@ -218,6 +218,9 @@ void DistributionEditor::rebuild()
             attachSweep(control);
             const QString key = info.key;
             connect(control, &ParameterControl::valueChanged, this, [this, factor, key](double v) {
+                // A control of a hidden editor outlives a change of group until it is rebuilt (a
+                // sweep may still play it): its factor's value is then no one's.
+                if (!state_->orbitSettings().hasFactor(factor)) return;
                 edit([&](OrbitSettings& st) { st.factor(factor).setValue(key.toStdString(), v); });
             });
             layout->addWidget(control);
@@ -225,6 +228,7 @@ void DistributionEditor::rebuild()
         }
         connect(fc.dist, &QComboBox::currentIndexChanged, this, [this, factor, combo = fc.dist] {
             const std::string name = combo->currentData().toString().toStdString();
+            if (!state_->orbitSettings().hasFactor(factor)) return;  // a stale box, as above
             edit([&](OrbitSettings& st) { st.factor(factor).choose(name, st.factorKind(factor)); });
         });
         factorsLayout_->addWidget(box);

@@ -185,8 +185,10 @@ void GroupPanel::request()
     DensityRequest req;
     req.settings = state_->orbitSettings();
     req.factor = factor_->currentData().toString().toStdString();
-    if (req.factor.empty())
+    if (!req.settings.hasFactor(req.factor)) {  // the choice still lists another group's factors
+        updateFactorChoice();
         req.factor = req.settings.factors().front();
+    }
     req.dataset = state_->dataset();
     req.index = state_->selectedIndex();
     runner_->submit(makeDensityTask(req));

@@ -294,6 +294,35 @@ private slots:
         QCOMPARE(layoutOf(hidden), layoutOf(inSight));  // shown: built before it painted
     }
 
+    // A hidden editor keeps the controls of the group it was built for until it is shown or asked
+    // (above). One of them that still moves then (a sweep playing it) must not edit the new group:
+    // a permutation's sigma on the affine group asked the settings for a factor they do not have,
+    // and the random-click run ended on that logic_error (seed 1, after "combo affine").
+    void aStaleControlOfAHiddenEditorEditsNothing()
+    {
+        LabState state;
+        DistributionEditor hidden(&state, false);
+        OrbitSettings s = state.orbitSettings();
+        s.group = "permutation";
+        s.dist.choose("noisysort", s.factorKind("permutation"));
+        state.setOrbitSettings(s);
+        ParameterControl* sigma = hidden.parameterControl("permutation", "sigma");
+        QVERIFY(sigma);
+        s = state.orbitSettings();
+        s.group = "affine";
+        state.setOrbitSettings(s);
+        QVERIFY(!state.orbitSettings().hasFactor("permutation"));
+        const std::string before = state.orbitSettings().distSpec();
+        emit sigma->valueChanged(0.7);  // threw std::logic_error before
+        QCOMPARE(state.orbitSettings().group, std::string("affine"));
+        QCOMPARE(state.orbitSettings().distSpec(), before);
+        // Built again (asked for), the editor's controls are the affine group's and edit it.
+        ParameterControl* kappa = hidden.parameterControl("rotation", "kappa");
+        QVERIFY(kappa);
+        emit kappa->valueChanged(3.5);
+        QCOMPARE(state.orbitSettings().factor("rotation").value("kappa"), 3.5);
+    }
+
     void trainingChoicesAreTheRegistrys()
     {
         QStringList maps;
