@@ -17,6 +17,7 @@
 #include "window/shell/SessionController.hpp"
 #include "state/Settings.hpp"
 #include "state/LabState.hpp"
+#include "state/OrbitSettings.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/group/GroupPanel.hpp"
@@ -29,6 +30,7 @@
 #include "window/lessons/LessonDock.hpp"
 #include "state/Lessons.hpp"
 
+#include "GapEvents.hpp"
 #include "Heartbeat.hpp"
 
 #include <QApplication>
@@ -52,96 +54,6 @@
 using namespace orbitui;
 
 namespace {
-
-/// Times every top-level event the GUI thread delivers (other threads' events pass through) (nested notify() calls count in their
-/// parent) and keeps the slowest one since reset(): what a stall was made of. With watchGaps(heartbeat timer) it also keeps
-/// the events of the heartbeat gap with the most GUI-thread CPU since reset(), by receiver and event type: a gap often
-/// holds one batch of posted events, many small ones.
-class TimedApplication : public QApplication {
-public:
-    using QApplication::QApplication;
-    bool notify(QObject* receiver, QEvent* event) override
-    {
-        if (QThread::currentThread() != thread()) return QApplication::notify(receiver, event);  // workers' events
-        if (depth_++ > 0) {
-            const bool r = QApplication::notify(receiver, event);
-            --depth_;
-            return r;
-        }
-        if (heartbeat_ && receiver == heartbeat_ && event->type() == QEvent::Timer)
-            closeGap();
-        // Named before delivery: the receiver may delete itself while handling the event.
-        const char* className = receiver->metaObject()->className();
-        const QString name = receiver->objectName();
-        const int type = int(event->type());
-        const qint64 t0 = threadCpuNs();
-        const bool r = QApplication::notify(receiver, event);
-        --depth_;
-        const qint64 dt = threadCpuNs() - t0;
-        const auto describe = [&] { return std::string(className) + " \"" + name.toStdString() + "\" event " + std::to_string(type); };
-        if (dt > slowestNs_) {
-            slowestNs_ = dt;
-            slowest_ = describe();
-        }
-        if (heartbeat_) {
-            auto& [count, ns] = gap_[describe()];
-            ++count;
-            ns += dt;
-            gapNs_ += dt;
-        }
-        return r;
-    }
-    /// Keeps the events of the busiest gap between two timer events of `heartbeat` (the Heartbeat's timer).
-    void watchGaps(const QObject* heartbeat) { heartbeat_ = heartbeat; }
-    void reset()
-    {
-        slowestNs_ = 0;
-        slowest_.clear();
-        gap_.clear();
-        worstGap_.clear();
-        gapNs_ = worstGapNs_ = 0;
-    }
-    std::string slowest() const { return slowest_ + " " + std::to_string(slowestNs_ / 100000 / 10.0).substr(0, 5) + " ms"; }
-    /// The busiest gap's events: how many, their CPU time, and the `top` receivers and types with the most.
-    std::string busiestGap(std::size_t top = 5)
-    {
-        closeGap();
-        std::vector<std::pair<qint64, std::string>> byTime;
-        int events = 0;
-        for (const auto& [what, countNs] : worstGap_) {
-            events += countNs.first;
-            byTime.push_back({countNs.second, what + " x" + std::to_string(countNs.first)});
-        }
-        std::sort(byTime.rbegin(), byTime.rend());
-        char head[96];
-        std::snprintf(head, sizeof head, "%d events, %.1f ms:", events, worstGapNs_ * 1e-6);
-        std::string out = head;
-        for (std::size_t i = 0; i < std::min(top, byTime.size()); ++i) {
-            char ms[32];
-            std::snprintf(ms, sizeof ms, " %.1f ms ", byTime[i].first * 1e-6);
-            out += (i ? ";" : "") + std::string(ms) + byTime[i].second;
-        }
-        return out;
-    }
-
-private:
-    void closeGap()
-    {
-        if (gapNs_ > worstGapNs_) {
-            worstGapNs_ = gapNs_;
-            worstGap_ = gap_;
-        }
-        gap_.clear();
-        gapNs_ = 0;
-    }
-
-    int depth_ = 0;
-    qint64 slowestNs_ = 0;
-    std::string slowest_;
-    const QObject* heartbeat_ = nullptr;
-    std::map<std::string, std::pair<int, qint64>> gap_, worstGap_;  // receiver and type -> events, CPU ns
-    qint64 gapNs_ = 0, worstGapNs_ = 0;
-};
 
 TimedApplication* timedApp = nullptr;
 bool gapEvents = false;  // --gap-events
@@ -270,6 +182,35 @@ void shellActions(Heartbeat& hb, MainWindow& w, bool lessonsOnly)
             measure(hb, std::string("resize 1400x900 -> 1100x700 (") + panel + " shown)", [&] { w.resize(1100, 700); }, idle);
             measure(hb, std::string("resize 1100x700 -> 1400x900 (") + panel + " shown)", [&] { w.resize(1400, 900); }, idle);
         }
+    }
+    if (!lessonsOnly) {
+        // The Orbits panel with many copies (a random-click run's r slider): its embedding chart then
+        // holds inputs x r scatter points, and presentation mode, a resize or a show lays them out again.
+        OrbitSettings many = w.state()->orbitSettings();
+        const OrbitSettings before = many;
+        many.r = 400;
+        w.showPanel("orbits");
+        w.state()->setOrbitSettings(many);
+        waitUntil(idle, 120000);
+        std::printf("  (orbits: r = 400, %zu embedding inputs)\n", w.state()->embeddingInputs().size());
+        measure(hb, "presentation on (orbits shown, r = 400)", [&] { w.presentationAction()->setChecked(true); }, idle);
+        if (const QString shots = qEnvironmentVariable("ORBIT_SCREENSHOTS"); !shots.isEmpty())  // to look at
+            w.grab().save(shots + "/bench-presentation-orbits-r400.png");
+        measure(hb, "presentation off (orbits shown, r = 400)", [&] { w.presentationAction()->setChecked(false); }, idle);
+        measure(hb, "resize 1400x900 -> 1100x700 (orbits, r = 400)", [&] { w.resize(1100, 700); }, idle);
+        measure(hb, "resize 1100x700 -> 1400x900 (orbits, r = 400)", [&] { w.resize(1400, 900); }, idle);
+        w.showPanel("data");
+        waitUntil(idle, 120000);
+        w.presentationAction()->setChecked(true);
+        waitUntil(idle, 120000);
+        measure(hb, "show panel orbits (r = 400, presentation on)", [&] { w.showPanel("orbits"); }, idle);
+        w.showPanel("data");
+        waitUntil(idle, 120000);
+        w.presentationAction()->setChecked(false);
+        waitUntil(idle, 120000);
+        measure(hb, "show panel orbits (r = 400, presentation off)", [&] { w.showPanel("orbits"); }, idle);
+        w.state()->setOrbitSettings(before);
+        waitUntil(idle, 120000);
     }
     for (int l = 0; l < int(lessons().size()); ++l) {
         measure(hb, "lesson " + std::to_string(l + 1) + " start", [&] { w.lessonDock()->start(l, 0); }, idle, 300000);

@@ -9,6 +9,7 @@
 #include "widgets/ChartBox.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/ImageGrid.hpp"
+#include "widgets/ScatterLayer.hpp"
 #include "widgets/TaskProgress.hpp"
 #include "window/group/DistributionEditor.hpp"
 
@@ -145,6 +146,7 @@ void OrbitsPanel::buildEmbeddingChart()
     axisX_->setTitleFont(axisFont);
     axisY_->setTitleFont(axisFont);
     embedding_ = new ChartBox(chart, "orbit-embedding");
+    embeddingMarkers_ = new ScatterLayer(chart);
 }
 
 QLayout* OrbitsPanel::buildEmbeddingInputsRow()
@@ -372,6 +374,7 @@ QPointF scorePoint(const orbit::MatrixXfR& scores, Eigen::Index row) { return {s
 
 QScatterSeries* OrbitsPanel::addEmbeddingSeries(QScatterSeries* series)
 {
+    embeddingMarkers_->add(series);
     embedding_->chart()->addSeries(series);
     series->attachAxis(axisX_);
     series->attachAxis(axisY_);

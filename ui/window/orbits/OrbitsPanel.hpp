@@ -21,6 +21,7 @@ namespace orbitui {
 class ChartBox;
 class DistributionEditor;
 class ImageGrid;
+class ScatterLayer;
 class LabState;
 class TaskProgress;
 class TaskRunner;
@@ -91,6 +92,8 @@ private:
     QLabel* galleryTitle_;
     ImageGrid* gallery_;
     ChartBox* embedding_;
+    /// Paints the embedding's markers (thousands at a large r) as one item: see ScatterLayer.
+    ScatterLayer* embeddingMarkers_ = nullptr;
     QValueAxis* axisX_;
     QValueAxis* axisY_;
     QLineEdit* inputs_;

@@ -14,7 +14,10 @@
 // RSS, the longest GUI-thread busy time within one 5 ms heartbeat gap (and the action it followed) and
 // the seed. Busy time is reported, never checked (speed is no pass/fail).
 //
-// Usage: test_ui_random_clicks [--seed S] [--actions N] [--minutes M] [--max-rss-growth-mb MB] [--verbose]
+// With --gap-events it also prints, after each action whose busy time exceeds 30 ms, that gap's events by
+// receiver and event type (what the GUI thread did then).
+//
+// Usage: test_ui_random_clicks [--seed S] [--actions N] [--minutes M] [--max-rss-growth-mb MB] [--verbose] [--gap-events]
 #include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/kernels/KernelsPanel.hpp"
@@ -32,6 +35,7 @@
 #include "state/Share.hpp"
 #include "widgets/Panel.hpp"
 
+#include "GapEvents.hpp"
 #include "Heartbeat.hpp"
 
 #include "orbit/util/Allocator.hpp"
@@ -370,11 +374,11 @@ int main(int argc, char** argv)
     orbit::limitAllocatorArenasToCores();  // as app/orbitlab_main.cpp does: the memory bound is the app's
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     std::uint32_t seed = 1;
     long maxActions = 3000;
     double minutes = 10.0, maxGrowthMb = kDefaultGrowthBoundMb;
-    bool verbose = false;
+    bool verbose = false, gapEvents = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool hasValue = i + 1 < argc;
@@ -388,6 +392,8 @@ int main(int argc, char** argv)
             maxGrowthMb = std::stod(argv[++i]);
         else if (a == "--verbose")
             verbose = true;
+        else if (a == "--gap-events")
+            gapEvents = true;
         else {
             std::fprintf(stderr, "test_ui_random_clicks: unknown option %s\n", a.c_str());
             return 2;
@@ -414,6 +420,9 @@ int main(int argc, char** argv)
     Driver driver(window, seed, scratch.path());
     std::mt19937 pause(seed ^ 0x9e3779b9u);
     Heartbeat heartbeat;
+    app.setTiming(gapEvents);
+    if (gapEvents)
+        app.watchGaps(heartbeat.timer());
     QElapsedTimer clock;
     clock.start();
     double peak = rssMb(), warm = 0.0, warmHeap = 0.0, worstBusy = 0.0;
@@ -436,12 +445,16 @@ int main(int argc, char** argv)
     };
     while (actions < maxActions && clock.elapsed() < minutes * 60000.0) {
         heartbeat.reset();
+        app.reset();
         const QString name = driver.act();
         ++actions;
         spin(std::uniform_int_distribution<int>(1, 40)(pause));
         if (verbose)
             std::fprintf(stderr, "%ld %.1f s %s: busy %.1f ms, RSS %.0f MB\n", actions, clock.elapsed() / 1000.0,
                          qPrintable(name), heartbeat.maxBusyMs(), rssMb());
+        if (gapEvents && heartbeat.maxBusyMs() > 30.0)
+            std::fprintf(stderr, "%ld %s: busy %.1f ms; busiest gap: %s\n", actions, qPrintable(name), heartbeat.maxBusyMs(),
+                         app.busiestGap(8).c_str());
         if (heartbeat.maxBusyMs() > worstBusy) {
             worstBusy = heartbeat.maxBusyMs();
             worstAfter = name;

@@ -21,10 +21,17 @@
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QGraphicsEllipseItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QChartView>
+#include <QLegend>
+#include <QXYSeries>
 #include <QLineSeries>
 #include <QListView>
 #include <QPushButton>
@@ -253,6 +260,35 @@ private slots:
         for (QAbstractSeries* s : w.orbitsPanel()->embeddingChart()->chart()->series())
             for (const QString& n : names) named = named || s->name().contains("(" + n.left(13));
         QVERIFY(named);
+    }
+    // Regression (random-click stalls of 50-80 ms, issue 32): Qt Charts' scatter series made one
+    // scene item per point, laid out and painted one by one; the embedding's markers are now painted
+    // by one ScatterLayer item, with the series' points kept, in presentation mode too.
+    void theOrbitEmbeddingHasNoVisibleItemPerPoint()
+    {
+        WindowFixture fx;
+        MainWindow& w = *fx.window;
+        QVERIFY(loadAndSettle(w, digitsPng()));
+        w.showPanel("orbits");
+        ChartBox* box = w.orbitsPanel()->embeddingChart();
+        QTRY_VERIFY_WITH_TIMEOUT(box->chart()->series().size() > 1 && w.isIdle(), 30000);
+        const auto visibleMarkers = [box] {
+            int n = 0;
+            for (QGraphicsItem* item : box->view()->scene()->items())
+                if ((item->type() == QGraphicsEllipseItem::Type || item->type() == QGraphicsRectItem::Type) && item->isVisible() &&
+                    item->boundingRect().width() < 40.0 && !box->chart()->legend()->isAncestorOf(item))
+                    ++n;
+            return n;
+        };
+        qsizetype points = 0;
+        for (QAbstractSeries* s : box->chart()->series())
+            points += static_cast<QXYSeries*>(s)->count();
+        QVERIFY(points > 64);
+        QCOMPARE(visibleMarkers(), 0);
+        w.presentationAction()->setChecked(true);  // new marker sizes: Qt Charts makes its items anew
+        QTRY_VERIFY_WITH_TIMEOUT(w.isIdle(), 30000);
+        QCOMPARE(visibleMarkers(), 0);
+        w.presentationAction()->setChecked(false);
     }
     void movingASliderRedrawsTheOrbitGallery()
     {
