@@ -78,15 +78,10 @@ def _skip_reason(estimator, check):
         return "rows must be flattened n x n Coulomb matrices; this check's data have a non-square number of columns"
     if getattr(estimator, "mode", None) == "data" and name in ROW_INDEX_SKIPS:
         return "own group samples per input come from the row's index (the CLI's bits): a moved row gets other samples"
-    if BLAS_ROUNDS_BY_PLACE and name in ROW_INDEX_SKIPS and _rounds_by_place(estimator):
+    if BLAS_ROUNDS_BY_PLACE and name in ROW_INDEX_SKIPS:  # (SortedCoulomb skipped them above)
         return ("this BLAS's float32 kernels round a row by its place in the call (last bit); "
                 "test_rows_do_not_depend_on_their_place checks these contracts at float32 rounding")
     return None
-
-
-def _rounds_by_place(estimator):
-    """The estimators whose rows go through float32 products (all but SortedCoulomb's sort)."""
-    return not isinstance(estimator, orbitlab.SortedCoulomb)
 
 
 def _name(check):

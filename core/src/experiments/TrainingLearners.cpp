@@ -173,21 +173,25 @@ NormalEquations sumOfPlan(const PointFeatures& p, const CellPlan& plan)
                                                  " x " + std::to_string(D) + " (not sent here)");
         return c.raw;
     };
+    // op(column j of `to`, column j of `from`) on and below the diagonal, column by column.
+    auto lower = [D](Eigen::MatrixXd& to, const Eigen::MatrixXd& from, auto op) {
+        for (Eigen::Index j = 0; j < D; ++j) op(to.col(j).tail(D - j), from.col(j).tail(D - j));
+    };
     const NormalEquations& first = held(p.cells[plan.cells.front()], "cell", plan.cells.front());
     NormalEquations sum;
     sum.G = MatrixPool::take(D, D);
     sum.B = first.B;
     sum.samples = first.samples;
-    for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) = first.G.col(j).tail(D - j);
+    lower(sum.G, first.G, [](auto to, const auto& from) { to = from; });
     for (std::size_t i = 1; i < plan.cells.size(); ++i) {
         const NormalEquations& c = held(p.cells[plan.cells[i]], "cell", plan.cells[i]);
-        for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) += c.G.col(j).tail(D - j);
+        lower(sum.G, c.G, [](auto to, const auto& from) { to += from; });
         sum.B += c.B;
         sum.samples += c.samples;
     }
     if (plan.removed) {
         const NormalEquations& R = held(p.removable[*plan.removed], "removable set", *plan.removed);
-        for (Eigen::Index j = 0; j < D; ++j) sum.G.col(j).tail(D - j) -= R.G.col(j).tail(D - j);
+        lower(sum.G, R.G, [](auto to, const auto& from) { to -= from; });
         sum.B -= R.B;
         sum.samples -= R.samples;
     }
@@ -311,8 +315,8 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
                 ranks.post(c.raw.B, q);
             } else if (ranks.rank() == q) {
                 Eigen::MatrixXd G = ranks.receive(0);
-                c.raw.G = unpackedCarried(G, LeafShape{Eigen::Index(G(0))}, MatrixPool::takeAny());
-                MatrixPool::give(std::move(G));
+                const LeafShape shape{Eigen::Index(G(0))};
+                c.raw.G = unpackedCarried(std::move(G), shape, MatrixPool::takeAny());
                 c.raw.B = ranks.receive(0);
             }
         };

@@ -64,8 +64,8 @@ Eigen::MatrixXd packed(const Eigen::MatrixXd& M, LeafShape shape)
 }
 
 /// s += the matrix v = packed(M) came from, on the carried entries only: the same additions as
-/// addCarried(s, M), with no unpacked copy of M.
-void addPacked(Eigen::MatrixXd& s, const Eigen::MatrixXd& v, LeafShape shape)
+/// addCarried(s, M), with no unpacked copy of M. v's buffer goes to the MatrixPool after.
+void addPacked(Eigen::MatrixXd& s, Eigen::MatrixXd v, LeafShape shape)
 {
     const Eigen::Index R = s.rows();
     if (v.size() < 2 || Eigen::Index(v(0)) != R || Eigen::Index(v(1)) != s.cols())
@@ -75,11 +75,13 @@ void addPacked(Eigen::MatrixXd& s, const Eigen::MatrixXd& v, LeafShape shape)
         s.col(j).tail(R - i0) += v.col(0).segment(at, R - i0);
         at += R - i0;
     });
+    MatrixPool::give(std::move(v));
 }
 
 /// The matrix packed(M) came from, its carried entries written into `into` (resized; a recycled
-/// buffer allocates nothing) and the others left as they were.
-Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
+/// buffer allocates nothing) and the others left as they were. v's buffer goes to the MatrixPool
+/// after (a message received: the next one of its size takes it).
+Eigen::MatrixXd unpacked(Eigen::MatrixXd v, LeafShape shape, Eigen::MatrixXd into)
 {
     const auto R = Eigen::Index(v(0)), C = Eigen::Index(v(1));
     if (into.rows() * into.cols() != R * C) {  // e.g. a pooled message: keep it for one of its size
@@ -92,6 +94,7 @@ Eigen::MatrixXd unpacked(const Eigen::MatrixXd& v, LeafShape shape, Eigen::Matri
         into.col(j).tail(R - i0) = v.col(0).segment(at, R - i0);
         at += R - i0;
     });
+    MatrixPool::give(std::move(v));
     return into;
 }
 
@@ -140,13 +143,7 @@ public:
     {
         const int q = soleOwner(lo, hi);
         if (q == 0) return own(lo, hi);
-        if (q > 0) {
-            if (shape_.lowerColumns == 0) return ranks_.receive(q);
-            Eigen::MatrixXd v = ranks_.receive(q);
-            Eigen::MatrixXd s = unpacked(v, shape_, spare());
-            MatrixPool::give(std::move(v));
-            return s;
-        }
+        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
         const Eigen::Index mid = splitOf(lo, hi);
         const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
         if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
@@ -155,8 +152,7 @@ public:
             Eigen::MatrixXd v = left > 0 ? ranks_.receive(left) : Eigen::MatrixXd();
             Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
             if (right > 0) v = ranks_.receive(right);
-            addPacked(s, v, shape_);
-            MatrixPool::give(std::move(v));
+            addPacked(s, std::move(v), shape_);
             return s;
         }
         Eigen::MatrixXd s = atRoot(lo, mid);
@@ -229,9 +225,9 @@ void checkOwners(const Ranks& ranks, const std::vector<Eigen::Index>& starts, Le
 
 Eigen::MatrixXd packedCarried(const Eigen::MatrixXd& M, LeafShape shape) { return packed(M, shape); }
 
-Eigen::MatrixXd unpackedCarried(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into)
+Eigen::MatrixXd unpackedCarried(Eigen::MatrixXd v, LeafShape shape, Eigen::MatrixXd into)
 {
-    return unpacked(v, shape, std::move(into));
+    return unpacked(std::move(v), shape, std::move(into));
 }
 
 std::vector<Eigen::Index> weightedBlockStarts(const std::vector<double>& weights, int ranks)
@@ -314,8 +310,10 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
     } else if (ranks.size() > 1) {
         Eigen::MatrixXd travelling = ranks.isRoot() ? packed(sum, shape) : Eigen::MatrixXd();
         ranks.broadcast(travelling);
-        if (!ranks.isRoot()) sum = unpacked(travelling, shape, walk.spare());
-        MatrixPool::give(std::move(travelling));
+        if (ranks.isRoot())
+            MatrixPool::give(std::move(travelling));
+        else
+            sum = unpacked(std::move(travelling), shape, walk.spare());
     }
     if (shape.lowerColumns > 0 && sum.size() > 0) mirrorLower(sum.topLeftCorner(shape.lowerColumns, shape.lowerColumns));
     if (times) {

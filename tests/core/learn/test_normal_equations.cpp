@@ -29,6 +29,24 @@ MatrixXfR features(Eigen::Index n, Eigen::Index d) { return orbittest::randomMat
 
 double relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) { return (a - b).norm() / b.norm(); }
 
+/// Features spread over the ranks as training spreads them: each rank's first block (the usual
+/// even runs, then the block count) and the rows of F this rank holds.
+struct SpreadRows {
+    std::vector<Eigen::Index> starts;
+    MatrixXfR held;
+};
+
+SpreadRows spreadRows(const MatrixXfR& F, const RowBlocks& blocks, const Ranks& ranks)
+{
+    SpreadRows out;
+    for (int q = 0; q < ranks.size(); ++q) out.starts.push_back(ranks.firstBlock(blocks.count(), q));
+    out.starts.push_back(blocks.count());
+    const auto me = std::size_t(ranks.rank());
+    const Eigen::Index first = blocks.begin(out.starts[me]);
+    out.held = F.middleRows(first, blocks.begin(out.starts[me + 1]) - first);
+    return out;
+}
+
 /// Rank `me` of `size` ranks that records the owners its results are broadcast from (one process
 /// plays one rank: no rank ever needs another's data here).
 class RecordingRanks final : public PlayedRank {
@@ -316,12 +334,8 @@ private slots:
             for (bool spread : {false, true}) {
                 const auto all = onThreadRanks(P, [&](const Ranks& ranks) {
                     if (!spread) return normalEquationsAtRoot(F, {}, sets, Ys, blocks, ranks);
-                    std::vector<Eigen::Index> starts;
-                    for (int q = 0; q < P; ++q) starts.push_back(ranks.firstBlock(blocks.count(), q));
-                    starts.push_back(blocks.count());
-                    const Eigen::Index first = blocks.begin(starts[std::size_t(ranks.rank())]);
-                    const MatrixXfR held = F.middleRows(first, blocks.begin(starts[std::size_t(ranks.rank()) + 1]) - first);
-                    return normalEquationsAtRoot(held, starts, sets, Ys, blocks, ranks);
+                    const SpreadRows mine = spreadRows(F, blocks, ranks);
+                    return normalEquationsAtRoot(mine.held, mine.starts, sets, Ys, blocks, ranks);
                 });
                 for (std::size_t k = 0; k < sets.size(); ++k) {
                     const NormalEquations one = normalEquations(F, sets[k], Ys[k], blocks, oneProcess());
@@ -357,12 +371,8 @@ private slots:
                 return normalEquations(F, rows, Y, blocks, ranks, nullptr, {}, true);
             });
             const auto spread = onThreadRanks(P, [&](const Ranks& ranks) {
-                std::vector<Eigen::Index> starts;
-                for (int q = 0; q < P; ++q) starts.push_back(ranks.firstBlock(blocks.count(), q));
-                starts.push_back(blocks.count());
-                const Eigen::Index first = blocks.begin(starts[std::size_t(ranks.rank())]);
-                const MatrixXfR held = F.middleRows(first, blocks.begin(starts[std::size_t(ranks.rank()) + 1]) - first);
-                return normalEquationsOfHeld(held, starts, rows, Y, blocks, ranks);
+                const SpreadRows mine = spreadRows(F, blocks, ranks);
+                return normalEquationsOfHeld(mine.held, mine.starts, rows, Y, blocks, ranks);
             });
             for (int q = 0; q < P; ++q) {
                 QVERIFY2(gathered[std::size_t(q)].G == one.G && gathered[std::size_t(q)].B == one.B, qPrintable(QString("P = %1, rank %2").arg(P).arg(q)));

@@ -92,8 +92,9 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
 /// and the rest) as one column of doubles, M's size first: half the bytes of a Gram matrix, to send.
 Eigen::MatrixXd packedCarried(const Eigen::MatrixXd& M, LeafShape shape);
 /// The matrix packedCarried(M) came from, its carried entries written into `into` (resized, so a
-/// recycled buffer allocates nothing) and the others left as `into` had them.
-Eigen::MatrixXd unpackedCarried(const Eigen::MatrixXd& v, LeafShape shape, Eigen::MatrixXd into);
+/// recycled buffer allocates nothing) and the others left as `into` had them. v's buffer goes to the
+/// computation's MatrixPool (a message received: the next one of its size reuses its pages).
+Eigen::MatrixXd unpackedCarried(Eigen::MatrixXd v, LeafShape shape, Eigen::MatrixXd into);
 
 /// The first block of each of `ranks` ranks and, last, `weights.size()`: contiguous runs in rank
 /// order whose weights add up to about total / ranks each (rank q starts at the first block whose
