@@ -2,10 +2,46 @@
 
 #include "orbit/util/Error.hpp"
 
+#include "util/SimdDispatch.hpp"
+
 #include <algorithm>
 #include <numeric>
 
+#if ORBIT_SIMD_DISPATCH
+#include <immintrin.h>
+#endif
+
 namespace orbit {
+
+namespace {
+
+#if ORBIT_SIMD_DISPATCH
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in CdfPool.cpp
+#endif
+/// out row i = in row perm[i] with its columns in the order perm, 16 columns a gather (the
+/// noisy-sort orbits of the QM7 features: a baseline build's scalar loop took twice as long).
+ORBIT_TARGET_AVX512 void permuteAvx512(const int* perm, std::size_t n, const float* in, float* out)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        const float* src = in + static_cast<std::size_t>(perm[i]) * n;
+        float* dst = out + i * n;
+        for (std::size_t j = 0; j < n; j += 16) {
+            const unsigned left = unsigned(std::min<std::size_t>(16, n - j));
+            const __mmask16 lanes = __mmask16((1u << left) - 1u);
+            const __m512i at = _mm512_maskz_loadu_epi32(lanes, perm + j);
+            _mm512_mask_storeu_ps(dst + j, lanes,
+                                  _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes, at, src, 4));
+        }
+    }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+} // namespace
 
 std::string PermutationGroup::spec() const
 {
@@ -62,6 +98,9 @@ void PermutationGroup::apply(const GroupElement& g, const float* in, float* out,
         throw ContractError("PermutationGroup::apply", "a permutation of " + std::to_string(g.perm.size()) +
                                                            " indices applied to " + std::to_string(n) + " x " +
                                                            std::to_string(n) + " matrices");
+#if ORBIT_SIMD_DISPATCH
+    if (simdLevel() == SimdLevel::Avx512) return permuteAvx512(g.perm.data(), n, in, out);
+#endif
     for (std::size_t i = 0; i < n; ++i) {
         const float* src = in + static_cast<std::size_t>(g.perm[i]) * n;
         float* dst = out + i * n;

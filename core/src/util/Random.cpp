@@ -4,6 +4,30 @@
 
 namespace orbit {
 
+void Rng::seed(result_type seed)
+{
+    state_[0] = seed;
+    for (std::size_t i = 1; i < kStateSize; ++i)
+        state_[i] = 6364136223846793005ULL * (state_[i - 1] ^ (state_[i - 1] >> 62)) + i;
+    next_ = kStateSize;
+}
+
+void Rng::twist()
+{
+    constexpr std::size_t n = kStateSize, m = 156;
+    // y = upper 33 bits of word k, lower 31 of word k + 1; new word = word k + m ^ (y >> 1), and the
+    // matrix a too when y is odd: a mask, not a branch.
+    auto next = [](result_type upper, result_type lower, result_type shifted) {
+        const result_type y = (upper & 0xffffffff80000000ULL) | (lower & 0x7fffffffULL);
+        return shifted ^ (y >> 1) ^ ((result_type(0) - (y & 1u)) & 0xb5026f5aa96619e9ULL);
+    };
+    std::size_t k = 0;
+    for (; k < n - m; ++k) state_[k] = next(state_[k], state_[k + 1], state_[k + m]);
+    for (; k < n - 1; ++k) state_[k] = next(state_[k], state_[k + 1], state_[k + m - n]);
+    state_[n - 1] = next(state_[n - 1], state_[0], state_[m - 1]);
+    next_ = 0;
+}
+
 std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t stream)
 {
     auto mix = [](std::uint64_t z) {

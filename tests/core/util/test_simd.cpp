@@ -3,7 +3,9 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/InvariantFourierTangents.hpp"
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/groups/PermutationGroup.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/util/Random.hpp"
 #include "orbit/util/Simd.hpp"
 
 #include "BundledDigits.hpp"
@@ -12,6 +14,7 @@
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -212,6 +215,35 @@ private slots:
         const MatrixXfR base = k.matrix(X.topRows(70), X.bottomRows(37));
         QVERIFY(fast.minCoeff() < 0.5f && fast.maxCoeff() > 0.0f);
         QVERIFY(std::memcmp(fast.data(), base.data(), sizeof(float) * std::size_t(fast.size())) == 0);
+    }
+
+    // A permutation of atoms (the noisy-sort orbits) moves the same entries at both levels: row i,
+    // column j of the result is entry (perm i, perm j) of the input, for sizes below, at and across
+    // the 16 lanes of a gather.
+    void permutationsMoveTheSameEntriesAtEveryLevel()
+    {
+        if (simdSupported() == SimdLevel::Baseline) QSKIP("this CPU runs the baseline kernels only");
+        LevelGuard guard;
+        const PermutationGroup group;
+        Rng rng = makeRng(11);
+        for (int n : {1, 5, 16, 17, 23, 33}) {
+            const Shape shape{n, n, 1};
+            GroupElement g = group.identity(shape);
+            std::shuffle(g.perm.begin(), g.perm.end(), rng);
+            std::vector<float> in(std::size_t(n * n));
+            for (float& v : in) v = float(uniform01(rng));
+            std::vector<float> fast(in.size(), -1.0f), base(in.size(), -2.0f);
+            setSimdLevel(SimdLevel::Avx512);
+            group.apply(g, in.data(), fast.data(), shape);
+            setSimdLevel(SimdLevel::Baseline);
+            group.apply(g, in.data(), base.data(), shape);
+            for (int i = 0; i < n; ++i)
+                for (int j = 0; j < n; ++j) {
+                    const float want = in[std::size_t(g.perm[std::size_t(i)] * n + g.perm[std::size_t(j)])];
+                    QCOMPARE(fast[std::size_t(i * n + j)], want);
+                    QCOMPARE(base[std::size_t(i * n + j)], want);
+                }
+        }
     }
 };
 
