@@ -2,6 +2,7 @@
 // The pooling step of GICDF features (gicdf:): projections <g t_j, x> to empirical CDF values.
 #include <Eigen/Core>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -25,7 +26,8 @@ public:
     CdfPool(int bins, int r, float s, float scale);
 
     /// idx[0..n) := idx(p[0..n)) (a tile of the product, elementwise), 16 lanes at a time on
-    /// AVX-512 CPUs (the same float operations in the same order, so the same indices).
+    /// AVX-512 CPUs (the same float operations in the same order, so the same indices). With byte
+    /// steps, 64 idx: the offset of the index's row in the byte table (what operator() reads).
     void indices(const float* p, Eigen::Index n, std::vector<int>& idx) const;
 
     /// out[j width .. (j + 1) width) = scale F of template j, from the indices idx[j jStride + i iStride],
@@ -49,6 +51,8 @@ private:
     std::vector<float> counts_;
     std::vector<float> steps_;             ///< row j: [k >= j] for k < width, zero padding to `padded_`
     std::vector<std::uint8_t> byteSteps_;  ///< the same rows as bytes, 64 per row
+    std::array<float, kLanes> countValue_{};  ///< byte steps: float(c) scale for counts c < 16
+    int indexBits_ = 0;                       ///< indices are shifted left by this (6: byte offsets)
     Mode mode_ = Mode::Histogram;
     bool avx512_ = false;  ///< simdLevel() when the pool was made: one choice per transform block
 };

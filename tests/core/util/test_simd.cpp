@@ -115,8 +115,8 @@ private slots:
         }
     }
 
-    // GICDF pooling: the AVX-512 byte-step rows and vector threshold indices give the same bits as
-    // the portable float steps, histogram and scalar indices, on both product paths (templates moved
+    // GICDF pooling: the AVX-512 byte-step rows, vector threshold indices and line-wide streaming
+    // stores give the same bits as the portable float steps, histogram, scalar indices and copies, on both product paths (templates moved
     // by the group, inputs moved) and for widths 2n + 1 on both sides of the byte limit (64).
     void gicdfGivesTheSameBitsAtEveryLevel_data()
     {
@@ -128,6 +128,11 @@ private slots:
         QTest::newRow("bins=25 data") << "gicdf:m=17,bins=25,r=12,mode=data";
         QTest::newRow("bins=40 templates") << "gicdf:m=40,bins=40,r=8,mode=templates";
         QTest::newRow("bins=70 templates") << "gicdf:m=20,bins=70,r=8,mode=templates";
+        // The byte rows widen to floats by a lookup of the 16 possible counts when r < 16, by a
+        // product otherwise: both sides of that limit.
+        QTest::newRow("bins=8 r=15 templates") << "gicdf:m=30,bins=8,r=15,mode=templates";
+        QTest::newRow("bins=8 r=16 templates") << "gicdf:m=30,bins=8,r=16,mode=templates";
+        QTest::newRow("bins=25 r=20 data") << "gicdf:m=12,bins=25,r=20,mode=data";
     }
     void gicdfGivesTheSameBitsAtEveryLevel()
     {
