@@ -128,7 +128,10 @@ def _methods(est):
                          ids=lambda e: type(e).__name__ + repr(e.get_params().get("features", "")))
 def test_rows_do_not_depend_on_their_place(estimator):
     """sklearn's sample-order and subset invariance, at float32 rounding: a row's outputs are the
-    same (to rtol 1e-5, atol 1e-6) when the rows are shuffled or the data cut in two halves."""
+    same (to rtol 1e-5 and 1e-5 of the outputs' largest magnitude) when the rows are shuffled or the
+    data cut in two halves. Relative to the largest output, not a fixed atol: the Nystroem
+    whitening spreads a product's rounding over all outputs, and near-zero outputs differed by up to
+    3.4e-6 of the largest (40 random states each; a fixed atol of 1e-6 failed for some states)."""
     from sklearn.base import clone
     rng = np.random.default_rng(7)
     X = 3 * rng.uniform(size=(40, 3))
@@ -137,7 +140,8 @@ def test_rows_do_not_depend_on_their_place(estimator):
     order = rng.permutation(len(X))
     for method in _methods(est):
         whole = np.asarray(getattr(est, method)(X))
+        atol = 1e-5 * float(np.abs(whole).max())
         shuffled = np.asarray(getattr(est, method)(X[order]))
-        np.testing.assert_allclose(shuffled, whole[order], rtol=1e-5, atol=1e-6, err_msg=method + " (order)")
+        np.testing.assert_allclose(shuffled, whole[order], rtol=1e-5, atol=atol, err_msg=method + " (order)")
         halves = np.concatenate([np.asarray(getattr(est, method)(X[:17])), np.asarray(getattr(est, method)(X[17:]))])
-        np.testing.assert_allclose(halves, whole, rtol=1e-5, atol=1e-6, err_msg=method + " (subsets)")
+        np.testing.assert_allclose(halves, whole, rtol=1e-5, atol=atol, err_msg=method + " (subsets)")

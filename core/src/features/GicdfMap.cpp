@@ -151,7 +151,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
             for (Eigen::Index i = 0; i < in.rows(); ++i)
                 if (norms[i] > 0) in.row(i) /= norms[i];
         }
-        const Eigen::Index depth = detail::effectiveDepth(in);
+        const detail::SupportProduct product(in);
         const Eigen::Index inputs = Eigen::Index(b1 - b0);
         // Template tiles [t0, t1): each writes the features of its own templates (columns) only,
         // so the tiles of a block may run on different threads with the same bits.
@@ -165,7 +165,7 @@ void GicdfMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t end,
                 const Eigen::Index nj = std::min<Eigen::Index>(perTile, m_ - j0);
                 const Eigen::Index c0 = dataPath ? j0 : j0 * r, nc = dataPath ? nj : nj * r;
                 P.resize(in.rows(), nc);
-                gemmABt(in.leftCols(depth), TG_.middleRows(c0, nc).leftCols(depth), P);
+                product.multiply(TG_, c0, nc, P);
                 row.resize(std::size_t(nj * width));
                 const Eigen::Index perInput = dataPath ? r * nc : nc;  // P's entries of one input, contiguous
                 for (Eigen::Index x = 0; x < inputs; ++x) {

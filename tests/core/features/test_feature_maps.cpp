@@ -194,6 +194,36 @@ private slots:
         }
     }
 
+    // The products skip the pixels that are zero in every image of a block (the digits' empty
+    // border: features/Pooling.hpp, SupportProduct). The features of 100 digits, alone (their block
+    // skips the border) and beside a row with no zero pixel (nothing skipped), agree to float
+    // rounding: the cos and kernel features to 1e-5 of their largest value; GICDF's counts, which
+    // move by a whole step when a projection crosses a threshold, in all but a few entries.
+    void zeroPixelsOfABlockAreSkippedWithoutChangingFeatures()
+    {
+        const Dataset& d = digits();
+        const auto c = context(DataKind::Images, d.shape, "rotation", "vonmises:kappa=0.5", 8.0);
+        const MatrixXfR X = d.X.topRows(100);
+        MatrixXfR withDense(101, X.cols());
+        withDense.topRows(100) = X;
+        withDense.row(100).setConstant(0.5f);
+        Eigen::Index border = 0;
+        for (Eigen::Index p = 0; p < X.cols(); ++p) border += X.col(p).cwiseAbs().maxCoeff() == 0.0f;
+        QVERIFY2(border >= X.cols() / 16, qPrintable(QString("%1 empty pixels").arg(border)));  // enough to skip
+        for (const char* spec : {"irf:s=300,r=3", "irf:s=200,r=3,mode=data", "inystrom:s=80,r=3", "gicdf:m=60,bins=5,r=4",
+                                 "gicdf:m=40,bins=5,r=3,mode=data"}) {
+            auto f = makeFeatureMap(spec, c);
+            f->fit(d.X, 13);
+            const MatrixXfR skipped = f->transform(X), dense = f->transform(withDense).topRows(100);
+            const double scale = dense.cwiseAbs().maxCoeff();
+            QVERIFY2(scale > 0, spec);
+            const Eigen::Index differing = ((skipped - dense).cwiseAbs().array() > float(1e-5 * scale)).count();
+            const bool counts = std::string(spec).rfind("gicdf", 0) == 0;
+            QVERIFY2(differing <= (counts ? dense.size() / 1000 : 0),
+                     qPrintable(QString("%1: %2 of %3 entries differ").arg(spec).arg(differing).arg(dense.size())));
+        }
+    }
+
     // Bad specs are SpecErrors naming --features.
     void rejectsBadSpecs()
     {
