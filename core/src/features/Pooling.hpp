@@ -152,6 +152,12 @@ private:
     Eigen::Index rows_, cols_, stride_;
 };
 
+/// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
+/// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T on Xb's support (SupportProduct; this
+/// thread's product-tile scratch), then f(i, j0, &P(i, 0), n, k) for every row i (f may overwrite its
+/// row of P). Tiles are independent (f must write only columns of its tile); with parallelTiles they
+/// run in an OpenMP loop, each with its own copy of f and its own P. The tiles, their products and
+/// the order over k within a tile are the same either way, so are the bits.
 template <class X_, class F>
 void poolTemplates(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
 {
@@ -194,8 +200,8 @@ void forEachBlockOrTile(std::size_t count, std::size_t block, bool tiles, Body&&
 }
 
 /// Data transform. O holds r consecutive rows per input (g_{i,1} x_i .. g_{i,r} x_i). For each
-/// column tile, P = O T[j0..]^T (this thread's product-tile scratch), then f(i, j0, &P(i r + k, 0),
-/// n, k) for every input i and k.
+/// column tile, P = O T[j0..]^T on O's support (SupportProduct; this thread's product-tile
+/// scratch), then f(i, j0, &P(i r + k, 0), n, k) for every input i and k.
 template <class O_, class F>
 void poolOrbits(const O_& O, const MatrixXfR& T, int r, F&& f)
 {

@@ -2,6 +2,8 @@
 
 #include "util/SimdDispatch.hpp"
 
+#include <cstring>
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif

@@ -2,7 +2,6 @@
 // Copies into memory that is written once and not read back soon (large feature matrices).
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #if defined(__SSE2__)
 #include <immintrin.h>
