@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <type_traits>
+#include <vector>
 
 namespace orbit {
 
@@ -75,19 +77,39 @@ struct InvariantFourierTangents::Work {
         return out;
     }
 
-    /// P = A B^T. In float (the hot path) the dispatched product of orbit/linalg/Gemm.hpp, as the irf
-    /// map's own products, so the gradient's products run at the machine's speed in a portable build
-    /// too; in double (the checks' precision) Eigen's.
-    template <class A, class B>
-    static void product(const A& a, const B& b, Mat& P)
-    {
-        if constexpr (std::is_same_v<Scalar, float>) {
-            P.resize(a.rows(), b.rows());
-            gemmABt(a, b, P);
-        } else {
-            P.noalias() = a * b.transpose();
+    /// A block of inputs (and their tangents) times tiles of templates. In float (the hot path) the
+    /// dispatched products of orbit/linalg/Gemm.hpp on the block's support, as the irf map's own
+    /// products (features/Pooling.hpp: the columns zero in all of them skipped), so the gradient's
+    /// products run at the machine's speed in a portable build too; in double (the checks'
+    /// precision) Eigen's, on every column.
+    struct OnSupport {
+        /// The block a and, for the data path, its tangents' blocks da (the same columns).
+        OnSupport(const Mat& a, const std::vector<Mat>& da = {})
+        {
+            if constexpr (std::is_same_v<Scalar, float>) {
+                std::vector<const Mat*> all{&a};
+                for (const Mat& m : da) all.push_back(&m);
+                const detail::ColumnSupport support(all);
+                blocks.reserve(all.size());
+                for (const Mat* m : all) blocks.push_back(std::make_unique<detail::SupportProduct>(*m, support));
+            } else {
+                plain.push_back(&a);
+                for (const Mat& m : da) plain.push_back(&m);
+            }
         }
-    }
+        /// P = block i (0: a, 1 + m: da[m]) times B[row0 .. row0 + rows)^T.
+        void product(std::size_t i, const Mat& B, Eigen::Index row0, Eigen::Index rows, Mat& P) const
+        {
+            if constexpr (std::is_same_v<Scalar, float>) {
+                P.resize(blocks[i]->rows(), rows);
+                blocks[i]->multiply(B, row0, rows, P);
+            } else {
+                P.noalias() = *plain[i] * B.middleRows(row0, rows).transpose();
+            }
+        }
+        std::vector<std::unique_ptr<detail::SupportProduct>> blocks;
+        std::vector<const Mat*> plain;
+    };
 
     /// For one tile of columns [j0, j0 + n) of the product: row `pRow + i` of P (and of each dP[m])
     /// pooled into row `accRow + i` of acc (and dAcc[m]), i < count:
@@ -170,15 +192,16 @@ struct InvariantFourierTangents::Work {
             detail::forEachBlock(blocks.size(), 1, [&](std::size_t q, std::size_t) {
                 const auto [b0, b1] = blocks[q];
                 const Eigen::Index nb = Eigen::Index(b1 - b0);
+                const Mat Xb = Xr.middleRows(Eigen::Index(b0), nb);
+                const OnSupport inputs(Xb);
                 Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
                 for (int k = k0; k < k1; ++k) {
                     const Eigen::Index at = Eigen::Index(k - k0) * s;
                     for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
                         const Eigen::Index n = std::min(detail::kTile, s - j0);
-                        product(Xr.middleRows(Eigen::Index(b0), nb), TG.middleRows(at + j0, n), P);
-                        for (Eigen::Index m = 0; m < M; ++m)
-                            product(Xr.middleRows(Eigen::Index(b0), nb), dTG[std::size_t(m)].middleRows(at + j0, n), dP[std::size_t(m)]);
+                        inputs.product(0, TG, at + j0, n, P);
+                        for (Eigen::Index m = 0; m < M; ++m) inputs.product(0, dTG[std::size_t(m)], at + j0, n, dP[std::size_t(m)]);
                         pool(P, dP, 0, nb, j0, Eigen::Index(b0), Phi, dPhi);
                     }
                 }
@@ -223,12 +246,13 @@ struct InvariantFourierTangents::Work {
                                                dO[std::size_t(m)].data() + o * d, shape);
                     }
                 }
+                const OnSupport orbits(O, dO);
                 Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));
                 for (Eigen::Index j0 = 0; j0 < s; j0 += detail::kTile) {
                     const Eigen::Index nc = std::min(detail::kTile, s - j0);
-                    product(O, W.middleRows(j0, nc), P);
-                    for (Eigen::Index m = 0; m < M; ++m) product(dO[std::size_t(m)], W.middleRows(j0, nc), dP[std::size_t(m)]);
+                    orbits.product(0, W, j0, nc, P);
+                    for (Eigen::Index m = 0; m < M; ++m) orbits.product(std::size_t(1 + m), W, j0, nc, dP[std::size_t(m)]);
                     for (Eigen::Index t = 0; t < n; ++t)
                         for (int k = 0; k < r; ++k) pool(P, dP, t * r + k, 1, j0, Eigen::Index(b0) + t, Phi, dPhi);
                 }

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace orbit::detail {
@@ -42,7 +44,7 @@ private:
 /// The roles of the per-thread scratch buffers of the feature maps' hot loops. A role is used by one
 /// function at a time on a thread (the product tile by the pooling loops, the others by the
 /// transform calling them), so two live views never share a buffer.
-enum class ScratchRole { ProductTile, Inputs, Accumulator, SupportInputs, SupportTemplates, Count };
+enum class ScratchRole { ProductTile, Inputs, Accumulator, SupportTemplates, Count };
 
 /// This thread's buffer for `role`: kept for the life of the thread (the OpenMP pool's threads and
 /// the GUI's workers live long), so transforming block after block allocates nothing.
@@ -63,21 +65,30 @@ inline std::size_t inputsPerOrbitBlock(int r) { return std::max<std::size_t>(1, 
 /// the last; zero-padded Coulomb matrices in shell order (see SymmetricFold) end in zeros.
 class ColumnSupport {
 public:
+    /// The support of A.
     template <class M>
-    explicit ColumnSupport(const M& A)
+    explicit ColumnSupport(const M& A) : ColumnSupport(std::vector<const M*>{&A})
     {
-        std::vector<unsigned char> used(std::size_t(A.cols()), 0);
-        for (Eigen::Index i = 0; i < A.rows(); ++i) {
-            const float* a = A.data() + i * A.outerStride();
-            for (Eigen::Index j = 0; j < A.cols(); ++j) used[std::size_t(j)] |= a[j] != 0.0f;
-        }
-        for (Eigen::Index j = 0; j < A.cols();) {
+    }
+    /// The union of the supports of matrices with the same columns (inputs and their tangents,
+    /// multiplied by the same templates).
+    template <class M>
+    explicit ColumnSupport(const std::vector<const M*>& As)
+    {
+        const Eigen::Index cols = As.empty() ? 0 : As.front()->cols();
+        std::vector<unsigned char> used(std::size_t(cols), 0);
+        for (const M* A : As)
+            for (Eigen::Index i = 0; i < A->rows(); ++i) {
+                const float* a = A->data() + i * A->outerStride();
+                for (Eigen::Index j = 0; j < cols; ++j) used[std::size_t(j)] |= a[j] != 0.0f;
+            }
+        for (Eigen::Index j = 0; j < cols;) {
             if (!used[std::size_t(j)]) {
                 ++j;
                 continue;
             }
             const Eigen::Index begin = j;
-            while (j < A.cols() && used[std::size_t(j)]) ++j;
+            while (j < cols && used[std::size_t(j)]) ++j;
             runs_.push_back({begin, j});
             size_ += j - begin;
         }
@@ -112,26 +123,40 @@ private:
 /// some row of X is non-zero only: the terms they skip are zero, so the products are the same sums
 /// in another grouping (the same values up to float rounding; the block's rows fix the grouping,
 /// so the bits do not depend on threads). When the support saves little, the leading depth()
-/// columns (trailing zero columns skipped). X is gathered once per block (this
-/// thread's SupportInputs scratch), template rows per product (the calling thread's
-/// SupportTemplates scratch): about 1/500 of the product's cost at 256 rows. So one gathered
-/// SupportProduct at a time on a thread (one per block of a transform); other threads may multiply.
+/// columns (trailing zero columns skipped). X is gathered once per block, into a buffer this
+/// thread keeps for the next block (so several products may be alive on a thread, and a transform
+/// allocates nothing block after block); template rows per product into the calling thread's
+/// SupportTemplates scratch: about 1/500 of the product's cost at 256 rows. Other threads may
+/// multiply while the product lives.
 class SupportProduct {
 public:
+    /// X on its own support.
     template <class M>
-    explicit SupportProduct(const M& X)
-        : support_(X), data_(X.data()), rows_(X.rows()), cols_(X.cols()), stride_(X.outerStride())
+    explicit SupportProduct(const M& X) : SupportProduct(X, ColumnSupport(X))
+    {
+    }
+    /// X on a support that holds X's (e.g. the union with its tangents').
+    template <class M>
+    SupportProduct(const M& X, ColumnSupport support)
+        : support_(std::move(support)), data_(X.data()), rows_(X.rows()), cols_(X.cols()), stride_(X.outerStride())
     {
         if (!support_.gathered()) return;
-        auto G = threadScratch(ScratchRole::SupportInputs).matrix(rows_, support_.size());
-        for (Eigen::Index i = 0; i < rows_; ++i) support_.gather(data_ + i * stride_, G.data() + i * G.cols());
-        data_ = G.data();
-        cols_ = stride_ = G.cols();
+        slot_ = takeSlot();
+        slot_->data.resize(std::size_t(rows_ * support_.size()));
+        float* G = slot_->data.data();
+        for (Eigen::Index i = 0; i < rows_; ++i) support_.gather(data_ + i * stride_, G + i * support_.size());
+        data_ = G;
+        cols_ = stride_ = support_.size();
+    }
+    ~SupportProduct()
+    {
+        if (slot_) slot_->used = false;
     }
     SupportProduct(const SupportProduct&) = delete;
     SupportProduct& operator=(const SupportProduct&) = delete;
 
     const ColumnSupport& support() const { return support_; }
+    Eigen::Index rows() const { return rows_; }
     /// P = X B[row0 .. row0 + rows)^T on the support.
     void multiply(const MatrixXfR& B, Eigen::Index row0, Eigen::Index rows, RowBlockF P) const
     {
@@ -147,9 +172,28 @@ public:
     }
 
 private:
+    /// A gathered block's buffer, kept by its thread for the next product.
+    struct Slot {
+        std::vector<float> data;
+        bool used = false;
+    };
+    static Slot* takeSlot()
+    {
+        thread_local std::vector<std::unique_ptr<Slot>> slots;
+        for (auto& slot : slots)
+            if (!slot->used) {
+                slot->used = true;
+                return slot.get();
+            }
+        slots.push_back(std::make_unique<Slot>());
+        slots.back()->used = true;
+        return slots.back().get();
+    }
+
     ColumnSupport support_;
     const float* data_;  ///< X, or its gathered support
     Eigen::Index rows_, cols_, stride_;
+    Slot* slot_ = nullptr;
 };
 
 /// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
