@@ -1,6 +1,7 @@
 // What every feature map guarantees, across maps: the same seed gives the same bits at any thread
 // count, progress reports and cancels while templates move without changing a bit, a one-block call
 // splits its tiles with the same bits, and bad specs are SpecErrors.
+#include "orbit/features/InvariantFourierTangents.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "FeatureTestData.hpp"
@@ -221,6 +222,34 @@ private slots:
             const bool counts = std::string(spec).rfind("gicdf", 0) == 0;
             QVERIFY2(differing <= (counts ? dense.size() / 1000 : 0),
                      qPrintable(QString("%1: %2 of %3 entries differ").arg(spec).arg(differing).arg(dense.size())));
+        }
+    }
+
+    // The learner's features and their derivatives in float (products on the block's support: for
+    // moved inputs the union with their tangents', which are non-zero where the image's edge moves)
+    // against the double computation on every column: equal to float precision (1e-5 of their
+    // scale; 3-7e-7 measured), on the digits' empty border, for both paths.
+    void learnerFeaturesOnTheSupportMatchTheDoubleOnes()
+    {
+        const Dataset& d = digits();
+        const auto c = context(DataKind::Images, d.shape, "rotation", "vonmises:kappa=0.5", 8.0);
+        Indices rows;
+        for (std::size_t i = 0; i < 150; ++i) rows.push_back(i);
+        for (const char* mode : {"templates", "data"}) {
+            const InvariantFourierTangents map(c, 120, 4, InvariantFourierTangents::Form::Cos, mode, 7);
+            const auto dist = makeDistribution("vonmises:kappa=0.3", *c.group);
+            MatrixXfR F;
+            std::vector<MatrixXfR> dF;
+            MatrixXdR D;
+            std::vector<MatrixXdR> dD;
+            map.compute(dist, d.X, rows, {"kappa"}, F, dF);
+            map.compute(dist, d.X, rows, {"kappa"}, D, dD);
+            const double scale = D.cwiseAbs().maxCoeff(), dScale = dD[0].cwiseAbs().maxCoeff();
+            QVERIFY(scale > 0 && dScale > 0);
+            const double err = (F.cast<double>() - D).cwiseAbs().maxCoeff() / scale;
+            const double dErr = (dF[0].cast<double>() - dD[0]).cwiseAbs().maxCoeff() / dScale;
+            QVERIFY2(err < 1e-5 && dErr < 1e-5, qPrintable(QString("%1: features %2, derivatives %3 of their scale")
+                                                               .arg(mode).arg(err).arg(dErr)));
         }
     }
 
