@@ -158,7 +158,6 @@ struct InvariantFourierTangents::Work {
         const Shape& shape = map.context_.shape;
         std::vector<std::vector<GroupTangent>> tangents;
         const std::vector<GroupElement> elements = sampler.sharedElements(params, tangents);
-        const Mat Xr = selectRows(X, rows).template cast<Scalar>();
         const Eigen::Index d = W.cols(), M = Eigen::Index(params.size()), s = map.s_;
         const int r = map.r_;
         // Elements in chunks whose moved templates (and tangents) take at most kTemplateChunkBytes:
@@ -192,7 +191,8 @@ struct InvariantFourierTangents::Work {
             detail::forEachBlock(blocks.size(), 1, [&](std::size_t q, std::size_t) {
                 const auto [b0, b1] = blocks[q];
                 const Eigen::Index nb = Eigen::Index(b1 - b0);
-                const Mat Xb = Xr.middleRows(Eigen::Index(b0), nb);
+                Mat Xb(nb, d);  // the block's rows, in Scalar
+                for (Eigen::Index i = 0; i < nb; ++i) Xb.row(i) = X.row(Eigen::Index(rows[b0 + std::size_t(i)])).template cast<Scalar>();
                 const OnSupport inputs(Xb);
                 Mat P;
                 std::vector<Mat> dP(static_cast<std::size_t>(M));

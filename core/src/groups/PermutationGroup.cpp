@@ -16,10 +16,6 @@ namespace orbit {
 namespace {
 
 #if ORBIT_SIMD_DISPATCH
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593, as in CdfPool.cpp
-#endif
 /// out row i = in row perm[i] with its columns in the order perm, 16 columns a gather (the
 /// noisy-sort orbits of the QM7 features: a baseline build's scalar loop took twice as long).
 ORBIT_TARGET_AVX512 void permuteAvx512(const int* perm, std::size_t n, const float* in, float* out)
@@ -36,9 +32,6 @@ ORBIT_TARGET_AVX512 void permuteAvx512(const int* perm, std::size_t n, const flo
         }
     }
 }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 #endif
 
 } // namespace
