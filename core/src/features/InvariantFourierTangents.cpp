@@ -24,8 +24,8 @@ InvariantFourierTangents::InvariantFourierTangents(FeatureContext context, int s
 {
     if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
     if (r < 1) throw SpecError("features.r", "must be >= 1", std::to_string(r));
-    if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
-        throw SpecError("kernel", "random Fourier features need a gaussian kernel",
+    if (!context_.kernel || !context_.kernel->stationary())
+        throw SpecError("kernel", "random Fourier features need a shift-invariant kernel (gaussian, laplacian or matern)",
                         context_.kernel ? context_.kernel->spec() : std::string("none"));
     if (!context_.group || !context_.dist) throw SpecError("group", "invariant features need a group and a distribution");
     if (!context_.group->isDifferentiable())
@@ -41,7 +41,7 @@ InvariantFourierTangents::InvariantFourierTangents(FeatureContext context, int s
     if (mode_ == "templates" && !detail::OrbitPlan::wouldUseTemplates(context_, "auto"))
         throw SpecError("features.mode", "the template trick needs a unitary action and a symmetric distribution",
                         context_.dist->spec());
-    InvariantRandomFourier::drawTemplates(s_, context_.shape.dim(), context_.kernel->sigma(), form_, seed_, W_, b_);
+    InvariantRandomFourier::drawTemplates(s_, context_.shape.dim(), *context_.kernel, form_, seed_, W_, b_);
 }
 
 InvariantFourierTangents InvariantFourierTangents::firstTemplates(int s) const

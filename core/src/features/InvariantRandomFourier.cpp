@@ -18,8 +18,8 @@ InvariantRandomFourier::InvariantRandomFourier(FeatureContext context, int s, in
     : OrbitFeatureMap(std::move(context)), s_(s), r_(r), form_(form), mode_(std::move(mode))
 {
     if (s < 1) throw SpecError("features.s", "must be >= 1", std::to_string(s));
-    if (!context_.kernel || context_.kernel->kind() != BaseKernel::Kind::Gaussian)
-        throw SpecError("kernel", "random Fourier features need a gaussian kernel",
+    if (!context_.kernel || !context_.kernel->stationary())
+        throw SpecError("kernel", "random Fourier features need a shift-invariant kernel (gaussian, laplacian or matern)",
                         context_.kernel ? context_.kernel->spec() : std::string("none"));
 }
 
@@ -55,7 +55,7 @@ void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const P
     const double drawShare = plan->sampler && plan->templateTrick ? 1.0 / (1.0 + plan->r) : 1.0;
     MatrixXfR W;
     Eigen::VectorXf b;
-    drawTemplates(s_, d, context_.kernel->sigma(), form_, seed, W, b, progress, drawShare);
+    drawTemplates(s_, d, *context_.kernel, form_, seed, W, b, progress, drawShare);
     MatrixXfR product = plan->prepareTemplates(W, detail::subProgress(progress, drawShare, 1.0));
     W_ = std::move(W);
     b_ = std::move(b);
@@ -63,17 +63,16 @@ void InvariantRandomFourier::fit(const MatrixXfR& X, std::uint64_t seed, const P
     plan_ = std::move(plan);
 }
 
-void InvariantRandomFourier::drawTemplates(int s, Eigen::Index d, double sigma, Form form, std::uint64_t seed,
+void InvariantRandomFourier::drawTemplates(int s, Eigen::Index d, const BaseKernel& kernel, Form form, std::uint64_t seed,
                                            MatrixXfR& W, Eigen::VectorXf& b, const Progress& progress, double share)
 {
-    const double invSigma = 1.0 / sigma;
     Rng rng = makeRng(seed, 1);
     W.resize(s, d);
     const Eigen::Index rowsPerReport = std::max<Eigen::Index>(1, detail::kTemplateChunkValues / std::max<Eigen::Index>(d, 1));
     for (Eigen::Index j = 0; j < s; ++j) {
         if (j % rowsPerReport == 0)
             reportProgress(progress, share * double(j) / double(s), "drawing w " + std::to_string(j) + "/" + std::to_string(s));
-        for (Eigen::Index t = 0; t < d; ++t) W(j, t) = static_cast<float>(standardNormal(rng) * invSigma);
+        kernel.drawFrequency(rng, W.data() + j * d, d);
     }
     b.resize(s);
     for (Eigen::Index j = 0; j < s; ++j) b[j] = form == Form::Cos ? static_cast<float>(2.0 * M_PI * uniform01(rng)) : 0.0f;

@@ -22,6 +22,9 @@ KernelInvariantFeatures::KernelInvariantFeatures(FeatureContext context, int tem
     if (pooling == Pooling::Moments && (moments < 1 || moments > 16))
         throw SpecError("features.eta", "moments:n needs 1 <= n <= 16", std::to_string(moments));
     if (!context_.kernel) throw SpecError("kernel", "kif needs a base kernel");
+    if (!context_.kernel->fromProducts())
+        throw SpecError("kernel", "kif is built on inner products: the laplacian kernel's L1 distances do not come from them",
+                        context_.kernel->spec());
 }
 
 KernelInvariantFeatures::~KernelInvariantFeatures() = default;

@@ -83,6 +83,10 @@ NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks
                         formatNumber(whitening.jitter));
     }
     if (!context_.kernel) throw SpecError("kernel", "Nystrom features need a base kernel");
+    if (!context_.kernel->fromProducts())
+        throw SpecError("kernel", "Nystrom features of the laplacian kernel are not built yet (its L1 distances do not come from "
+                                  "the products this map pools): use rf, irf or exact:r=R with it",
+                        context_.kernel->spec());
     if (landmarks == Landmarks::Orbit && !(context_.group && context_.dist))
         throw SpecError("features.landmarks", "orbit landmarks need a group and a distribution", "orbit");
 }

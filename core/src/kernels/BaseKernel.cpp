@@ -7,6 +7,7 @@
 #include "orbit/util/RandomSubset.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "orbit/kernels/FastExp.hpp"
 #include "kernels/GaussianRows.hpp"
 #include "util/Deterministic.hpp"
 
@@ -29,6 +30,121 @@ BaseKernel BaseKernel::gaussian(double sigma)
     return k;
 }
 
+BaseKernel BaseKernel::laplacian(double sigma)
+{
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw SpecError("kernel", "laplacian sigma must be positive", std::to_string(sigma));
+    BaseKernel k;
+    k.kind_ = Kind::Laplacian;
+    k.sigma_ = sigma;
+    return k;
+}
+
+BaseKernel BaseKernel::matern(double nu, double sigma)
+{
+    if (nu != 0.5 && nu != 1.5 && nu != 2.5) throw SpecError("kernel", "matern nu must be 0.5, 1.5 or 2.5", formatNumber(nu));
+    if (!(sigma > 0.0) || !std::isfinite(sigma))
+        throw SpecError("kernel", "matern sigma must be positive", std::to_string(sigma));
+    BaseKernel k;
+    k.kind_ = Kind::Matern;
+    k.sigma_ = sigma;
+    k.nu_ = nu;
+    return k;
+}
+
+BaseKernel BaseKernel::withSigma(double sigma) const
+{
+    switch (kind_) {
+    case Kind::Gaussian: return gaussian(sigma);
+    case Kind::Laplacian: return laplacian(sigma);
+    case Kind::Matern: return matern(nu_, sigma);
+    case Kind::Polynomial: break;
+    }
+    throw ContractError("BaseKernel::withSigma", "the polynomial kernel has no bandwidth");
+}
+
+BaseKernel::Distance BaseKernel::distance() const
+{
+    switch (kind_) {
+    case Kind::Gaussian: return Distance::SquaredEuclidean;
+    case Kind::Laplacian: return Distance::L1;
+    case Kind::Matern: return Distance::Euclidean;
+    case Kind::Polynomial: break;
+    }
+    return Distance::None;
+}
+
+double BaseKernel::ofDistance(double dist) const
+{
+    switch (kind_) {
+    case Kind::Gaussian: return std::exp(-dist * gamma_);
+    case Kind::Laplacian: return std::exp(-dist / sigma_);
+    case Kind::Matern: {
+        const double r = std::sqrt(2.0 * nu_) * dist / sigma_;
+        if (nu_ == 0.5) return std::exp(-r);
+        if (nu_ == 1.5) return (1.0 + r) * std::exp(-r);
+        return (1.0 + r + r * r / 3.0) * std::exp(-r);
+    }
+    case Kind::Polynomial: break;
+    }
+    throw ContractError("BaseKernel::ofDistance", "the polynomial kernel is not a function of a distance");
+}
+
+double BaseKernel::ofDistanceLogSigmaDerivative(double dist) const
+{
+    // d/d(log sigma) = sigma d/d sigma; for k(r) with r = c dist / sigma, dr/d(log sigma) = -r.
+    switch (kind_) {
+    case Kind::Gaussian: {
+        const double e = dist * gamma_;  // d^2 / (2 sigma^2): d/d(log sigma) of -e is 2 e
+        return 2.0 * e * std::exp(-e);
+    }
+    case Kind::Laplacian: {
+        const double r = dist / sigma_;
+        return r * std::exp(-r);
+    }
+    case Kind::Matern: {
+        const double r = std::sqrt(2.0 * nu_) * dist / sigma_;
+        const double e = std::exp(-r);
+        // dk/dr: nu 1/2: -e; 3/2: -r e; 5/2: -(r + r^2) e / 3. Times dr/dlog sigma = -r.
+        if (nu_ == 0.5) return r * e;
+        if (nu_ == 1.5) return r * r * e;
+        return r * (r + r * r) * e / 3.0;
+    }
+    case Kind::Polynomial: break;
+    }
+    throw ContractError("BaseKernel::ofDistanceLogSigmaDerivative", "the polynomial kernel has no bandwidth");
+}
+
+void BaseKernel::drawFrequency(Rng& rng, float* w, Eigen::Index d) const
+{
+    const double invSigma = 1.0 / sigma_;
+    switch (kind_) {
+    case Kind::Gaussian:
+        for (Eigen::Index t = 0; t < d; ++t) w[t] = static_cast<float>(standardNormal(rng) * invSigma);
+        return;
+    case Kind::Laplacian:
+        // Cauchy(0, 1/sigma) per coordinate by inversion: tan(pi (u - 1/2)) / sigma.
+        for (Eigen::Index t = 0; t < d; ++t)
+            w[t] = static_cast<float>(std::tan(M_PI * (uniform01(rng) - 0.5)) * invSigma);
+        return;
+    case Kind::Matern: {
+        // Multivariate t with 2 nu (1, 3 or 5) degrees of freedom: z / sigma * sqrt(2 nu / u),
+        // u = the sum of 2 nu squared standard normals (chi^2).
+        const int dof = int(std::lround(2.0 * nu_));
+        double u = 0.0;
+        for (int k = 0; k < dof; ++k) {
+            const double z = standardNormal(rng);
+            u += z * z;
+        }
+        const double scale = invSigma * std::sqrt(double(dof) / std::max(u, 1e-300));
+        for (Eigen::Index t = 0; t < d; ++t) w[t] = static_cast<float>(standardNormal(rng) * scale);
+        return;
+    }
+    case Kind::Polynomial: break;
+    }
+    throw SpecError("kernel", "random Fourier features need a shift-invariant kernel (gaussian, laplacian or matern)", spec());
+}
+
 BaseKernel BaseKernel::polynomial(int degree, double c)
 {
     if (degree < 1) throw SpecError("kernel", "polynomial degree must be >= 1", std::to_string(degree));
@@ -42,7 +158,12 @@ BaseKernel BaseKernel::polynomial(int degree, double c)
 
 std::string BaseKernel::spec() const
 {
-    if (kind_ == Kind::Gaussian) return formatSpec("gaussian", {{"sigma", sigma_}});
+    switch (kind_) {
+    case Kind::Gaussian: return formatSpec("gaussian", {{"sigma", sigma_}});
+    case Kind::Laplacian: return formatSpec("laplacian", {{"sigma", sigma_}});
+    case Kind::Matern: return formatSpec("matern", {{"nu", nu_}, {"sigma", sigma_}});
+    case Kind::Polynomial: break;
+    }
     return formatSpec("polynomial", {{"degree", double(degree_)}, {"c", c_}});
 }
 
@@ -55,6 +176,19 @@ double BaseKernel::operator()(const float* x, const float* y, int d) const
             d2 += t * t;
         }
         return std::exp(-d2 / (2.0 * sigma_ * sigma_));
+    }
+    if (kind_ == Kind::Laplacian) {
+        double d1 = 0.0;
+        for (int i = 0; i < d; ++i) d1 += std::fabs(double(x[i]) - double(y[i]));
+        return ofDistance(d1);
+    }
+    if (kind_ == Kind::Matern) {
+        double d2 = 0.0;
+        for (int i = 0; i < d; ++i) {
+            const double t = double(x[i]) - double(y[i]);
+            d2 += t * t;
+        }
+        return ofDistance(std::sqrt(d2));
     }
     double p = 0.0;
     for (int i = 0; i < d; ++i) p += double(x[i]) * double(y[i]);
@@ -69,6 +203,22 @@ void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index col
         // dispatched row kernel (the same bits on every CPU).
         const float g = static_cast<float>(gamma_);
         for (Eigen::Index i = 0; i < rows; ++i) detail::gaussianRow(P + i * stride, aNorm2[i], bNorm2, g, cols);
+        return;
+    }
+    if (kind_ == Kind::Laplacian)
+        throw ContractError("BaseKernel::fromInnerProducts", "the laplacian kernel needs L1 distances, not inner products");
+    if (kind_ == Kind::Matern) {
+        // A float product leaves ~1e-7 (||a||^2 + ||b||^2) of rounding in d^2, and Matérn's square root
+        // (with nu = 1/2 its kink at 0) would turn that into a visible distance: below 1e-6 of the
+        // norms d^2 counts as 0.
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            float* row = P + i * stride;
+            for (Eigen::Index j = 0; j < cols; ++j) {
+                const double n2 = double(aNorm2[i]) + double(bNorm2[j]);
+                const double d2 = n2 - 2.0 * double(row[j]);
+                row[j] = static_cast<float>(ofDistance(d2 <= 1e-6 * n2 ? 0.0 : std::sqrt(d2)));
+            }
+        }
         return;
     }
     using Map = Eigen::Map<Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
@@ -95,6 +245,12 @@ MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
     if (A.cols() != B.cols())
         throw ContractError("BaseKernel::matrix", "rows of A have " + std::to_string(A.cols()) + " values, rows of B " +
                                                       std::to_string(B.cols()));
+    if (kind_ == Kind::Laplacian) {
+        MatrixXfR K = l1Distances(A, B);
+        const float inv = static_cast<float>(1.0 / sigma_);
+        for (Eigen::Index i = 0; i < K.size(); ++i) K.data()[i] = fastExp(-K.data()[i] * inv);
+        return K;
+    }
     const detail::SerialEigen serial;
     MatrixXfR K(A.rows(), B.rows());
     gemmABt(A, B, K);
@@ -137,6 +293,24 @@ double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::u
     return *mid;
 }
 
+double medianPairwiseL1Distance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+{
+    const std::size_t n = X.rows();
+    if (n < 2) throw SpecError("kernel", "the median rule needs at least 2 samples", std::to_string(n));
+    const std::vector<std::size_t> idx = medianSampleRows(n, maxSamples, seed);
+    const std::size_t m = idx.size();
+    MatrixXfR S(Eigen::Index(m), X.cols());
+    for (std::size_t a = 0; a < m; ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));
+    const MatrixXfR D = l1Distances(S, S);
+    std::vector<double> d;
+    d.reserve(m * (m - 1) / 2);
+    for (std::size_t a = 0; a < m; ++a)
+        for (std::size_t b = a + 1; b < m; ++b) d.push_back(double(D(Eigen::Index(a), Eigen::Index(b))));
+    auto mid = d.begin() + d.size() / 2;
+    std::nth_element(d.begin(), mid, d.end());
+    return *mid;
+}
+
 bool usesMedianRule(const std::string& spec)
 {
     return !trim(spec).empty() && parseSpec(spec, "kernel").has("median");
@@ -148,12 +322,19 @@ BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uin
     const KernelDescriptor* d = findKernel(s.name);
     if (!d) throw SpecError("kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
     checkSpecKeys(s, *d);
-    if (s.name == "gaussian") {
-        if (s.has("sigma")) return BaseKernel::gaussian(readReal(s, *d->parameter("sigma")));
+    if (s.name == "gaussian" || s.name == "laplacian" || s.name == "matern") {
+        const double nu = s.name == "matern" ? *parseDouble(readText(s, *d->parameter("nu"))) : 0.0;
+        auto make = [&](double sigma) {
+            if (s.name == "laplacian") return BaseKernel::laplacian(sigma);
+            if (s.name == "matern") return BaseKernel::matern(nu, sigma);
+            return BaseKernel::gaussian(sigma);
+        };
+        if (s.has("sigma")) return make(readReal(s, *d->parameter("sigma")));
         const double f = readReal(s, *d->parameter("median"));
-        const double med = medianPairwiseDistance(sample, 1000, seed);
+        const double med = s.name == "laplacian" ? medianPairwiseL1Distance(sample, 1000, seed)
+                                                 : medianPairwiseDistance(sample, 1000, seed);
         if (!(med > 0)) throw SpecError("kernel.median", "the median pairwise distance of the data is 0", text);
-        return BaseKernel::gaussian(f * med);
+        return make(f * med);
     }
     if (s.name == "polynomial")
         return BaseKernel::polynomial(static_cast<int>(readInteger(s, *d->parameter("degree"))),

@@ -1,6 +1,7 @@
 #include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/linalg/Gemm.hpp"
 
+#include "orbit/kernels/FastExp.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 
@@ -84,8 +85,15 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
         for (Eigen::Index j0 = i0; j0 < N; j0 += colPoints) {
             const Eigen::Index j1 = std::min(N, j0 + colPoints);
             G.resize((i1 - i0) * r, (j1 - j0) * r);
-            gemmABt(O.middleRows(i0 * r, (i1 - i0) * r), O.middleRows(j0 * r, (j1 - j0) * r), G);
-            kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
+            if (kernel.fromProducts()) {
+                gemmABt(O.middleRows(i0 * r, (i1 - i0) * r), O.middleRows(j0 * r, (j1 - j0) * r), G);
+                kernel.fromInnerProducts(G.data(), G.rows(), G.cols(), G.cols(), norms.data() + i0 * r, norms.data() + j0 * r);
+            } else {  // the Laplacian: L1 distances, then exp(-d / sigma)
+                l1DistanceBlock(O.data() + i0 * r * O.cols(), O.cols(), G.rows(), O.data() + j0 * r * O.cols(), O.cols(),
+                                G.cols(), O.cols(), G.data(), G.cols());
+                const float inv = static_cast<float>(1.0 / kernel.sigma());
+                for (Eigen::Index t = 0; t < G.size(); ++t) G.data()[t] = fastExp(-G.data()[t] * inv);
+            }
             for (Eigen::Index i = i0; i < i1; ++i)
                 for (Eigen::Index j = std::max(i, j0); j < j1; ++j) {
                     double sum = 0;

@@ -26,6 +26,27 @@ std::vector<KernelDescriptor> makeKernels()
     gaussian.parameters = {sigma, median};
     gaussian.alternatives = {{{"sigma", "median"}, true}};
     all.push_back(gaussian);
+    // The field's kernels on molecules: the same two bandwidth keys, each median on its own distance.
+    KernelDescriptor laplacian;
+    laplacian.name = "laplacian";
+    laplacian.displayName = "Laplacian (L1)";
+    laplacian.doc = "k(x, y) = exp(-||x - y||₁ / σ): the L1 kernel of Rupp et al. 2012 and Hansen et al. 2013.";
+    ParamDescriptor l1Median = median;
+    l1Median.doc = "σ as a multiple F of the median pairwise L1 distance of a seeded sample of the data "
+                   "(at most 1000 rows: the Gaussian's rows).";
+    laplacian.parameters = {sigma, l1Median};
+    laplacian.alternatives = {{{"sigma", "median"}, true}};
+    all.push_back(laplacian);
+    KernelDescriptor matern;
+    matern.name = "matern";
+    matern.displayName = "Matérn";
+    matern.doc = "Matérn on d = ||x - y||, r = √(2ν) d / σ (scikit-learn's convention): ν = 0.5 exp(-r), "
+                 "1.5 (1 + r) exp(-r), 2.5 (1 + r + r²/3) exp(-r).";
+    ParamDescriptor nu = choice("nu", {"1.5", "0.5", "2.5"}, "The smoothness ν: 0.5, 1.5 or 2.5.");
+    nu.label = "ν (smoothness)";
+    matern.parameters = {nu, sigma, median};
+    matern.alternatives = {{{"sigma", "median"}, true}};
+    all.push_back(matern);
     KernelDescriptor polynomial;
     polynomial.name = "polynomial";
     polynomial.displayName = "polynomial";

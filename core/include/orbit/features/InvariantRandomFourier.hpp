@@ -7,11 +7,13 @@
 
 namespace orbit {
 
-/// psi(x)_j = sqrt(2/s) (1/r) sum_k cos(<w_j, g_k x> + b_j), w_j ~ N(0, I / sigma^2), b_j ~ U[0, 2 pi),
+/// psi(x)_j = sqrt(2/s) (1/r) sum_k cos(<w_j, g_k x> + b_j), w_j drawn from the base kernel's spectral
+/// density (BaseKernel::drawFrequency: N(0, I / sigma^2) for the Gaussian, Cauchy(0, 1/sigma) per
+/// coordinate for the Laplacian, a multivariate t for Matérn; Rahimi & Recht 2007), b_j ~ U[0, 2 pi),
 /// g_k ~ q; or the complex form psi(x) = sqrt(1/s) (1/r) sum_k [cos <w_j, g_k x>, sin <w_j, g_k x>]_j.
-/// Without a group (r = 1, g = e) these are the plain random Fourier features of the Gaussian kernel.
+/// Without a group (r = 1, g = e) these are the plain random Fourier features of the base kernel.
 ///
-/// Requires a Gaussian base kernel. Guarantees E_w <psi(x), psi(y)> = (1/r^2) sum_{k,l} k(g_k x, g_l y),
+/// Requires a shift-invariant base kernel (gaussian, laplacian, matern). Guarantees E_w <psi(x), psi(y)> = (1/r^2) sum_{k,l} k(g_k x, g_l y),
 /// whose expectation over g is k_qG(x, y) (V-statistic, bias O(1/r) on the diagonal).
 /// When the action is unitary and q symmetric and independent of x, the r s transformed templates
 /// g_k^-1 w_j are computed once (the template trick) and a batch costs one product X W_G^T, a fused
@@ -41,9 +43,10 @@ public:
     /// template trick, its elementsFor(i, x) those of the data path.
     const OrbitSampler* orbitSampler() const;
 
-    /// The templates fit(X, seed) draws: s x d rows w_j ~ N(0, I / sigma^2) and s phases b_j ~ U[0, 2 pi)
-    /// (zero in the complex form), all from makeRng(seed, 1); progress goes up to `share`.
-    static void drawTemplates(int s, Eigen::Index d, double sigma, Form form, std::uint64_t seed, MatrixXfR& W,
+    /// The templates fit(X, seed) draws: s x d rows w_j from the kernel's spectral density (row by
+    /// row, BaseKernel::drawFrequency) and s phases b_j ~ U[0, 2 pi) (zero in the complex form), all
+    /// from makeRng(seed, 1); progress goes up to `share`.
+    static void drawTemplates(int s, Eigen::Index d, const BaseKernel& kernel, Form form, std::uint64_t seed, MatrixXfR& W,
                               Eigen::VectorXf& b, const Progress& progress = {}, double share = 1.0);
     /// The seed of the orbit sampler whose elements fit(X, seed) uses.
     static std::uint64_t samplerSeed(std::uint64_t seed);
