@@ -5,6 +5,7 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
@@ -151,11 +152,92 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
     return 0;
 }
 
+/// learn --learner gp: the exact GP's marginal likelihood, fold by fold with --eval kfold:K.
+int runLearnGp(const Args& args, LocalityConfig c, Io& io)
+{
+    if (args.flag("per-class")) throw SpecError("--per-class", "is a blr learn: learn --learner gp learns one locality", "gp");
+    if (!args.has("features")) c.features = "exact:r=4";
+    if (!isExactKernelSpec(c.features))
+        throw SpecError("--features", "learn --learner gp works on the exact invariant kernel: exact:r=R", c.features);
+    if (!args.has("max-evals")) c.maxEvaluations = 8;
+    const int inner = int(args.integer("inner-evals", 12, 1, 1000));
+    const int scan = int(args.integer("scan", 5, 2, 100));
+    const Dataset data = preparedData(args);
+    const ExactLearnResult r = learnExactGp(data, c, inner, scan, terminalProgress(io.err, io.progress, "learn"));
+    if (io.progress) io.err << "\n";
+    if (args.flag("json")) {
+        Json folds = Json::array();
+        for (const ExactLearnFold& f : r.folds) {
+            Json params = Json::object(), curve = Json::array();
+            for (const auto& [k, v] : f.params) params[k] = v;
+            for (const auto& [v, l] : f.curve) curve.push_back({{"value", v}, {"log_evidence", l}});
+            Json j = {{"params", params}, {"dist", f.dist}, {"log_evidence", f.logEvidence},
+                      {"bandwidth", f.hyper.sigma}, {"signal", f.hyper.signal}, {"noise", f.hyper.noise},
+                      {"outer_evaluations", f.outerEvaluations}, {"evaluations", f.innerEvaluations},
+                      {"train_rows", f.trainRows}, {"test_rows", f.testRows}, {"curve", curve}};
+            if (f.test) j["test"] = *f.test;
+            if (f.mae) j["mae"] = *f.mae;
+            if (f.test && !f.mae) j["accuracy"] = *f.test;
+            if (f.mae) j["rmse"] = *f.test;
+            folds.push_back(j);
+        }
+        Json j = {{"learner", "gp"}, {"param", r.param}, {"folds", folds}, {"evaluations", r.evaluations},
+                  {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}, {"ranks", 1}};
+        if (r.folds.size() == 1) {
+            const ExactLearnFold& f = r.folds.front();
+            Json params = Json::object();
+            for (const auto& [k, v] : f.params) params[k] = v;
+            j["params"] = params;
+            j["dist"] = f.dist;
+            j["log_evidence"] = f.logEvidence;
+            if (f.test) j["test"] = *f.test;
+        }
+        if (r.mean) {
+            j["metric"] = r.metric;
+            j["mean"] = *r.mean;
+            j["stddev"] = *r.stddev;
+            if (r.mae) {
+                j["rmse"] = *r.mean;
+                j["mae"] = *r.mae;
+            }
+        }
+        io.out << j.dump() << "\n";
+        return 0;
+    }
+    for (std::size_t k = 0; k < r.folds.size(); ++k) {
+        const ExactLearnFold& f = r.folds[k];
+        io.out << (r.folds.size() > 1 ? "fold " + std::to_string(k + 1) + ": " : std::string()) << "learned "
+               << readableParameters(f.params) << ", bandwidth " << readableNumber(f.hyper.sigma, 5) << ", signal "
+               << readableNumber(f.hyper.signal, 4) << ", noise " << readableNumber(f.hyper.noise, 4) << "; log marginal likelihood "
+               << readableNumber(f.logEvidence, 8) << " (" << f.outerEvaluations << " values, " << f.innerEvaluations
+               << " evaluations)";
+        if (f.test) io.out << "; test " << r.metric << " " << readableNumber(*f.test, 6);
+        if (f.mae) io.out << ", mae " << readableNumber(*f.mae, 6);
+        io.out << "\n  --dist " << f.dist << "\n";
+    }
+    if (r.mean) {
+        io.out << r.metric << " " << readableNumber(*r.mean, 6) << " +- " << readableNumber(*r.stddev, 4);
+        if (r.mae) io.out << ", mae " << readableNumber(*r.mae, 6);
+        io.out << "\n";
+    }
+    io.out << r.evaluations << " marginal-likelihood evaluations, " << readableNumber(r.secondsPerEvaluation, 3) << " s each; "
+           << readableNumber(r.seconds, 4) << " s in all\n";
+    return 0;
+}
+
 int runLearn(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
+    const std::string learner = args.text("learner", "blr");
+    if (learner != "blr" && learner != "gp") throw SpecError("--learner", "learn's learners are blr and gp", learner);
+    if (learner == "gp") {
+        if (!args.has("kernel")) c.kernel = "gaussian:median=1";
+        return runLearnGp(args, c, io);
+    }
+    if (isExactKernelSpec(c.features))
+        throw SpecError("--features", "exact:r=R is learned by the GP's marginal likelihood: add --learner gp", c.features);
     c.validate();
     if (args.flag("per-class")) return runPerClass(args, c, io);
     const Dataset data = localityData(args, c, io.ranks);
@@ -346,6 +428,10 @@ Command learnCommand()
     options.push_back({"bounds", "", false, "P=LO:HI[;...]", "search ranges (default: each parameter's typical range)"});
     options.push_back({"max-evals", "", false, "E", "full-size evidence evaluations at most (default 30)"});
     options.push_back({"per-class", "", true, "", "learn the parameters of every class (classes only), and the single one beside them"});
+    options.push_back({"learner", "", false, "blr|gp", "blr (default): the evidence of Bayesian linear regression on features; gp: "
+                                                       "the exact GP marginal likelihood on exact:r=R"});
+    options.push_back({"inner-evals", "", false, "E", "gp: L-BFGS evaluations over bandwidth, signal and noise per value (default 12)"});
+    options.push_back({"scan", "", false, "N", "gp: values scanned over the range, shared by the folds (default 5)"});
     return {"learn",
             "learn distribution parameters by maximising the Bayesian linear regression evidence",
             "learn --data FILE --features F --group G --dist D [--kernel K] --learn P[,P...] [--bounds P=LO:HI]\n"
@@ -374,7 +460,16 @@ Command learnCommand()
                 "per class), evaluations, test}, and with --eval `metric`, `test` (the per-class model's).\n"
                 "--json also gives `ranks`, `stage_seconds` {features, products, reduction, solve} on the\n"
                 "slowest rank over all evaluations, `feature_rows_held` (the most feature rows one rank held)\n"
-                "and `input_rows_held` (the most input rows one rank read).\n\n" +
+                "and `input_rows_held` (the most input rows one rank read).\n"
+                "--learner gp (features exact:r=R, default exact:r=4): the exact Gaussian process on the invariant\n"
+                "kernel k_G (R group samples per input, common random numbers), its log marginal likelihood\n"
+                "maximised over the parameter (a scan of --scan values shared by the folds, then golden-section\n"
+                "steps per fold: --max-evals values in all, default 8) and, at each value, over the kernel's\n"
+                "bandwidth, the signal and the noise variance (L-BFGS with the analytic gradient, --inner-evals).\n"
+                "Everything is fitted on training rows only (the median rule too). With --eval kfold:K every fold\n"
+                "learns on its own training part and scores its test part: --json gives `folds` [{params, dist,\n"
+                "log_evidence, bandwidth, signal, noise, test, rmse, mae, curve}], `mean`, `stddev`, and for\n"
+                "regression `rmse` and `mae`; `evaluations` and `seconds_per_evaluation`.\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runLearn};

@@ -5,6 +5,7 @@
 #include "experiments/TrainingLearners.hpp"
 #include "parallel/RowPlanning.hpp"
 #include "orbit/evaluation/Metrics.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
@@ -608,6 +609,8 @@ TrainResult train(const Dataset& data, const TrainConfig& config, const Progress
     if (!data.isClassification() && !data.isRegression())
         throw SpecError("data", "train needs class labels or regression targets", data.source);
     if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
+    // Exact kernel machines run whole on every rank (the same bits; not spread over ranks yet).
+    if (isExactKernelSpec(config.features)) return trainExact(data, config, progress);
     Trainer t(data, config, progress, ranks);
     return t.run();
 }

@@ -786,6 +786,8 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
     case Learner::Krr: return std::make_unique<RidgeLearner>(data, true, rows, false);
     case Learner::Blr: return std::make_unique<BlrLearner>(data, rows);
     case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows, keepDecisions);
+    case Learner::Gp:
+        throw SpecError("learner", "gp is a Gaussian process on the exact invariant kernel: give it --features exact:r=R", "gp");
     }
     throw ContractError("makeTrainLearner", "no learner for " + name);
 }

@@ -45,7 +45,7 @@ std::vector<LearnerDescriptor> makeLearners()
     svm.defaultAxis = {0.01, 0.1, 1.0, 10.0};
     svm.classesOnly = true;
     LearnerDescriptor krr = describe<LearnerDescriptor>(
-        Learner::Krr, "kernel ridge (krr)", "Exact Gaussian kernel ridge regression on the output of the feature map.", {lambda});
+        Learner::Krr, "kernel ridge (krr)", "Exact kernel ridge regression: on the exact invariant kernel with --features exact:r=R, else a Gaussian kernel on the output of the feature map.", {lambda});
     krr.defaultAxis = ridge.defaultAxis;
     krr.gaussianKernel = true;
     LearnerDescriptor blr = describe<LearnerDescriptor>(
@@ -53,7 +53,13 @@ std::vector<LearnerDescriptor> makeLearners()
         "Bayesian linear regression: its precisions maximise the evidence, which it reports "
         "(so it can choose κ without a validation split).");
     blr.logEvidence = true;
-    return {ridge, svm, krr, blr};
+    LearnerDescriptor gp = describe<LearnerDescriptor>(
+        Learner::Gp, "Gaussian process (gp)",
+        "Gaussian-process regression on the exact invariant kernel (--features exact:r=R): the bandwidth, signal and "
+        "noise variance maximise the log marginal likelihood, which it reports; classes are regression on their codes.");
+    gp.logEvidence = true;
+    gp.exactKernel = true;
+    return {ridge, svm, krr, blr, gp};
 }
 
 std::vector<EvaluationDescriptor> makeEvaluations()
@@ -121,6 +127,7 @@ const char* toString(Learner learner)
     case Learner::Svm: return "svm";
     case Learner::Krr: return "krr";
     case Learner::Blr: return "blr";
+    case Learner::Gp: return "gp";
     }
     return "learner";
 }

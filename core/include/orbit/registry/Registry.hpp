@@ -75,7 +75,7 @@ struct FeatureMapDescriptor : SpecDescriptor {
 struct KernelDescriptor : SpecDescriptor {};
 
 /// The learners of `train`.
-enum class Learner { Ridge, Svm, Krr, Blr };
+enum class Learner { Ridge, Svm, Krr, Blr, Gp };
 /// The score of a fold: accuracy for classes, RMSE for regression targets.
 enum class Metric { Accuracy, Rmse };
 /// The outer evaluation of `train`: one hold-out split, K seeded folds, or the dataset's own folds.
@@ -88,6 +88,7 @@ struct LearnerDescriptor : SpecDescriptor {
     bool classesOnly = false;         ///< needs class labels (svm)
     bool logEvidence = false;         ///< reports the log evidence (blr)
     bool gaussianKernel = false;      ///< a Gaussian kernel on its inputs (krr): the `median` axis applies
+    bool exactKernel = false;         ///< works on the exact invariant kernel only (gp: --features exact:r=R)
     /// The grid axis name, or empty.
     std::string axis() const { return parameters.empty() ? std::string() : parameters.front().key; }
 };
@@ -136,7 +137,7 @@ std::string synopsisList(const std::vector<D>& descriptors)
 const char* toString(Learner learner);
 const char* toString(Metric metric);
 const char* toString(EvaluationKind kind);
-/// The learner named `name`; SpecError(field, "must be ridge, svm, krr or blr", name) otherwise.
+/// The learner named `name`; SpecError(field, "must be ridge, svm, krr, blr or gp", name) otherwise.
 Learner parseLearner(const std::string& name, const std::string& field = "learner");
 /// The metric named `name` ("accuracy", "rmse"); SpecError(field) otherwise.
 Metric parseMetric(const std::string& name, const std::string& field = "metric");

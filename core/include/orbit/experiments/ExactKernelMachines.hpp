@@ -1,0 +1,94 @@
+#pragma once
+// Exact invariant kernel machines (`--features exact:r=R`): kernel ridge regression and Gaussian
+// processes on the invariant kernel k_G(x, y) = E_{g ~ q(.|x), g' ~ q(.|y)} k(g x, g' y) itself, no
+// feature map; and the locality learned by the GP's exact log marginal likelihood (`learn --learner
+// gp`), fold by fold.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/experiments/EvidenceObjective.hpp"
+#include "orbit/experiments/Training.hpp"
+#include "orbit/learn/GaussianProcess.hpp"
+#include "orbit/registry/Registry.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit {
+
+/// The descriptor of `exact:r=R[,centres=M]`: kept apart from the feature maps (it builds no map;
+/// only the kernel learners take it), so the panels that build every map do not list it.
+const FeatureMapDescriptor& exactKernelDescriptor();
+/// Whether a --features spec is `exact:...`.
+bool isExactKernelSpec(const std::string& features);
+
+/// A parsed `exact:r=R[,centres=M]`.
+struct ExactKernelSpec {
+    int r = 4;              ///< group samples per input (ignored for an exact Haar sum)
+    long long centres = 0;  ///< > 0: the m-centre Nystrom + conjugate-gradient solver (not built yet)
+};
+/// SpecError("features", ...) on bad text.
+ExactKernelSpec parseExactKernelSpec(const std::string& features);
+
+/// The orbit samples of the exact kernel: R per input from the per-input sub-streams of `seed`
+/// (OrbitSampler: common random numbers, the same base draws at every parameter value), or every
+/// element of a finite group (cyclic, orthogonal) when the distribution is haar: then k_G is the
+/// exact Haar sum. Without a group, the inputs themselves (R = 1: the base kernel).
+struct ExactOrbits {
+    MatrixXfR orbits;      ///< R consecutive rows per input
+    int r = 1;
+    bool haarSum = false;  ///< the exact sum over a finite group
+};
+ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed);
+
+/// The seed of the group samples of exact kernels for a run with --seed `seed`.
+std::uint64_t exactOrbitSeed(std::uint64_t seed);
+
+/// train() with `exact:` features (Training.hpp calls it): for each outer split,
+///  - krr: kernel ridge regression on k_G with the bandwidth (`median` multiples of the training
+///    rows' median distance, or `bandwidth`) and lambda chosen on the inner validation split(s);
+///  - gp: a Gaussian process whose bandwidth, signal and noise variance maximise the log marginal
+///    likelihood of the training rows; reports it as the fold's log evidence.
+/// Everything a fold learns reads its training rows only (the median rule included). The Gram
+/// matrices are in double precision, with jitter when a Cholesky needs it.
+TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {});
+
+/// One fold of learnExactGp.
+struct ExactLearnFold {
+    std::map<std::string, double> params;   ///< the learned distribution parameter
+    std::string dist;                       ///< its --dist spec
+    GpHyper hyper;                          ///< bandwidth, signal and noise variance at the optimum
+    double logEvidence = 0.0;               ///< the log marginal likelihood there (training rows)
+    std::optional<double> test, mae;        ///< the test part's score (accuracy or RMSE) and MAE
+    int outerEvaluations = 0, innerEvaluations = 0;
+    std::vector<std::pair<double, double>> curve;  ///< (parameter value, best log marginal likelihood) of each outer evaluation
+    std::size_t trainRows = 0, testRows = 0;
+};
+
+/// What learnExactGp found.
+struct ExactLearnResult {
+    std::string param, metric;
+    std::vector<ExactLearnFold> folds;
+    std::optional<double> mean, stddev, mae;  ///< over the folds' test scores
+    double seconds = 0.0;
+    int evaluations = 0;                      ///< marginal-likelihood evaluations in all
+    double secondsPerEvaluation = 0.0;
+};
+
+/// Learns one distribution parameter (config.learn, e.g. noisy sort's sigma or von Mises' kappa)
+/// with the kernel's bandwidth, the signal and the noise variance by the exact GP log marginal
+/// likelihood on k_G (`exact:r=R` in config.features; config.kernel the base kernel and the
+/// bandwidth's start). The parameter is searched without a gradient (its common-random-number
+/// curve is piecewise constant for noisy sort): a scan of `scan` values spread over its range
+/// (log-spaced for positive parameters), shared by the folds (one orbit-distance computation per
+/// value for every row), then golden-section steps in the best bracket of each fold (config.maxEvaluations
+/// outer evaluations in all per fold); at each value L-BFGS over (log bandwidth, log signal, log noise)
+/// with the analytic gradient, at most `innerEvaluations` evaluations, warm-started from the fold's
+/// best so far. With config.eval kfold:K (or holdout:FRAC) every fold learns on its training rows
+/// only and scores its test rows; without it all rows learn and nothing is scored.
+ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations = 12, int scan = 5,
+                              const Progress& progress = {});
+
+} // namespace orbit

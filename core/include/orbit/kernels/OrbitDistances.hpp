@@ -1,0 +1,49 @@
+#pragma once
+// The exact invariant kernel of the kernel machines (`--features exact:r=R`): k_G(x, y) =
+// E_{g ~ q(.|x), g' ~ q(.|y)} k(g x, g' y), estimated from R group samples per input (the V-statistic
+// over all R x R pairs, so the matrix stays positive semi-definite), or summed exactly over a finite
+// group with Haar weights.
+#include "orbit/data/Dataset.hpp"
+#include "orbit/evaluation/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+
+#include <Eigen/Core>
+
+namespace orbit {
+
+/// The pairwise distances of the orbit samples of n inputs, in a shift-invariant base kernel's own
+/// distance (squared Euclidean for the Gaussian, Euclidean for Matérn, L1 for the Laplacian):
+///   D(i R + a, j R + b) = dist(g_{i,a} x_i, g_{j,b} x_j),
+/// so that the invariant kernel at any bandwidth sigma is one elementwise pass:
+///   K_sigma(i, j) = (1/R^2) sum_{a,b} k_sigma(D(i R + a, j R + b)).
+/// The distances do not depend on sigma: a bandwidth search computes them once per distribution
+/// parameter. Computed in blocks on all cores (GEMM-based for the Euclidean distances, the
+/// dispatched L1 kernel for the Laplacian); the same bits at any thread count. Memory: 4 (nR)^2 bytes.
+class OrbitDistances {
+public:
+    /// orbits: R consecutive rows per input (OrbitSampler::transformBlock's layout).
+    OrbitDistances(const MatrixXfR& orbits, int r, BaseKernel::Distance distance, const Progress& progress = {});
+
+    Eigen::Index inputs() const { return n_; }
+    int r() const { return r_; }
+    BaseKernel::Distance distance() const { return distance_; }
+    /// Bytes an OrbitDistances of n inputs with R samples each holds.
+    static double bytesFor(double n, int r) { return 4.0 * (n * r) * (n * r); }
+
+    /// K(a, b) = k_G(x_rows[a], x_cols[b]) at the bandwidth of `kernel` (whose distance() must be
+    /// this one's; ContractError otherwise); with dK, dK/d log sigma as well. Rows and columns are
+    /// indices into the inputs the distances were computed for. Parallel over row blocks.
+    void gram(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+              Eigen::MatrixXd* dK = nullptr) const;
+    /// k_G(x_i, x_i) for each of `rows` (the V-statistic's diagonal, < 1 unless the orbit is one point).
+    Eigen::VectorXd diagonal(const BaseKernel& kernel, const Indices& rows) const;
+
+private:
+    MatrixXfR D_;
+    Eigen::Index n_ = 0;
+    int r_ = 1;
+    BaseKernel::Distance distance_ = BaseKernel::Distance::SquaredEuclidean;
+};
+
+} // namespace orbit

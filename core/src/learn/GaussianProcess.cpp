@@ -1,0 +1,251 @@
+#include "orbit/learn/GaussianProcess.hpp"
+
+#include "orbit/linalg/Gemm.hpp"
+#include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include "util/Deterministic.hpp"
+
+#include <nlopt.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+namespace {
+
+constexpr Eigen::Index kGpTile = 256;
+
+/// The lower triangle of C^-1 = L^-T L^-1 (the strict upper triangle left undefined), in tiles, each
+/// on one thread: W = L^-T row tile by row tile (a triangular solve of the trailing block), then
+/// the tile products W_I W_J^T. The same bits at any thread count.
+Eigen::MatrixXd gpInverseFromFactor(const Eigen::MatrixXd& L)
+{
+    const Eigen::Index n = L.rows();
+    const Eigen::Index tiles = (n + kGpTile - 1) / kGpTile;
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);  // L^-T, upper triangular
+    detail::forEachBlock(std::size_t(tiles), 1, [&](std::size_t t, std::size_t) {
+        const Eigen::Index i0 = Eigen::Index(t) * kGpTile, w = std::min(kGpTile, n - i0), m = n - i0;
+        // Rows [i0, i0 + w) of L^-T, columns [i0, n): [I 0] (L[i0:, i0:])^-T.
+        Eigen::MatrixXd B = Eigen::MatrixXd::Identity(w, m);
+        solveRightLowerTransposed(L.block(i0, i0, m, m), B);
+        W.block(i0, i0, w, m) = B;
+    });
+    Eigen::MatrixXd Cinv(n, n);
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    for (Eigen::Index I = 0; I < tiles; ++I)
+        for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+    detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
+        const auto [I, J] = pairs[p];
+        const Eigen::Index i0 = I * kGpTile, j0 = J * kGpTile;
+        const Eigen::Index wi = std::min(kGpTile, n - i0), wj = std::min(kGpTile, n - j0);
+        // (W W^T)_IJ = sum_k W[I, k] W[J, k]: both rows are zero left of i0 (i0 >= j0).
+        Eigen::MatrixXd C(wi, wj);
+        gemmABt(W.block(i0, i0, wi, n - i0), W.block(j0, i0, wj, n - i0), C);
+        Cinv.block(i0, j0, wi, wj) = C;
+    });
+    return Cinv;
+}
+
+/// sum_ij A_ij M_ij over the full symmetric matrices whose lower triangles A and M hold: tile sums
+/// in a fixed order.
+double gpSymmetricInner(const Eigen::MatrixXd& A, const Eigen::MatrixXd& M)
+{
+    const Eigen::Index n = A.rows();
+    std::vector<double> cols(std::size_t(n), 0.0);
+    detail::forEachBlock(std::size_t(n), 64, [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t j = b0; j < b1; ++j) {
+            const auto c = Eigen::Index(j);
+            const double diag = A(c, c) * M(c, c);
+            const double below = (A.col(c).tail(n - c - 1).array() * M.col(c).tail(n - c - 1).array()).sum();
+            cols[j] = diag + 2.0 * below;
+        }
+    });
+    double s = 0.0;
+    for (double v : cols) s += v;
+    return s;
+}
+
+/// sum_c a_c^T M a_c for the symmetric M whose lower triangle M holds.
+double gpQuadraticForm(const Eigen::MatrixXd& M, const Eigen::MatrixXd& alpha)
+{
+    const detail::SerialEigen serial;
+    const Eigen::MatrixXd Ma = M.selfadjointView<Eigen::Lower>() * alpha;
+    return (alpha.array() * Ma.array()).sum();
+}
+
+} // namespace
+
+GpFactor factoriseGp(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double signal, double noise,
+                     const std::string& what, const Progress& progress)
+{
+    if (K.rows() != K.cols() || K.rows() != Y.rows())
+        throw ContractError("factoriseGp", "K is " + std::to_string(K.rows()) + " x " + std::to_string(K.cols()) + ", Y has " +
+                                               std::to_string(Y.rows()) + " rows");
+    const Eigen::Index n = K.rows();
+    const double meanDiag = signal * K.diagonal().mean() + noise;
+    GpFactor f;
+    for (double jitter = 0.0;;) {
+        f.L = signal * K;
+        f.L.diagonal().array() += noise + jitter;
+        if (choleskyInPlace(f.L, progress)) {
+            f.jitter = jitter;
+            break;
+        }
+        jitter = jitter == 0.0 ? 1e-10 * meanDiag : 10.0 * jitter;
+        if (jitter > 1.0001e-4 * meanDiag)
+            throw SpecError("kernel",
+                            "the Gram matrix is not positive definite even with jitter " + formatNumber(1e-4) +
+                                " x its mean diagonal (signal " + formatNumber(signal) + ", noise " + formatNumber(noise) + ")",
+                            what);
+    }
+    f.L.triangularView<Eigen::StrictlyUpper>().setZero();
+    {
+        const detail::SerialEigen serial;
+        f.alpha = Y;
+        f.L.triangularView<Eigen::Lower>().solveInPlace(f.alpha);
+        f.L.transpose().triangularView<Eigen::Upper>().solveInPlace(f.alpha);
+    }
+    const double m = double(Y.cols());
+    f.logLikelihood = -0.5 * (Y.array() * f.alpha.array()).sum() - m * f.L.diagonal().array().log().sum() -
+                      0.5 * double(n) * m * std::log(2.0 * std::numbers::pi);
+    return f;
+}
+
+GpLikelihood gpLogLikelihood(const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK, const Eigen::MatrixXd& Y, double signal,
+                             double noise, bool gradient, const std::string& what, const Progress& progress)
+{
+    const GpFactor f = factoriseGp(K, Y, signal, noise, what, progress);
+    GpLikelihood out;
+    out.logLikelihood = f.logLikelihood;
+    out.jitter = f.jitter;
+    if (!gradient && !dK) return out;
+    const double m = double(Y.cols());
+    const Eigen::MatrixXd Cinv = gpInverseFromFactor(f.L);
+    // 1/2 tr((A - m C^-1) dC), A = sum_c a_c a_c^T: a^T dC a - m <C^-1, dC>.
+    const double traceCinv = Cinv.diagonal().sum();
+    const double aKa = gpQuadraticForm(K, f.alpha);
+    out.dLogSignal = 0.5 * signal * (aKa - m * gpSymmetricInner(Cinv, K));
+    out.dLogNoise = 0.5 * (noise + f.jitter) * (f.alpha.squaredNorm() - m * traceCinv);
+    if (dK) out.dLogSigma = 0.5 * signal * (gpQuadraticForm(*dK, f.alpha) - m * gpSymmetricInner(Cinv, *dK));
+    return out;
+}
+
+GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const GpHyper& start, const GpBounds& bounds,
+                         int maxEvaluations, const std::string& what, const Progress& progress)
+{
+    const bool fitSigma = bounds.sigmaHi > bounds.sigmaLo;
+    const unsigned dims = fitSigma ? 3 : 2;
+    auto clampLog = [](double v, double lo, double hi) { return std::log(std::clamp(v, lo, hi)); };
+    std::vector<double> x, lo, hi;
+    if (fitSigma) {
+        x.push_back(clampLog(start.sigma, bounds.sigmaLo, bounds.sigmaHi));
+        lo.push_back(std::log(bounds.sigmaLo));
+        hi.push_back(std::log(bounds.sigmaHi));
+    }
+    x.push_back(clampLog(start.signal, bounds.signalLo, bounds.signalHi));
+    lo.push_back(std::log(bounds.signalLo));
+    hi.push_back(std::log(bounds.signalHi));
+    x.push_back(clampLog(start.noise, bounds.noiseLo, bounds.noiseHi));
+    lo.push_back(std::log(bounds.noiseLo));
+    hi.push_back(std::log(bounds.noiseHi));
+
+    GpFit fit;
+    fit.logLikelihood = -std::numeric_limits<double>::infinity();
+    fit.hyper = start;
+    Eigen::MatrixXd K, dK;
+    double cachedSigma = std::numeric_limits<double>::quiet_NaN();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto objective = [&](const std::vector<double>& v, std::vector<double>& grad) -> double {
+        GpHyper h = start;
+        std::size_t k = 0;
+        if (fitSigma) h.sigma = std::exp(v[k++]);
+        h.signal = std::exp(v[k++]);
+        h.noise = std::exp(v[k++]);
+        if (!(h.sigma == cachedSigma)) {
+            gram(h.sigma, K, fitSigma ? &dK : nullptr);
+            cachedSigma = h.sigma;
+        }
+        const GpLikelihood l = gpLogLikelihood(K, fitSigma ? &dK : nullptr, Y, h.signal, h.noise, !grad.empty(), what);
+        ++fit.evaluations;
+        fit.trajectory.emplace_back(h, l.logLikelihood);
+        if (l.logLikelihood > fit.logLikelihood) {
+            fit.logLikelihood = l.logLikelihood;
+            fit.hyper = h;
+        }
+        if (!grad.empty()) {
+            std::size_t g = 0;
+            if (fitSigma) grad[g++] = l.dLogSigma;
+            grad[g++] = l.dLogSignal;
+            grad[g++] = l.dLogNoise;
+        }
+        reportProgress(progress, double(fit.evaluations) / double(std::max(1, maxEvaluations)),
+                       "marginal likelihood " + std::to_string(fit.evaluations) + ": " + formatNumber(l.logLikelihood));
+        return l.logLikelihood;
+    };
+    using Objective = decltype(objective);
+    nlopt::opt opt(nlopt::LD_LBFGS, dims);
+    opt.set_lower_bounds(lo);
+    opt.set_upper_bounds(hi);
+    opt.set_maxeval(std::max(1, maxEvaluations));
+    opt.set_ftol_abs(1e-3);
+    opt.set_xtol_rel(1e-4);
+    std::exception_ptr error;
+    struct Call {
+        Objective* f;
+        std::exception_ptr* error;
+    } call{&objective, &error};
+    opt.set_max_objective(
+        [](unsigned n, const double* v, double* grad, void* data) -> double {
+            auto* c = static_cast<Call*>(data);
+            try {
+                std::vector<double> g(grad ? n : 0);
+                const double r = (*c->f)(std::vector<double>(v, v + n), g);
+                if (grad) std::copy(g.begin(), g.end(), grad);
+                return r;
+            } catch (...) {
+                *c->error = std::current_exception();
+                throw nlopt::forced_stop();
+            }
+        },
+        &call);
+    double best = 0.0;
+    try {
+        opt.optimize(x, best);
+    } catch (const nlopt::roundoff_limited&) {
+    } catch (const nlopt::forced_stop&) {
+    } catch (const std::invalid_argument&) {
+    }
+    if (error) std::rethrow_exception(error);
+    fit.secondsPerEvaluation =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / double(std::max(1, fit.evaluations));
+    return fit;
+}
+
+void predictGp(const GpFactor& factor, const GpHyper& hyper, const Eigen::MatrixXd& Ks, const Eigen::VectorXd& kss,
+               Eigen::MatrixXd& mean, Eigen::VectorXd* variance)
+{
+    {
+        const detail::SerialEigen serial;
+        mean = hyper.signal * (Ks * factor.alpha);
+    }
+    if (!variance) return;
+    // ||L^-1 k*||^2 per test point: rows of Ks L^-T, in tiles of test points (one thread each).
+    const Eigen::Index t = Ks.rows();
+    variance->resize(t);
+    detail::forEachBlock(std::size_t(t), 64, [&](std::size_t b0, std::size_t b1) {
+        Eigen::MatrixXd V = Ks.middleRows(Eigen::Index(b0), Eigen::Index(b1 - b0));
+        solveRightLowerTransposed(factor.L, V);
+        for (std::size_t i = b0; i < b1; ++i) {
+            const double v = hyper.signal * kss[Eigen::Index(i)] -
+                             hyper.signal * hyper.signal * V.row(Eigen::Index(i - b0)).squaredNorm();
+            (*variance)[Eigen::Index(i)] = std::max(0.0, v);
+        }
+    });
+}
+
+} // namespace orbit
