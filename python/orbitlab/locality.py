@@ -19,9 +19,12 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : a map of this package with a group and a distribution (default: InvariantRBFSampler
-        with rotation and vonmises:kappa=1; give image_shape there). Its features, group,
+    estimator : a map of this package with a group and a distribution. Its features, group,
         distribution (the start values) and kernel are `learn`'s --features, --group, --dist, --kernel.
+        Default: InvariantRBFSampler(group="translation", distribution="gaussian:sigma=1",
+        image_shape=(1, -1)), each row a one-pixel-high signal shifted along its length, which
+        learns sigma on rows of any length. For images give a map with their image_shape, e.g.
+        InvariantRBFSampler(group="rotation", distribution="vonmises:kappa=1", image_shape=(28, 28)).
     learn : str, list of str or None. The parameters to learn, named as `learn --learn` names them
         ("kappa", "a", "sigma", "rotation.kappa"); None: every learnable one of the distribution.
     bounds : dict name -> (lo, hi) or None, replacing the default search ranges (--bounds).
@@ -48,7 +51,9 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _map(self):
-        est = InvariantRBFSampler(group="rotation", distribution="vonmises:kappa=1") if self.estimator is None else self.estimator
+        est = self.estimator
+        if est is None:
+            est = InvariantRBFSampler(group="translation", distribution="gaussian:sigma=1", image_shape=(1, -1))
         if not isinstance(est, _MapEstimator):
             raise ValueError(f"estimator: must be a map of orbitlab (InvariantRBFSampler, ...) (value '{type(est).__name__}')")
         return clone(est)
@@ -57,7 +62,7 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         X, y = self._validate_data(X, y, dtype=FLOAT_DTYPES, y_numeric=False)
         y = column_or_1d(y, warn=True)
         est = self._map()
-        features, group, dist, kernel = est._specs()
+        features, group, dist, kernel = est._specs(X.shape[0])
         if not group or not dist:
             raise ValueError("estimator: learning a locality needs a map with a group and a distribution")
         kind, shape = input_geometry(est.input_kind, est.image_shape, X.shape[1])
