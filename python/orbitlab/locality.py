@@ -9,10 +9,11 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _orbitlab
 from ._common import FLOAT_DTYPES, input_geometry, printer, seed_of, threads_of
+from ._sklearn_compat import TagsMixin, validate_data
 from .maps import InvariantRBFSampler, _MapEstimator
 
 
-class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
+class EvidenceLocality(TagsMixin, MetaEstimatorMixin, TransformerMixin, BaseEstimator):
     """Learns the distribution's parameters of a map by maximising the Bayesian linear regression
     log evidence of its features over (X, y), with the templates and group samples fixed by the
     seed (common random numbers), then fits a clone of the map at the learned parameters.
@@ -40,6 +41,8 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
     method_ : "lbfgs" or "bracket". estimator_ : the fitted map at params_.
     """
 
+    _orbit_tags = {"requires_y": True, "preserves_dtype": ["float32"]}
+
     def __init__(self, estimator=None, learn=None, bounds=None, max_evals=30, random_state=None, n_jobs=None,
                  verbose=0):
         self.estimator = estimator
@@ -59,7 +62,7 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         return clone(est)
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, dtype=FLOAT_DTYPES, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=FLOAT_DTYPES, y_numeric=False)
         y = column_or_1d(y, warn=True)
         est = self._map()
         features, group, dist, kernel = est._specs(X.shape[0])
@@ -106,12 +109,9 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self, "estimator_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return self.estimator_.transform(X)
 
     def get_feature_names_out(self, input_features=None):
         check_is_fitted(self, "estimator_")
         return self.estimator_.get_feature_names_out(input_features)
-
-    def _more_tags(self):
-        return {"requires_y": True, "preserves_dtype": [np.float32]}

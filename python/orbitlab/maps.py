@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _orbitlab
 from ._common import FLOAT_DTYPES, input_geometry, printer, seed_of, threads_of
+from ._sklearn_compat import TagsMixin, validate_data
 
 
 def kernel_spec(gamma, kernel):
@@ -38,10 +39,13 @@ def _spec(name, **keys):
     return name + (":" + ",".join(parts) if parts else "")
 
 
-class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _MapEstimator(TagsMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """The fit / transform of every map; subclasses say which spec strings their parameters make
     (_specs: features, group, distribution, kernel; n_samples, when given, is the number of training
     rows the spec is fitted on)."""
+
+    # The core computes in float32: float32 input gives float32 features, and so does float64.
+    _orbit_tags = {"preserves_dtype": ["float32"]}
 
     def _specs(self, n_samples=None):  # pragma: no cover - every subclass has one
         raise NotImplementedError
@@ -49,7 +53,7 @@ class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def fit(self, X, y=None):
         """Draws the templates and group samples from random_state (and fits landmarks on X for
         Nystroem). Returns self."""
-        X = self._validate_data(X, dtype=FLOAT_DTYPES)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES)
         features, group, dist, kernel = self._specs(X.shape[0])
         kind, shape = input_geometry(self.input_kind, self.image_shape, X.shape[1])
         if X.shape[0] < 2 and "median" in kernel:
@@ -66,7 +70,7 @@ class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def transform(self, X):
         """The features of every row of X: float32, n_samples x n_components_."""
         check_is_fitted(self, "map_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return self.map_.transform(X, threads_of(self.n_jobs), printer(self.verbose, type(self).__name__))
 
     @property
@@ -78,10 +82,6 @@ class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         """The fitted map's spec and the kernel it approximates, in the core's words."""
         check_is_fitted(self, "map_")
         return f"{self.map_.spec}: {self.map_.kernel}"
-
-    def _more_tags(self):
-        # The core computes in float32: float32 input gives float32 features, and so does float64.
-        return {"preserves_dtype": [np.float32]}
 
 
 class FeatureMap(_MapEstimator):

@@ -115,10 +115,18 @@ def test_every_estimator_is_checked_at_its_defaults():
     assert NOT_CHECKED <= classes
 
 
+def checks_of(estimator):
+    """(estimator, check) pairs of sklearn.utils.estimator_checks: estimator_checks_generator where
+    scikit-learn has it (1.6 and later), else check_estimator(generate_only=True)."""
+    from sklearn.utils import estimator_checks
+    if hasattr(estimator_checks, "estimator_checks_generator"):
+        return estimator_checks.estimator_checks_generator(estimator)
+    return estimator_checks.check_estimator(estimator, generate_only=True)
+
+
 def _failing_checks(estimator):
-    from sklearn.utils.estimator_checks import check_estimator
     failing = set()
-    for est, check in check_estimator(estimator, generate_only=True):
+    for est, check in checks_of(estimator):
         try:
             check(est)
         except (ValueError, AssertionError):
