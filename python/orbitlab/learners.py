@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _orbitlab
 from ._common import FLOAT_DTYPES, printer, threads_of
+from ._sklearn_compat import validate_data
 
 
 class _EvidenceLinear(BaseEstimator):
@@ -59,7 +60,7 @@ class _EvidenceLinear(BaseEstimator):
 
     def _scores(self, X):
         check_is_fitted(self, "weights_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return _orbitlab.linear_scores(X, self.weights_, self.bias_)
 
 
@@ -69,7 +70,7 @@ class BayesianLinearClassifier(ClassifierMixin, _EvidenceLinear):
     takes (numbers or strings); classes_ holds them in sorted order."""
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, dtype=FLOAT_DTYPES, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=FLOAT_DTYPES, y_numeric=False)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -96,7 +97,7 @@ class BayesianLinearRegressor(RegressorMixin, _EvidenceLinear):
     coef_ and intercept_ are in the targets' units."""
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, dtype=FLOAT_DTYPES, y_numeric=True)
+        X, y = validate_data(self, X, y, dtype=FLOAT_DTYPES, y_numeric=True)
         y = column_or_1d(y, warn=True).astype(np.float64)
         self._fit_coded(X, y, 0)
         scale, mean = self.coding_["scale"], self.coding_["mean"]
@@ -124,7 +125,7 @@ class SavedLinearModel(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """F W + b: n_samples x outputs (orbitlab-cli predict's score columns)."""
         check_is_fitted(self, "weights_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return _orbitlab.linear_scores(X, self.weights_, self.bias_)
 
     def predict(self, X):
@@ -152,5 +153,5 @@ class SavedKernelRidge(SavedLinearModel):
     def decision_function(self, X):
         """K(X, support_) dual_: n_samples x outputs (orbitlab-cli predict's score columns)."""
         check_is_fitted(self, "dual_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return _orbitlab.kernel_ridge_scores(X, self.support_, self.dual_, self.kernel_)

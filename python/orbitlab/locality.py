@@ -9,19 +9,23 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from . import _orbitlab
 from ._common import FLOAT_DTYPES, input_geometry, printer, seed_of, threads_of
+from ._sklearn_compat import TagsMixin, validate_data
 from .maps import InvariantRBFSampler, _MapEstimator
 
 
-class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
+class EvidenceLocality(TagsMixin, MetaEstimatorMixin, TransformerMixin, BaseEstimator):
     """Learns the distribution's parameters of a map by maximising the Bayesian linear regression
     log evidence of its features over (X, y), with the templates and group samples fixed by the
     seed (common random numbers), then fits a clone of the map at the learned parameters.
 
     Parameters
     ----------
-    estimator : a map of this package with a group and a distribution (default: InvariantRBFSampler
-        with rotation and vonmises:kappa=1; give image_shape there). Its features, group,
+    estimator : a map of this package with a group and a distribution. Its features, group,
         distribution (the start values) and kernel are `learn`'s --features, --group, --dist, --kernel.
+        Default: InvariantRBFSampler(group="translation", distribution="gaussian:sigma=1",
+        image_shape=(1, -1)), each row a one-pixel-high signal shifted along its length, which
+        learns sigma on rows of any length. For images give a map with their image_shape, e.g.
+        InvariantRBFSampler(group="rotation", distribution="vonmises:kappa=1", image_shape=(28, 28)).
     learn : str, list of str or None. The parameters to learn, named as `learn --learn` names them
         ("kappa", "a", "sigma", "rotation.kappa"); None: every learnable one of the distribution.
     bounds : dict name -> (lo, hi) or None, replacing the default search ranges (--bounds).
@@ -37,6 +41,8 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
     method_ : "lbfgs" or "bracket". estimator_ : the fitted map at params_.
     """
 
+    _orbit_tags = {"requires_y": True, "preserves_dtype": ["float32"]}
+
     def __init__(self, estimator=None, learn=None, bounds=None, max_evals=30, random_state=None, n_jobs=None,
                  verbose=0):
         self.estimator = estimator
@@ -48,16 +54,18 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _map(self):
-        est = InvariantRBFSampler(group="rotation", distribution="vonmises:kappa=1") if self.estimator is None else self.estimator
+        est = self.estimator
+        if est is None:
+            est = InvariantRBFSampler(group="translation", distribution="gaussian:sigma=1", image_shape=(1, -1))
         if not isinstance(est, _MapEstimator):
             raise ValueError(f"estimator: must be a map of orbitlab (InvariantRBFSampler, ...) (value '{type(est).__name__}')")
         return clone(est)
 
     def fit(self, X, y):
-        X, y = self._validate_data(X, y, dtype=FLOAT_DTYPES, y_numeric=False)
+        X, y = validate_data(self, X, y, dtype=FLOAT_DTYPES, y_numeric=False)
         y = column_or_1d(y, warn=True)
         est = self._map()
-        features, group, dist, kernel = est._specs()
+        features, group, dist, kernel = est._specs(X.shape[0])
         if not group or not dist:
             raise ValueError("estimator: learning a locality needs a map with a group and a distribution")
         kind, shape = input_geometry(est.input_kind, est.image_shape, X.shape[1])
@@ -101,12 +109,9 @@ class EvidenceLocality(MetaEstimatorMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self, "estimator_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return self.estimator_.transform(X)
 
     def get_feature_names_out(self, input_features=None):
         check_is_fitted(self, "estimator_")
         return self.estimator_.get_feature_names_out(input_features)
-
-    def _more_tags(self):
-        return {"requires_y": True, "preserves_dtype": [np.float32]}

@@ -6,12 +6,15 @@ block by block, never copied whole). With the same spec and an int random_state,
 the bits `orbitlab-cli features --seed random_state` writes for the same rows.
 """
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _orbitlab
 from ._common import FLOAT_DTYPES, input_geometry, printer, seed_of, threads_of
+from ._sklearn_compat import TagsMixin, validate_data
 
 
 def kernel_spec(gamma, kernel):
@@ -36,18 +39,22 @@ def _spec(name, **keys):
     return name + (":" + ",".join(parts) if parts else "")
 
 
-class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _MapEstimator(TagsMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """The fit / transform of every map; subclasses say which spec strings their parameters make
-    (_specs: features, group, distribution, kernel)."""
+    (_specs: features, group, distribution, kernel; n_samples, when given, is the number of training
+    rows the spec is fitted on)."""
 
-    def _specs(self):  # pragma: no cover - every subclass has one
+    # The core computes in float32: float32 input gives float32 features, and so does float64.
+    _orbit_tags = {"preserves_dtype": ["float32"]}
+
+    def _specs(self, n_samples=None):  # pragma: no cover - every subclass has one
         raise NotImplementedError
 
     def fit(self, X, y=None):
         """Draws the templates and group samples from random_state (and fits landmarks on X for
         Nystroem). Returns self."""
-        X = self._validate_data(X, dtype=FLOAT_DTYPES)
-        features, group, dist, kernel = self._specs()
+        X = validate_data(self, X, dtype=FLOAT_DTYPES)
+        features, group, dist, kernel = self._specs(X.shape[0])
         kind, shape = input_geometry(self.input_kind, self.image_shape, X.shape[1])
         if X.shape[0] < 2 and "median" in kernel:
             raise ValueError(f"kernel: the median rule needs at least 2 samples; got 1 sample (value '{kernel}')")
@@ -63,7 +70,7 @@ class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     def transform(self, X):
         """The features of every row of X: float32, n_samples x n_components_."""
         check_is_fitted(self, "map_")
-        X = self._validate_data(X, dtype=FLOAT_DTYPES, reset=False)
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
         return self.map_.transform(X, threads_of(self.n_jobs), printer(self.verbose, type(self).__name__))
 
     @property
@@ -75,10 +82,6 @@ class _MapEstimator(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         """The fitted map's spec and the kernel it approximates, in the core's words."""
         check_is_fitted(self, "map_")
         return f"{self.map_.spec}: {self.map_.kernel}"
-
-    def _more_tags(self):
-        # The core computes in float32: float32 input gives float32 features, and so does float64.
-        return {"preserves_dtype": [np.float32]}
 
 
 class FeatureMap(_MapEstimator):
@@ -102,7 +105,7 @@ class FeatureMap(_MapEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _specs(self):
+    def _specs(self, n_samples=None):
         return str(self.features), self.group or "", self.distribution or "", kernel_spec(None, self.kernel)
 
 
@@ -148,7 +151,7 @@ class InvariantRBFSampler(_MapEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _specs(self):
+    def _specs(self, n_samples=None):
         form = None if self.form == "cos" else self.form
         if self.group is None and self.distribution is None:
             features = _spec("rf", s=self.n_components, form=form)
@@ -162,7 +165,12 @@ class InvariantNystroem(_MapEstimator):
     """Locally invariant Nystroem features (LGIKA eq. 8): psi(x) = (1/r) L sum_k k_Z(g_k x) with s
     landmarks Z drawn from the training rows and L^T L = (K_ZZ + jitter I)^-1. Without a group, plain
     Nystroem features. Parameters as InvariantRBFSampler's; landmarks: "random", "kmeans" or "orbit"
-    (None: the core's default); jitter: the landmark kernel's relative jitter (None: 1e-6)."""
+    (None: the core's default, orbit for a distribution that depends on the input, else random);
+    jitter: the landmark kernel's relative jitter (None: 1e-6).
+
+    Landmarks taken from the training rows cannot outnumber them: with fewer rows than n_components,
+    fit warns and uses every row (n_components_ = n_samples), as scikit-learn's Nystroem does.
+    Orbit landmarks are drawn from the orbits and may outnumber the rows."""
 
     def __init__(self, group=None, distribution=None, n_components=100, n_group_samples=16, gamma=None,
                  kernel=None, landmarks=None, jitter=None, mode="auto", input_kind="auto", image_shape=None,
@@ -182,12 +190,23 @@ class InvariantNystroem(_MapEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _specs(self):
+    def _landmarks_from_orbits(self):
+        if self.landmarks is not None:
+            return self.landmarks == "orbit"
+        return bool(self.distribution) and _orbitlab.distribution_info(self.distribution)["depends_on_input"]
+
+    def _specs(self, n_samples=None):
+        s = self.n_components
+        if n_samples is not None and isinstance(s, (int, np.integer)) and s > n_samples \
+                and not self._landmarks_from_orbits():
+            warnings.warn(f"n_components: {s} landmarks but {n_samples} training rows; every row is a landmark "
+                          f"(n_components_ = {n_samples})", UserWarning, stacklevel=3)
+            s = n_samples
         if self.group is None and self.distribution is None:
-            features = _spec("nystrom", s=self.n_components, landmarks=self.landmarks, jitter=self.jitter)
+            features = _spec("nystrom", s=s, landmarks=self.landmarks, jitter=self.jitter)
         else:
             mode = None if self.mode == "auto" else self.mode
-            features = _spec("inystrom", s=self.n_components, r=self.n_group_samples, landmarks=self.landmarks,
+            features = _spec("inystrom", s=s, r=self.n_group_samples, landmarks=self.landmarks,
                              jitter=self.jitter, mode=mode)
         return features, self.group or "", self.distribution or "", kernel_spec(self.gamma, self.kernel)
 
@@ -196,10 +215,15 @@ class GICDF(_MapEstimator):
     """Group-invariant CDF features (Mroueh, Voinea & Poggio 2015): for m Gaussian templates t_j and
     r group samples, the empirical CDF of <g_i t_j, x> at 2 n_bins + 1 thresholds in [-span, span]:
     n_templates (2 n_bins + 1) features. span: None (the paper's 1 + eps), a number, or "auto"
-    (measured on the training rows); norm: "each" (unit-norm inputs) or "max"."""
+    (measured on the training rows); norm: "each" (unit-norm inputs) or "max".
 
-    def __init__(self, group=None, distribution=None, n_templates=10, n_bins=25, n_group_samples=16, eps=0.1,
-                 span=None, norm="each", mode="auto", input_kind="auto", image_shape=None, random_state=None,
+    group, distribution: as InvariantRBFSampler's, but a GICDF needs both. The default is a set of 16
+    Haar-random orthogonal matrices with the Haar (uniform) distribution over it: it acts on rows of
+    any kind (vectors, images, Coulomb matrices; up to 2048 values), drawn from random_state. For
+    images give the group that fits them, e.g. group="rotation", distribution="haar"."""
+
+    def __init__(self, group="orthogonal:k=16", distribution="haar", n_templates=10, n_bins=25, n_group_samples=16,
+                 eps=0.1, span=None, norm="each", mode="auto", input_kind="auto", image_shape=None, random_state=None,
                  n_jobs=None, verbose=0):
         self.group = group
         self.distribution = distribution
@@ -216,7 +240,7 @@ class GICDF(_MapEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _specs(self):
+    def _specs(self, n_samples=None):
         mode = None if self.mode == "auto" else self.mode
         norm = None if self.norm == "each" else self.norm
         eps = None if self.eps == 0.1 else self.eps  # the core's default, left out of the spec
@@ -240,5 +264,5 @@ class SortedCoulomb(_MapEstimator):
     image_shape = None
     random_state = 0
 
-    def _specs(self):
+    def _specs(self, n_samples=None):
         return "sorted", "", "", ""

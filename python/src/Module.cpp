@@ -639,6 +639,15 @@ PYBIND11_MODULE(_orbitlab, m)
         info["uses_base_kernel"] = d->usesBaseKernel;
         return info;
     });
+    m.def("distribution_info", [](const std::string& dist) {
+        // The registry's word on a --dist spec; an affine spec (rotation=...,translation=...) names
+        // factors, none of whose distributions depends on the input.
+        const orbit::DistributionDescriptor* d =
+            orbit::findDistribution(orbit::trim(dist.substr(0, dist.find_first_of(":="))));
+        py::dict info;
+        info["depends_on_input"] = d && d->dependsOnInput;
+        return info;
+    }, py::arg("dist"));
     m.def("learner_info", [](const std::string& name) {
         const orbit::LearnerDescriptor& d = orbit::learnerDescriptor(orbit::parseLearner(name));
         py::dict info;

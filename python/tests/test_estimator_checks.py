@@ -1,5 +1,8 @@
 """scikit-learn's own contract: sklearn.utils.estimator_checks (Debian's scikit-learn 1.2) on every
-estimator of the package, in the configurations people use.
+estimator of the package at its default parameters and in the configurations people use
+(test_every_estimator_is_checked_at_its_defaults keeps the list whole). Not checked: SavedLinearModel
+and SavedKernelRidge, which predict with a saved model's arrays and refuse fit by design, and
+SettingPipeline, a Pipeline that from_setting builds (scikit-learn checks Pipeline itself).
 
 Checks that are skipped, and why (this list is the whole of it; test_skip_list_is_exact checks
 that each one does fail without its skip):
@@ -38,14 +41,17 @@ ESTIMATORS = [
     orbitlab.InvariantRBFSampler(n_components=50, n_group_samples=4, **TRANSLATION),
     orbitlab.InvariantRBFSampler(n_components=50, n_group_samples=4, mode="data", **TRANSLATION),
     orbitlab.InvariantRBFSampler(group="cyclic:n=1", distribution="haar", n_components=30, n_group_samples=1, gamma=0.5),
+    orbitlab.InvariantNystroem(),
     orbitlab.InvariantNystroem(n_components=10),
     orbitlab.InvariantNystroem(n_components=10, n_group_samples=4, **TRANSLATION),
+    orbitlab.GICDF(),
     orbitlab.GICDF(n_templates=5, n_bins=5, n_group_samples=4, **TRANSLATION),
     orbitlab.FeatureMap(),
     orbitlab.FeatureMap(features="rf:s=40+rf2:s=30"),
     orbitlab.SortedCoulomb(),
     orbitlab.BayesianLinearClassifier(),
     orbitlab.BayesianLinearRegressor(),
+    orbitlab.EvidenceLocality(),
     orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(n_components=20, n_group_samples=2, **TRANSLATION),
                               max_evals=3),
 ]
@@ -96,10 +102,31 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
+NOT_CHECKED = {"SavedLinearModel", "SavedKernelRidge", "SettingPipeline"}  # (the module's doc says why)
+
+
+def test_every_estimator_is_checked_at_its_defaults():
+    """Each estimator class of the package is in ESTIMATORS with its default parameters."""
+    from sklearn.base import BaseEstimator
+    classes = {name for name in orbitlab.__all__
+               if isinstance(getattr(orbitlab, name), type) and issubclass(getattr(orbitlab, name), BaseEstimator)}
+    at_defaults = {type(e).__name__ for e in ESTIMATORS if e.get_params(deep=False) == type(e)().get_params(deep=False)}
+    assert classes - NOT_CHECKED == at_defaults
+    assert NOT_CHECKED <= classes
+
+
+def checks_of(estimator):
+    """(estimator, check) pairs of sklearn.utils.estimator_checks: estimator_checks_generator where
+    scikit-learn has it (1.6 and later), else check_estimator(generate_only=True)."""
+    from sklearn.utils import estimator_checks
+    if hasattr(estimator_checks, "estimator_checks_generator"):
+        return estimator_checks.estimator_checks_generator(estimator)
+    return estimator_checks.check_estimator(estimator, generate_only=True)
+
+
 def _failing_checks(estimator):
-    from sklearn.utils.estimator_checks import check_estimator
     failing = set()
-    for est, check in check_estimator(estimator, generate_only=True):
+    for est, check in checks_of(estimator):
         try:
             check(est)
         except (ValueError, AssertionError):
@@ -131,7 +158,10 @@ def test_rows_do_not_depend_on_their_place(estimator):
     same (to rtol 1e-5 and 1e-5 of the outputs' largest magnitude) when the rows are shuffled or the
     data cut in two halves. Relative to the largest output, not a fixed atol: the Nystroem
     whitening spreads a product's rounding over all outputs, and near-zero outputs differed by up to
-    3.4e-6 of the largest (40 random states each; a fixed atol of 1e-6 failed for some states)."""
+    3.4e-6 of the largest (40 random states each; a fixed atol of 1e-6 failed for some states).
+    InvariantNystroem() takes every one of the 40 rows as a landmark (n_components 100 > 40): the
+    kernel of 40 close points in 3-D is then conditioned at the jitter's 1e6, which multiplies that
+    rounding to up to 1.6e-4 of the largest output (20 random states); 1e-3 of it there."""
     from sklearn.base import clone
     rng = np.random.default_rng(7)
     X = 3 * rng.uniform(size=(40, 3))
@@ -140,7 +170,8 @@ def test_rows_do_not_depend_on_their_place(estimator):
     order = rng.permutation(len(X))
     for method in _methods(est):
         whole = np.asarray(getattr(est, method)(X))
-        atol = 1e-5 * float(np.abs(whole).max())
+        every_row_a_landmark = isinstance(est, orbitlab.InvariantNystroem) and est.n_components_ == len(X)
+        atol = (1e-3 if every_row_a_landmark else 1e-5) * float(np.abs(whole).max())
         shuffled = np.asarray(getattr(est, method)(X[order]))
         np.testing.assert_allclose(shuffled, whole[order], rtol=1e-5, atol=atol, err_msg=method + " (order)")
         halves = np.concatenate([np.asarray(getattr(est, method)(X[:17])), np.asarray(getattr(est, method)(X[17:]))])

@@ -7,6 +7,7 @@ import signal
 import threading
 import time
 import tracemalloc
+import warnings
 
 import numpy as np
 import pytest
@@ -233,3 +234,24 @@ def test_keyboard_interrupt_stops_a_long_fit_within_a_second(what):
     print(f"{what}: stopped {stopped - sent['at']:.3f} s (wall) and {cpu - sent['cpu']:.3f} s (CPU) after Ctrl+C")
     assert cpu - sent["cpu"] < 1.0, f"{cpu - sent['cpu']:.2f} s of work after Ctrl+C"
     assert not hasattr(est, "map_") and not hasattr(est, "params_")  # nothing half-fitted is kept
+
+
+def test_nystroem_with_fewer_rows_than_landmarks_takes_every_row():
+    """As scikit-learn's Nystroem: n_components > n_samples warns and uses every row as a landmark;
+    orbit landmarks (asked for, or noisy sort's default) come from the orbits and keep their number."""
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(30, 9))
+    with pytest.warns(UserWarning, match="100 landmarks but 30 training rows"):
+        est = orbitlab.InvariantNystroem(random_state=0).fit(X)
+    assert est.n_components_ == 30 and est.transform(X).shape == (30, 30)
+    plain = orbitlab.InvariantNystroem(n_components=30, random_state=0).fit(X)
+    assert np.array_equal(est.transform(X), plain.transform(X))  # the map of n_components=30, bit for bit
+    C = X.reshape(30, 3, 3)
+    C = (C + C.transpose(0, 2, 1)).reshape(30, 9)  # symmetric 3 x 3 "Coulomb matrices"
+    for params in ({"group": "permutation", "distribution": "noisysort:sigma=1"},
+                   {"group": "permutation", "distribution": "haar", "landmarks": "orbit"}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            est = orbitlab.InvariantNystroem(n_components=40, n_group_samples=2, input_kind="coulomb", random_state=0,
+                                             **params).fit(C)
+        assert est.n_components_ == 40
