@@ -6,7 +6,9 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/evaluation/Metrics.hpp"
 #include "orbit/experiments/Experiment.hpp"
+#include "orbit/experiments/Training.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/util/Error.hpp"
@@ -240,10 +242,44 @@ int runLearn(const Args& args, Io& io)
         throw SpecError("--features", "exact:r=R is learned by the GP's marginal likelihood: add --learner gp", c.features);
     c.validate();
     if (args.flag("per-class")) return runPerClass(args, c, io);
-    const Dataset data = localityData(args, c, io.ranks);
+    // A learn per fold reads every fold's rows: each rank then holds every row.
+    const bool perFold = !c.eval.empty() && parseEvaluation(c.eval, "--eval").kind != EvaluationKind::HoldOut;
+    const Dataset data = perFold ? preparedData(args) : localityData(args, c, io.ranks);
     const long long inputRows = inputRowsHeld(data, io.ranks);
-    const LearnResult r = learnLocality(data, c, terminalProgress(io.err, io.progress, "learn"), {}, io.ranks);
+    // --eval kfold:K (or the dataset's folds): a learn inside each training fold, scored on its test
+    // part; the first fold's learn gives the top-level fields, as one split's learn does.
+    std::vector<LearnResult> folds;
+    const Evaluation evaluation = c.eval.empty() ? Evaluation{} : parseEvaluation(c.eval, "--eval");
+    TrainConfig splits;
+    splits.eval = c.eval;
+    splits.seed = c.seed;
+    const int foldCount = c.eval.empty() || evaluation.kind == EvaluationKind::HoldOut ? 1 : int(outerSplits(data, splits).size());
+    for (int k = 0; k < foldCount; ++k) {
+        LocalityConfig fc = c;
+        fc.fold = k;
+        folds.push_back(learnLocality(data, fc, terminalProgress(io.err, io.progress, foldCount > 1 ? "learn fold " + std::to_string(k + 1) : "learn"),
+                                      {}, io.ranks));
+    }
+    const LearnResult& r = folds.front();
     if (io.progress) io.err << "\n";
+    Json foldsJson = Json::array();
+    std::vector<double> scores, maes;
+    for (const LearnResult& f : folds) {
+        Json params = Json::object();
+        for (const auto& [k, v] : f.learned) params[k] = v;
+        Json j = {{"params", params}, {"dist", f.dist}, {"log_evidence", f.logEvidence}, {"evaluations", f.trajectory.size()},
+                  {"train_rows", f.trainRows}, {"test_rows", f.testRows}, {"seconds", f.seconds}};
+        if (f.test) {
+            j["test"] = *f.test;
+            j[f.metric] = *f.test;
+            scores.push_back(*f.test);
+        }
+        if (f.testMae) {
+            j["mae"] = *f.testMae;
+            maes.push_back(*f.testMae);
+        }
+        foldsJson.push_back(j);
+    }
     if (args.flag("json")) {
         Json params = Json::object(), bounds = Json::object(), trajectory = Json::array();
         for (const auto& [k, v] : r.learned) params[k] = v;
@@ -268,9 +304,25 @@ int runLearn(const Args& args, Io& io)
             j["test"] = *r.test;
             j["test_rows"] = r.testRows;
         }
+        if (!scores.empty()) {
+            j["folds"] = foldsJson;
+            j["mean"] = mean(scores);
+            j["stddev"] = standardDeviation(scores);
+            if (!maes.empty()) {
+                j["rmse"] = mean(scores);
+                j["mae"] = mean(maes);
+            }
+        }
         io.out << j.dump() << "\n";
         return 0;
     }
+    if (folds.size() > 1)
+        for (std::size_t k = 0; k < folds.size(); ++k)
+            io.out << "fold " << k + 1 << ": " << readableParameters(folds[k].learned) << ", test " << folds[k].metric << " "
+                   << readableNumber(folds[k].test.value_or(0.0), 6) << "\n";
+    if (folds.size() > 1 && !scores.empty())
+        io.out << "mean " << r.metric << " " << readableNumber(mean(scores), 6) << " +- " << readableNumber(standardDeviation(scores), 4)
+               << (maes.empty() ? std::string() : ", mae " + readableNumber(mean(maes), 6)) << " over " << folds.size() << " folds\n";
     std::size_t pilotEvaluations = 0;
     for (const PilotLevel& level : r.pilots) pilotEvaluations += level.trajectory.size();
     io.out << "learned " << readableParameters(r.learned) << " (" << r.method << ", " << r.trajectory.size()
@@ -295,6 +347,46 @@ int runEvidence(const Args& args, Io& io)
         throw SpecError("--values", "needs one list per parameter, separated by ';'", args.text("values"));
     std::vector<std::vector<double>> values;
     for (const std::string& l : lists) values.push_back(parseValueList(l));
+    const std::string learner = args.text("learner", "blr");
+    if (learner != "blr" && learner != "gp") throw SpecError("--learner", "evidence's learners are blr and gp", learner);
+    if (learner == "gp") {
+        // The curve learn --learner gp climbs: at each value the marginal likelihood maximised over
+        // the bandwidth, signal and noise.
+        if (params.size() != 1 || args.flag("per-class"))
+            throw SpecError("--param", "evidence --learner gp draws one curve over one parameter", args.text("param"));
+        if (!args.has("features")) c.features = "exact:r=4";
+        if (!isExactKernelSpec(c.features))
+            throw SpecError("--features", "evidence --learner gp works on the exact invariant kernel: exact:r=R", c.features);
+        c.learn = params;
+        const Dataset data = preparedData(args);
+        const ExactLearnResult r = learnExactGp(data, c, int(args.integer("inner-evals", 12, 1, 1000)), 0,
+                                                terminalProgress(io.err, io.progress, "evidence"), &values.front());
+        if (io.progress) io.err << "\n";
+        const ExactLearnFold& f = r.folds.front();
+        std::vector<double> xs, ls;
+        for (const auto& [v, l] : f.curve) {
+            xs.push_back(v);
+            ls.push_back(l);
+        }
+        if (args.has("csv")) {
+            std::ofstream csv(args.text("csv"));
+            if (!csv) throw SpecError("--csv", "cannot write the file", args.text("csv"));
+            csv << std::setprecision(17) << "value,log_evidence\n";
+            for (std::size_t i = 0; i < xs.size(); ++i) csv << xs[i] << "," << ls[i] << "\n";
+        }
+        if (args.flag("json")) {
+            io.out << Json({{"param", params.front()}, {"learner", "gp"}, {"values", xs}, {"log_evidence", ls},
+                            {"train_rows", f.trainRows}, {"evaluations", r.evaluations},
+                            {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}})
+                          .dump()
+                   << "\n";
+            return 0;
+        }
+        for (std::size_t i = 0; i < xs.size(); ++i)
+            io.out << params.front() << " = " << readableNumber(xs[i], 6) << ": log marginal likelihood " << readableNumber(ls[i], 8)
+                   << "\n";
+        return 0;
+    }
     {
         LocalityConfig check = c;
         check.learn = params;
@@ -442,8 +534,11 @@ Command learnCommand()
                 "log space) from the best scanned peaks while evaluations remain. Without one (noisy sort's\n"
                 "sigma, other feature maps; one parameter only): the scan, then golden-section search.\n"
                 "Rotation windows a are searched on a linear scale.\n"
-                "With --eval the learning sees only the training part, and the learned model's held-out\n"
-                "score is reported (metric, test).\n"
+                "With --eval the learning sees only the training part (the median rule too), and the learned\n"
+                "model's held-out score is reported (metric, test). With --eval kfold:K (or folds) it learns\n"
+                "inside each training fold and scores that fold's test part: --json adds `folds` [{params, dist,\n"
+                "log_evidence, evaluations, test, rmse|accuracy, mae}], `mean`, `stddev`, and for regression\n"
+                "`rmse` and `mae`; the top-level fields are the first fold's.\n"
                 "--per-class learns the parameters of every class of a labelled data set (refused for regression\n"
                 "targets): class c's one-hot column gets its own theta_c and precisions, from the same templates\n"
                 "and base noise; f_c(x) = phi_theta_c(x)^T m_c, the class is the argmax. The per-class evidence\n"
@@ -482,6 +577,9 @@ Command evidenceCommand()
     options.push_back({"values", "", false, "V1,V2,..|LO:HI:N[:log]", "its values; for two parameters two lists separated by ';' (required)"});
     options.push_back({"csv", "", false, "FILE", "also write value,log_evidence rows (P,P2,log_evidence for a surface)"});
     options.push_back({"per-class", "", true, "", "every class's curve with its own precisions (classes only, one parameter)"});
+    options.push_back({"learner", "", false, "blr|gp", "blr (default): the BLR evidence on features; gp: the exact GP marginal likelihood "
+                                                       "on exact:r=R, maximised over bandwidth, signal and noise at each value"});
+    options.push_back({"inner-evals", "", false, "E", "gp: L-BFGS evaluations per value (default 12)"});
     return {"evidence",
             "the common-random-number evidence curve over one distribution parameter (or surface over two)",
             "evidence --data FILE --features F --group G --dist D [--kernel K] --param P[,P2]\n"

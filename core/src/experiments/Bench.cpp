@@ -1,4 +1,6 @@
 #include "orbit/experiments/Bench.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/kernels/OrbitDistances.hpp"
 
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/linalg/Gemm.hpp"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <numeric>
 
 #include "util/Deterministic.hpp"
 
@@ -57,6 +60,7 @@ public:
     {
         C_.topRows(std::min<Eigen::Index>(rows, 64)).noalias() = A_.topRows(std::min<Eigen::Index>(rows, 64)) * B_.transpose();
     }
+    Eigen::Index cols() const { return B_.rows(); }
     double seconds()
     {
         const double t0 = now();
@@ -143,6 +147,78 @@ BenchCase timeCase(const std::string& name, const Dataset& data, const std::stri
     return b;
 }
 
+/// The exact invariant kernel's orbit distances (OrbitDistances) of n inputs x r samples: the
+/// squared Euclidean ones are products (GEMM-based: compared with the product of the same shapes and
+/// flops, the upper block triangle), the L1 ones the dispatched distance kernel (compared with that
+/// kernel's own ceiling: the same instruction mix in cache, one block per thread, no memory traffic).
+BenchCase timeDistances(const std::string& name, const Dataset& data, std::size_t n, int r, BaseKernel::Distance distance,
+                        int repeats, std::uint64_t seed)
+{
+    std::vector<std::size_t> first(std::min(n, data.count()));
+    std::iota(first.begin(), first.end(), 0);
+    const Dataset part = data.subset(first);
+    const ExactOrbits o = exactOrbits(part, "permutation", "noisysort:sigma=1", r, seed);
+    const long long rows = o.orbits.rows(), d = o.orbits.cols();
+    constexpr long long kBlock = 256;
+    double pairTerms = 0;  // what the upper block triangle computes: rows x cols x depth per block pair
+    for (long long i0 = 0; i0 < rows; i0 += kBlock)
+        for (long long j0 = i0; j0 < rows; j0 += kBlock)
+            pairTerms += double(std::min(kBlock, rows - i0)) * double(std::min(kBlock, rows - j0)) * double(d);
+    const double inf = std::numeric_limits<double>::infinity();
+    double hot = inf, base = inf, blas = inf;
+    const bool l1 = distance == BaseKernel::Distance::L1;
+    // The baseline of the squared distances: a product with as many multiply-adds (rows x rows/2).
+    GemmBaseline gemm(rows, std::max<long long>(1, (long long)(pairTerms / double(rows * d))), d);
+    if (!l1 && blasAvailable()) gemm.blasSeconds();
+    // The L1 ceiling: every thread runs the kernel on its own 64 x 256 block of in-cache rows.
+    const int team = std::max(1, teamSize());
+    const MatrixXfR A = o.orbits.topRows(std::min<long long>(64, rows)), B = o.orbits.topRows(std::min<long long>(256, rows));
+    std::vector<MatrixXfR> outs(std::size_t(team), MatrixXfR(A.rows(), B.rows()));
+    const int inner = 40;
+    auto micro = [&]() {
+        const double t0 = now();
+        detail::forEachBlock(std::size_t(team), 1, [&](std::size_t t, std::size_t) {
+            for (int k = 0; k < inner; ++k)
+                l1DistanceBlock(A.data(), d, A.rows(), B.data(), d, B.rows(), d, outs[t].data(), B.rows());
+        });
+        return now() - t0;
+    };
+    for (int k = 0; k < repeats; ++k) {
+        const double t0 = now();
+        const OrbitDistances D(o.orbits, o.r, distance);
+        hot = std::min(hot, now() - t0);
+        if (l1) {
+            base = std::min(base, micro());
+        } else {
+            base = std::min(base, gemm.seconds());
+            if (blasAvailable()) blas = std::min(blas, gemm.blasSeconds());
+        }
+    }
+    BenchCase b;
+    b.name = name;
+    b.seconds = hot;
+    b.shape = {(long long)n, d, 0, r};
+    b.spec = "exact:r=" + std::to_string(r) + " permutation noisysort:sigma=1 " + (l1 ? "laplacian" : "gaussian");
+    if (l1) {
+        // Rates in G pair-terms (|a - b| accumulated) per second, the hot path's and the kernel's in cache.
+        const double microTerms = double(team) * inner * double(A.rows()) * double(B.rows()) * double(d);
+        b.gflops = pairTerms / hot * 1e-9;
+        b.gemmGflops = b.peakGflops = microTerms / base * 1e-9;
+        b.note = "L1 distances: gflops are G |a - b| terms per second; the ceiling is the same kernel on in-cache rows, "
+                 "one block per thread";
+    } else {
+        const double flops = 2.0 * double(rows) * double(gemm.cols()) * double(d);
+        b.gflops = 2.0 * pairTerms / hot * 1e-9;
+        b.gemmGflops = flops / base * 1e-9;
+        b.peakGflops = std::max(b.gemmGflops, blasAvailable() ? flops / blas * 1e-9 : 0.0);
+        b.note = "squared distances by products of the upper block triangle, then ||a||^2 + ||b||^2 - 2 <a, b> and the "
+                 "mirror; gflops count the products";
+    }
+    b.ratio = b.gflops / b.gemmGflops;
+    b.peakRatio = b.gflops / b.peakGflops;
+    return b;
+}
+
 } // namespace
 
 std::vector<BenchCase> runBench(const BenchConfig& config)
@@ -188,6 +264,13 @@ std::vector<BenchCase> runBench(const BenchConfig& config)
                                "vonmises:kappa=0.2", 200, 10, {templates(digits, 200, 10)}, config.repeats, config.seed));
         out.back().note = support;
     }
+    const std::size_t exactInputs = std::min<std::size_t>(qm7.count(), config.quick ? 600 : 2000);
+    if (wanted("exact-gram-gaussian-qm7"))
+        out.push_back(timeDistances("exact-gram-gaussian-qm7", qm7, exactInputs, 3, BaseKernel::Distance::SquaredEuclidean,
+                                    config.repeats, config.seed));
+    if (wanted("exact-l1-laplacian-qm7"))
+        out.push_back(timeDistances("exact-l1-laplacian-qm7", qm7, exactInputs, 3, BaseKernel::Distance::L1, config.repeats,
+                                    config.seed));
     if (out.empty()) throw SpecError("cases", "no such case");
     return out;
 }

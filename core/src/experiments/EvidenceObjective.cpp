@@ -124,8 +124,18 @@ Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices*
         return all;
     }
     const std::vector<Split> splits = outerSplits(data, splitConfig(config));
-    if (test) *test = splits.front().test;
-    return splits.front().train;
+    if (config.fold < 0 || std::size_t(config.fold) >= splits.size())
+        throw SpecError("eval", "has " + std::to_string(splits.size()) + " splits, no split " + std::to_string(config.fold + 1),
+                        config.eval);
+    if (test) *test = splits[std::size_t(config.fold)].test;
+    return splits[std::size_t(config.fold)].train;
+}
+
+Indices learningMedianRows(const Indices& rows, std::uint64_t seed)
+{
+    Indices out;
+    for (std::size_t k : medianSampleRows(rows.size(), 1000, seed)) out.push_back(rows[k]);
+    return out;
 }
 
 std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& config, const Ranks& ranks)
@@ -145,7 +155,7 @@ std::vector<char> localityInputRows(const Dataset& data, const LocalityConfig& c
         for (Eigen::Index i = ranks.firstRow(blocks); i < ranks.lastRow(blocks); ++i) wanted[part[std::size_t(i)]] = 1;
     }
     if (usesMedianRule(config.kernel))
-        for (std::size_t r : medianSampleRows(data.count(), 1000, featureSeed(config.seed))) wanted[r] = 1;
+        for (std::size_t r : learningMedianRows(rows, featureSeed(config.seed))) wanted[r] = 1;
     return wanted;
 }
 
@@ -160,10 +170,13 @@ EvidenceObjective::EvidenceObjective(const Dataset& data, Indices rows, const Lo
         // Loaded as localityInputRows says: a map fitted on its seed, the median sample read.
         if (!detail::isDataIndependent(config.features))
             throw ContractError("learn", "a map that fits on the data needs every row, and only some were read");
-        if (usesMedianRule(config.kernel))
-            data.requireHeld(medianSampleRows(data.count(), 1000, seed), "learn (median rule)");
+        if (usesMedianRule(config.kernel)) data.requireHeld(learningMedianRows(rows_, seed), "learn (median rule)");
     }
-    const FeatureContext context = makeFeatureContext(data, config.group, config.dist, config.kernel, seed);
+    // The median rule reads the learning rows only (never a test row): its sample is
+    // learningMedianRows, the same rows as before when every row learns.
+    std::string kernel = config.kernel;
+    if (usesMedianRule(kernel)) kernel = makeKernel(kernel, selectRows(data.X, learningMedianRows(rows_, seed)), seed).spec();
+    const FeatureContext context = makeFeatureContext(data, config.group, config.dist, kernel, seed);
     group_ = context.group;
     dist_ = context.dist;
     if (context.kernel) kernelSpec_ = context.kernel->spec();

@@ -24,6 +24,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The marginal-likelihood evaluations of train --learner gp per fold (L-BFGS over bandwidth,
+/// signal and noise).
+constexpr int kTrainGpEvaluations = 20;
+
 double exactSeconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 FeatureMapDescriptor makeExactDescriptor()
@@ -152,8 +156,8 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
         return out;
     }
     const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
-    if (!ctx.group || !ctx.dist) throw SpecError("dist", "the exact invariant kernel needs a group and a distribution", dist);
-    const bool haar = parseSpec(ctx.dist->spec(), "dist").name == "haar";
+    if (!ctx.group || !ctx.dist) throw SpecError("distribution", "the exact invariant kernel needs a group and a distribution", dist);
+    const bool haar = parseSpec(ctx.dist->spec(), "distribution").name == "haar";
     if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
         const auto elements = ctx.group->elements(data.shape, 4096);
         const Eigen::Index G = Eigen::Index(elements.size()), d = data.X.cols();
@@ -233,7 +237,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
                 bounds.sigmaLo = start.sigma() / 100.0;
                 bounds.sigmaHi = start.sigma() * 1000.0;
             }
-            const GpFit fit = fitGaussianProcess(gram, Y, GpHyper{start.sigma(), 1.0, 0.01}, bounds, 40, what,
+            const GpFit fit = fitGaussianProcess(gram, Y, GpHyper{start.sigma(), 1.0, 0.01}, bounds, kTrainGpEvaluations, what,
                                                  [&](double x, const std::string& step) {
                                                      at(0.9 * x, step);
                                                      return false;
@@ -260,9 +264,8 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
                     double v = 0.0;
                     bool ok = true;
                     for (const Split& in : inner) {
-                        Indices tr, va;
-                        for (std::size_t i : in.train) tr.push_back(s.train[i]);
-                        for (std::size_t i : in.test) va.push_back(s.train[i]);
+                        const Indices& tr = in.train;  // dataset rows, all of the fold's training part
+                        const Indices& va = in.test;
                         const TargetCoding coding = exactCoding(data, tr, TargetCoding::Kind::PlusMinusOne);
                         Eigen::MatrixXd K, Ks;
                         D.gram(k, tr, tr, K);
@@ -319,26 +322,26 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
 }
 
 ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations, int scan,
-                              const Progress& progress)
+                              const Progress& progress, const std::vector<double>* curveValues)
 {
     const auto t0 = Clock::now();
     if (!data.isClassification() && !data.isRegression())
-        throw SpecError("data", "learn --learner gp needs class labels or regression targets", data.source);
+        throw SpecError("data", "learning the locality by the GP needs class labels or regression targets", data.source);
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
     if (config.learn.size() != 1)
-        throw SpecError("learn", "learn --learner gp learns one distribution parameter (with the bandwidth, signal and noise)",
+        throw SpecError("learn", "the GP learns one distribution parameter (with the bandwidth, signal and noise)",
                         std::to_string(config.learn.size()) + " parameters");
     const std::string param = config.learn.front();
     const FeatureContext ctx = makeFeatureContext(data, config.group, config.dist, "", featureSeed(config.seed));
-    if (!ctx.group || !ctx.dist) throw SpecError("group", "learn --learner gp needs a group and a distribution", config.group);
+    if (!ctx.group || !ctx.dist) throw SpecError("group", "the GP learns the locality of a group and a distribution", config.group);
     // The parameter's range: --bounds, or the descriptor's learning range.
-    const DistributionDescriptor* dd = findDistribution(parseSpec(ctx.dist->spec(), "dist").name);
+    const DistributionDescriptor* dd = findDistribution(parseSpec(ctx.dist->spec(), "distribution").name);
     const ParamDescriptor* pd = nullptr;
     if (dd)
         for (const ParamDescriptor& p : dd->parametersOn(ctx.group->kind()))
             if (p.key == param) pd = &p;
     if (!pd)
-        throw SpecError("learn", "learn --learner gp learns a parameter of the distribution " + ctx.dist->spec() +
+        throw SpecError("learn", "the GP learns a parameter of the distribution " + ctx.dist->spec() +
                                      " (affine factors are not searched by it)",
                         param);
     double lo = pd->learnMinimum, hi = pd->learnMaximum;
@@ -364,6 +367,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     } else {
         tc.eval = config.eval;
         folds = outerSplits(data, tc);
+        if (curveValues) folds.resize(1);  // the curve: the first split's training rows, as evidence's
     }
     const std::size_t K = folds.size();
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
@@ -442,7 +446,15 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     // The scan, shared by the folds: one distance computation per value for every row.
     const double uLo = toU(lo), uHi = toU(hi);
     std::vector<double> scanU;
-    for (int i = 0; i < scan; ++i) scanU.push_back(uLo + (uHi - uLo) * double(i) / double(std::max(1, scan - 1)));
+    if (curveValues) {
+        for (double v : *curveValues) {
+            if (!pd->accepts(v) || (logScale && !(v > 0)))
+                throw SpecError("values", param + " " + pd->violation(v), formatNumber(v));
+            scanU.push_back(toU(v));
+        }
+    } else {
+        for (int i = 0; i < scan; ++i) scanU.push_back(uLo + (uHi - uLo) * double(i) / double(std::max(1, scan - 1)));
+    }
     for (double u : scanU) {
         report("orbit distances at " + param + " = " + formatNumber(fromU(u)));
         const OrbitDistances D = distancesAt(u, nullptr);
@@ -450,7 +462,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     }
     // Golden-section steps per fold in the bracket around its best scanned value.
     const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
-    for (std::size_t f = 0; f < K; ++f) {
+    for (std::size_t f = 0; f < (curveValues ? 0 : K); ++f) {
         FoldState& st = state[f];
         std::size_t bi = 0;
         for (std::size_t i = 0; i < scanU.size(); ++i)
@@ -491,7 +503,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         std::sort(out.curve.begin(), out.curve.end());
         out.trainRows = s.train.size();
         out.testRows = s.test.size();
-        if (!s.test.empty()) {
+        if (!s.test.empty() && !curveValues) {
             report("fold " + std::to_string(f + 1) + ": the test rows");
             Indices both = s.train;
             both.insert(both.end(), s.test.begin(), s.test.end());

@@ -1,6 +1,7 @@
 #include "orbit/experiments/LocalityLearning.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/evaluation/Metrics.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/groups/Group.hpp"
@@ -924,7 +925,12 @@ LearnResult learnLocality(const Dataset& data, const LocalityConfig& config, con
         const Eigen::MatrixXd decision = objective.heldOutDecisions(found.best, test);
         result.metric = data.isClassification() ? "accuracy" : "rmse";
         result.test = objective.scoreOf(decision, test);
-        if (data.isClassification()) result.testPredictions = TargetCoding::argmax(decision);
+        if (data.isClassification()) {
+            result.testPredictions = TargetCoding::argmax(decision);
+        } else {
+            const TargetCoding coding = TargetCoding::regression(select(data.targets, objective.rows()));
+            result.testMae = mae(coding.decode(decision), select(data.targets, test));
+        }
     }
     StageCosts stages = objective.stageCosts();
     for (const auto& pilot : pilots.objectives) {

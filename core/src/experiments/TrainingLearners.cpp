@@ -787,7 +787,7 @@ std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Da
     case Learner::Blr: return std::make_unique<BlrLearner>(data, rows);
     case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows, keepDecisions);
     case Learner::Gp:
-        throw SpecError("learner", "gp is a Gaussian process on the exact invariant kernel: give it --features exact:r=R", "gp");
+        throw SpecError("learner", "gp is a Gaussian process on the exact invariant kernel: give it the features exact:r=R", "gp");
     }
     throw ContractError("makeTrainLearner", "no learner for " + name);
 }

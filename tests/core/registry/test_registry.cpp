@@ -206,11 +206,11 @@ private slots:
             QCOMPARE(std::string(toString(k)), groupDescriptor(k).name);
         }
         QCOMPARE(groupDescriptors().size(), kAllGroupKinds.size());
-        for (Learner l : {Learner::Ridge, Learner::Svm, Learner::Krr, Learner::Blr}) {
+        for (Learner l : {Learner::Ridge, Learner::Svm, Learner::Krr, Learner::Blr, Learner::Gp}) {
             QCOMPARE(parseLearner(toString(l)), l);
             QCOMPARE(learnerDescriptor(l).name, std::string(toString(l)));
         }
-        QCOMPARE(learnerDescriptors().size(), std::size_t(4));
+        QCOMPARE(learnerDescriptors().size(), std::size_t(5));
         for (Metric m : {Metric::Accuracy, Metric::Rmse}) QCOMPARE(parseMetric(toString(m)), m);
         for (EvaluationKind e : {EvaluationKind::HoldOut, EvaluationKind::KFold, EvaluationKind::Folds})
             QCOMPARE(evaluationDescriptor(e).name, std::string(toString(e)));

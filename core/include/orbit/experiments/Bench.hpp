@@ -38,7 +38,10 @@ struct BenchConfig {
 };
 
 /// Runs: irf-templates-digits (rotation, von Mises, template trick), irf-noisysort-qm7 (N = 7101,
-/// d = 529, s = 2000, r = 10, inputs transformed), inystrom-templates-digits, gicdf-templates-digits.
+/// d = 529, s = 2000, r = 10, inputs transformed), inystrom-templates-digits, gicdf-templates-digits,
+/// and the exact kernel machines' orbit distances of 2000 QM7 inputs x 3 noisy-sort views:
+/// exact-gram-gaussian-qm7 (GEMM-based: against the float product peak) and exact-l1-laplacian-qm7
+/// (the L1 distance kernel: against its own in-cache ceiling, the same instruction mix).
 std::vector<BenchCase> runBench(const BenchConfig& config);
 
 } // namespace orbit

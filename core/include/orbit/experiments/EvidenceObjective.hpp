@@ -28,7 +28,10 @@ struct LocalityConfig {
     std::string group;                         ///< group spec
     std::string dist;                          ///< distribution spec: the start values
     std::string kernel = "gaussian:median=1";  ///< base kernel (its bandwidth stays fixed)
-    std::string eval;                          ///< empty: all rows train; holdout:FRAC / kfold:K: learn on the first split's training part
+    std::string eval;                          ///< empty: all rows train; holdout:FRAC / kfold:K: learn on split `fold`'s training part
+    /// The outer split of `eval` whose training part learns (and whose test part is scored): 0 is
+    /// the first; `learn --eval kfold:K` learns K times, once per fold.
+    int fold = 0;
     std::vector<std::string> learn;            ///< parameter names (Distribution::parameters(), e.g. "kappa", "rotation.a")
     /// Search ranges that replace the descriptors' learnMinimum..learnMaximum, by parameter name.
     std::map<std::string, std::pair<double, double>> bounds;
@@ -184,10 +187,14 @@ private:
     mutable StageCosts stages_;
 };
 
+/// The rows of `data` the median rule of a learn on `rows` reads: medianSampleRows of the learning
+/// rows (never a test row), in that order. With all rows learning, medianSampleRows(n, 1000, seed).
+Indices learningMedianRows(const Indices& rows, std::uint64_t seed);
+
 /// Called after every evaluation with the point and the best so far (for live views); may not throw.
 using LearnStep = std::function<void(const EvidencePoint& point, const EvidencePoint& best, int evaluation)>;
 
-/// The rows learning sees: all rows (eval empty) or the training part of the first outer split of
+/// The rows learning sees: all rows (eval empty) or the training part of outer split config.fold of
 /// `eval` (seeded like train). `test` gets that split's test rows (empty without eval).
 Indices learningRows(const Dataset& data, const LocalityConfig& config, Indices* test = nullptr);
 

@@ -88,7 +88,10 @@ struct ExactLearnResult {
 /// with the analytic gradient, at most `innerEvaluations` evaluations, warm-started from the fold's
 /// best so far. With config.eval kfold:K (or holdout:FRAC) every fold learns on its training rows
 /// only and scores its test rows; without it all rows learn and nothing is scored.
+/// With curveValues (`evidence --learner gp`): exactly those values on the first split's training
+/// rows (all rows without eval), no golden-section steps and no test: the curve the learn climbs,
+/// in the one fold's `curve`.
 ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations = 12, int scan = 5,
-                              const Progress& progress = {});
+                              const Progress& progress = {}, const std::vector<double>* curveValues = nullptr);
 
 } // namespace orbit

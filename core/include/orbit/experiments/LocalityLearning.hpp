@@ -45,6 +45,7 @@ struct LearnResult {
     bool converged = false;
     std::string metric;                         ///< with an eval split: "accuracy" or "rmse"
     std::optional<double> test;                 ///< the held-out score of the learned model
+    std::optional<double> testMae;              ///< regression: its held-out mean absolute error
     std::size_t trainRows = 0, testRows = 0;
     std::vector<int> testPredictions;           ///< classes: the learned model's class for each test row (learningRows' order)
     double seconds = 0.0;
