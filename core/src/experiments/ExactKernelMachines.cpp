@@ -372,9 +372,10 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const std::size_t K = folds.size();
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
     const bool fixedSigma = !usesMedianRule(family);
-    detail::checkFeatureMemory(OrbitDistances::bytesFor(double(data.count()), spec.r), "features",
-                               "the orbit distances of " + std::to_string(data.count()) + " inputs x " + std::to_string(spec.r) +
-                                   " samples",
+    // The scan holds the distances of every row (several folds) or of the one fold's training rows.
+    const std::size_t held = K == 1 ? folds.front().train.size() : data.count();
+    detail::checkFeatureMemory(OrbitDistances::bytesFor(double(held), spec.r), "features",
+                               "the orbit distances of " + std::to_string(held) + " inputs x " + std::to_string(spec.r) + " samples",
                                config.features);
 
     struct FoldState {
@@ -435,13 +436,27 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         return fit.logLikelihood;
     };
     auto distAt = [&](double u) { return detail::distWith(tc, data.shape, {{param, fromU(u)}}); };
-    auto distancesAt = [&](double u, const Indices* rows) {
+    // The orbit rows of `rows` at parameter u (their own per-input seeds: the same draws whatever
+    // other rows are taken).
+    auto orbitsAt = [&](double u, const Indices& rows) {
         const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
-        if (!rows) return OrbitDistances(o.orbits, o.r, exactDistance(family));
-        MatrixXfR sub(Eigen::Index(rows->size()) * o.r, o.orbits.cols());
-        for (std::size_t i = 0; i < rows->size(); ++i)
-            sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index((*rows)[i]) * o.r, o.r);
-        return OrbitDistances(sub, o.r, exactDistance(family));
+        MatrixXfR sub(Eigen::Index(rows.size()) * o.r, o.orbits.cols());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index(rows[i]) * o.r, o.r);
+        return std::make_pair(std::move(sub), o.r);
+    };
+    auto distancesAt = [&](double u, const Indices* rows) {
+        if (!rows) {
+            const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
+            return OrbitDistances(o.orbits, o.r, exactDistance(family));
+        }
+        const auto [sub, r] = orbitsAt(u, *rows);
+        return OrbitDistances(sub, r, exactDistance(family));
+    };
+    auto localRows = [](std::size_t n) {
+        Indices local(n);
+        for (std::size_t i = 0; i < n; ++i) local[i] = i;
+        return local;
     };
     // The scan, shared by the folds: one distance computation per value for every row.
     const double uLo = toU(lo), uHi = toU(hi);
@@ -455,8 +470,15 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     } else {
         for (int i = 0; i < scan; ++i) scanU.push_back(uLo + (uHi - uLo) * double(i) / double(std::max(1, scan - 1)));
     }
+    // One fold (a hold-out split, the curve) keeps the distances of its training rows only: a
+    // quarter of the memory of all rows' for a 50 % split, so more views fit.
     for (double u : scanU) {
         report("orbit distances at " + param + " = " + formatNumber(fromU(u)));
+        if (K == 1) {
+            const OrbitDistances D = distancesAt(u, &folds.front().train);
+            evaluate(0, u, D, localRows(folds.front().train.size()));
+            continue;
+        }
         const OrbitDistances D = distancesAt(u, nullptr);
         for (std::size_t f = 0; f < K; ++f) evaluate(f, u, D, folds[f].train);
     }
@@ -475,9 +497,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
             const double probe = right ? x + (1.0 - phi) * (b - x) : x - (1.0 - phi) * (x - a);
             if (std::abs(b - a) < 1e-3 * std::abs(uHi - uLo)) break;
             const OrbitDistances D = distancesAt(probe, &folds[f].train);
-            Indices local(folds[f].train.size());
-            for (std::size_t i = 0; i < local.size(); ++i) local[i] = i;
-            const double fp = evaluate(f, probe, D, local);
+            const double fp = evaluate(f, probe, D, localRows(folds[f].train.size()));
             if (fp > fx) {
                 (right ? a : b) = x;
                 x = probe;
@@ -505,17 +525,17 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         out.testRows = s.test.size();
         if (!s.test.empty() && !curveValues) {
             report("fold " + std::to_string(f + 1) + ": the test rows");
-            Indices both = s.train;
-            both.insert(both.end(), s.test.begin(), s.test.end());
-            const OrbitDistances D = distancesAt(st.bestU, &both);
-            Indices tr(s.train.size()), te(s.test.size());
-            for (std::size_t i = 0; i < tr.size(); ++i) tr[i] = i;
-            for (std::size_t i = 0; i < te.size(); ++i) te[i] = tr.size() + i;
+            // The training rows' square distances and the test rows' against them.
+            const auto [trainOrbits, r] = orbitsAt(st.bestU, s.train);
+            const auto [testOrbits, rt] = orbitsAt(st.bestU, s.test);
+            const OrbitDistances Dtt(trainOrbits, r, exactDistance(family));
+            const OrbitDistances Dst(testOrbits, trainOrbits, rt, exactDistance(family));
+            const Indices tr = localRows(s.train.size()), te = localRows(s.test.size());
             const BaseKernel k = st.start.withSigma(st.best.sigma);
             Eigen::MatrixXd Kmat, Ks, F;
-            D.gram(k, tr, tr, Kmat);
+            Dtt.gram(k, tr, tr, Kmat);
             const GpFactor factor = factoriseGp(Kmat, st.Y, st.best.signal, st.best.noise, exactWhat(k, config.features));
-            D.gram(k, te, tr, Ks);
+            Dst.gram(k, te, tr, Ks);
             predictGp(factor, st.best, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
             double m = 0.0;
             out.test = exactScore(data, st.coding, F, s.test, &m);

@@ -66,46 +66,67 @@ void distanceKernelValues(const BaseKernel& kernel, const float* d, Eigen::Index
 } // namespace
 
 OrbitDistances::OrbitDistances(const MatrixXfR& orbits, int r, BaseKernel::Distance distance, const Progress& progress)
+    : OrbitDistances(orbits, nullptr, r, distance, progress)
+{
+}
+
+OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR& right, int r, BaseKernel::Distance distance,
+                               const Progress& progress)
+    : OrbitDistances(left, &right, r, distance, progress)
+{
+}
+
+OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, int r, BaseKernel::Distance distance,
+                               const Progress& progress)
     : r_(r), distance_(distance)
 {
-    if (r < 1 || orbits.rows() % r != 0)
-        throw ContractError("OrbitDistances", "the orbits have " + std::to_string(orbits.rows()) +
-                                                  " rows, not a multiple of r = " + std::to_string(r));
+    for (const MatrixXfR* o : {&left, right})
+        if (o && (r < 1 || o->rows() % r != 0))
+            throw ContractError("OrbitDistances", "the orbits have " + std::to_string(o->rows()) +
+                                                      " rows, not a multiple of r = " + std::to_string(r));
+    if (right && right->cols() != left.cols())
+        throw ContractError("OrbitDistances", "orbit rows of " + std::to_string(left.cols()) + " and " +
+                                                  std::to_string(right->cols()) + " values");
     if (distance == BaseKernel::Distance::None)
         throw ContractError("OrbitDistances", "the polynomial kernel is not a function of a distance");
-    n_ = orbits.rows() / r;
-    const Eigen::Index N = orbits.rows(), d = orbits.cols();
-    D_.resize(N, N);
+    const bool symmetric = right == nullptr;
+    symmetric_ = symmetric;
+    const MatrixXfR& other = symmetric ? left : *right;
+    n_ = left.rows() / r;
+    m_ = other.rows() / r;
+    const Eigen::Index N = left.rows(), M = other.rows(), d = left.cols();
+    D_.resize(N, M);
     // Not centred: a distance of two inputs never depends on the other inputs (learning on a fold's
     // training rows reads nothing of its test rows, to the bit).
     const bool euclidean = distance != BaseKernel::Distance::L1;
-    const MatrixXfR& src = orbits;
-    const Eigen::VectorXf norms = euclidean ? Eigen::VectorXf(src.rowwise().squaredNorm()) : Eigen::VectorXf();
-    const Eigen::Index blocks = (N + kDistanceBlock - 1) / kDistanceBlock;
-    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;  // block pairs J >= I (the upper triangle)
-    for (Eigen::Index I = 0; I < blocks; ++I)
-        for (Eigen::Index J = I; J < blocks; ++J) pairs.emplace_back(I, J);
+    const Eigen::VectorXf leftNorms = euclidean ? Eigen::VectorXf(left.rowwise().squaredNorm()) : Eigen::VectorXf();
+    const Eigen::VectorXf rightNorms = euclidean ? Eigen::VectorXf(other.rowwise().squaredNorm()) : Eigen::VectorXf();
+    const Eigen::Index rowBlocks = (N + kDistanceBlock - 1) / kDistanceBlock, colBlocks = (M + kDistanceBlock - 1) / kDistanceBlock;
+    // Block pairs: J >= I (the upper triangle, mirrored) when symmetric, else all.
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    for (Eigen::Index I = 0; I < rowBlocks; ++I)
+        for (Eigen::Index J = symmetric ? I : 0; J < colBlocks; ++J) pairs.emplace_back(I, J);
     std::mutex m;
     std::size_t done = 0;
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const auto [I, J] = pairs[p];
         const Eigen::Index i0 = I * kDistanceBlock, j0 = J * kDistanceBlock;
-        const Eigen::Index wi = std::min(kDistanceBlock, N - i0), wj = std::min(kDistanceBlock, N - j0);
+        const Eigen::Index wi = std::min(kDistanceBlock, N - i0), wj = std::min(kDistanceBlock, M - j0);
         MatrixXfR B(wi, wj);
         if (euclidean) {
-            gemmABt(src.middleRows(i0, wi), src.middleRows(j0, wj), B);
+            gemmABt(left.middleRows(i0, wi), other.middleRows(j0, wj), B);
             for (Eigen::Index a = 0; a < wi; ++a)
                 for (Eigen::Index b = 0; b < wj; ++b) {
-                    const float d2 = std::max(0.0f, norms[i0 + a] + norms[j0 + b] - 2.0f * B(a, b));
+                    const float d2 = std::max(0.0f, leftNorms[i0 + a] + rightNorms[j0 + b] - 2.0f * B(a, b));
                     B(a, b) = distance == BaseKernel::Distance::Euclidean ? std::sqrt(d2) : d2;
                 }
-            if (I == J)
+            if (symmetric && I == J)
                 for (Eigen::Index a = 0; a < wi; ++a) B(a, a) = 0.0f;
         } else {
-            l1DistanceBlock(src.data() + i0 * d, d, wi, src.data() + j0 * d, d, wj, d, B.data(), B.cols());
+            l1DistanceBlock(left.data() + i0 * d, d, wi, other.data() + j0 * d, d, wj, d, B.data(), B.cols());
         }
         D_.block(i0, j0, wi, wj) = B;
-        if (J != I) D_.block(j0, i0, wj, wi) = B.transpose();
+        if (symmetric && J != I) D_.block(j0, i0, wj, wi) = B.transpose();
         if (progress) {
             const std::lock_guard<std::mutex> lock(m);
             ++done;
@@ -119,10 +140,10 @@ void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const I
 {
     if (kernel.distance() != distance_)
         throw ContractError("OrbitDistances::gram", "the kernel " + kernel.spec() + " is not a function of these distances");
-    for (const Indices* set : {&rows, &cols})
-        for (std::size_t i : *set)
-            if (Eigen::Index(i) >= n_)
-                throw ContractError("OrbitDistances::gram", "input " + std::to_string(i) + " of " + std::to_string(n_));
+    for (std::size_t i : rows)
+        if (Eigen::Index(i) >= n_) throw ContractError("OrbitDistances::gram", "row input " + std::to_string(i) + " of " + std::to_string(n_));
+    for (std::size_t i : cols)
+        if (Eigen::Index(i) >= m_) throw ContractError("OrbitDistances::gram", "column input " + std::to_string(i) + " of " + std::to_string(m_));
     const Eigen::Index p = Eigen::Index(rows.size()), q = Eigen::Index(cols.size()), R = r_;
     K.resize(p, q);
     if (dK) dK->resize(p, q);
@@ -155,9 +176,17 @@ Eigen::VectorXd OrbitDistances::diagonal(const BaseKernel& kernel, const Indices
 {
     Eigen::VectorXd out(Eigen::Index(rows.size()));
     for (std::size_t a = 0; a < rows.size(); ++a) {
-        Eigen::MatrixXd one;
-        gram(kernel, {rows[a]}, {rows[a]}, one);
-        out[Eigen::Index(a)] = one(0, 0);
+        // The V-statistic's diagonal: the orbit of the input against itself, from its own rows.
+        const float* base = D_.data();
+        const Eigen::Index R = r_, i = Eigen::Index(rows[a]);
+        if (!symmetric_ || i >= n_) throw ContractError("OrbitDistances::diagonal", "needs the square distances of the inputs");
+        std::vector<float> d(std::size_t(R * R)), k(d.size());
+        for (Eigen::Index p = 0; p < R; ++p)
+            for (Eigen::Index q = 0; q < R; ++q) d[std::size_t(p * R + q)] = base[(i * R + p) * D_.cols() + i * R + q];
+        distanceKernelValues(kernel, d.data(), R * R, k.data(), nullptr);
+        double sum = 0;
+        for (float v : k) sum += v;
+        out[Eigen::Index(a)] = sum / double(R * R);
     }
     return out;
 }

@@ -22,26 +22,35 @@ namespace orbit {
 /// dispatched L1 kernel for the Laplacian); the same bits at any thread count. Memory: 4 (nR)^2 bytes.
 class OrbitDistances {
 public:
-    /// orbits: R consecutive rows per input (OrbitSampler::transformBlock's layout).
+    /// orbits: R consecutive rows per input (OrbitSampler::transformBlock's layout). Square and
+    /// symmetric: the upper block triangle computed, mirrored.
     OrbitDistances(const MatrixXfR& orbits, int r, BaseKernel::Distance distance, const Progress& progress = {});
+    /// The rectangular distances of the inputs of `left` (rows) to those of `right` (columns): what
+    /// a prediction needs (test orbits against training orbits). diagonal() needs the square form.
+    OrbitDistances(const MatrixXfR& left, const MatrixXfR& right, int r, BaseKernel::Distance distance,
+                   const Progress& progress = {});
 
     Eigen::Index inputs() const { return n_; }
+    Eigen::Index columnInputs() const { return m_; }
     int r() const { return r_; }
     BaseKernel::Distance distance() const { return distance_; }
-    /// Bytes an OrbitDistances of n inputs with R samples each holds.
+    /// Bytes a square OrbitDistances of n inputs with R samples each holds.
     static double bytesFor(double n, int r) { return 4.0 * (n * r) * (n * r); }
 
     /// K(a, b) = k_G(x_rows[a], x_cols[b]) at the bandwidth of `kernel` (whose distance() must be
-    /// this one's; ContractError otherwise); with dK, dK/d log sigma as well. Rows and columns are
-    /// indices into the inputs the distances were computed for. Parallel over row blocks.
+    /// this one's; ContractError otherwise); with dK, dK/d log sigma as well. Rows index the left
+    /// (or only) inputs, columns the right (or the same) ones. Parallel over row blocks.
     void gram(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
               Eigen::MatrixXd* dK = nullptr) const;
     /// k_G(x_i, x_i) for each of `rows` (the V-statistic's diagonal, < 1 unless the orbit is one point).
     Eigen::VectorXd diagonal(const BaseKernel& kernel, const Indices& rows) const;
 
 private:
+    OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, int r, BaseKernel::Distance distance, const Progress& progress);
+
     MatrixXfR D_;
-    Eigen::Index n_ = 0;
+    Eigen::Index n_ = 0, m_ = 0;
+    bool symmetric_ = true;
     int r_ = 1;
     BaseKernel::Distance distance_ = BaseKernel::Distance::SquaredEuclidean;
 };
