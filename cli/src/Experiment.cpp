@@ -1,4 +1,5 @@
 // orbitlab-cli experiment CONFIG.json: a table of training runs (docs/experiments.md).
+#include "ManyProcesses.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/ExperimentConfig.hpp"
@@ -209,6 +210,7 @@ int runExperiment(const Args& args, Io& io)
         for (std::size_t i = 0; i < settings.size(); ++i)
             if (mine(i)) own.push_back(rows[i]);
         ranks.sendText(own.dump(), 0);
+        rankCountersJson(ranks);  // rank 0 reports every rank's
         return 0;
     }
     for (int q = 1; q < ranks.size(); ++q) {
@@ -223,6 +225,7 @@ int runExperiment(const Args& args, Io& io)
     for (Json& row : rows) list.push_back(std::move(row));
     Json all;
     all["ranks"] = ranks.size();
+    all["rank_counters"] = rankCountersJson(ranks);
     all["title"] = c.title;
     all["config"] = c.path;
     all["data"] = {{"file", c.data.file}, {"n", data.count()}, {"rotate", c.data.rotate}, {"pad", c.data.pad}, {"seed", c.data.seed}};
@@ -256,7 +259,9 @@ Command experimentCommand()
             "repository, ${fashion} the Fashion-MNIST folder.\n\n"
             "Under `mpirun -np P`, setting i runs whole on rank i mod P; every row is the same bits as in one\n"
             "process, rank 0 prints the lines of the other ranks' settings when they are done, and writes\n"
-            "the table (each rank keeps its own rows in DIR/rows/ as it finishes them).",
+            "the table (each rank keeps its own rows in DIR/rows/ as it finishes them). The JSON's\n"
+            "`rank_counters` [{rank, bytes_sent, bytes_received, wait_seconds}] give every rank's traffic\n"
+            "through MPI (the rows sent to rank 0) and its time blocked in MPI calls.",
             options,
             runExperiment};
 }

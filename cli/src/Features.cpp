@@ -106,6 +106,7 @@ int runFeatures(const Args& args, Io& io)
         j["stage_seconds"] = {{"features", computing}, {"reduction", gathering}};
         j["rows"] = blocks.rows;
         j["input_rows_held"] = static_cast<long long>(ranks.maximum(double(data->heldCount())));
+        j["rank_counters"] = rankCountersJson(ranks);
         j["dims"] = dims;
         if (args.has("dist-per-class")) {
             Json list = Json::array();
@@ -155,8 +156,8 @@ Command featuresCommand()
             featureMapHelp() +
             "--json prints {seconds (fit + transform + writing), ranks, block_rows, stage_seconds {features,\n"
             "reduction (the rows travelling to rank 0 and written)}, rows, input_rows_held (the most input rows\n"
-            "one rank read), dims, features, kernel, setup_seconds,\n"
-            "out}.\n"
+            "one rank read), rank_counters [{rank, bytes_sent, bytes_received, wait_seconds}] (every rank's\n"
+            "MPI traffic, below), dims, features, kernel, setup_seconds, out}.\n"
             "--dist-per-class \"6=vonmises:kappa=8;9=vonmises:kappa=8\" writes one block of columns per distinct\n"
             "distribution, --dist's first (when a class uses it), then the others in the order of their first\n"
             "class; every block from the same templates and base noise (the same --seed): the features the\n"

@@ -126,7 +126,7 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
         if (r.global.test) global["test"] = *r.global.test;
         if (r.globalWindowDegrees) global["window_degrees"] = *r.globalWindowDegrees;
         Json j = {{"per_class", classes}, {"dist_per_class", perClassText(r)}, {"log_evidence", r.logEvidence}, {"global", global}, {"train_rows", r.trainRows},
-                  {"seconds", r.seconds}, {"ranks", r.ranks}};
+                  {"seconds", r.seconds}, {"ranks", r.ranks}, {"rank_counters", rankCountersJson(io.ranks)}};
         if (r.test) {
             j["metric"] = r.metric;
             j["test"] = *r.test;
@@ -290,6 +290,7 @@ int runLearn(const Args& args, Io& io)
                   {"trajectory", trajectory}, {"train_rows", r.trainRows}, {"seconds", r.seconds},
                   {"ranks", r.ranks}, {"stage_seconds", stageSecondsJson(r.stages)},
                   {"feature_rows_held", r.stages.heldRows}, {"input_rows_held", inputRows}};
+        j["rank_counters"] = rankCountersJson(io.ranks);
         j["converged"] = r.converged;
         Json pilots = Json::array();
         for (const PilotLevel& level : r.pilots) {
@@ -420,7 +421,7 @@ int runEvidence(const Args& args, Io& io)
             io.out << Json{{"param", params}, {"values", {surface.xValues, surface.yValues}}, {"log_evidence", rows},
                            {"train_rows", surface.trainRows}, {"seconds", surface.seconds}, {"ranks", surface.ranks},
                            {"stage_seconds", stageSecondsJson(surface.stages)}, {"feature_rows_held", surface.stages.heldRows},
-                           {"input_rows_held", inputRows}}
+                           {"input_rows_held", inputRows}, {"rank_counters", rankCountersJson(io.ranks)}}
                           .dump()
                    << "\n";
             return 0;
@@ -458,7 +459,7 @@ int runEvidence(const Args& args, Io& io)
         Json j = {{"param", curve.param}, {"values", curve.values}, {"log_evidence", curve.logEvidence},
                   {"train_rows", curve.trainRows}, {"seconds", curve.seconds}, {"ranks", curve.ranks},
                   {"stage_seconds", stageSecondsJson(curve.stages)}, {"feature_rows_held", curve.stages.heldRows},
-                  {"input_rows_held", inputRows}};
+                  {"input_rows_held", inputRows}, {"rank_counters", rankCountersJson(io.ranks)}};
         if (perClass) {
             Json each = Json::array();
             for (Eigen::Index k = 0; k < classes; ++k) {
@@ -554,8 +555,9 @@ Command learnCommand()
                 "{params, dist, log_evidence, log_evidence_per_class (every class at the global theta, precisions\n"
                 "per class), evaluations, test}, and with --eval `metric`, `test` (the per-class model's).\n"
                 "--json also gives `ranks`, `stage_seconds` {features, products, reduction, solve} on the\n"
-                "slowest rank over all evaluations, `feature_rows_held` (the most feature rows one rank held)\n"
-                "and `input_rows_held` (the most input rows one rank read).\n"
+                "slowest rank over all evaluations, `feature_rows_held` (the most feature rows one rank held),\n"
+                "`input_rows_held` (the most input rows one rank read) and `rank_counters` (every rank's MPI\n"
+                "traffic, below).\n"
                 "--learner gp (features exact:r=R, default exact:r=4): the exact Gaussian process on the invariant\n"
                 "kernel k_G (R group samples per input, common random numbers), its log marginal likelihood\n"
                 "maximised over the parameter (a scan of --scan values shared by the folds, then golden-section\n"
@@ -590,8 +592,8 @@ Command evidenceCommand()
                 "curves `learn --per-class` climbs); log_evidence is then their sum. The CSV gets a column\n"
                 "class_C per class, --json `per_class` [{class, log_evidence}].\n"
                 "--json gives param, values, log_evidence, train_rows, seconds, `ranks`, `stage_seconds`\n"
-                "{features, products, reduction, solve} on the slowest rank, `feature_rows_held` and\n"
-                "`input_rows_held`.\n\n" +
+                "{features, products, reduction, solve} on the slowest rank, `feature_rows_held`,\n"
+                "`input_rows_held` and `rank_counters`.\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runEvidence};

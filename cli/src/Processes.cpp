@@ -4,6 +4,7 @@
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <deque>
 #include <limits>
@@ -64,13 +65,17 @@ public:
                 const long long count = b.begin(lastBlock(b.count(), q)) - b.begin(firstBlock(b.count(), q));
                 for (long long at = 0; at < count; at += pieceRows) {
                     piece.resize(std::min(pieceRows, count - at), cols);
-                    MPI_Recv(piece.data(), int(piece.rows()), row, q, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    blocking([&] { MPI_Recv(piece.data(), int(piece.rows()), row, q, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+                    traffic_.bytesReceived += 4 * piece.size();
                     take(piece);
                 }
             }
         } else {
-            for (long long at = 0; at < own.rows(); at += pieceRows)
-                MPI_Send(own.data() + at * cols, int(std::min(pieceRows, own.rows() - at)), row, 0, kTag, MPI_COMM_WORLD);
+            for (long long at = 0; at < own.rows(); at += pieceRows) {
+                const int n = int(std::min(pieceRows, own.rows() - at));
+                blocking([&] { MPI_Send(own.data() + at * cols, n, row, 0, kTag, MPI_COMM_WORLD); });
+                traffic_.bytesSent += 4 * n * cols;
+            }
         }
         MPI_Type_free(&row);
     }
@@ -78,8 +83,11 @@ public:
     void send(const Eigen::MatrixXd& M, int to) const override
     {
         const long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
-        MPI_Send(dims, 2, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
-        inPieces(M.size(), [&](long long at, int n) { MPI_Send(M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD); });
+        blocking([&] {
+            MPI_Send(dims, 2, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
+            inPieces(M.size(), [&](long long at, int n) { MPI_Send(M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD); });
+        });
+        traffic_.bytesSent += matrixBytes(M.size());
     }
 
     void post(Eigen::MatrixXd M, int to) const override
@@ -94,6 +102,7 @@ public:
             m.requests.emplace_back();
             MPI_Isend(m.M.data() + at, n, MPI_DOUBLE, to, kTag, MPI_COMM_WORLD, &m.requests.back());
         });
+        traffic_.bytesSent += matrixBytes(m.M.size());
     }
 
     void waitPosted(std::size_t travelling) const override
@@ -107,7 +116,8 @@ public:
             int done = 0;
             MPI_Testall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), &done, MPI_STATUSES_IGNORE);
             if (!done && posted_.size() <= travelling) break;
-            if (!done) MPI_Waitall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), MPI_STATUSES_IGNORE);
+            if (!done)
+                blocking([&] { MPI_Waitall(int(posted_.front()->requests.size()), posted_.front()->requests.data(), MPI_STATUSES_IGNORE); });
             MatrixPool::give(std::move(posted_.front()->M));  // the next message of this size reuses its pages
             posted_.pop_front();
         }
@@ -116,48 +126,66 @@ public:
     Eigen::MatrixXd receive(int from) const override
     {
         long long dims[2] = {0, 0};
-        MPI_Recv(dims, 2, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        blocking([&] { MPI_Recv(dims, 2, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
         // A pooled buffer of that size when the computation kept one (the block sums' messages are
         // 64 MB at D = 4000: fresh ones cost their page faults every time).
         Eigen::MatrixXd M = MatrixPool::take(dims[0], dims[1]);
-        inPieces(M.size(), [&](long long at, int n) {
-            MPI_Recv(M.data() + at, n, MPI_DOUBLE, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        blocking([&] {
+            inPieces(M.size(), [&](long long at, int n) {
+                MPI_Recv(M.data() + at, n, MPI_DOUBLE, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            });
         });
+        traffic_.bytesReceived += matrixBytes(M.size());
         return M;
     }
 
     void sendText(const std::string& text, int to) const override
     {
         const long long size = static_cast<long long>(text.size());
-        MPI_Send(&size, 1, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
-        inPieces(size, [&](long long at, int n) { MPI_Send(text.data() + at, n, MPI_CHAR, to, kTag, MPI_COMM_WORLD); });
+        blocking([&] {
+            MPI_Send(&size, 1, MPI_LONG_LONG, to, kTag, MPI_COMM_WORLD);
+            inPieces(size, [&](long long at, int n) { MPI_Send(text.data() + at, n, MPI_CHAR, to, kTag, MPI_COMM_WORLD); });
+        });
+        traffic_.bytesSent += 8 + size;
     }
 
     std::string receiveText(int from) const override
     {
         long long size = 0;
-        MPI_Recv(&size, 1, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        blocking([&] { MPI_Recv(&size, 1, MPI_LONG_LONG, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
         std::string text(static_cast<std::size_t>(size), '\0');
-        inPieces(size, [&](long long at, int n) {
-            MPI_Recv(text.data() + at, n, MPI_CHAR, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        blocking([&] {
+            inPieces(size, [&](long long at, int n) {
+                MPI_Recv(text.data() + at, n, MPI_CHAR, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            });
         });
+        traffic_.bytesReceived += 8 + size;
         return text;
     }
 
     void broadcast(Eigen::MatrixXd& M, int from) const override
     {
         long long dims[2] = {static_cast<long long>(M.rows()), static_cast<long long>(M.cols())};
-        MPI_Bcast(dims, 2, MPI_LONG_LONG, from, MPI_COMM_WORLD);
+        blocking([&] { MPI_Bcast(dims, 2, MPI_LONG_LONG, from, MPI_COMM_WORLD); });
         if (rank_ != from) M.resize(dims[0], dims[1]);
-        inPieces(M.size(), [&](long long at, int n) { MPI_Bcast(M.data() + at, n, MPI_DOUBLE, from, MPI_COMM_WORLD); });
+        blocking([&] {
+            inPieces(M.size(), [&](long long at, int n) { MPI_Bcast(M.data() + at, n, MPI_DOUBLE, from, MPI_COMM_WORLD); });
+        });
+        if (size_ > 1) (rank_ == from ? traffic_.bytesSent : traffic_.bytesReceived) += matrixBytes(M.size());
     }
 
     double maximum(double value) const override
     {
         double out = value;
-        MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        blocking([&] { MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD); });
+        if (size_ > 1) {
+            traffic_.bytesSent += 8;  // one double each way
+            traffic_.bytesReceived += 8;
+        }
         return out;
     }
+
+    RankTraffic traffic() const override { return traffic_; }
 
 private:
     static constexpr int kTag = 17;
@@ -169,6 +197,18 @@ private:
         std::vector<MPI_Request> requests;
     };
     mutable std::deque<std::unique_ptr<Posted>> posted_;
+    mutable RankTraffic traffic_;
+
+    /// call(), a blocking MPI call or several, its wall time added to the traffic's waitSeconds.
+    template <class Call>
+    void blocking(const Call& call) const
+    {
+        const auto t = std::chrono::steady_clock::now();
+        call();
+        traffic_.waitSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    }
+    /// The bytes of a matrix message: its two dimensions (long long), then its doubles.
+    static long long matrixBytes(long long elements) { return 2 * 8 + 8 * elements; }
 
     /// Rows travel as one MPI type per row, so counts stay rows (< 2^31) for any matrix size.
     void rows(MatrixXfR& M, const RowBlocks& b) const
@@ -185,8 +225,13 @@ private:
         MPI_Datatype row;
         MPI_Type_contiguous(int(M.cols()), MPI_FLOAT, &row);
         MPI_Type_commit(&row);
-        MPI_Allgatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, MPI_COMM_WORLD);
+        blocking([&] { MPI_Allgatherv(MPI_IN_PLACE, 0, row, M.data(), counts.data(), offsets.data(), row, MPI_COMM_WORLD); });
         MPI_Type_free(&row);
+        if (size_ > 1) {
+            const long long rowBytes = 4 * M.cols(), own = counts[std::size_t(rank_)];
+            traffic_.bytesSent += rowBytes * own;
+            traffic_.bytesReceived += rowBytes * (b.rows - own);
+        }
     }
 
     int rank_ = 0, size_ = 1;

@@ -127,6 +127,7 @@ int runTrain(const Args& args, Io& io)
         if (!saved.is_null()) j["saved_model"] = saved;
         j["n"] = ds.count();
         j["input_rows_held"] = static_cast<long long>(io.ranks.maximum(double(ds.heldCount())));
+        j["rank_counters"] = rankCountersJson(io.ranks);
         if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
         // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
         const FoldSummary f = summarizeFolds(r);
@@ -202,7 +203,9 @@ Command trainCommand()
             "log_evidence}: along one grid axis, the best validation score over the other axes and the\n"
             "largest log evidence (null without blr). It also gives `ranks`, `stage_seconds` {features,\n"
             "products, reduction, solve} on the slowest rank, `rank_stage_seconds` the same for every rank in\n"
-            "rank order (a rank that finishes early waits in the next collective stage), and `product_rows`:\n"
+            "rank order (a rank that finishes early waits in the next collective stage), `rank_counters`\n"
+            "[{rank, bytes_sent, bytes_received, wait_seconds}] (every rank's MPI traffic, below), and\n"
+            "`product_rows`:\n"
             "the training rows whose products were computed (a fold's inner and outer fits of ridge and blr\n"
             "share per-cell sums, so each of its rows counts once; a k-fold run shares the outer test sets'\n"
             "sums across its folds and subtracts the inner validation sets', so a row counts once plus once\n"

@@ -1,7 +1,8 @@
 #pragma once
 // Runs orbitlab-cli under mpirun for the MPI suites. The flags a CI container needs live here, not in
 // the README's user commands: --allow-run-as-root (CI runs as root), --oversubscribe (3 ranks on a
-// 2-core machine), and shared memory between ranks on this one machine.
+// 2-core machine), and shared memory between ranks on this one machine; ORBIT_MPI_TRANSPORT=tcp in the
+// environment takes Open MPI's TCP transport on loopback instead (the messages a cluster's ranks send).
 #include <QByteArray>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -26,8 +27,15 @@ inline MpiRun runMpi(int ranks, const QStringList& args, int timeoutMs = 300000,
     all << "-x" << "OMP_NUM_THREADS=1" << program << args;
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("OMPI_MCA_btl", "self,vader");                         // loopback: shared memory only
-    env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");  // containers forbid CMA
+    if (env.value("ORBIT_MPI_TRANSPORT") == "tcp") {
+        // --mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo
+        env.insert("OMPI_MCA_pml", "ob1");
+        env.insert("OMPI_MCA_btl", "self,tcp");
+        env.insert("OMPI_MCA_btl_tcp_if_include", "lo");
+    } else {
+        env.insert("OMPI_MCA_btl", "self,vader");                         // loopback: shared memory only
+        env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");  // containers forbid CMA
+    }
     env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
     p.setProcessEnvironment(env);
     p.start(ORBIT_MPIEXEC_PATH, all);

@@ -19,7 +19,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <QProcess>
+
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using orbittest::fileBytes;
@@ -28,7 +31,8 @@ using orbittest::runMpi;
 
 namespace {
 
-/// The JSON without what may differ between runs: timings, and the number of ranks itself.
+/// The JSON without what may differ between runs: timings, the number of ranks itself, and what
+/// one rank held or moved.
 QJsonValue withoutTimings(const QJsonValue& v)
 {
     if (v.isObject()) {
@@ -36,7 +40,7 @@ QJsonValue withoutTimings(const QJsonValue& v)
         const QJsonObject in = v.toObject();
         for (auto it = in.begin(); it != in.end(); ++it)
             if (!it.key().contains("seconds") && it.key() != "ranks" && it.key() != "feature_rows_held" &&
-                it.key() != "input_rows_held") o.insert(it.key(), withoutTimings(it.value()));
+                it.key() != "input_rows_held" && it.key() != "rank_counters") o.insert(it.key(), withoutTimings(it.value()));
         return o;
     }
     if (v.isArray()) {
@@ -49,6 +53,29 @@ QJsonValue withoutTimings(const QJsonValue& v)
 
 QString message(const MpiRun& r) { return QString::fromUtf8(r.err.right(2000)); }
 
+/// `rank_counters` of a run at P ranks: one entry per rank in rank order, byte counts >= 0 and
+/// wait_seconds finite and >= 0; no bytes at P = 1 (nothing leaves the process); at P = 2 what each
+/// rank sent is what the other received (every call counts its payload once on each side).
+void checkRankCounters(const QJsonObject& j, int P)
+{
+    const QJsonArray each = j["rank_counters"].toArray();
+    QCOMPARE(each.size(), qsizetype(P));
+    for (int q = 0; q < P; ++q) {
+        const QJsonObject c = each[q].toObject();
+        QCOMPARE(c["rank"].toInt(-1), q);
+        const double sent = c["bytes_sent"].toDouble(-1.0), received = c["bytes_received"].toDouble(-1.0);
+        const double wait = c["wait_seconds"].toDouble(-1.0);
+        QVERIFY2(sent >= 0.0 && received >= 0.0 && std::isfinite(wait) && wait >= 0.0,
+                 qPrintable(QJsonDocument(c).toJson(QJsonDocument::Compact)));
+        if (P == 1) QVERIFY2(sent == 0.0 && received == 0.0, qPrintable(QJsonDocument(c).toJson(QJsonDocument::Compact)));
+    }
+    if (P == 2)
+        for (int q = 0; q < 2; ++q)
+            QVERIFY2(each[q].toObject()["bytes_sent"].toDouble() == each[1 - q].toObject()["bytes_received"].toDouble() &&
+                         each[q].toObject()["bytes_sent"].toDouble() > 0.0,
+                     qPrintable(QJsonDocument(each).toJson(QJsonDocument::Compact)));
+}
+
 /// Runs `args` under mpirun at P = 1 .. maxRanks: every run succeeds, passes `check`, and prints
 /// the JSON of P = 1 but for timings and the rank count.
 void sameJsonAtEveryRankCount(const QStringList& args, int maxRanks, const std::function<void(const QJsonObject&, int)>& check)
@@ -59,6 +86,8 @@ void sameJsonAtEveryRankCount(const QStringList& args, int maxRanks, const std::
         QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
         const QJsonObject j = QJsonDocument::fromJson(r.out).object();
         check(j, P);
+        if (QTest::currentTestFailed()) return;
+        checkRankCounters(j, P);
         if (QTest::currentTestFailed()) return;
         if (P == 1)
             one = withoutTimings(j);
@@ -129,6 +158,7 @@ private slots:
             const QJsonObject j = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(j["ranks"].toInt(), P);
             QVERIFY(j["rows"].toInt() > 0 && j["dims"].toInt() > 0);
+            checkRankCounters(j, P);
             const int read = j["input_rows_held"].toInt();
             QVERIFY2(P > 1 && readsPart ? read < j["rows"].toInt() : read == j["rows"].toInt(),
                      qPrintable(QString("P=%1 read %2 of %3 rows").arg(P).arg(read).arg(j["rows"].toInt())));
@@ -347,12 +377,51 @@ private slots:
             QCOMPARE(j["settings"].toArray().size(), 4);
             QCOMPARE(j["settings"].toArray()[2].toObject()["name"].toString(), QString("noisy sort"));
             QVERIFY(QFile::exists(out + "/results.md"));
+            checkRankCounters(j, P);
             QVERIFY(QFile::exists(out + "/rows"));
             if (P == 1)
                 one = withoutTimings(j);
             else
                 QVERIFY2(withoutTimings(j) == one, "the table differs from one process's");
         }
+    }
+
+    /// The counters of features at P = 2, by hand: rank 1 owns blocks [7, 15) of G2's 144 rows in
+    /// blocks of 10, so it sends rows 70 .. 143 (74 rows of `dims` floats) to rank 0, and both take
+    /// part in four maxima (seconds, computing, gathering, input_rows_held), 8 bytes each way. The
+    /// same numbers over any transport. One process without mpirun: one rank of zeros.
+    void countersOfFeaturesAtTwoRanksByHand()
+    {
+        QTemporaryDir dir;
+        const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        const QStringList args = {"features", "--data", g2, "--features", "rf:s=20", "--block-rows", "10", "--json"};
+        const MpiRun r = runMpi(2, args + QStringList{"--out", dir.filePath("f.npy")});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(message(r)));
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["rows"].toInt(), 144);
+        const qint64 rows1 = 144 - 70, dims = j["dims"].toInt();
+        QVERIFY(dims > 0);
+        const QJsonArray c = j["rank_counters"].toArray();
+        QCOMPARE(c.size(), qsizetype(2));
+        const auto bytes = [&](int q, const char* key) { return qint64(c[q].toObject()[key].toDouble(-1.0)); };
+        QCOMPARE(bytes(1, "bytes_sent"), 4 * rows1 * dims + 4 * 8);
+        QCOMPARE(bytes(0, "bytes_received"), 4 * rows1 * dims + 4 * 8);
+        QCOMPARE(bytes(0, "bytes_sent"), qint64(4 * 8));
+        QCOMPARE(bytes(1, "bytes_received"), qint64(4 * 8));
+        for (int q = 0; q < 2; ++q) {
+            const double wait = c[q].toObject()["wait_seconds"].toDouble(-1.0);
+            QVERIFY2(std::isfinite(wait) && wait >= 0.0, qPrintable(QString::number(wait)));
+        }
+
+        QProcess one;  // no mpirun: no MPI at all
+        one.start(ORBIT_CLI_PATH, args + QStringList{"--out", dir.filePath("one.npy")});
+        QVERIFY(one.waitForFinished(120000) && one.exitCode() == 0);
+        const QJsonArray zeros = QJsonDocument::fromJson(one.readAllStandardOutput()).object()["rank_counters"].toArray();
+        QCOMPARE(zeros.size(), qsizetype(1));
+        const QJsonObject z = zeros[0].toObject();
+        QVERIFY2(z["rank"].toInt(-1) == 0 && z["bytes_sent"].toDouble(-1.0) == 0.0 && z["bytes_received"].toDouble(-1.0) == 0.0 &&
+                     z["wait_seconds"].toDouble(-1.0) == 0.0,
+                 qPrintable(QJsonDocument(z).toJson(QJsonDocument::Compact)));
     }
 
     /// Rank 1 reads a truncated file: the job ends non-zero with rank 1's message naming the file.

@@ -41,6 +41,25 @@ struct RowBlocks {
 /// visit them. ContractError for a row out of range.
 std::vector<std::vector<std::size_t>> positionsByBlock(const std::vector<std::size_t>& rows, const RowBlocks& blocks);
 
+/// What one rank's calls to MPI moved and how long they kept it waiting, counted where Ranks calls
+/// MPI (payload bytes, the headers of the project's own messages included, MPI's envelopes not):
+/// - a send, post or receive counts its message once, as sent by the sender and received by the
+///   receiver;
+/// - a collective counts what this rank contributes as sent and what it obtains from the others as
+///   received, once each however the library moves it: a broadcast the buffer sent by its root and
+///   received by every other rank, an all-reduce the buffer each way on every rank, an all-gather
+///   this rank's own piece sent and the others' pieces received. With one rank, nothing.
+/// So the sum of bytesSent over the ranks equals the sum of bytesReceived at P = 2 (each rank's sent
+/// equals the other's received), whatever the transport.
+/// waitSeconds is the wall time spent inside blocking calls: receives, waits for posted sends,
+/// collectives, and blocking sends (a large one waits for its receiver). Posting and testing is
+/// not counted.
+struct RankTraffic {
+    long long bytesSent = 0;
+    long long bytesReceived = 0;
+    double waitSeconds = 0.0;
+};
+
 /// The processes of one job. Collective calls (all but rank(), size() and ownership) must be made by
 /// every rank in the same order. A failing rank ends the whole job (the MPI implementation aborts
 /// it), so no collective waits for a rank that is gone.
@@ -102,6 +121,13 @@ public:
     std::vector<Eigen::MatrixXd> allPieces(const Eigen::MatrixXd& mine) const;
     /// The largest of every rank's `value` (for stage timings: the slowest rank sets the pace).
     virtual double maximum(double value) const = 0;
+
+    /// What this rank's calls to MPI have moved and waited for so far (RankTraffic); all zero for one
+    /// process.
+    virtual RankTraffic traffic() const { return {}; }
+    /// Every rank's traffic() as it stood when the rank entered this call, in rank order (the
+    /// messages of this gathering itself are not counted). Collective.
+    std::vector<RankTraffic> everyRankTraffic() const;
 
     /// Tasks that do not split over rows (one Cholesky per lambda, one SVM per C, one evidence
     /// maximisation), dealt out: task k of n runs only on rank (first + k) mod size(), and its
