@@ -7,6 +7,7 @@
 #include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/groups/Group.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/experiments/Training.hpp"
 #include "orbit/parallel/InputRows.hpp"
 #include "orbit/experiments/TrainingSummary.hpp"
@@ -93,6 +94,10 @@ int runTrain(const Args& args, Io& io)
     c.validate();  // bad options fail before the data is loaded
     if (args.has("dist-per-class")) return runTrainPerClass(args, c, io);
     checkSaveModel(args, io);
+    if (args.has("save-model") && isExactKernelSpec(c.features))
+        throw SpecError("--save-model", "an exact kernel machine (exact:r=R) is not saved yet: its file would keep the support "
+                                        "rows and group-sample seeds; save an rf, irf or Nystrom model meanwhile",
+                        args.text("save-model"));
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.
     std::optional<std::vector<char>> rows;
