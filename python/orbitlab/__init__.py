@@ -9,6 +9,7 @@ over the same C++ core as the Orbit Lab window and orbitlab-cli (README "Python"
 
 from ._orbitlab import MODEL_FORMAT_VERSION
 from .data import Data, load
+from .exact import InvariantGaussianProcess, InvariantGaussianProcessClassifier, InvariantKernelRidge
 from .learners import BayesianLinearClassifier, BayesianLinearRegressor, SavedKernelRidge, SavedLinearModel
 from .locality import EvidenceLocality
 from .maps import GICDF, FeatureMap, InvariantNystroem, InvariantRBFSampler, SortedCoulomb
@@ -17,7 +18,8 @@ from .setting import SettingPipeline, TrainRun, decode_setting, from_setting, tr
 
 __all__ = [
     "BayesianLinearClassifier", "BayesianLinearRegressor", "Data", "EvidenceLocality", "FeatureMap", "GICDF",
-    "InvariantNystroem", "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedKernelRidge", "SavedLinearModel",
+    "InvariantGaussianProcess", "InvariantGaussianProcessClassifier", "InvariantKernelRidge", "InvariantNystroem",
+    "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedKernelRidge", "SavedLinearModel",
     "SettingPipeline", "SortedCoulomb", "TrainRun", "decode_setting", "from_setting", "load", "load_model", "save_model",
     "train",
 ]

@@ -15,7 +15,9 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace orbitpy {
 
@@ -158,5 +160,52 @@ auto computing(int nJobs, const py::object& verbose, F&& work) -> decltype(work(
         throw py::error_already_set();
     }
 }
+
+inline orbit::DataKind kindOf(const std::string& name)
+{
+    if (name == "images") return orbit::DataKind::Images;
+    if (name == "coulomb") return orbit::DataKind::Coulomb;
+    if (name == "vectors") return orbit::DataKind::Vectors;
+    throw orbit::SpecError("input_kind", "must be images, coulomb or vectors", name);
+}
+
+inline orbit::Shape shapeOf(const std::vector<int>& s)
+{
+    if (s.size() != 3) throw orbit::SpecError("image_shape", "expected (height, width, channels)");
+    for (int v : s)
+        if (v < 1) throw orbit::SpecError("image_shape", "dimensions must be positive", std::to_string(v));
+    return {s[0], s[1], s[2]};
+}
+
+/// A float32 numpy array that owns a copy of M.
+inline py::array_t<float> toArray(const orbit::MatrixXfR& M)
+{
+    py::array_t<float> a({M.rows(), M.cols()});
+    if (M.size() > 0) std::memcpy(a.mutable_data(), M.data(), std::size_t(M.size()) * sizeof(float));
+    return a;
+}
+
+inline py::array_t<double> toArray(const Eigen::MatrixXd& M)
+{
+    py::array_t<double> a({M.rows(), M.cols()});
+    auto r = a.mutable_unchecked<2>();
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index j = 0; j < M.cols(); ++j) r(i, j) = M(i, j);
+    return a;
+}
+
+
+inline Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::forcecast>& a)
+{
+    if (a.ndim() != 2) throw py::value_error("expected a 2-d array");
+    const auto r = a.unchecked<2>();
+    Eigen::MatrixXd M(r.shape(0), r.shape(1));
+    for (Eigen::Index i = 0; i < M.rows(); ++i)
+        for (Eigen::Index j = 0; j < M.cols(); ++j) M(i, j) = r(i, j);
+    return M;
+}
+
+/// The exact invariant kernel machines' functions (ExactKernels.cpp).
+void registerExactKernels(py::module_& m);
 
 } // namespace orbitpy

@@ -28,50 +28,8 @@ using orbit::DataKind;
 using orbit::MatrixXfR;
 using orbit::Shape;
 
-DataKind kindOf(const std::string& name)
-{
-    if (name == "images") return DataKind::Images;
-    if (name == "coulomb") return DataKind::Coulomb;
-    if (name == "vectors") return DataKind::Vectors;
-    throw orbit::SpecError("input_kind", "must be images, coulomb or vectors", name);
-}
-
-Shape shapeOf(const std::vector<int>& s)
-{
-    if (s.size() != 3) throw orbit::SpecError("image_shape", "expected (height, width, channels)");
-    for (int v : s)
-        if (v < 1) throw orbit::SpecError("image_shape", "dimensions must be positive", std::to_string(v));
-    return {s[0], s[1], s[2]};
-}
-
 py::tuple shapeTuple(const Shape& s) { return py::make_tuple(s.height, s.width, s.channels); }
 
-/// A float32 numpy array that owns a copy of M.
-py::array_t<float> toArray(const MatrixXfR& M)
-{
-    py::array_t<float> a({M.rows(), M.cols()});
-    if (M.size() > 0) std::memcpy(a.mutable_data(), M.data(), std::size_t(M.size()) * sizeof(float));
-    return a;
-}
-
-py::array_t<double> toArray(const Eigen::MatrixXd& M)
-{
-    py::array_t<double> a({M.rows(), M.cols()});
-    auto r = a.mutable_unchecked<2>();
-    for (Eigen::Index i = 0; i < M.rows(); ++i)
-        for (Eigen::Index j = 0; j < M.cols(); ++j) r(i, j) = M(i, j);
-    return a;
-}
-
-Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::forcecast>& a)
-{
-    if (a.ndim() != 2) throw py::value_error("expected a 2-d array");
-    const auto r = a.unchecked<2>();
-    Eigen::MatrixXd M(r.shape(0), r.shape(1));
-    for (Eigen::Index i = 0; i < M.rows(); ++i)
-        for (Eigen::Index j = 0; j < M.cols(); ++j) M(i, j) = r(i, j);
-    return M;
-}
 
 Eigen::VectorXd toVector(const py::array_t<double, py::array::forcecast>& a)
 {
@@ -568,6 +526,7 @@ PYBIND11_MODULE(_orbitlab, m)
     namespace py = pybind11;
     m.doc() = "The Orbit Lab core (C++) for the orbitlab package: feature maps, learners, locality learning, saved models.";
     registerErrors();
+    registerExactKernels(m);
 
     py::class_<FittedMap>(m, "FittedMap")
         .def_property_readonly("dim", [](const FittedMap& f) { return f.map->dim(); })

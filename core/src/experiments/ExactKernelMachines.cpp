@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace orbit {
 
@@ -173,6 +174,72 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
     sampler.transformBlock(data.X, 0, std::size_t(data.X.rows()), out.orbits);
     out.r = r;
     return out;
+}
+
+namespace {
+
+Dataset inputsOf(const MatrixXfR& X, DataKind kind, const Shape& shape)
+{
+    if (X.cols() != shape.dim())
+        throw SpecError("data", "rows of " + std::to_string(X.cols()) + " values for inputs of " + std::to_string(shape.dim()),
+                        std::to_string(X.cols()));
+    Dataset d;
+    d.kind = kind;
+    d.shape = shape;
+    d.X = X;
+    return d;
+}
+
+} // namespace
+
+Eigen::MatrixXd exactKernelMatrix(const MatrixXfR& A, const MatrixXfR& B, DataKind kind, const Shape& shape,
+                                  const std::string& group, const std::string& dist, const BaseKernel& kernel, int r,
+                                  std::uint64_t seed)
+{
+    if (!kernel.stationary())
+        throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
+                        kernel.spec());
+    const ExactOrbits a = exactOrbits(inputsOf(A, kind, shape), group, dist, r, seed);
+    const ExactOrbits b = exactOrbits(inputsOf(B, kind, shape), group, dist, r, seed);
+    const OrbitDistances D(a.orbits, b.orbits, a.r, kernel.distance());
+    Indices rows(std::size_t(A.rows())), cols(std::size_t(B.rows()));
+    std::iota(rows.begin(), rows.end(), 0);
+    std::iota(cols.begin(), cols.end(), 0);
+    Eigen::MatrixXd K;
+    D.gram(kernel, rows, cols, K);
+    return K;
+}
+
+ExactGpModel fitExactGp(const MatrixXfR& X, const Eigen::MatrixXd& Y, DataKind kind, const Shape& shape,
+                        const std::string& group, const std::string& dist, const std::string& kernel, int r,
+                        std::uint64_t seed, int maxEvaluations, const Progress& progress)
+{
+    if (Y.rows() != X.rows())
+        throw ContractError("fitExactGp", std::to_string(X.rows()) + " rows, " + std::to_string(Y.rows()) + " targets");
+    const std::string family = trim(kernel).empty() ? "gaussian:median=1" : kernel;
+    const BaseKernel start = exactBaseKernel(family, X, seed);
+    const ExactOrbits o = exactOrbits(inputsOf(X, kind, shape), group, dist, r, seed);
+    const OrbitDistances D(o.orbits, o.r, start.distance());
+    Indices all(std::size_t(X.rows()));
+    std::iota(all.begin(), all.end(), 0);
+    const GramFamily gram = [&](double sigma, Eigen::MatrixXd& K, Eigen::MatrixXd* dK) { D.gram(start.withSigma(sigma), all, all, K, dK); };
+    GpBounds bounds;
+    if (usesMedianRule(family)) {
+        bounds.sigmaLo = start.sigma() / 100.0;
+        bounds.sigmaHi = start.sigma() * 1000.0;
+    }
+    const std::string what = start.spec() + " on exact:r=" + std::to_string(o.r);
+    const GpFit fit = fitGaussianProcess(gram, Y, GpHyper{start.sigma(), 1.0, 0.01}, bounds, maxEvaluations, what, progress);
+    ExactGpModel m;
+    m.hyper = fit.hyper;
+    m.logLikelihood = fit.logLikelihood;
+    m.evaluations = fit.evaluations;
+    const BaseKernel k = start.withSigma(fit.hyper.sigma);
+    m.kernel = k.spec();
+    Eigen::MatrixXd K;
+    D.gram(k, all, all, K);
+    m.alpha = factoriseGp(K, Y, fit.hyper.signal, fit.hyper.noise, what).alpha;
+    return m;
 }
 
 TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress)

@@ -219,8 +219,12 @@ GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const
     } catch (const nlopt::roundoff_limited&) {
     } catch (const nlopt::forced_stop&) {
     } catch (const std::invalid_argument&) {
+    } catch (const std::runtime_error&) {  // NLopt's generic failure (a non-finite step): keep the best point
+        if (!error && fit.evaluations == 0) throw;
     }
     if (error) std::rethrow_exception(error);
+    if (!std::isfinite(fit.logLikelihood))
+        throw SpecError("kernel", "the marginal likelihood is not finite at any evaluated point", what);
     fit.secondsPerEvaluation =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / double(std::max(1, fit.evaluations));
     return fit;

@@ -8,6 +8,7 @@
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/experiments/EvidenceObjective.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/GaussianProcess.hpp"
 #include "orbit/registry/Registry.hpp"
 
@@ -42,6 +43,30 @@ struct ExactOrbits {
     bool haarSum = false;  ///< the exact sum over a finite group
 };
 ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed);
+
+/// The exact invariant kernel between the rows of A and the rows of B (inputs of `kind` and
+/// `shape`): K(i, j) = k_G(a_i, b_j) at the bandwidth of `kernel`, each row's R group samples drawn
+/// from the sub-stream of its own index in its matrix (so a row's samples follow its place: the
+/// Python estimators' sample-order checks do not apply). Requires a stationary kernel.
+Eigen::MatrixXd exactKernelMatrix(const MatrixXfR& A, const MatrixXfR& B, DataKind kind, const Shape& shape,
+                                  const std::string& group, const std::string& dist, const BaseKernel& kernel, int r,
+                                  std::uint64_t seed);
+
+/// A Gaussian process fitted on the exact invariant kernel of the rows X (what the Python
+/// estimator keeps): the kernel with its fitted bandwidth, the signal and noise variance, the log
+/// marginal likelihood and the dual weights alpha = C^-1 Y of the coded targets Y.
+struct ExactGpModel {
+    std::string kernel;     ///< the base kernel with its fitted bandwidth ("laplacian:sigma=812.5")
+    GpHyper hyper;
+    double logLikelihood = 0.0;
+    Eigen::MatrixXd alpha;  ///< n x m
+    int evaluations = 0;
+};
+/// Fits it: the kernel's median rule on X, then fitGaussianProcess (bandwidth too unless the spec
+/// gives sigma) within at most maxEvaluations evaluations. SpecError naming the field on bad specs.
+ExactGpModel fitExactGp(const MatrixXfR& X, const Eigen::MatrixXd& Y, DataKind kind, const Shape& shape,
+                        const std::string& group, const std::string& dist, const std::string& kernel, int r,
+                        std::uint64_t seed, int maxEvaluations, const Progress& progress = {});
 
 /// The seed of the group samples of exact kernels for a run with --seed `seed`.
 std::uint64_t exactOrbitSeed(std::uint64_t seed);
