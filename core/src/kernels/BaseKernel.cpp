@@ -271,44 +271,51 @@ std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples,
     return idx;
 }
 
-double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+namespace {
+
+/// The rows medianSampleRows picks, in its order (requires >= 2 rows).
+MatrixXfR medianSample(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
 {
     const std::size_t n = X.rows();
     if (n < 2) throw SpecError("kernel", "the median rule needs at least 2 samples", std::to_string(n));
     const std::vector<std::size_t> idx = medianSampleRows(n, maxSamples, seed);
-    const std::size_t m = idx.size();
-    MatrixXfR S(Eigen::Index(m), X.cols());
-    for (std::size_t a = 0; a < m; ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));
-    // ||a - b||^2 = ||a||^2 + ||b||^2 - 2 <a, b>, one product (centred first against cancellation).
-    S.rowwise() -= S.colwise().mean();
-    const detail::SerialEigen serial;
-    const MatrixXfR G = S * S.transpose();
+    MatrixXfR S(Eigen::Index(idx.size()), X.cols());
+    for (std::size_t a = 0; a < idx.size(); ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));
+    return S;
+}
+
+/// The median of the strict upper triangle of the m x m pairwise distances `distance(a, b)`.
+template <class Distance>
+double medianOfPairs(std::size_t m, Distance distance)
+{
     std::vector<double> d;
     d.reserve(m * (m - 1) / 2);
     for (std::size_t a = 0; a < m; ++a)
-        for (std::size_t b = a + 1; b < m; ++b)
-            d.push_back(std::sqrt(std::max(0.0, double(G(a, a)) + double(G(b, b)) - 2.0 * double(G(a, b)))));
+        for (std::size_t b = a + 1; b < m; ++b) d.push_back(distance(Eigen::Index(a), Eigen::Index(b)));
     auto mid = d.begin() + d.size() / 2;
     std::nth_element(d.begin(), mid, d.end());
     return *mid;
 }
 
+} // namespace
+
+double medianPairwiseDistance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+{
+    MatrixXfR S = medianSample(X, maxSamples, seed);
+    // ||a - b||^2 = ||a||^2 + ||b||^2 - 2 <a, b>, one product (centred first against cancellation).
+    S.rowwise() -= S.colwise().mean();
+    const detail::SerialEigen serial;
+    const MatrixXfR G = S * S.transpose();
+    return medianOfPairs(std::size_t(S.rows()), [&](Eigen::Index a, Eigen::Index b) {
+        return std::sqrt(std::max(0.0, double(G(a, a)) + double(G(b, b)) - 2.0 * double(G(a, b))));
+    });
+}
+
 double medianPairwiseL1Distance(const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
 {
-    const std::size_t n = X.rows();
-    if (n < 2) throw SpecError("kernel", "the median rule needs at least 2 samples", std::to_string(n));
-    const std::vector<std::size_t> idx = medianSampleRows(n, maxSamples, seed);
-    const std::size_t m = idx.size();
-    MatrixXfR S(Eigen::Index(m), X.cols());
-    for (std::size_t a = 0; a < m; ++a) S.row(Eigen::Index(a)) = X.row(Eigen::Index(idx[a]));
+    const MatrixXfR S = medianSample(X, maxSamples, seed);
     const MatrixXfR D = l1Distances(S, S);
-    std::vector<double> d;
-    d.reserve(m * (m - 1) / 2);
-    for (std::size_t a = 0; a < m; ++a)
-        for (std::size_t b = a + 1; b < m; ++b) d.push_back(double(D(Eigen::Index(a), Eigen::Index(b))));
-    auto mid = d.begin() + d.size() / 2;
-    std::nth_element(d.begin(), mid, d.end());
-    return *mid;
+    return medianOfPairs(std::size_t(S.rows()), [&](Eigen::Index a, Eigen::Index b) { return double(D(a, b)); });
 }
 
 bool usesMedianRule(const std::string& spec)
