@@ -10,7 +10,8 @@
 # builds"); ORBIT_NATIVE=1 also compiles everything else for this machine's CPU only (-march=native).
 # pybind11 with Debian's Python 3, NumPy, scikit-learn and pytest build and test the Python module
 # `orbitlab` (python/, README "Python"; pandas lets scikit-learn's estimator checks try data
-# frames too); CMake turns ORBIT_PYTHON on when it finds them.
+# frames too); CMake turns ORBIT_PYTHON on when it finds them. venv, pip, setuptools and wheel make
+# `pip install ./python` work as python/README.md says (python/tests/test_install.py).
 # Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
 # CMake turns ORBIT_MPI on when it finds it.
 # lld links the programs (about 110 with the tests) five times faster than GNU ld (cmake/FastBuild.cmake).
@@ -32,6 +33,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libopenblas-openmp-dev
   pybind11-dev python3-dev python3-numpy python3-sklearn python3-pytest python3-pandas
+  python3-venv python3-pip python3-setuptools python3-wheel
   dataset-fashion-mnist
   libgif-dev
   xvfb xauth fonts-dejavu-core
