@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
 #include <fstream>
 
 namespace {
@@ -61,6 +62,42 @@ private slots:
         }
         QCOMPARE(j["log_evidence"].get<double>(), best);
     }
+    // learn --eval kfold:K learns inside each training fold and scores its test fold: K folds, each
+    // with its params and test score, their mean; on G2 (regression) rmse and mae too, and the
+    // learner gp gives the same fields.
+    void learnKFoldLearnsPerFold()
+    {
+        const auto r = orbittest::runCli(with("learn", digitsArgs({"--dist", "uniform:a=0.5", "--learn", "a", "--max-evals",
+                                                                   "6", "--eval", "kfold:3", "--json"})));
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const Json j = Json::parse(r.out);
+        QCOMPARE(j["folds"].size(), std::size_t(3));
+        double sum = 0;
+        for (const Json& f : j["folds"]) {
+            QVERIFY(f["params"].contains("a") && f.contains("log_evidence") && f.contains("test"));
+            sum += f["test"].get<double>();
+        }
+        QVERIFY(std::fabs(j["mean"].get<double>() - sum / 3) < 1e-12);
+        QVERIFY(j["params"] == j["folds"][0]["params"]);  // the top-level fields are the first fold's
+        for (const std::string learner : {"blr", "gp"}) {
+            std::vector<std::string> a = {"learn", "--data", orbittest::source("resources/data/g2.extxyz"), "--group",
+                                          "permutation", "--dist", "noisysort:sigma=1", "--learn", "sigma", "--eval", "kfold:3",
+                                          "--learner", learner, "--max-evals", "4", "--json"};
+            if (learner == "gp") {
+                for (const char* more : {"--features", "exact:r=2", "--kernel", "laplacian:median=1", "--scan", "3", "--inner-evals", "4"})
+                    a.push_back(more);
+            } else {
+                for (const char* more : {"--features", "irf:s=100,r=4"}) a.push_back(more);
+            }
+            const auto g = orbittest::runCli(a);
+            QVERIFY2(g.status == 0, g.err.c_str());
+            const Json k = Json::parse(g.out);
+            QCOMPARE(k["folds"].size(), std::size_t(3));
+            QVERIFY2(k.contains("rmse") && k.contains("mae"), learner.c_str());
+            QVERIFY(k["mae"].get<double>() > 0 && k["mae"].get<double>() < k["rmse"].get<double>());
+        }
+    }
+
     void learnedPointLiesOnTheEvidenceCurve()
     {
         // With the same --seed, `evidence` at the learned value gives the learned log evidence.
