@@ -90,31 +90,6 @@ double BaseKernel::ofDistance(double dist) const
     throw ContractError("BaseKernel::ofDistance", "the polynomial kernel is not a function of a distance");
 }
 
-double BaseKernel::ofDistanceLogSigmaDerivative(double dist) const
-{
-    // d/d(log sigma) = sigma d/d sigma; for k(r) with r = c dist / sigma, dr/d(log sigma) = -r.
-    switch (kind_) {
-    case Kind::Gaussian: {
-        const double e = dist * gamma_;  // d^2 / (2 sigma^2): d/d(log sigma) of -e is 2 e
-        return 2.0 * e * std::exp(-e);
-    }
-    case Kind::Laplacian: {
-        const double r = dist / sigma_;
-        return r * std::exp(-r);
-    }
-    case Kind::Matern: {
-        const double r = std::sqrt(2.0 * nu_) * dist / sigma_;
-        const double e = std::exp(-r);
-        // dk/dr: nu 1/2: -e; 3/2: -r e; 5/2: -(r + r^2) e / 3. Times dr/dlog sigma = -r.
-        if (nu_ == 0.5) return r * e;
-        if (nu_ == 1.5) return r * r * e;
-        return r * (r + r * r) * e / 3.0;
-    }
-    case Kind::Polynomial: break;
-    }
-    throw ContractError("BaseKernel::ofDistanceLogSigmaDerivative", "the polynomial kernel has no bandwidth");
-}
-
 void BaseKernel::drawFrequency(Rng& rng, float* w, Eigen::Index d) const
 {
     const double invSigma = 1.0 / sigma_;

@@ -65,8 +65,6 @@ public:
     /// k as a function of its own distance() value (d^2 for the Gaussian, d for Matérn, ||.||_1 for
     /// the Laplacian). Requires stationary().
     double ofDistance(double dist) const;
-    /// d/d(log sigma) of ofDistance(dist) at this sigma (the bandwidth's gradient of a Gram matrix).
-    double ofDistanceLogSigmaDerivative(double dist) const;
     /// K(i, j) = k(A_i, B_j): one float32 product A B^T then the elementwise map, or for the
     /// Laplacian the L1 distance kernel then the exponential.
     MatrixXfR matrix(const MatrixXfR& A, const MatrixXfR& B) const;
