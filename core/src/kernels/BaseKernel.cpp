@@ -19,35 +19,25 @@
 
 namespace orbit {
 
-BaseKernel BaseKernel::gaussian(double sigma)
+BaseKernel BaseKernel::stationaryOf(Kind kind, const char* name, double sigma)
 {
     if (!(sigma > 0.0) || !std::isfinite(sigma))
-        throw SpecError("kernel", "gaussian sigma must be positive", std::to_string(sigma));
+        throw SpecError("kernel", std::string(name) + " sigma must be positive", std::to_string(sigma));
     BaseKernel k;
-    k.kind_ = Kind::Gaussian;
+    k.kind_ = kind;
     k.sigma_ = sigma;
     k.gamma_ = 1.0 / (2.0 * sigma * sigma);
     return k;
 }
 
-BaseKernel BaseKernel::laplacian(double sigma)
-{
-    if (!(sigma > 0.0) || !std::isfinite(sigma))
-        throw SpecError("kernel", "laplacian sigma must be positive", std::to_string(sigma));
-    BaseKernel k;
-    k.kind_ = Kind::Laplacian;
-    k.sigma_ = sigma;
-    return k;
-}
+BaseKernel BaseKernel::gaussian(double sigma) { return stationaryOf(Kind::Gaussian, "gaussian", sigma); }
+
+BaseKernel BaseKernel::laplacian(double sigma) { return stationaryOf(Kind::Laplacian, "laplacian", sigma); }
 
 BaseKernel BaseKernel::matern(double nu, double sigma)
 {
     if (nu != 0.5 && nu != 1.5 && nu != 2.5) throw SpecError("kernel", "matern nu must be 0.5, 1.5 or 2.5", formatNumber(nu));
-    if (!(sigma > 0.0) || !std::isfinite(sigma))
-        throw SpecError("kernel", "matern sigma must be positive", std::to_string(sigma));
-    BaseKernel k;
-    k.kind_ = Kind::Matern;
-    k.sigma_ = sigma;
+    BaseKernel k = stationaryOf(Kind::Matern, "matern", sigma);
     k.nu_ = nu;
     return k;
 }

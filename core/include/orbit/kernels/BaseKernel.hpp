@@ -91,6 +91,9 @@ public:
     void drawFrequency(Rng& rng, float* w, Eigen::Index d) const;
 
 private:
+    /// A shift-invariant kernel of this kind and bandwidth (SpecError naming it for sigma <= 0).
+    static BaseKernel stationaryOf(Kind kind, const char* name, double sigma);
+
     Kind kind_ = Kind::Gaussian;
     double sigma_ = 1.0;
     double gamma_ = 0.5;  ///< 1 / (2 sigma^2)
