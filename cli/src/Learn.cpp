@@ -165,7 +165,7 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
     const int inner = int(args.integer("inner-evals", 12, 1, 1000));
     const int scan = int(args.integer("scan", 5, 2, 100));
     const Dataset data = preparedData(args);
-    const ExactLearnResult r = learnExactGp(data, c, inner, scan, terminalProgress(io.err, io.progress, "learn"));
+    const ExactLearnResult r = learnExactGp(data, c, inner, scan, terminalProgress(io.err, io.progress, "learn"), nullptr, io.ranks);
     if (io.progress) io.err << "\n";
     if (args.flag("json")) {
         Json folds = Json::array();
@@ -184,7 +184,8 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
             folds.push_back(j);
         }
         Json j = {{"learner", "gp"}, {"param", r.param}, {"folds", folds}, {"evaluations", r.evaluations},
-                  {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}, {"ranks", 1}};
+                  {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}, {"ranks", io.ranks.size()},
+                  {"rank_counters", rankCountersJson(io.ranks)}};
         if (r.folds.size() == 1) {
             const ExactLearnFold& f = r.folds.front();
             Json params = Json::object();
@@ -361,7 +362,7 @@ int runEvidence(const Args& args, Io& io)
         c.learn = params;
         const Dataset data = preparedData(args);
         const ExactLearnResult r = learnExactGp(data, c, int(args.integer("inner-evals", 12, 1, 1000)), 0,
-                                                terminalProgress(io.err, io.progress, "evidence"), &values.front());
+                                                terminalProgress(io.err, io.progress, "evidence"), &values.front(), io.ranks);
         if (io.progress) io.err << "\n";
         const ExactLearnFold& f = r.folds.front();
         std::vector<double> xs, ls;

@@ -326,6 +326,39 @@ private slots:
         });
     }
 
+    /// Exact kernel machines deal whole outer folds out (fold f on rank f mod P): the same folds,
+    /// choices, predictions and learned localities at any number of ranks, each fold's numbers
+    /// computed by one rank.
+    void exactMachinesDealTheirFoldsOut_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("maxRanks");
+        const QString digits = QString::fromStdString(orbittest::bundledFile("digits.png"));
+        const QString g2 = QString::fromStdString(orbittest::bundledFile("g2.extxyz"));
+        const QStringList g2Exact = {"--data", g2, "--features", "exact:r=3", "--group", "permutation", "--dist",
+                                     "noisysort:sigma=0.5", "--kernel", "laplacian:median=1", "--eval", "kfold:3"};
+        QTest::newRow("train gp") << (QStringList{"train", "--learner", "gp"} + g2Exact) << 3;
+        QTest::newRow("train krr classes") << QStringList{"train", "--data", digits, "--n", "240", "--features", "exact:r=2",
+                                                          "--group", "rotation", "--dist", "vonmises:kappa=2", "--learner",
+                                                          "krr", "--eval", "kfold:3", "--grid", "lambda=1e-3,1e-1"}
+                                           << 2;
+        QTest::newRow("learn gp") << (QStringList{"learn", "--learner", "gp", "--learn", "sigma", "--max-evals", "4",
+                                                  "--inner-evals", "5", "--scan", "3"} +
+                                      g2Exact)
+                                  << 2;
+    }
+
+    void exactMachinesDealTheirFoldsOut()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(int, maxRanks);
+        sameJsonAtEveryRankCount(options + QStringList{"--json"}, maxRanks, [&](const QJsonObject& j, int P) {
+            QCOMPARE(j["ranks"].toInt(), P);
+            QCOMPARE(j["folds"].toArray().size(), qsizetype(3));
+            QVERIFY2(j["mean"].isDouble(), qPrintable(QJsonDocument(j).toJson()));
+        });
+    }
+
     /// learn --per-class deals the classes out to the ranks whole (class c on rank c mod P), after the
     /// global learn, the classes at the global theta and the shared scan, which are spread over the
     /// ranks' row blocks: the same classes, evidences and held-out decisions as one process.

@@ -1,5 +1,6 @@
 #include "orbit/experiments/ExactKernelMachines.hpp"
 
+#include "experiments/ExactKernelDetail.hpp"
 #include "experiments/TrainingGrid.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
@@ -18,18 +19,58 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <tuple>
 
 namespace orbit {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 /// The marginal-likelihood evaluations of train --learner gp per fold (L-BFGS over bandwidth,
 /// signal and noise).
 constexpr int kTrainGpEvaluations = 20;
 
-double exactSeconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+/// The names a fold of trainExact may choose, in the order packedFoldResult writes them.
+const std::vector<std::string>& exactChoiceNames()
+{
+    static const std::vector<std::string> names = {"bandwidth", "signal", "noise", "lambda", "median"};
+    return names;
+}
+
+/// A fold of trainExact and its test decisions F as one matrix for Ranks::deal: column 0 holds
+/// score, MAE, log evidence, seconds and each of exactChoiceNames() (NaN when not chosen), then
+/// F's columns follow, each padded to the header's length.
+Eigen::MatrixXd packedFoldResult(const FoldResult& fold, const Eigen::MatrixXd& F)
+{
+    const std::vector<std::string>& names = exactChoiceNames();
+    const auto header = Eigen::Index(4 + names.size());
+    for (const auto& [name, value] : fold.chosen)
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            throw ContractError("trainExact", "a fold chose " + name + ", which is not in exactChoiceNames()");
+    Eigen::MatrixXd m = Eigen::MatrixXd::Constant(std::max(header, F.rows()), 2 + F.cols(), std::numeric_limits<double>::quiet_NaN());
+    m(0, 0) = fold.score;
+    m(1, 0) = fold.mae;
+    m(2, 0) = fold.logEvidence;
+    m(3, 0) = fold.seconds;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (const auto c = fold.chosen.find(names[i]); c != fold.chosen.end()) m(4 + Eigen::Index(i), 0) = c->second;
+    m(0, 1) = double(F.rows());
+    m.block(0, 2, F.rows(), F.cols()) = F;
+    return m;
+}
+
+std::pair<FoldResult, Eigen::MatrixXd> unpackedFoldResult(const Eigen::MatrixXd& m)
+{
+    const std::vector<std::string>& names = exactChoiceNames();
+    FoldResult fold;
+    fold.score = m(0, 0);
+    fold.mae = m(1, 0);
+    fold.logEvidence = m(2, 0);
+    fold.seconds = m(3, 0);
+    for (std::size_t i = 0; i < names.size(); ++i)
+        if (!std::isnan(m(4 + Eigen::Index(i), 0))) fold.chosen[names[i]] = m(4 + Eigen::Index(i), 0);
+    return {fold, m.block(0, 2, Eigen::Index(m(0, 1)), m.cols() - 2)};
+}
 
 FeatureMapDescriptor makeExactDescriptor()
 {
@@ -47,6 +88,12 @@ FeatureMapDescriptor makeExactDescriptor()
     d.seedOnlyFit = true;
     return d;
 }
+
+} // namespace
+
+namespace detail {
+
+double exactSeconds(ExactClock::time_point t0) { return std::chrono::duration<double>(ExactClock::now() - t0).count(); }
 
 /// The base kernel of an exact machine with its bandwidth from the training rows (median rule).
 BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
@@ -115,7 +162,9 @@ std::optional<Eigen::MatrixXd> exactRidgeSolve(const Eigen::MatrixXd& K, const E
     return choleskySolve(L, Y);
 }
 
-} // namespace
+} // namespace detail
+
+using namespace detail;
 
 const FeatureMapDescriptor& exactKernelDescriptor()
 {
@@ -242,9 +291,9 @@ ExactGpModel fitExactGp(const MatrixXfR& X, const Eigen::MatrixXd& Y, DataKind k
     return m;
 }
 
-TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress)
+TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
 {
-    const auto t0 = Clock::now();
+    const auto t0 = ExactClock::now();
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
     const Learner learner = parseLearner(config.learner);
     if (learner != Learner::Krr && learner != Learner::Gp)
@@ -259,9 +308,14 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     detail::checkFeatureMemory(OrbitDistances::bytesFor(double(data.count()), orbits.r), "features",
                                "the orbit distances of the exact Haar sum", config.features);
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
-    const OrbitDistances D(orbits.orbits, orbits.r, exactDistance(family),
-                           [&](double f, const std::string& what) { return progress && progress(0.2 * f, what); });
     const std::vector<Split> outer = outerSplits(data, config);
+    // Whole folds are dealt out to the ranks (see learnExactGp); a rank without a fold of its own
+    // computes no distances.
+    auto mine = [&](std::size_t f) { return exactFoldOwner(f, ranks.size()) == ranks.rank(); };
+    std::optional<OrbitDistances> distances;
+    if (std::size_t(ranks.rank()) < outer.size())
+        distances.emplace(orbits.orbits, orbits.r, exactDistance(family),
+                          [&](double f, const std::string& what) { return progress && progress(0.2 * f, what); });
     TrainResult r;
     r.metric = toString(metricFor(data));
     r.featureSpec = "exact:r=" + std::to_string(orbits.r) + (orbits.haarSum ? " (the exact Haar sum)" : "");
@@ -280,8 +334,12 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
         for (const ParamAxis& a : config.grid) given = given || a.name == "median";
         if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
     }
+    std::vector<FoldResult> done(outer.size());
+    std::vector<Eigen::MatrixXd> decisions(outer.size());  // the test rows' decisions of each fold
     for (std::size_t f = 0; f < outer.size(); ++f) {
-        const auto tf = Clock::now();
+        if (!mine(f)) continue;
+        const OrbitDistances& D = *distances;
+        const auto tf = ExactClock::now();
         const Split& s = outer[f];
         const MatrixXfR trainX = selectRows(data.X, s.train);
         const BaseKernel start = exactBaseKernel(family, trainX, config.seed);
@@ -291,8 +349,8 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
         auto at = [&](double x, const std::string& step) {
             reportProgress(progress, lo + (hi - lo) * std::clamp(x, 0.0, 1.0), "fold " + std::to_string(f + 1) + ": " + step);
         };
-        FoldResult fr;
-        Eigen::MatrixXd F;
+        FoldResult& fr = done[f];
+        Eigen::MatrixXd& F = decisions[f];
         if (learner == Learner::Gp) {
             const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot);
             const Eigen::MatrixXd Y = exactTargets(data, coding, s.train);
@@ -317,7 +375,6 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
             predictGp(factor, fit.hyper, Ks, Eigen::VectorXd::Zero(Eigen::Index(s.test.size())), F);
             fr.logEvidence = fit.logLikelihood;
             fr.chosen = {{"bandwidth", fit.hyper.sigma}, {"signal", fit.hyper.signal}, {"noise", fit.hyper.noise}};
-            evidences.push_back(fit.logLikelihood);
             if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae);
         } else {
             const std::vector<Split> inner = innerSplits(data, config, s.train, f);
@@ -367,18 +424,28 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
             fr.logEvidence = std::numeric_limits<double>::quiet_NaN();
             if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae);
         }
+        fr.seconds = exactSeconds(tf);
+    }
+    // Every fold's result on every rank, from the rank that fitted it.
+    const std::vector<Eigen::MatrixXd> packed =
+        ranks.deal(0, outer.size(), [&](std::size_t f) { return packedFoldResult(done[f], decisions[f]); });
+    for (std::size_t f = 0; f < outer.size(); ++f) {
+        if (!mine(f)) std::tie(done[f], decisions[f]) = unpackedFoldResult(packed[f]);
+        const Split& s = outer[f];
+        FoldResult& fr = done[f];
         if (data.isClassification() && !s.test.empty()) {
-            const std::vector<int> predicted = TargetCoding::argmax(F);
+            const std::vector<int> predicted = TargetCoding::argmax(decisions[f]);
             r.confusion += confusionMatrix(predicted, select(data.labels, s.test), data.numClasses);
             for (std::size_t k = 0; k < s.test.size(); ++k)
                 r.predictions.push_back({s.test[k], f, data.labels[s.test[k]], predicted[k]});
         } else if (!s.test.empty()) {
             maes.push_back(fr.mae);
         }
-        fr.seconds = exactSeconds(tf);
+        if (learner == Learner::Gp) evidences.push_back(fr.logEvidence);
         scores.push_back(fr.score);
         r.folds.push_back(std::move(fr));
     }
+    r.ranks = ranks.size();
     r.mean = mean(scores);
     r.stddev = standardDeviation(scores);
     if (!maes.empty()) r.mae = mean(maes);
@@ -386,243 +453,6 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     r.seconds = exactSeconds(t0);
     reportProgress(progress, 1.0, "done");
     return r;
-}
-
-ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations, int scan,
-                              const Progress& progress, const std::vector<double>* curveValues)
-{
-    const auto t0 = Clock::now();
-    if (!data.isClassification() && !data.isRegression())
-        throw SpecError("data", "learning the locality by the GP needs class labels or regression targets", data.source);
-    const ExactKernelSpec spec = parseExactKernelSpec(config.features);
-    if (config.learn.size() != 1)
-        throw SpecError("learn", "the GP learns one distribution parameter (with the bandwidth, signal and noise)",
-                        std::to_string(config.learn.size()) + " parameters");
-    const std::string param = config.learn.front();
-    const FeatureContext ctx = makeFeatureContext(data, config.group, config.dist, "", featureSeed(config.seed));
-    if (!ctx.group || !ctx.dist) throw SpecError("group", "the GP learns the locality of a group and a distribution", config.group);
-    // The parameter's range: --bounds, or the descriptor's learning range.
-    const DistributionDescriptor* dd = findDistribution(parseSpec(ctx.dist->spec(), "distribution").name);
-    const ParamDescriptor* pd = nullptr;
-    if (dd)
-        for (const ParamDescriptor& p : dd->parametersOn(ctx.group->kind()))
-            if (p.key == param) pd = &p;
-    if (!pd)
-        throw SpecError("learn", "the GP learns a parameter of the distribution " + ctx.dist->spec() +
-                                     " (affine factors are not searched by it)",
-                        param);
-    double lo = pd->learnMinimum, hi = pd->learnMaximum;
-    if (const auto b = config.bounds.find(param); b != config.bounds.end()) {
-        lo = b->second.first;
-        hi = b->second.second;
-    }
-    if (!(lo < hi) || !pd->accepts(lo) || !pd->accepts(hi))
-        throw SpecError("bounds", param + " needs LO < HI inside " + pd->rangeText(), formatNumber(lo) + ":" + formatNumber(hi));
-    const bool logScale = pd->logScale && lo > 0;
-    auto toU = [&](double v) { return logScale ? std::log(v) : v; };
-    auto fromU = [&](double u) { return logScale ? std::exp(u) : u; };
-
-    TrainConfig tc;
-    tc.group = config.group;
-    tc.dist = config.dist;
-    tc.seed = config.seed;
-    std::vector<Split> folds;
-    if (trim(config.eval).empty()) {
-        Split all;
-        for (std::size_t i = 0; i < data.count(); ++i) all.train.push_back(i);
-        folds.push_back(all);
-    } else {
-        tc.eval = config.eval;
-        folds = outerSplits(data, tc);
-        if (curveValues) folds.resize(1);  // the curve: the first split's training rows, as evidence's
-    }
-    const std::size_t K = folds.size();
-    const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
-    const bool fixedSigma = !usesMedianRule(family);
-    // The scan holds the distances of every row (several folds) or of the one fold's training rows.
-    const std::size_t held = K == 1 ? folds.front().train.size() : data.count();
-    detail::checkFeatureMemory(OrbitDistances::bytesFor(double(held), spec.r), "features",
-                               "the orbit distances of " + std::to_string(held) + " inputs x " + std::to_string(spec.r) + " samples",
-                               config.features);
-
-    struct FoldState {
-        BaseKernel start = BaseKernel::gaussian(1.0);
-        TargetCoding coding;
-        Eigen::MatrixXd Y;
-        GpHyper best;
-        double bestLogLik = -std::numeric_limits<double>::infinity();
-        double bestU = 0.0;
-        std::vector<std::pair<double, double>> curve;  // (u, log lik), in evaluation order
-        int inner = 0;
-    };
-    std::vector<FoldState> state(K);
-    for (std::size_t f = 0; f < K; ++f) {
-        // Everything a fold fits reads its training rows only: the median rule included.
-        state[f].start = exactBaseKernel(family, selectRows(data.X, folds[f].train), config.seed);
-        state[f].coding = exactCoding(data, folds[f].train, TargetCoding::Kind::OneHot);
-        state[f].Y = exactTargets(data, state[f].coding, folds[f].train);
-        state[f].best = GpHyper{state[f].start.sigma(), 1.0, 0.01};
-    }
-    ExactLearnResult result;
-    result.param = param;
-    result.metric = toString(metricFor(data));
-    double evalSeconds = 0.0;
-    const int budget = std::max(scan + 1, config.maxEvaluations);
-    const double totalOuter = double(K) * double(budget);
-    int outerDone = 0;
-    auto report = [&](const std::string& what) {
-        reportProgress(progress, std::min(1.0, double(outerDone) / totalOuter), what);
-    };
-    // One outer evaluation of fold f at parameter u on distances D whose inputs are `index` (rows
-    // of D for the fold's training rows).
-    auto evaluate = [&](std::size_t f, double u, const OrbitDistances& D, const Indices& trainInD) {
-        FoldState& st = state[f];
-        const std::string what = exactWhat(st.start, config.features) + " at " + param + " = " + formatNumber(fromU(u));
-        const GramFamily gram = [&](double sigma, Eigen::MatrixXd& Kmat, Eigen::MatrixXd* dK) {
-            D.gram(st.start.withSigma(sigma), trainInD, trainInD, Kmat, dK);
-        };
-        GpBounds bounds;
-        if (!fixedSigma) {
-            bounds.sigmaLo = st.start.sigma() / 100.0;
-            bounds.sigmaHi = st.start.sigma() * 1000.0;
-        }
-        const auto te = Clock::now();
-        const GpFit fit = fitGaussianProcess(gram, st.Y, st.best, bounds, innerEvaluations, what);
-        evalSeconds += exactSeconds(te);
-        result.evaluations += fit.evaluations;
-        st.inner += fit.evaluations;
-        st.curve.emplace_back(u, fit.logLikelihood);
-        if (fit.logLikelihood > st.bestLogLik) {
-            st.bestLogLik = fit.logLikelihood;
-            st.best = fit.hyper;
-            st.bestU = u;
-        }
-        ++outerDone;
-        report("fold " + std::to_string(f + 1) + ", " + param + " = " + formatNumber(fromU(u)) + ": log marginal likelihood " +
-               formatNumber(fit.logLikelihood));
-        return fit.logLikelihood;
-    };
-    auto distAt = [&](double u) { return detail::distWith(tc, data.shape, {{param, fromU(u)}}); };
-    // The orbit rows of `rows` at parameter u (their own per-input seeds: the same draws whatever
-    // other rows are taken).
-    auto orbitsAt = [&](double u, const Indices& rows) {
-        const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
-        MatrixXfR sub(Eigen::Index(rows.size()) * o.r, o.orbits.cols());
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index(rows[i]) * o.r, o.r);
-        return std::make_pair(std::move(sub), o.r);
-    };
-    auto distancesAt = [&](double u, const Indices* rows) {
-        if (!rows) {
-            const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
-            return OrbitDistances(o.orbits, o.r, exactDistance(family));
-        }
-        const auto [sub, r] = orbitsAt(u, *rows);
-        return OrbitDistances(sub, r, exactDistance(family));
-    };
-    auto localRows = [](std::size_t n) {
-        Indices local(n);
-        for (std::size_t i = 0; i < n; ++i) local[i] = i;
-        return local;
-    };
-    // The scan, shared by the folds: one distance computation per value for every row.
-    const double uLo = toU(lo), uHi = toU(hi);
-    std::vector<double> scanU;
-    if (curveValues) {
-        for (double v : *curveValues) {
-            if (!pd->accepts(v) || (logScale && !(v > 0)))
-                throw SpecError("values", param + " " + pd->violation(v), formatNumber(v));
-            scanU.push_back(toU(v));
-        }
-    } else {
-        for (int i = 0; i < scan; ++i) scanU.push_back(uLo + (uHi - uLo) * double(i) / double(std::max(1, scan - 1)));
-    }
-    // One fold (a hold-out split, the curve) keeps the distances of its training rows only: a
-    // quarter of the memory of all rows' for a 50 % split, so more views fit.
-    for (double u : scanU) {
-        report("orbit distances at " + param + " = " + formatNumber(fromU(u)));
-        if (K == 1) {
-            const OrbitDistances D = distancesAt(u, &folds.front().train);
-            evaluate(0, u, D, localRows(folds.front().train.size()));
-            continue;
-        }
-        const OrbitDistances D = distancesAt(u, nullptr);
-        for (std::size_t f = 0; f < K; ++f) evaluate(f, u, D, folds[f].train);
-    }
-    // Golden-section steps per fold in the bracket around its best scanned value.
-    const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
-    for (std::size_t f = 0; f < (curveValues ? 0 : K); ++f) {
-        FoldState& st = state[f];
-        std::size_t bi = 0;
-        for (std::size_t i = 0; i < scanU.size(); ++i)
-            if (st.curve[i].second > st.curve[bi].second) bi = i;
-        double a = scanU[bi == 0 ? 0 : bi - 1], b = scanU[std::min(scanU.size() - 1, bi + 1)];
-        double x = scanU[bi], fx = st.curve[bi].second;
-        for (int e = scan; e < budget; ++e) {
-            // Probe the golden point of the larger side of the bracket around the best x.
-            const bool right = (b - x) >= (x - a);
-            const double probe = right ? x + (1.0 - phi) * (b - x) : x - (1.0 - phi) * (x - a);
-            if (std::abs(b - a) < 1e-3 * std::abs(uHi - uLo)) break;
-            const OrbitDistances D = distancesAt(probe, &folds[f].train);
-            const double fp = evaluate(f, probe, D, localRows(folds[f].train.size()));
-            if (fp > fx) {
-                (right ? a : b) = x;
-                x = probe;
-                fx = fp;
-            } else {
-                (right ? b : a) = probe;
-            }
-        }
-    }
-    // Each fold's model at its optimum, scored on its test rows.
-    std::vector<double> scores, maes;
-    for (std::size_t f = 0; f < K; ++f) {
-        FoldState& st = state[f];
-        const Split& s = folds[f];
-        ExactLearnFold out;
-        out.params = {{param, fromU(st.bestU)}};
-        out.dist = distAt(st.bestU);
-        out.hyper = st.best;
-        out.logEvidence = st.bestLogLik;
-        out.outerEvaluations = int(st.curve.size());
-        out.innerEvaluations = st.inner;
-        for (const auto& [u, l] : st.curve) out.curve.emplace_back(fromU(u), l);
-        std::sort(out.curve.begin(), out.curve.end());
-        out.trainRows = s.train.size();
-        out.testRows = s.test.size();
-        if (!s.test.empty() && !curveValues) {
-            report("fold " + std::to_string(f + 1) + ": the test rows");
-            // The training rows' square distances and the test rows' against them.
-            const auto [trainOrbits, r] = orbitsAt(st.bestU, s.train);
-            const auto [testOrbits, rt] = orbitsAt(st.bestU, s.test);
-            const OrbitDistances Dtt(trainOrbits, r, exactDistance(family));
-            const OrbitDistances Dst(testOrbits, trainOrbits, rt, exactDistance(family));
-            const Indices tr = localRows(s.train.size()), te = localRows(s.test.size());
-            const BaseKernel k = st.start.withSigma(st.best.sigma);
-            Eigen::MatrixXd Kmat, Ks, F;
-            Dtt.gram(k, tr, tr, Kmat);
-            const GpFactor factor = factoriseGp(Kmat, st.Y, st.best.signal, st.best.noise, exactWhat(k, config.features));
-            Dst.gram(k, te, tr, Ks);
-            predictGp(factor, st.best, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
-            double m = 0.0;
-            out.test = exactScore(data, st.coding, F, s.test, &m);
-            scores.push_back(*out.test);
-            if (!data.isClassification()) {
-                out.mae = m;
-                maes.push_back(m);
-            }
-        }
-        result.folds.push_back(std::move(out));
-    }
-    if (!scores.empty()) {
-        result.mean = mean(scores);
-        result.stddev = standardDeviation(scores);
-    }
-    if (!maes.empty()) result.mae = mean(maes);
-    result.seconds = exactSeconds(t0);
-    result.secondsPerEvaluation = evalSeconds / double(std::max(1, result.evaluations));
-    reportProgress(progress, 1.0, "done");
-    return result;
 }
 
 } // namespace orbit

@@ -609,8 +609,8 @@ TrainResult train(const Dataset& data, const TrainConfig& config, const Progress
     if (!data.isClassification() && !data.isRegression())
         throw SpecError("data", "train needs class labels or regression targets", data.source);
     if (data.count() < 4) throw SpecError("data", "too few samples to train and test", std::to_string(data.count()));
-    // Exact kernel machines run whole on every rank (the same bits; not spread over ranks yet).
-    if (isExactKernelSpec(config.features)) return trainExact(data, config, progress);
+    // Exact kernel machines deal their folds out to the ranks.
+    if (isExactKernelSpec(config.features)) return trainExact(data, config, progress, ranks);
     Trainer t(data, config, progress, ranks);
     return t.run();
 }

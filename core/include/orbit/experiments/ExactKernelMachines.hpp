@@ -78,7 +78,10 @@ std::uint64_t exactOrbitSeed(std::uint64_t seed);
 ///    likelihood of the training rows; reports it as the fold's log evidence.
 /// Everything a fold learns reads its training rows only (the median rule included). The Gram
 /// matrices are in double precision, with jitter when a Cholesky needs it.
-TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {});
+/// Spread over `ranks`: whole outer folds are dealt out (fold f on rank f mod P; every rank holds the
+/// orbit distances of all rows), and every rank gets every fold's result: the same bits at any P.
+TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
+                       const Ranks& ranks = oneProcess());
 
 /// One fold of learnExactGp.
 struct ExactLearnFold {
@@ -116,7 +119,10 @@ struct ExactLearnResult {
 /// With curveValues (`evidence --learner gp`): exactly those values on the first split's training
 /// rows (all rows without eval), no golden-section steps and no test: the curve the learn climbs,
 /// in the one fold's `curve`.
+/// Spread over `ranks` as trainExact is: fold f is learned and scored on rank f mod P (one split,
+/// e.g. a hold-out or the curve, runs on rank 0 alone), and every rank gets every fold.
 ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations = 12, int scan = 5,
-                              const Progress& progress = {}, const std::vector<double>* curveValues = nullptr);
+                              const Progress& progress = {}, const std::vector<double>* curveValues = nullptr,
+                              const Ranks& ranks = oneProcess());
 
 } // namespace orbit
