@@ -63,6 +63,22 @@ void distanceKernelValues(const BaseKernel& kernel, const float* d, Eigen::Index
     throw ContractError("OrbitDistances", "the polynomial kernel is not a function of a distance");
 }
 
+/// The strict upper triangle of the square M from its lower one, in tiles on all cores.
+void mirrorLowerTriangle(Eigen::MatrixXd& M)
+{
+    constexpr Eigen::Index tile = 64;
+    const Eigen::Index n = M.rows(), tiles = (n + tile - 1) / tile;
+    detail::forEachBlock(std::size_t(tiles), 1, [&](std::size_t t, std::size_t) {
+        const Eigen::Index j0 = Eigen::Index(t) * tile, wj = std::min(tile, n - j0);
+        // Columns [j0, j0 + wj) above the diagonal: rows [0, j) of column j from row j of the lower part.
+        for (Eigen::Index i0 = 0; i0 < j0 + wj; i0 += tile) {
+            const Eigen::Index wi = std::min(tile, n - i0);
+            for (Eigen::Index j = j0; j < j0 + wj; ++j)
+                for (Eigen::Index i = i0; i < std::min(i0 + wi, j); ++i) M(i, j) = M(j, i);
+        }
+    });
+}
+
 } // namespace
 
 OrbitDistances::OrbitDistances(const MatrixXfR& orbits, int r, BaseKernel::Distance distance, const Progress& progress)
@@ -148,28 +164,44 @@ void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const I
     K.resize(p, q);
     if (dK) dK->resize(p, q);
     const float scale = 1.0f / float(R * R);
+    // The square Gram of the same rows and columns is symmetric: its lower triangle is computed and
+    // mirrored (half the kernel values; the matrix symmetric to the bit).
+    const bool square = symmetric_ && rows == cols;
     detail::forEachBlock(std::size_t(p), 16, [&](std::size_t a0, std::size_t a1) {
-        std::vector<float> buf(std::size_t(q * R)), k(buf.size()), dk(dK ? buf.size() : 0);
-        std::vector<float> sum(static_cast<std::size_t>(q)), dsum(static_cast<std::size_t>(q));
+        const auto first = Eigen::Index(a0), height = Eigen::Index(a1 - a0), width = square ? Eigen::Index(a1) : q;
+        std::vector<float> buf(std::size_t(width * R)), k(buf.size()), dk(dK ? buf.size() : 0);
+        std::vector<float> sum(static_cast<std::size_t>(width)), dsum(static_cast<std::size_t>(width));
+        // The block's rows, row-major, written to the column-major K at once (not one strided row at a time).
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> out = Eigen::MatrixXd::Zero(height, width);
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dout(dK ? height : 0, dK ? width : 0);
+        if (dK) dout.setZero();
         for (std::size_t a = a0; a < a1; ++a) {
+            const Eigen::Index qa = square ? Eigen::Index(a) + 1 : q;  // columns of this row
             std::fill(sum.begin(), sum.end(), 0.0f);
             std::fill(dsum.begin(), dsum.end(), 0.0f);
             for (Eigen::Index i = 0; i < R; ++i) {
                 const float* Drow = D_.data() + (Eigen::Index(rows[a]) * R + i) * D_.cols();
-                for (Eigen::Index b = 0; b < q; ++b)
+                for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) buf[std::size_t(b * R + j)] = Drow[Eigen::Index(cols[std::size_t(b)]) * R + j];
-                distanceKernelValues(kernel, buf.data(), q * R, k.data(), dK ? dk.data() : nullptr);
-                for (Eigen::Index b = 0; b < q; ++b)
+                distanceKernelValues(kernel, buf.data(), qa * R, k.data(), dK ? dk.data() : nullptr);
+                for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) sum[std::size_t(b)] += k[std::size_t(b * R + j)];
                 if (dK)
-                    for (Eigen::Index b = 0; b < q; ++b)
+                    for (Eigen::Index b = 0; b < qa; ++b)
                         for (Eigen::Index j = 0; j < R; ++j) dsum[std::size_t(b)] += dk[std::size_t(b * R + j)];
             }
-            for (Eigen::Index b = 0; b < q; ++b) K(Eigen::Index(a), b) = double(sum[std::size_t(b)] * scale);
+            const Eigen::Index row = Eigen::Index(a) - first;
+            for (Eigen::Index b = 0; b < qa; ++b) out(row, b) = double(sum[std::size_t(b)] * scale);
             if (dK)
-                for (Eigen::Index b = 0; b < q; ++b) (*dK)(Eigen::Index(a), b) = double(dsum[std::size_t(b)] * scale);
+                for (Eigen::Index b = 0; b < qa; ++b) dout(row, b) = double(dsum[std::size_t(b)] * scale);
         }
+        K.block(first, 0, height, width) = out;
+        if (dK) dK->block(first, 0, height, width) = dout;
     });
+    if (square) {
+        mirrorLowerTriangle(K);
+        if (dK) mirrorLowerTriangle(*dK);
+    }
 }
 
 Eigen::VectorXd OrbitDistances::diagonal(const BaseKernel& kernel, const Indices& rows) const
