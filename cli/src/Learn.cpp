@@ -177,6 +177,11 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
                       {"bandwidth", f.hyper.sigma}, {"signal", f.hyper.signal}, {"noise", f.hyper.noise},
                       {"outer_evaluations", f.outerEvaluations}, {"evaluations", f.innerEvaluations},
                       {"train_rows", f.trainRows}, {"test_rows", f.testRows}, {"curve", curve}};
+            if (!f.slopes.empty()) {
+                Json slopes = Json::array();
+                for (const auto& [v, g] : f.slopes) slopes.push_back({{"value", v}, {"d_log_evidence", g}});
+                j["slopes"] = slopes;
+            }
             if (f.test) j["test"] = *f.test;
             if (f.mae) j["mae"] = *f.mae;
             if (f.test && !f.mae) j["accuracy"] = *f.test;
@@ -377,11 +382,15 @@ int runEvidence(const Args& args, Io& io)
             for (std::size_t i = 0; i < xs.size(); ++i) csv << xs[i] << "," << ls[i] << "\n";
         }
         if (args.flag("json")) {
-            io.out << Json({{"param", params.front()}, {"learner", "gp"}, {"values", xs}, {"log_evidence", ls},
-                            {"train_rows", f.trainRows}, {"evaluations", r.evaluations},
-                            {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}})
-                          .dump()
-                   << "\n";
+            Json j = {{"param", params.front()}, {"learner", "gp"}, {"values", xs}, {"log_evidence", ls},
+                      {"train_rows", f.trainRows}, {"evaluations", r.evaluations},
+                      {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}};
+            if (!f.slopes.empty()) {  // the curve's derivative (a smooth parameter), in its order
+                std::vector<double> gs;
+                for (const auto& s : f.slopes) gs.push_back(s.second);
+                j["d_log_evidence"] = gs;
+            }
+            io.out << j.dump() << "\n";
             return 0;
         }
         for (std::size_t i = 0; i < xs.size(); ++i)

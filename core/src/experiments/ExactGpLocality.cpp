@@ -6,6 +6,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
+#include "orbit/learn/GaussianProcess.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 #include "registry/Builders.hpp"
@@ -23,19 +24,27 @@ namespace {
 
 /// A fold of learnExactGp as one column for Ranks::deal: the parameter's value u (on its search
 /// scale), bandwidth, signal, noise, log evidence, outer and inner evaluations, test score and
-/// MAE (NaN without), the evaluations' seconds, training and test rows, then the curve's pairs.
+/// MAE (NaN without), the evaluations' seconds, training and test rows, then the curve's pairs,
+/// then the slopes' count and pairs.
 constexpr Eigen::Index kFoldSecondsAt = 9, kFoldCurveAt = 12;
 
 Eigen::MatrixXd packedFold(const ExactLearnFold& f, double u, double seconds)
 {
     const double none = std::numeric_limits<double>::quiet_NaN();
-    Eigen::MatrixXd m(kFoldCurveAt + 1 + 2 * Eigen::Index(f.curve.size()), 1);
+    const auto c = Eigen::Index(f.curve.size()), sl = Eigen::Index(f.slopes.size());
+    Eigen::MatrixXd m(kFoldCurveAt + 2 + 2 * c + 2 * sl, 1);
     m.col(0).head(kFoldCurveAt + 1) << u, f.hyper.sigma, f.hyper.signal, f.hyper.noise, f.logEvidence, double(f.outerEvaluations),
         double(f.innerEvaluations), f.test.value_or(none), f.mae.value_or(none), seconds, double(f.trainRows),
         double(f.testRows), double(f.curve.size());
     for (std::size_t i = 0; i < f.curve.size(); ++i) {
         m(kFoldCurveAt + 1 + 2 * Eigen::Index(i), 0) = f.curve[i].first;
         m(kFoldCurveAt + 2 + 2 * Eigen::Index(i), 0) = f.curve[i].second;
+    }
+    const Eigen::Index at = kFoldCurveAt + 1 + 2 * c;
+    m(at, 0) = double(sl);
+    for (Eigen::Index i = 0; i < sl; ++i) {
+        m(at + 1 + 2 * i, 0) = f.slopes[std::size_t(i)].first;
+        m(at + 2 + 2 * i, 0) = f.slopes[std::size_t(i)].second;
     }
     return m;
 }
@@ -54,6 +63,8 @@ ExactLearnFold unpackedFold(const Eigen::MatrixXd& m, const std::string& param, 
     f.testRows = std::size_t(m(11, 0));
     const auto n = Eigen::Index(m(kFoldCurveAt, 0));
     for (Eigen::Index i = 0; i < n; ++i) f.curve.emplace_back(m(kFoldCurveAt + 1 + 2 * i, 0), m(kFoldCurveAt + 2 + 2 * i, 0));
+    const Eigen::Index at = kFoldCurveAt + 1 + 2 * n, sl = Eigen::Index(m(at, 0));
+    for (Eigen::Index i = 0; i < sl; ++i) f.slopes.emplace_back(m(at + 1 + 2 * i, 0), m(at + 2 + 2 * i, 0));
     return f;
 }
 
@@ -92,6 +103,10 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const bool logScale = pd->logScale && lo > 0;
     auto toU = [&](double v) { return logScale ? std::log(v) : v; };
     auto fromU = [&](double u) { return logScale ? std::exp(u) : u; };
+    const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
+    // A smooth parameter: the log marginal likelihood's derivative in it from the orbits' tangents.
+    const bool smooth = pd->learnable && ctx.group->isDifferentiable() && exactDistance(family) != BaseKernel::Distance::L1 &&
+                        parseSpec(ctx.dist->spec(), "distribution").name != "haar";
 
     TrainConfig tc;
     tc.group = config.group;
@@ -114,7 +129,6 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     auto mine = [&](std::size_t f) { return exactFoldOwner(f, ranks.size()) == ranks.rank(); };
     std::size_t myFolds = 0;
     for (std::size_t f = 0; f < K; ++f) myFolds += mine(f) ? 1 : 0;
-    const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
     const bool fixedSigma = !usesMedianRule(family);
     // The scan holds the distances of every row (several folds) or of the one fold's training rows.
     const std::size_t held = K == 1 ? folds.front().train.size() : data.count();
@@ -130,6 +144,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         double bestLogLik = -std::numeric_limits<double>::infinity();
         double bestU = 0.0;
         std::vector<std::pair<double, double>> curve;  // (u, log lik), in evaluation order
+        std::vector<double> slopes;                    // d log lik / d u there (smooth parameters)
         int inner = 0;
         double seconds = 0.0;  // in its evaluations
     };
@@ -166,6 +181,15 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         }
         const auto te = ExactClock::now();
         const GpFit fit = fitGaussianProcess(gram, st.Y, st.best, bounds, innerEvaluations, what);
+        double slope = std::numeric_limits<double>::quiet_NaN();
+        if (D.hasTangents()) {
+            // dL/dtheta at the inner optimum (the maximised curve's slope), then in u.
+            Eigen::MatrixXd Kmat, dKtheta;
+            D.gramWithTangent(st.start.withSigma(fit.hyper.sigma), trainInD, trainInD, Kmat, dKtheta);
+            const GpLikelihood at = gpLogLikelihood(Kmat, &dKtheta, st.Y, fit.hyper.signal, fit.hyper.noise, true, what);
+            slope = at.dLogSigma * (logScale ? fromU(u) : 1.0);
+            st.slopes.push_back(slope);
+        }
         st.seconds += exactSeconds(te);
         st.inner += fit.evaluations;
         st.curve.emplace_back(u, fit.logLikelihood);
@@ -177,7 +201,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         ++outerDone;
         report("fold " + std::to_string(f + 1) + ", " + param + " = " + formatNumber(fromU(u)) + ": log marginal likelihood " +
                formatNumber(fit.logLikelihood));
-        return fit.logLikelihood;
+        return std::make_pair(fit.logLikelihood, slope);
     };
     auto distAt = [&](double u) { return detail::distWith(tc, data.shape, {{param, fromU(u)}}); };
     // The orbit rows of `rows` at parameter u (their own per-input seeds: the same draws whatever
@@ -189,13 +213,20 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
             sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index(rows[i]) * o.r, o.r);
         return std::make_pair(std::move(sub), o.r);
     };
+    auto subRows = [](const MatrixXfR& all, int r, const Indices& rows) {
+        MatrixXfR sub(Eigen::Index(rows.size()) * r, all.cols());
+        for (std::size_t i = 0; i < rows.size(); ++i) sub.middleRows(Eigen::Index(i) * r, r) = all.middleRows(Eigen::Index(rows[i]) * r, r);
+        return sub;
+    };
     auto distancesAt = [&](double u, const Indices* rows) {
-        if (!rows) {
-            const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
-            return OrbitDistances(o.orbits, o.r, exactDistance(family));
+        const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
+        const MatrixXfR sub = rows ? subRows(o.orbits, o.r, *rows) : MatrixXfR();
+        OrbitDistances D(rows ? sub : o.orbits, o.r, exactDistance(family));
+        if (smooth) {
+            const MatrixXfR T = exactOrbitTangents(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed), param);
+            D.setTangents(rows ? sub : o.orbits, rows ? subRows(T, o.r, *rows) : T);
         }
-        const auto [sub, r] = orbitsAt(u, *rows);
-        return OrbitDistances(sub, r, exactDistance(family));
+        return D;
     };
     auto localRows = [](std::size_t n) {
         Indices local(n);
@@ -228,7 +259,8 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         for (std::size_t f = 0; f < K; ++f)
             if (mine(f)) evaluate(f, u, D, folds[f].train);
     }
-    // Golden-section steps per fold in the bracket around its best scanned value.
+    // Steps per fold in the bracket around its best scanned value: on the derivative's sign change
+    // for a smooth parameter, golden-section otherwise.
     const double phi = (std::sqrt(5.0) - 1.0) / 2.0;
     for (std::size_t f = 0; f < (curveValues ? 0 : K); ++f) {
         if (!mine(f)) continue;
@@ -238,13 +270,47 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
             if (st.curve[i].second > st.curve[bi].second) bi = i;
         double a = scanU[bi == 0 ? 0 : bi - 1], b = scanU[std::min(scanU.size() - 1, bi + 1)];
         double x = scanU[bi], fx = st.curve[bi].second;
+        if (smooth) {
+            // The bracket on the side the best value's slope points to; at a bound with the slope
+            // pointing out of the range the optimum is the bound.
+            const double g = st.slopes[bi];
+            const bool up = g > 0.0;
+            if ((up && bi + 1 >= scanU.size()) || (!up && bi == 0)) continue;
+            double ga = up ? g : st.slopes[bi - 1], gb = up ? st.slopes[bi + 1] : g;
+            a = up ? x : scanU[bi - 1];
+            b = up ? scanU[bi + 1] : x;
+            int side = 0;  // the end moved last: -1 a, +1 b
+            for (int e = scan; e < budget; ++e) {
+                if (std::abs(b - a) < 1e-3 * std::abs(uHi - uLo)) break;
+                // The secant root of the slope where it changes sign (regula falsi, Illinois: an end
+                // kept twice has its slope halved), kept a tenth inside the bracket; the midpoint
+                // when the slopes do not bracket a root.
+                const double w = b - a;
+                double probe = a + 0.5 * w;
+                if (ga > 0.0 && gb < 0.0) probe = std::clamp(a + ga * w / (ga - gb), a + 0.1 * w, b - 0.1 * w);
+                const OrbitDistances D = distancesAt(probe, &folds[f].train);
+                const double gp = evaluate(f, probe, D, localRows(folds[f].train.size())).second;
+                if (gp > 0.0) {
+                    a = probe;
+                    ga = gp;
+                    if (side == -1) gb *= 0.5;
+                    side = -1;
+                } else {
+                    b = probe;
+                    gb = gp;
+                    if (side == 1) ga *= 0.5;
+                    side = 1;
+                }
+            }
+            continue;
+        }
         for (int e = scan; e < budget; ++e) {
             // Probe the golden point of the larger side of the bracket around the best x.
             const bool right = (b - x) >= (x - a);
             const double probe = right ? x + (1.0 - phi) * (b - x) : x - (1.0 - phi) * (x - a);
             if (std::abs(b - a) < 1e-3 * std::abs(uHi - uLo)) break;
             const OrbitDistances D = distancesAt(probe, &folds[f].train);
-            const double fp = evaluate(f, probe, D, localRows(folds[f].train.size()));
+            const double fp = evaluate(f, probe, D, localRows(folds[f].train.size())).first;
             if (fp > fx) {
                 (right ? a : b) = x;
                 x = probe;
@@ -267,8 +333,14 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         out.logEvidence = st.bestLogLik;
         out.outerEvaluations = int(st.curve.size());
         out.innerEvaluations = st.inner;
-        for (const auto& [u, l] : st.curve) out.curve.emplace_back(fromU(u), l);
+        for (std::size_t i = 0; i < st.curve.size(); ++i) {
+            out.curve.emplace_back(fromU(st.curve[i].first), st.curve[i].second);
+            // d L / d theta = (d L / d u) / (d theta / d u)
+            if (!st.slopes.empty())
+                out.slopes.emplace_back(fromU(st.curve[i].first), st.slopes[i] / (logScale ? fromU(st.curve[i].first) : 1.0));
+        }
         std::sort(out.curve.begin(), out.curve.end());
+        std::sort(out.slopes.begin(), out.slopes.end());
         out.trainRows = s.train.size();
         out.testRows = s.test.size();
         if (!s.test.empty() && !curveValues) {

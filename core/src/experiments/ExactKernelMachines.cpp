@@ -13,6 +13,7 @@
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
 #include "registry/Builders.hpp"
+#include "util/Deterministic.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -223,6 +224,30 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
     sampler.transformBlock(data.X, 0, std::size_t(data.X.rows()), out.orbits);
     out.r = r;
     return out;
+}
+
+MatrixXfR exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed,
+                             const std::string& param)
+{
+    const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
+    if (!ctx.group || !ctx.dist) throw SpecError("learn", "a parameter's tangents need a group and a distribution", param);
+    if (!ctx.group->isDifferentiable())
+        throw SpecError("learn", "the action of " + ctx.group->spec() + " has no derivative: " + param + " is searched without one", param);
+    const OrbitSampler sampler(ctx.group, ctx.dist, data.shape, r, seed);
+    const Eigen::Index d = data.X.cols();
+    MatrixXfR T(data.X.rows() * r, d);
+    const std::vector<std::string> params = {param};
+    detail::forEachBlock(std::size_t(data.X.rows()), 16, [&](std::size_t b0, std::size_t b1) {
+        std::vector<std::vector<GroupTangent>> tangents;
+        for (std::size_t i = b0; i < b1; ++i) {
+            const float* x = data.X.data() + Eigen::Index(i) * d;
+            const std::vector<GroupElement> g = sampler.elementsFor(i, x, params, tangents);
+            for (int k = 0; k < r; ++k)
+                ctx.group->applyTangent(g[std::size_t(k)], tangents[std::size_t(k)][0], x, T.data() + (Eigen::Index(i) * r + k) * d,
+                                        data.shape);
+        }
+    });
+    return T;
 }
 
 namespace {

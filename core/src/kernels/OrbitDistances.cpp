@@ -63,6 +63,35 @@ void distanceKernelValues(const BaseKernel& kernel, const float* d, Eigen::Index
     throw ContractError("OrbitDistances", "the polynomial kernel is not a function of a distance");
 }
 
+/// dk/d theta = (dk/dd)(dd/d theta) elementwise, from the distances d, the kernel values k and the
+/// squared distances' derivatives t = d|u - v|^2 / d theta (for the Euclidean distance d = |u - v|,
+/// dd/d theta = t / (2 d), 0 at d = 0).
+void distanceKernelTangents(const BaseKernel& kernel, const float* d, const float* k, const float* t, Eigen::Index n, float* out)
+{
+    const float sigma = static_cast<float>(kernel.sigma());
+    switch (kernel.kind()) {
+    case BaseKernel::Kind::Gaussian: {
+        const float g = 1.0f / (2.0f * sigma * sigma);
+        for (Eigen::Index i = 0; i < n; ++i) out[i] = -g * k[i] * t[i];
+        return;
+    }
+    case BaseKernel::Kind::Matern: {
+        const float c = static_cast<float>(std::sqrt(2.0 * kernel.nu())) / sigma;
+        const double nu = kernel.nu();
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const float r = d[i] * c, e = fastExp(-r);
+            // dk/dr for nu = 1/2, 3/2, 5/2, then dr/d theta = c t / (2 d).
+            const float dkdr = nu == 1.5 ? -r * e : nu == 2.5 ? -r * (1.0f + r) * e / 3.0f : -e;
+            out[i] = d[i] > 0.0f ? dkdr * c * t[i] / (2.0f * d[i]) : 0.0f;
+        }
+        return;
+    }
+    case BaseKernel::Kind::Laplacian:
+    case BaseKernel::Kind::Polynomial: break;
+    }
+    throw ContractError("OrbitDistances", "only the gaussian and matern kernels have distance tangents here");
+}
+
 /// The strict upper triangle of the square M from its lower one, in tiles on all cores.
 void mirrorLowerTriangle(Eigen::MatrixXd& M)
 {
@@ -154,6 +183,19 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
 void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
                           Eigen::MatrixXd* dK) const
 {
+    gramAny(kernel, rows, cols, K, dK, nullptr);
+}
+
+void OrbitDistances::gramWithTangent(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+                                     Eigen::MatrixXd& dKtheta) const
+{
+    if (!hasTangents()) throw ContractError("OrbitDistances::gramWithTangent", "setTangents was not called");
+    gramAny(kernel, rows, cols, K, nullptr, &dKtheta);
+}
+
+void OrbitDistances::gramAny(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+                             Eigen::MatrixXd* dK, Eigen::MatrixXd* dKtheta) const
+{
     if (kernel.distance() != distance_)
         throw ContractError("OrbitDistances::gram", "the kernel " + kernel.spec() + " is not a function of these distances");
     for (std::size_t i : rows)
@@ -163,6 +205,7 @@ void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const I
     const Eigen::Index p = Eigen::Index(rows.size()), q = Eigen::Index(cols.size()), R = r_;
     K.resize(p, q);
     if (dK) dK->resize(p, q);
+    if (dKtheta) dKtheta->resize(p, q);
     const float scale = 1.0f / float(R * R);
     // The square Gram of the same rows and columns is symmetric: its lower triangle is computed and
     // mirrored (half the kernel values; the matrix symmetric to the bit).
@@ -175,15 +218,28 @@ void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const I
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> out = Eigen::MatrixXd::Zero(height, width);
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dout(dK ? height : 0, dK ? width : 0);
         if (dK) dout.setZero();
+        std::vector<float> tbuf(dKtheta ? buf.size() : 0), tk(tbuf.size()), tsum(dKtheta ? sum.size() : 0);
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tout(dKtheta ? height : 0, dKtheta ? width : 0);
+        if (dKtheta) tout.setZero();
         for (std::size_t a = a0; a < a1; ++a) {
             const Eigen::Index qa = square ? Eigen::Index(a) + 1 : q;  // columns of this row
             std::fill(sum.begin(), sum.end(), 0.0f);
             std::fill(dsum.begin(), dsum.end(), 0.0f);
+            std::fill(tsum.begin(), tsum.end(), 0.0f);
             for (Eigen::Index i = 0; i < R; ++i) {
                 const float* Drow = D_.data() + (Eigen::Index(rows[a]) * R + i) * D_.cols();
                 for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) buf[std::size_t(b * R + j)] = Drow[Eigen::Index(cols[std::size_t(b)]) * R + j];
                 distanceKernelValues(kernel, buf.data(), qa * R, k.data(), dK ? dk.data() : nullptr);
+                if (dKtheta) {
+                    const float* Trow = dD_.data() + (Eigen::Index(rows[a]) * R + i) * dD_.cols();
+                    for (Eigen::Index b = 0; b < qa; ++b)
+                        for (Eigen::Index j = 0; j < R; ++j)
+                            tbuf[std::size_t(b * R + j)] = Trow[Eigen::Index(cols[std::size_t(b)]) * R + j];
+                    distanceKernelTangents(kernel, buf.data(), k.data(), tbuf.data(), qa * R, tk.data());
+                    for (Eigen::Index b = 0; b < qa; ++b)
+                        for (Eigen::Index j = 0; j < R; ++j) tsum[std::size_t(b)] += tk[std::size_t(b * R + j)];
+                }
                 for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) sum[std::size_t(b)] += k[std::size_t(b * R + j)];
                 if (dK)
@@ -194,14 +250,52 @@ void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const I
             for (Eigen::Index b = 0; b < qa; ++b) out(row, b) = double(sum[std::size_t(b)] * scale);
             if (dK)
                 for (Eigen::Index b = 0; b < qa; ++b) dout(row, b) = double(dsum[std::size_t(b)] * scale);
+            if (dKtheta)
+                for (Eigen::Index b = 0; b < qa; ++b) tout(row, b) = double(tsum[std::size_t(b)] * scale);
         }
         K.block(first, 0, height, width) = out;
         if (dK) dK->block(first, 0, height, width) = dout;
+        if (dKtheta) dKtheta->block(first, 0, height, width) = tout;
     });
     if (square) {
         mirrorLowerTriangle(K);
         if (dK) mirrorLowerTriangle(*dK);
+        if (dKtheta) mirrorLowerTriangle(*dKtheta);
     }
+}
+
+void OrbitDistances::setTangents(const MatrixXfR& orbits, const MatrixXfR& tangents)
+{
+    if (!symmetric_ || distance_ == BaseKernel::Distance::L1)
+        throw ContractError("OrbitDistances::setTangents", "needs square squared-Euclidean or Euclidean distances");
+    const Eigen::Index N = orbits.rows();
+    if (N != D_.rows() || tangents.rows() != N || tangents.cols() != orbits.cols())
+        throw ContractError("OrbitDistances::setTangents", "orbits " + std::to_string(N) + " x " + std::to_string(orbits.cols()) +
+                                                               ", tangents " + std::to_string(tangents.rows()) + " x " +
+                                                               std::to_string(tangents.cols()) + ", distances of " +
+                                                               std::to_string(D_.rows()) + " rows");
+    dD_.resize(N, N);
+    // P = O T^T: its diagonal o_p.t_p, then per pair of tiles I >= J the blocks P_IJ and P_JI^T,
+    // dD_IJ = 2 (P_pp + P_qq - P_IJ - P_JI^T) and dD_JI its transpose (symmetric to the bit).
+    const Eigen::VectorXf self = (orbits.array() * tangents.array()).rowwise().sum();
+    const Eigen::Index blocks = (N + kDistanceBlock - 1) / kDistanceBlock;
+    std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
+    for (Eigen::Index I = 0; I < blocks; ++I)
+        for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+    detail::forEachBlock(pairs.size(), 1, [&](std::size_t t, std::size_t) {
+        const auto [I, J] = pairs[t];
+        const Eigen::Index i0 = I * kDistanceBlock, j0 = J * kDistanceBlock;
+        const Eigen::Index wi = std::min(kDistanceBlock, N - i0), wj = std::min(kDistanceBlock, N - j0);
+        MatrixXfR A(wi, wj), B(wj, wi);
+        gemmABt(orbits.middleRows(i0, wi), tangents.middleRows(j0, wj), A);
+        gemmABt(orbits.middleRows(j0, wj), tangents.middleRows(i0, wi), B);
+        for (Eigen::Index a = 0; a < wi; ++a)
+            for (Eigen::Index b = 0; b < wj; ++b) A(a, b) = 2.0f * (self[i0 + a] + self[j0 + b] - (A(a, b) + B(b, a)));
+        if (I == J)
+            for (Eigen::Index a = 0; a < wi; ++a) A(a, a) = 0.0f;
+        dD_.block(i0, j0, wi, wj) = A;
+        if (I != J) dD_.block(j0, i0, wj, wi) = A.transpose();
+    });
 }
 
 Eigen::VectorXd OrbitDistances::diagonal(const BaseKernel& kernel, const Indices& rows) const

@@ -3,13 +3,19 @@
 // test row, and the same bits at any thread count.
 #include "orbit/data/Loaders.hpp"
 #include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/experiments/Experiment.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/kernels/OrbitDistances.hpp"
+#include "orbit/learn/GaussianProcess.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+#include "orbit/util/Spec.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "TestPaths.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <QObject>
 #include <QTest>
@@ -135,6 +141,78 @@ private slots:
         QVERIFY(a.mean && a.mae && *a.mae < *a.mean);
         QVERIFY(a.evaluations > 0 && a.secondsPerEvaluation > 0);
         for (const ExactLearnFold& f : a.folds) QVERIFY(f.outerEvaluations >= 3 && f.outerEvaluations <= 5);
+    }
+
+    // The log marginal likelihood's derivative in von Mises' kappa from the orbits' tangents
+    // (OrbitDistances::setTangents, gramWithTangent) for the Gaussian and the Matern kernel:
+    //  - gramWithTangent's K is gram()'s, and its dK/dkappa is the chain rule summed pair by pair in
+    //    double, (1/R^2) sum k'(|u - v|^2) 2 (u - v).(u' - v'), from the same orbit rows and tangents;
+    //  - the GP's slope from it agrees with central differences of the log likelihood (in double, at
+    //    fixed bandwidth, signal and noise, common random numbers: the same base draws at kappa +- h).
+    //    h is small: the bilinear warp's kinks bend differences over wider steps.
+    void slopeInASmoothParameterMatchesFiniteDifferences()
+    {
+        const Dataset data = prepareDataset(loadDataset(orbittest::source("resources/data/digits.png")), 30, true, 28, 0);
+        const auto n = Eigen::Index(data.count());
+        const int R = 4;
+        const Eigen::MatrixXd Y = TargetCoding::classes(data.numClasses, TargetCoding::Kind::OneHot).encode(data.labels);
+        Indices all(std::size_t(n), 0);
+        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+        const double median = medianPairwiseDistance(data.X);
+        const std::uint64_t seed = 11;
+        for (const BaseKernel& kernel : {BaseKernel::gaussian(median), BaseKernel::matern(1.5, median)}) {
+            const bool gaussian = kernel.kind() == BaseKernel::Kind::Gaussian;
+            const double g = 1.0 / (2.0 * median * median), c = std::sqrt(3.0) / median;
+            // k and dk / d|u - v|^2 of the squared distance, in double.
+            auto k = [&](double d2) { return gaussian ? std::exp(-g * d2) : (1.0 + c * std::sqrt(d2)) * std::exp(-c * std::sqrt(d2)); };
+            auto dk = [&](double d2) { return gaussian ? -g * std::exp(-g * d2) : -0.5 * c * c * std::exp(-c * std::sqrt(d2)); };
+            auto bruteForce = [&](double kappa, Eigen::MatrixXd* dK) {
+                const std::string dist = "vonmises:kappa=" + formatNumber(kappa);
+                const Eigen::MatrixXd O = exactOrbits(data, "rotation", dist, R, seed).orbits.cast<double>();
+                const Eigen::MatrixXd T =
+                    dK ? Eigen::MatrixXd(exactOrbitTangents(data, "rotation", dist, R, seed, "kappa").cast<double>()) : Eigen::MatrixXd();
+                Eigen::MatrixXd K(n, n);
+                if (dK) dK->resize(n, n);
+                for (Eigen::Index a = 0; a < n; ++a)
+                    for (Eigen::Index b = 0; b < n; ++b) {
+                        double s = 0.0, ds = 0.0;
+                        for (int i = 0; i < R; ++i)
+                            for (int j = 0; j < R; ++j) {
+                                const Eigen::VectorXd u = O.row(a * R + i), v = O.row(b * R + j);
+                                s += k((u - v).squaredNorm());
+                                if (dK) ds += dk((u - v).squaredNorm()) * 2.0 * (u - v).dot(T.row(a * R + i) - T.row(b * R + j));
+                            }
+                        K(a, b) = s / double(R * R);
+                        if (dK) (*dK)(a, b) = ds / double(R * R);
+                    }
+                return K;
+            };
+            for (double kappa : {0.5, 2.0}) {
+                const std::string dist = "vonmises:kappa=" + formatNumber(kappa);
+                const ExactOrbits o = exactOrbits(data, "rotation", dist, R, seed);
+                OrbitDistances D(o.orbits, o.r, kernel.distance());
+                D.setTangents(o.orbits, exactOrbitTangents(data, "rotation", dist, R, seed, "kappa"));
+                Eigen::MatrixXd K, dK, plain, dKbrute;
+                D.gramWithTangent(kernel, all, all, K, dK);
+                D.gram(kernel, all, all, plain);
+                QVERIFY(plain == K);
+                bruteForce(kappa, &dKbrute);
+                QVERIFY2((dK - dKbrute).cwiseAbs().maxCoeff() <= 1e-5 * dKbrute.cwiseAbs().maxCoeff(),
+                         qPrintable(QString("%1: dK/dkappa off by %2 of %3").arg(QString::fromStdString(kernel.spec()))
+                                        .arg((dK - dKbrute).cwiseAbs().maxCoeff()).arg(dKbrute.cwiseAbs().maxCoeff())));
+                const double slope = gpLogLikelihood(K, &dK, Y, 1.0, 0.05, true, "test").dLogSigma;
+                const double h = 2e-5 * kappa;
+                const double fd = (gpLogLikelihood(bruteForce(kappa + h, nullptr), nullptr, Y, 1.0, 0.05, false, "test").logLikelihood -
+                                   gpLogLikelihood(bruteForce(kappa - h, nullptr), nullptr, Y, 1.0, 0.05, false, "test").logLikelihood) /
+                                  (2.0 * h);
+                QVERIFY2(std::abs(slope - fd) <= 0.01 * std::abs(fd) + 1e-3,
+                         qPrintable(QString("%1 at kappa %2: analytic %3, central difference %4")
+                                        .arg(QString::fromStdString(kernel.spec()))
+                                        .arg(kappa)
+                                        .arg(slope)
+                                        .arg(fd)));
+            }
+        }
     }
 
     // The same config gives the same bits with one thread and with two.

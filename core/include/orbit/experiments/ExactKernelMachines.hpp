@@ -43,6 +43,12 @@ struct ExactOrbits {
     bool haarSum = false;  ///< the exact sum over a finite group
 };
 ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed);
+/// The tangents of exactOrbits' rows (sampled, not a Haar sum) in the distribution's parameter
+/// `param`: row i R + k is d(g_{i,k} x_i) / d param at the same base draws (Group::applyTangent of
+/// Distribution::sampleWithTangents). SpecError("learn") when the group's action or the parameter
+/// has no derivative.
+MatrixXfR exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed,
+                             const std::string& param);
 
 /// The exact invariant kernel between the rows of A and the rows of B (inputs of `kind` and
 /// `shape`): K(i, j) = k_G(a_i, b_j) at the bandwidth of `kernel`, each row's R group samples drawn
@@ -92,6 +98,10 @@ struct ExactLearnFold {
     std::optional<double> test, mae;        ///< the test part's score (accuracy or RMSE) and MAE
     int outerEvaluations = 0, innerEvaluations = 0;
     std::vector<std::pair<double, double>> curve;  ///< (parameter value, best log marginal likelihood) of each outer evaluation
+    /// With a smooth parameter (a differentiable action and a reparameterised derivative, the
+    /// Gaussian or Matérn kernel): (parameter value, d log marginal likelihood / d parameter at the
+    /// inner optimum) of each outer evaluation, in the curve's order; empty otherwise.
+    std::vector<std::pair<double, double>> slopes;
     std::size_t trainRows = 0, testRows = 0;
 };
 
@@ -108,13 +118,19 @@ struct ExactLearnResult {
 /// Learns one distribution parameter (config.learn, e.g. noisy sort's sigma or von Mises' kappa)
 /// with the kernel's bandwidth, the signal and the noise variance by the exact GP log marginal
 /// likelihood on k_G (`exact:r=R` in config.features; config.kernel the base kernel and the
-/// bandwidth's start). The parameter is searched without a gradient (its common-random-number
-/// curve is piecewise constant for noisy sort): a scan of `scan` values spread over its range
-/// (log-spaced for positive parameters), shared by the folds (one orbit-distance computation per
-/// value for every row), then golden-section steps in the best bracket of each fold (config.maxEvaluations
-/// outer evaluations in all per fold); at each value L-BFGS over (log bandwidth, log signal, log noise)
-/// with the analytic gradient, at most `innerEvaluations` evaluations, warm-started from the fold's
-/// best so far. With config.eval kfold:K (or holdout:FRAC) every fold learns on its training rows
+/// bandwidth's start): a scan of `scan` values spread over its range (log-spaced for positive
+/// parameters), shared by the folds (one orbit-distance computation per value for every row), then
+/// steps in the best bracket of each fold (config.maxEvaluations outer evaluations in all per fold);
+/// at each value L-BFGS over (log bandwidth, log signal, log noise) with the analytic gradient, at
+/// most `innerEvaluations` evaluations, warm-started from the fold's best so far.
+///  - A smooth parameter (von Mises' kappa, log-normal's, a translation's scale: a differentiable
+///    action and a reparameterised derivative, with the Gaussian or Matérn kernel) has the
+///    analytic derivative of the maximised log marginal likelihood at each value (at the inner
+///    optimum, dL*/dtheta = dL/dtheta by the envelope theorem; dK/dtheta from the orbits' tangents,
+///    OrbitDistances::setTangents): the steps are safeguarded secant steps on that derivative in the
+///    bracket where its sign changes, so all four are learned jointly to a stationary point.
+///  - Otherwise (noisy sort's sigma: its common-random-number curve is piecewise constant; the
+///    Laplacian's L1 distance) golden-section steps, without a derivative. With config.eval kfold:K (or holdout:FRAC) every fold learns on its training rows
 /// only and scores its test rows; without it all rows learn and nothing is scored.
 /// With curveValues (`evidence --learner gp`): exactly those values on the first split's training
 /// rows (all rows without eval), no golden-section steps and no test: the curve the learn climbs,

@@ -45,10 +45,29 @@ public:
     /// k_G(x_i, x_i) for each of `rows` (the V-statistic's diagonal, < 1 unless the orbit is one point).
     Eigen::VectorXd diagonal(const BaseKernel& kernel, const Indices& rows) const;
 
+    /// The distances' derivative in a parameter theta of the distribution the orbit rows came from,
+    /// given the rows' tangents T (T(p) = d o_p / d theta at fixed base noise, the layout of the
+    /// orbits): for u = o_p, v = o_q,
+    ///   d|u - v|^2 / d theta = 2 (u.u' + v.v' - u.v' - v.u'),
+    /// from one product O T^T (GEMM tiles, all cores, the same bits at any thread count), kept in place
+    /// of it as the symmetrised 2 (P_pp + P_qq - P_pq - P_qp). Square distances of squared Euclidean or
+    /// Euclidean kind only (ContractError otherwise: the L1 distance's derivative is not a product).
+    /// Memory: another 4 (nR)^2 bytes.
+    void setTangents(const MatrixXfR& orbits, const MatrixXfR& tangents);
+    bool hasTangents() const { return dD_.size() > 0; }
+    /// gram() with, in dKtheta, dK / d theta (needs setTangents): the chain rule through the base
+    /// kernel's derivative in its distance, summed over the R x R pairs as K is.
+    void gramWithTangent(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+                         Eigen::MatrixXd& dKtheta) const;
+
 private:
     OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, int r, BaseKernel::Distance distance, const Progress& progress);
 
+    void gramAny(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K, Eigen::MatrixXd* dK,
+                 Eigen::MatrixXd* dKtheta) const;
+
     MatrixXfR D_;
+    MatrixXfR dD_;  ///< d D / d theta (squared Euclidean form) when setTangents was called
     Eigen::Index n_ = 0, m_ = 0;
     bool symmetric_ = true;
     int r_ = 1;
