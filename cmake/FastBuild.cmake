@@ -1,8 +1,8 @@
 # A faster first build (issue 30, item 4): unity builds. A library's files are compiled a few at a
 # time in one translation unit each (CMake's UNITY_BUILD), so the headers they share are parsed, and
 # the inline code they share (Eigen's products and expressions above all, Qt's containers) is
-# instantiated and optimised, once per batch instead of once per file. README "Quick start" has the
-# times. ORBIT_FAST_BUILD=OFF compiles file by file as before. Both must build: a file must include
+# instantiated and optimised, once per batch instead of once per file (the times: docs/results.md,
+# "A faster first build"). ORBIT_FAST_BUILD=OFF compiles file by file as before. Both must build: a file must include
 # what it uses (only the OFF build shows a missing include), and the file-local names (anonymous
 # namespace, static) of the files of one folder must differ (only the ON build shows a clash).
 #

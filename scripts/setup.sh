@@ -6,13 +6,14 @@
 #   bash scripts/setup.sh build   install and build everything only
 #   bash scripts/setup.sh deps    install only (used by tests/sanitize.sh and tests/fuzz/run-fuzzers.sh)
 # The large products go through OpenBLAS (libopenblas-openmp-dev), which picks its kernels for the CPU
-# at run time, so the default binary runs on any x86-64 at the machine's speed (README "Portable
-# builds"); ORBIT_NATIVE=1 also compiles everything else for this machine's CPU only (-march=native).
+# at run time, so the default binary runs on any x86-64 at the machine's speed
+# (docs/design.md, "Products and portability"); ORBIT_NATIVE=1 also compiles everything else for this
+# machine's CPU only (-march=native).
 # pybind11 with Debian's Python 3, NumPy, scikit-learn and pytest build and test the Python module
-# `orbitlab` (python/, README "Python"; pandas lets scikit-learn's estimator checks try data
+# `orbitlab` (python/, python/README.md; pandas lets scikit-learn's estimator checks try data
 # frames too); CMake turns ORBIT_PYTHON on when it finds them. venv, pip, setuptools and wheel make
 # `pip install ./python` work as python/README.md says (python/tests/test_install.py).
-# Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (README "Many processes");
+# Open MPI (libopenmpi-dev, openmpi-bin) lets orbitlab-cli run under mpirun (docs/cli.md, "Many processes (MPI)");
 # CMake turns ORBIT_MPI on when it finds it.
 # lld links the programs (about 110 with the tests) five times faster than GNU ld (cmake/FastBuild.cmake).
 # ORBIT_WERROR=1 (set by .ci/run) builds with warnings as errors; every target is built with

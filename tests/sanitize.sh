@@ -49,7 +49,7 @@ asan_factor="${ORBIT_ASAN_TIMEOUT_FACTOR:-10}"
 # The window suites `asan-ci` adds to the core's and the CLI's: every suite that opens the whole window
 # (or runs the app), works in it and closes it (the close-time use of a half-destroyed panel was found
 # in twelve of them). Left out: the suites of one panel or one layer alone, and the random-click run
-# (README, Hardening: run it by hand in the ASan tree).
+# (docs/CONTRIBUTING.md, "Sanitizers": run it by hand in the ASan tree).
 asan_gui_suites="${ORBIT_ASAN_GUI_SUITES:-test_ui_panels test_ui_kernels test_ui_training test_ui_inspect test_ui_export test_ui_session_window test_ui_share_setting test_ui_compare test_ui_learn_locality test_ui_working_state test_ui_lessons test_ui_room test_ui_sweep test_ui_share_command test_ui_registry_ranges test_ui_save_model}"
 tsan_targets="${ORBIT_TSAN_TARGETS:-test_ui_panels test_ui_kernels test_ui_training test_ui_worker test_ui_session test_ui_settings}"
 supp="$here/sanitizers"

@@ -1,4 +1,4 @@
-// orbitlab-cli approx-error: LGIKA Figure 1 (../shared/CLI.md).
+// orbitlab-cli approx-error: LGIKA Figure 1 (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"

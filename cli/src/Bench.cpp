@@ -1,4 +1,4 @@
-// orbitlab-cli bench: hot paths against Eigen's own float32 product and the machine's peak (../shared/CLI.md).
+// orbitlab-cli bench: hot paths against Eigen's own float32 product and the machine's peak (docs/cli.md).
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"

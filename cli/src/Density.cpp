@@ -1,4 +1,4 @@
-// orbitlab-cli density: the distribution's density and a histogram of N draws (../shared/CLI.md),
+// orbitlab-cli density: the distribution's density and a histogram of N draws (docs/cli.md),
 // the numbers of the Group panel's chart.
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"

@@ -1,4 +1,4 @@
-// orbitlab-cli embed: the 2-D PCA of the orbits of a few inputs (../shared/CLI.md), the numbers of
+// orbitlab-cli embed: the 2-D PCA of the orbits of a few inputs (docs/cli.md), the numbers of
 // the Orbits panel's embedding chart.
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"

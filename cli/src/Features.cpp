@@ -1,4 +1,4 @@
-// orbitlab-cli features: the feature matrix of a whole dataset (../shared/CLI.md).
+// orbitlab-cli features: the feature matrix of a whole dataset (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "ManyProcesses.hpp"
 #include "orbit/cli/Cli.hpp"

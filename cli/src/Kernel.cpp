@@ -1,4 +1,4 @@
-// orbitlab-cli kernel: the N x N invariant kernel matrix (../shared/CLI.md).
+// orbitlab-cli kernel: the N x N invariant kernel matrix (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"

@@ -1,5 +1,5 @@
 // orbitlab-cli learn / evidence: learning the locality by the evidence, and the common-random-number
-// evidence curve it climbs (../shared/CLI.md).
+// evidence curve it climbs (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "ManyProcesses.hpp"
 #include "TrainJson.hpp"

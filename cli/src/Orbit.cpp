@@ -1,4 +1,4 @@
-// orbitlab-cli orbit: the orbit gallery of one input as a PNG grid (../shared/CLI.md).
+// orbitlab-cli orbit: the orbit gallery of one input as a PNG grid (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"

@@ -1,4 +1,4 @@
-// orbitlab-cli predict, and train's --save-model: models that outlive the process (../shared/CLI.md,
+// orbitlab-cli predict, and train's --save-model: models that outlive the process (docs/cli.md,
 // "Saved models"; the file format is core's orbit/models/SavedModel.hpp).
 #include "GroupOptions.hpp"
 #include "SavedModels.hpp"

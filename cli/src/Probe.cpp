@@ -1,4 +1,4 @@
-// orbitlab-cli probe: the invariance probe cos(psi(x), psi(g_t x)) over a sweep of t (../shared/CLI.md),
+// orbitlab-cli probe: the invariance probe cos(psi(x), psi(g_t x)) over a sweep of t (docs/cli.md),
 // the numbers of the Orbits panel's probe chart.
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"

@@ -1,4 +1,4 @@
-// orbitlab-cli sample: draw N group elements g ~ q (../shared/CLI.md).
+// orbitlab-cli sample: draw N group elements g ~ q (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"

@@ -1,4 +1,4 @@
-// orbitlab-cli train: fit and evaluate a learner on feature maps (../shared/CLI.md).
+// orbitlab-cli train: fit and evaluate a learner on feature maps (docs/cli.md).
 #include "GroupOptions.hpp"
 #include "ManyProcesses.hpp"
 #include "SavedModels.hpp"

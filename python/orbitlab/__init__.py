@@ -1,5 +1,5 @@
 """Orbit Lab in Python: local group-invariant kernel representations as scikit-learn estimators,
-over the same C++ core as the Orbit Lab window and orbitlab-cli (README "Python").
+over the same C++ core as the Orbit Lab window and orbitlab-cli (python/README.md).
 
     X, y = orbitlab.load("digits.png", rotate=True, n=2000)
     pipe = make_pipeline(orbitlab.EvidenceLocality(orbitlab.InvariantRBFSampler(group="rotation",

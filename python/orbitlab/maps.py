@@ -86,7 +86,7 @@ class _MapEstimator(TagsMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 
 class FeatureMap(_MapEstimator):
     """Any feature map of orbitlab-cli's --features, with --group, --dist and --kernel as spec
-    strings (../shared/CLI.md): "irf:s=1000,r=16", "inystrom:s=500,r=8", "gicdf:m=20,bins=25,r=16",
+    strings (docs/cli.md): "irf:s=1000,r=16", "inystrom:s=500,r=8", "gicdf:m=20,bins=25,r=16",
     "kif:k=100,eta=mean", "sorted", "rf:s=500+rf2:s=1000", ...
 
     Parameters: features, group and distribution (both or neither), kernel (default the median rule

@@ -1,5 +1,5 @@
 """Saved models: a fitted map and a linear learner (or krr) in the .npz that `orbitlab-cli train
---save-model` writes and `orbitlab-cli predict --model` reads (README "Python" lists its arrays;
+--save-model` writes and `orbitlab-cli predict --model` reads (docs/cli.md, "Saved models" lists its arrays;
 numpy.load reads it without Orbit Lab). The file is read and written by the core, so Python and the CLI read
 the same fields, refuse the same damage and predict the same bits."""
 

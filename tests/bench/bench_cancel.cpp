@@ -9,7 +9,7 @@
 //   cancel    runs cancelled at fixed times (--at): the time from setting the flag until train()
 //             returns by Cancelled, and the stage the run was in.
 //
-// Cases (data from ../shared/data next to the repository):
+// Cases (data from ../shared/data/digits/digits.png and ../shared/data/qm7 next to the repository):
 //   qm7     QM7 (N = 7101), irf:s=10000,r=70, permutation / noisysort:sigma=1, ridge, lambda 1e-6,1e-3, kfold:5
 //   digits  the 5000 rotated digits (as `train --rotate --pad 28`), irf:s=4000,r=32, rotation /
 //           vonmises:kappa=0, ridge, lambda 1e-6,1e-3, kfold:5

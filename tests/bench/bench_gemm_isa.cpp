@@ -1,5 +1,5 @@
 // The two ways to a portable binary at the machine's speed, measured on the products the hot paths
-// make (README "Portable builds"): Eigen's float32 product compiled per x86-64 level (this file is
+// make (docs/design.md, "Products and portability"): Eigen's float32 product compiled per x86-64 level (this file is
 // built three times, for the baseline, x86-64-v3 and x86-64-v4; a dispatching build would carry all
 // three and choose at start) against the run-time-dispatched OpenBLAS sgemm (the baseline build only).
 //

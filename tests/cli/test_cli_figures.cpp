@@ -1,4 +1,4 @@
-// The GUI's figures at the command line (../shared/CLI.md): `density`, `embed`, `probe` and the
+// The GUI's figures at the command line (docs/cli.md): `density`, `embed`, `probe` and the
 // rows `kernel --json` lists, run in-process as a user would on the bundled data. Each output has
 // the contract's columns and fields and the mathematics of its figure (a histogram that integrates
 // to 1 beside the closed-form density, explained fractions in order, a probe equal to 1 for exact

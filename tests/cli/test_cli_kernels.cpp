@@ -1,4 +1,4 @@
-// `orbitlab-cli kernel`, `features`, `approx-error` and `bench` run in-process (../shared/CLI.md), as a
+// `orbitlab-cli kernel`, `features`, `approx-error` and `bench` run in-process (docs/cli.md), as a
 // user would, on small real data: the kernel CSV is an N x N symmetric matrix with k(x, x) <= 1 for the
 // Gaussian base kernel (and = 1 up to the orbit average's spread); .npy / .csv features have the
 // dataset's rows and the map's dims; same seed gives the same bytes at any --threads; the LGIKA

@@ -1,4 +1,4 @@
-// `orbitlab-cli learn` and `evidence` in-process (../shared/CLI.md): the JSON fields, the same seed
+// `orbitlab-cli learn` and `evidence` in-process (docs/cli.md): the JSON fields, the same seed
 // giving the learned point on the evidence curve, and one stderr line naming the option and value
 // for every bad request (exit 2).
 #include "CliRunner.hpp"

@@ -1,4 +1,4 @@
-// `orbitlab-cli train --save-model` and `predict` in-process (../shared/CLI.md, "Saved models"): a
+// `orbitlab-cli train --save-model` and `predict` in-process (docs/cli.md, "Saved models"): a
 // model saved with a separate test file predicts that file with the run's own score, its CSV holds
 // every row's prediction and scores, and bad models, data and options are one stderr line (exit 2).
 #include "CliRunner.hpp"

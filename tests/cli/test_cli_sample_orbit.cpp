@@ -1,4 +1,4 @@
-// `orbitlab-cli sample` and `orbitlab-cli orbit` run in-process (../shared/CLI.md): output format and
+// `orbitlab-cli sample` and `orbitlab-cli orbit` run in-process (docs/cli.md): output format and
 // count, determinism per seed, exit 2 with exactly one stderr line on bad input, a readable PNG.
 #include "TestPaths.hpp"
 #include "orbit/cli/Cli.hpp"

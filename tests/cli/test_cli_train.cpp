@@ -1,4 +1,4 @@
-// `orbitlab-cli train` and `experiment` in-process (../shared/CLI.md): the JSON fields of a run on a
+// `orbitlab-cli train` and `experiment` in-process (docs/cli.md): the JSON fields of a run on a
 // small CSV dataset (classes and targets), one stderr line naming the option for bad input (exit 2),
 // and an experiment config that writes results.json and results.md; every shipped config parses.
 #include "CliRunner.hpp"

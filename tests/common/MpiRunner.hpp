@@ -1,6 +1,6 @@
 #pragma once
 // Runs orbitlab-cli under mpirun for the MPI suites. The flags a CI container needs live here, not in
-// the README's user commands: --allow-run-as-root (CI runs as root), --oversubscribe (3 ranks on a
+// the user commands of docs/cli.md: --allow-run-as-root (CI runs as root), --oversubscribe (3 ranks on a
 // 2-core machine), and shared memory between ranks on this one machine; ORBIT_MPI_TRANSPORT=tcp in the
 // environment takes Open MPI's TCP transport on loopback instead (the messages a cluster's ranks send).
 #include <QByteArray>

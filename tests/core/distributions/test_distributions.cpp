@@ -1,4 +1,4 @@
-// Distributions over the groups (DESIGN.md §1): samplers against closed-form moments and exact CDFs
+// Distributions over the groups (docs/design.md, "Distributions over a group"): samplers against closed-form moments and exact CDFs
 // (Kolmogorov-Smirnov), densities, validation of parameters and of the group they are used with.
 #include "orbit/distributions/AffineProduct.hpp"
 #include "orbit/distributions/NoisySort.hpp"

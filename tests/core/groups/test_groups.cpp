@@ -1,4 +1,4 @@
-// Group actions T_g (DESIGN.md §1): group laws, exactness of the finite groups, unitarity,
+// Group actions T_g (docs/design.md, "Groups and actions"): group laws, exactness of the finite groups, unitarity,
 // conventions (counter-clockwise rotation, +dx moves content right), channel-wise action.
 #include "TestPaths.hpp"
 #include "orbit/evaluation/Progress.hpp"

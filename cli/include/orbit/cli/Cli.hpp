@@ -1,5 +1,5 @@
 #pragma once
-// orbitlab-cli: every subcommand of ../shared/CLI.md, in-process (the `main` in app/ only forwards).
+// orbitlab-cli: every subcommand of docs/cli.md, in-process (the `main` in app/ only forwards).
 #include "orbit/parallel/Ranks.hpp"
 
 #include <functional>

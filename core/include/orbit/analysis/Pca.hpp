@@ -1,5 +1,5 @@
 #pragma once
-// Principal component analysis for the orbit embedding (DESIGN.md §1, "Orbit embedding").
+// Principal component analysis for the orbit embedding (docs/design.md, "Diagnostics the window draws").
 #include "orbit/data/Dataset.hpp"
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
 #pragma once
-// Probability distributions q over a group: the locality knob (DESIGN.md §1).
+// Probability distributions q over a group: the locality knob (docs/design.md, "Distributions over a group").
 #include "orbit/groups/Group.hpp"
 #include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Random.hpp"

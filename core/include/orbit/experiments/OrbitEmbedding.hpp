@@ -1,5 +1,5 @@
 #pragma once
-// The orbit embedding: a 2-D PCA of the orbit samples of a few inputs (DESIGN.md §1, the Orbits
+// The orbit embedding: a 2-D PCA of the orbit samples of a few inputs (docs/design.md, "Diagnostics the window draws"; the Orbits
 // panel's chart and `orbitlab-cli embed`).
 #include "orbit/analysis/Pca.hpp"
 #include "orbit/data/Dataset.hpp"

@@ -58,7 +58,7 @@ public:
     MatrixXfR transform(const MatrixXfR& X) const;
 };
 
-/// Builds a feature map from its `--features` spec (CLI.md): `raw`, `sorted`, `rf:s=S[,form=cos|complex]`,
+/// Builds a feature map from its `--features` spec (docs/cli.md): `raw`, `sorted`, `rf:s=S[,form=cos|complex]`,
 /// `irf:s=S,r=R[,form=..][,mode=auto|templates|data]`, `nystrom:s=S[,landmarks=random|kmeans][,jitter=J|tol=T]`,
 /// `inystrom:s=S,r=R[,...]`, `gicdf:m=M,bins=B,r=R[,eps=E][,norm=each|max][,span=S|auto]`, `kif:k=K,eta=mean|max|moments:n[,r=R]`,
 /// any of them followed by `+rf2:s=S2[,median=F|sigma=X]` (a second Gaussian RF layer).

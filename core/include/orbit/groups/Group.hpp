@@ -1,5 +1,5 @@
 #pragma once
-// Transformation groups and their actions T_g on samples (DESIGN.md §1).
+// Transformation groups and their actions T_g on samples (docs/design.md, "Groups and actions").
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 

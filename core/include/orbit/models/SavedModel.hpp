@@ -1,7 +1,7 @@
 #pragma once
 // Models that outlive the process: a fitted feature map and a learner on its features (linear, or
 // krr), kept in a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
-// `orbitlab-cli predict` and the Python module read (README "Python" lists the arrays).
+// `orbitlab-cli predict` and the Python module read (docs/cli.md, "Saved models" lists the arrays).
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/features/FeatureMap.hpp"
@@ -123,7 +123,7 @@ struct SavedModel {
     void checkConsistent() const;
 };
 
-/// The arrays of a saved model (README "Python"), and back. fromArchive throws LoadError naming
+/// The arrays of a saved model (docs/cli.md, "Saved models"), and back. fromArchive throws LoadError naming
 /// `file` and the member: MissingVariable for an absent one, BadValue for a newer format_version
 /// ("written by a newer Orbit Lab") or a value out of its range, BadShape for an array of the wrong
 /// type or shape, and it checks that the arrays agree with each other (krr: dual_weights has one row

@@ -1,6 +1,6 @@
 #pragma once
 // Which rows each process of a job reads (the inputs) and holds (the features), for `train` and
-// `features` over MPI ranks (README "Many processes"). Ownership never changes a bit of the results:
+// `features` over MPI ranks (docs/cli.md, "Many processes (MPI)"). Ownership never changes a bit of the results:
 // sums run over fixed row blocks in a fixed order (BlockSum.hpp), whoever holds them.
 #include "orbit/experiments/Training.hpp"
 #include "orbit/parallel/Ranks.hpp"

@@ -3,7 +3,7 @@
 // invariant and approximated kernel matrices; `orbitlab-cli kernel --features`) and LGIKA Figure 1,
 // the approximation error against s (`orbitlab-cli approx-error`). The Kernels and Approximation
 // panels take their ranges, names, words and defaults from here, their requests and sessions check
-// against it (DESIGN.md §2, "one source of truth").
+// against it (docs/design.md, "One source of truth").
 #include "orbit/registry/Registry.hpp"
 
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // The registry: one descriptor per group, distribution, feature map, kernel, learner and evaluation
-// (DESIGN.md §2, "one source of truth"; the model is mlpack's PARAM_* declarations and
+// (docs/design.md, "One source of truth"; the model is mlpack's PARAM_* declarations and
 // scikit-learn's _parameter_constraints). The spec parsers check names and keys against it,
 // `orbitlab-cli --help` lists it, the panels build their combo boxes, sliders and tooltips from it,
 // and sessions check the names they read with it.

@@ -1,5 +1,5 @@
 #pragma once
-// Spec strings of the CLI and sessions: `name:key=value,key=value` (see ../shared/CLI.md).
+// Spec strings of the CLI and sessions: `name:key=value,key=value` (see docs/cli.md).
 #include <map>
 #include <optional>
 #include <string>
