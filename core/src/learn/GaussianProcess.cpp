@@ -20,14 +20,20 @@ namespace {
 
 constexpr Eigen::Index kGpTile = 256;
 
-/// The lower triangle of C^-1 = L^-T L^-1 (the strict upper triangle left undefined), in tiles, each
-/// on one thread: W = L^-T row tile by row tile (a triangular solve of the trailing block), then
-/// the tile products W_I W_J^T. The same bits at any thread count.
-Eigen::MatrixXd gpInverseFromFactor(const Eigen::MatrixXd& L)
+/// tr(C^-1), <C^-1, K> and <C^-1, dK> (sums over the full symmetric matrices whose lower triangles
+/// K and dK hold) from the Cholesky factor L of C, with C^-1 = L^-T L^-1 = W W^T never stored: W =
+/// L^-T row tile by row tile (a triangular solve of the trailing block, one thread each), then for
+/// each pair of tiles I >= J the product W_I W_J^T, whose entries are weighed against K's and dK's
+/// at once. Tile sums in a fixed order: the same bits at any thread count.
+struct GpTraces {
+    double trace = 0.0, withK = 0.0, withDK = 0.0;
+};
+
+GpTraces gpTracesFromFactor(const Eigen::MatrixXd& L, const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK, Eigen::MatrixXd& W)
 {
     const Eigen::Index n = L.rows();
     const Eigen::Index tiles = (n + kGpTile - 1) / kGpTile;
-    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(n, n);  // L^-T, upper triangular
+    W.resize(n, n);  // only the upper triangle (L^-T's) is written and read
     detail::forEachBlock(std::size_t(tiles), 1, [&](std::size_t t, std::size_t) {
         const Eigen::Index i0 = Eigen::Index(t) * kGpTile, w = std::min(kGpTile, n - i0), m = n - i0;
         // Rows [i0, i0 + w) of L^-T, columns [i0, n): [I 0] (L[i0:, i0:])^-T.
@@ -35,10 +41,10 @@ Eigen::MatrixXd gpInverseFromFactor(const Eigen::MatrixXd& L)
         solveRightLowerTransposed(L.block(i0, i0, m, m), B);
         W.block(i0, i0, w, m) = B;
     });
-    Eigen::MatrixXd Cinv(n, n);
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
         for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+    std::vector<GpTraces> parts(pairs.size());
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const auto [I, J] = pairs[p];
         const Eigen::Index i0 = I * kGpTile, j0 = J * kGpTile;
@@ -46,28 +52,30 @@ Eigen::MatrixXd gpInverseFromFactor(const Eigen::MatrixXd& L)
         // (W W^T)_IJ = sum_k W[I, k] W[J, k]: both rows are zero left of i0 (i0 >= j0).
         Eigen::MatrixXd C(wi, wj);
         gemmABt(W.block(i0, i0, wi, n - i0), W.block(j0, i0, wj, n - i0), C);
-        Cinv.block(i0, j0, wi, wj) = C;
-    });
-    return Cinv;
-}
-
-/// sum_ij A_ij M_ij over the full symmetric matrices whose lower triangles A and M hold: tile sums
-/// in a fixed order.
-double gpSymmetricInner(const Eigen::MatrixXd& A, const Eigen::MatrixXd& M)
-{
-    const Eigen::Index n = A.rows();
-    std::vector<double> cols(std::size_t(n), 0.0);
-    detail::forEachBlock(std::size_t(n), 64, [&](std::size_t b0, std::size_t b1) {
-        for (std::size_t j = b0; j < b1; ++j) {
-            const auto c = Eigen::Index(j);
-            const double diag = A(c, c) * M(c, c);
-            const double below = (A.col(c).tail(n - c - 1).array() * M.col(c).tail(n - c - 1).array()).sum();
-            cols[j] = diag + 2.0 * below;
+        GpTraces& part = parts[p];
+        if (I == J) {
+            // The tile's lower triangle, off-diagonal entries twice (the upper one is their mirror).
+            for (Eigen::Index b = 0; b < wj; ++b) {
+                part.trace += C(b, b);
+                part.withK += C(b, b) * K(j0 + b, j0 + b);
+                if (dK) part.withDK += C(b, b) * (*dK)(j0 + b, j0 + b);
+                for (Eigen::Index a = b + 1; a < wi; ++a) {
+                    part.withK += 2.0 * C(a, b) * K(i0 + a, j0 + b);
+                    if (dK) part.withDK += 2.0 * C(a, b) * (*dK)(i0 + a, j0 + b);
+                }
+            }
+        } else {
+            part.withK = 2.0 * (C.array() * K.block(i0, j0, wi, wj).array()).sum();
+            if (dK) part.withDK = 2.0 * (C.array() * dK->block(i0, j0, wi, wj).array()).sum();
         }
     });
-    double s = 0.0;
-    for (double v : cols) s += v;
-    return s;
+    GpTraces out;
+    for (const GpTraces& p : parts) {
+        out.trace += p.trace;
+        out.withK += p.withK;
+        out.withDK += p.withDK;
+    }
+    return out;
 }
 
 /// sum_c a_c^T M a_c for the symmetric M whose lower triangle M holds.
@@ -78,21 +86,19 @@ double gpQuadraticForm(const Eigen::MatrixXd& M, const Eigen::MatrixXd& alpha)
     return (alpha.array() * Ma.array()).sum();
 }
 
-} // namespace
-
-GpFactor factoriseGp(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double signal, double noise,
-                     const std::string& what, const Progress& progress)
+/// factoriseGp's work with the factor written into L (a buffer reused between calls).
+void factoriseGpInto(Eigen::MatrixXd& L, GpFactor& f, const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double signal,
+                     double noise, const std::string& what, const Progress& progress)
 {
     if (K.rows() != K.cols() || K.rows() != Y.rows())
         throw ContractError("factoriseGp", "K is " + std::to_string(K.rows()) + " x " + std::to_string(K.cols()) + ", Y has " +
                                                std::to_string(Y.rows()) + " rows");
     const Eigen::Index n = K.rows();
     const double meanDiag = signal * K.diagonal().mean() + noise;
-    GpFactor f;
     for (double jitter = 0.0;;) {
-        f.L = signal * K;
-        f.L.diagonal().array() += noise + jitter;
-        if (choleskyInPlace(f.L, progress)) {
+        L = signal * K;
+        L.diagonal().array() += noise + jitter;
+        if (choleskyInPlace(L, progress)) {
             f.jitter = jitter;
             break;
         }
@@ -103,35 +109,46 @@ GpFactor factoriseGp(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double 
                                 " x its mean diagonal (signal " + formatNumber(signal) + ", noise " + formatNumber(noise) + ")",
                             what);
     }
-    f.L.triangularView<Eigen::StrictlyUpper>().setZero();
+    L.triangularView<Eigen::StrictlyUpper>().setZero();
     {
         const detail::SerialEigen serial;
         f.alpha = Y;
-        f.L.triangularView<Eigen::Lower>().solveInPlace(f.alpha);
-        f.L.transpose().triangularView<Eigen::Upper>().solveInPlace(f.alpha);
+        L.triangularView<Eigen::Lower>().solveInPlace(f.alpha);
+        L.transpose().triangularView<Eigen::Upper>().solveInPlace(f.alpha);
     }
     const double m = double(Y.cols());
-    f.logLikelihood = -0.5 * (Y.array() * f.alpha.array()).sum() - m * f.L.diagonal().array().log().sum() -
+    f.logLikelihood = -0.5 * (Y.array() * f.alpha.array()).sum() - m * L.diagonal().array().log().sum() -
                       0.5 * double(n) * m * std::log(2.0 * std::numbers::pi);
+}
+
+} // namespace
+
+GpFactor factoriseGp(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double signal, double noise,
+                     const std::string& what, const Progress& progress)
+{
+    GpFactor f;
+    factoriseGpInto(f.L, f, K, Y, signal, noise, what, progress);
     return f;
 }
 
 GpLikelihood gpLogLikelihood(const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK, const Eigen::MatrixXd& Y, double signal,
-                             double noise, bool gradient, const std::string& what, const Progress& progress)
+                             double noise, bool gradient, const std::string& what, const Progress& progress, GpWorkspace* workspace)
 {
-    const GpFactor f = factoriseGp(K, Y, signal, noise, what, progress);
+    GpWorkspace local;
+    GpWorkspace& ws = workspace ? *workspace : local;
+    GpFactor f;
+    factoriseGpInto(ws.L, f, K, Y, signal, noise, what, progress);
     GpLikelihood out;
     out.logLikelihood = f.logLikelihood;
     out.jitter = f.jitter;
     if (!gradient && !dK) return out;
     const double m = double(Y.cols());
-    const Eigen::MatrixXd Cinv = gpInverseFromFactor(f.L);
     // 1/2 tr((A - m C^-1) dC), A = sum_c a_c a_c^T: a^T dC a - m <C^-1, dC>.
-    const double traceCinv = Cinv.diagonal().sum();
+    const GpTraces t = gpTracesFromFactor(ws.L, K, dK, ws.W);
     const double aKa = gpQuadraticForm(K, f.alpha);
-    out.dLogSignal = 0.5 * signal * (aKa - m * gpSymmetricInner(Cinv, K));
-    out.dLogNoise = 0.5 * (noise + f.jitter) * (f.alpha.squaredNorm() - m * traceCinv);
-    if (dK) out.dLogSigma = 0.5 * signal * (gpQuadraticForm(*dK, f.alpha) - m * gpSymmetricInner(Cinv, *dK));
+    out.dLogSignal = 0.5 * signal * (aKa - m * t.withK);
+    out.dLogNoise = 0.5 * (noise + f.jitter) * (f.alpha.squaredNorm() - m * t.trace);
+    if (dK) out.dLogSigma = 0.5 * signal * (gpQuadraticForm(*dK, f.alpha) - m * t.withDK);
     return out;
 }
 
@@ -158,6 +175,7 @@ GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const
     fit.logLikelihood = -std::numeric_limits<double>::infinity();
     fit.hyper = start;
     Eigen::MatrixXd K, dK;
+    GpWorkspace workspace;  // the evaluations' n x n buffers, paged in once
     double cachedSigma = std::numeric_limits<double>::quiet_NaN();
     const auto t0 = std::chrono::steady_clock::now();
     auto objective = [&](const std::vector<double>& v, std::vector<double>& grad) -> double {
@@ -170,7 +188,7 @@ GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const
             gram(h.sigma, K, fitSigma ? &dK : nullptr);
             cachedSigma = h.sigma;
         }
-        const GpLikelihood l = gpLogLikelihood(K, fitSigma ? &dK : nullptr, Y, h.signal, h.noise, !grad.empty(), what);
+        const GpLikelihood l = gpLogLikelihood(K, fitSigma ? &dK : nullptr, Y, h.signal, h.noise, !grad.empty(), what, {}, &workspace);
         ++fit.evaluations;
         fit.trajectory.emplace_back(h, l.logLikelihood);
         if (l.logLikelihood > fit.logLikelihood) {
