@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 namespace orbit {
@@ -412,6 +413,9 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
     if (shape.i64.size() != 3) in.fail(LoadErrorKind::BadShape, "input_shape", "expected 3 values (height, width, channels)");
     for (std::int64_t v : shape.i64)
         if (v < 1 || v > (1 << 20)) in.fail(LoadErrorKind::BadValue, "input_shape", "dimensions must be in [1, 2^20]", std::to_string(v));
+    if (shape.i64[0] * shape.i64[1] * shape.i64[2] > std::numeric_limits<int>::max())
+        in.fail(LoadErrorKind::BadValue, "input_shape", "an input of more than 2^31 - 1 values",
+                std::to_string(shape.i64[0] * shape.i64[1] * shape.i64[2]));
     m.map.shape = {int(shape.i64[0]), int(shape.i64[1]), int(shape.i64[2])};
     if (m.map.kind == DataKind::Coulomb && (m.map.shape.height != m.map.shape.width || m.map.shape.channels != 1))
         in.fail(LoadErrorKind::BadValue, "input_shape", "Coulomb matrices are n x n x 1");
