@@ -342,7 +342,9 @@ void readKernelRidge(const ArchiveReader& in, SavedModel& m)
         } else if (k.name != "gaussian" || !k.has("sigma") || k.params.size() != 1) {
             in.fail(LoadErrorKind::BadValue, "kernel", "must be a Gaussian with its bandwidth, gaussian:sigma=S", m.kernel);
         }
-        if (!(makeKernel(m.kernel, MatrixXfR()).sigma() > 0)) in.fail(LoadErrorKind::BadValue, "kernel", "needs sigma > 0", m.kernel);
+        const BaseKernel kernel = makeKernel(m.kernel, MatrixXfR());
+        if (!(kernel.sigma() > 0)) in.fail(LoadErrorKind::BadValue, "kernel", "needs sigma > 0", m.kernel);
+        m.kernel = kernel.spec();  // canonical (no spaces): the form checkConsistent and the writer take
     } catch (const SpecError& e) {
         in.fail(LoadErrorKind::BadValue, "kernel", e.what(), m.kernel);
     }
