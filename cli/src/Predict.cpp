@@ -118,8 +118,8 @@ int runPredict(const Args& args, Io& io)
 Option saveModelOptionSpec()
 {
     return {"save-model", "", false, "M.npz",
-            "save the first outer split's fitted model (map + learner; krr keeps its training rows' features) as a "
-            "NumPy .npz for `predict` and Python"};
+            "save the first outer split's fitted model (map + learner; krr keeps its training rows' features, "
+            "exact:r=R krr and gp the training rows themselves) as a NumPy .npz for `predict` and Python"};
 }
 
 void checkSaveModel(const Args& args, const Io& io)
@@ -167,6 +167,9 @@ Command predictCommand()
             "predict --model M.npz --data FILE [--format F] [--n N --rotate ...] [--out P.csv] [--json]",
             "The model's map is rebuilt from the file (its spec, seed and kept rows: the same features as when it\n"
             "was trained) and its learner predicts every row (linear, or krr against its saved training rows).\n"
+            "An exact kernel machine (exact:r=R, krr or gp) has no map: row j of the data draws its group samples\n"
+            "from the model's seed at sub-stream F + j, F where the run's test rows began (0, or the training\n"
+            "file's rows with --test-data), so the run's own test rows get its predictions to the bit.\n"
             "Data of another shape than the model was trained on are refused, and so is a file written by a\n"
             "newer Orbit Lab, or one cut short or altered (each array's CRC-32 is checked).\n"
             "--json prints {rows, model {features, learner, outputs}, metric and score (accuracy, or rmse with\n"

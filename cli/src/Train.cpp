@@ -94,9 +94,9 @@ int runTrain(const Args& args, Io& io)
     c.validate();  // bad options fail before the data is loaded
     if (args.has("dist-per-class")) return runTrainPerClass(args, c, io);
     checkSaveModel(args, io);
-    if (args.has("save-model") && isExactKernelSpec(c.features))
-        throw SpecError("--save-model", "an exact kernel machine (exact:r=R) is not saved yet: its file would keep the support "
-                                        "rows and group-sample seeds; save an rf, irf or Nystrom model meanwhile",
+    if (args.has("save-model") && isExactKernelSpec(c.features) && parseExactKernelSpec(c.features).centres > 0)
+        throw SpecError("--save-model", "a model of the m-centre solver (exact:r=R,centres=M) is not saved yet: save the n x n "
+                                        "solve (exact:r=R) instead",
                         args.text("save-model"));
     // Many ranks read in two passes: the labels (no row decoded) say which rows this rank's part of
     // the run needs (trainingInputRows), then only those rows are read.

@@ -13,13 +13,13 @@ from .exact import InvariantGaussianProcess, InvariantGaussianProcessClassifier,
 from .learners import BayesianLinearClassifier, BayesianLinearRegressor, SavedKernelRidge, SavedLinearModel
 from .locality import EvidenceLocality
 from .maps import GICDF, FeatureMap, InvariantNystroem, InvariantRBFSampler, SortedCoulomb
-from .models import load_model, save_model
+from .models import SavedExactModel, load_model, save_model
 from .setting import SettingPipeline, TrainRun, decode_setting, from_setting, train
 
 __all__ = [
     "BayesianLinearClassifier", "BayesianLinearRegressor", "Data", "EvidenceLocality", "FeatureMap", "GICDF",
     "InvariantGaussianProcess", "InvariantGaussianProcessClassifier", "InvariantKernelRidge", "InvariantNystroem",
-    "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedKernelRidge", "SavedLinearModel",
+    "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedExactModel", "SavedKernelRidge", "SavedLinearModel",
     "SettingPipeline", "SortedCoulomb", "TrainRun", "decode_setting", "from_setting", "load", "load_model", "save_model",
     "train",
 ]

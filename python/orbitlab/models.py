@@ -4,10 +4,13 @@ numpy.load reads it without Orbit Lab). The file is read and written by the core
 the same fields, refuse the same damage and predict the same bits."""
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from . import _orbitlab
+from ._common import FLOAT_DTYPES, printer, threads_of
+from ._sklearn_compat import validate_data
 from .learners import (BayesianLinearClassifier, BayesianLinearRegressor, SavedKernelRidge, SavedLinearModel,
                        _EvidenceLinear)
 from .locality import EvidenceLocality
@@ -42,8 +45,52 @@ def _labels(classes):
     raise ValueError(f"y: a saved model keeps integer or text class labels (value '{classes[:3]}')")
 
 
+class SavedExactModel(BaseEstimator):
+    """A model saved by `orbitlab-cli train --features exact:r=R --learner krr|gp --save-model`: an
+    exact invariant kernel machine, no feature map. It keeps the training rows (saved_["support"]),
+    the dual weights, the base kernel with its fitted bandwidth and the group samples' seed and
+    sub-streams (saved_["exact"]), and predicts in the core, with the bits of `orbitlab-cli predict`:
+    row j of X draws its group samples from the sub-stream first_stream + j, as predict numbers the
+    rows of its file. It predicts only (load_model makes it); the estimators that fit on the exact
+    kernel are InvariantKernelRidge and InvariantGaussianProcess."""
+
+    def __init__(self, n_jobs=None, verbose=0):
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def fit(self, X, y=None):
+        raise NotImplementedError("learner: a saved exact kernel machine predicts, it is not refitted here "
+                                  "(fit InvariantKernelRidge / InvariantGaussianProcess, or train with orbitlab-cli)")
+
+    def decision_function(self, X):
+        """The model's scores (n_samples x outputs): class scores, or the coded regression target
+        (orbitlab-cli predict's score columns)."""
+        check_is_fitted(self, "saved_")
+        X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+        return _orbitlab.model_scores(self.saved_, X, threads_of(self.n_jobs), printer(self.verbose, type(self).__name__))
+
+    def predict(self, X):
+        F = self.decision_function(X)
+        coding = self.saved_["coding"]
+        if coding["kind"] == "regression":
+            return coding["mean"] + coding["scale"] * F[:, 0]
+        return self.classes_[np.argmax(F, axis=1)]
+
+
+def _exact_model(d):
+    model = SavedExactModel()
+    model.saved_ = d
+    model.n_features_in_ = int(np.prod(d["map"]["shape"]))
+    if d["coding"]["kind"] != "regression":
+        model.classes_ = np.asarray(d["classes"])
+    return model
+
+
 def model_arrays(model, trained_on=""):
     """The saved-model dict of a fitted Pipeline(map, learner) (what save_model writes)."""
+    if isinstance(model, SavedExactModel):
+        check_is_fitted(model, "saved_")
+        return dict(model.saved_, trained_on=trained_on or model.saved_.get("trained_on", ""))
     mapper, learner = _parts(model)
     classes = None
     if learner.coding_["kind"] != "regression":
@@ -79,6 +126,8 @@ def save_model(model, path, trained_on=""):
 
 
 def _pipeline(d):
+    if d["map"]["features"].strip().startswith("exact"):
+        return _exact_model(d)
     recipe = d["map"]
     kind = recipe["kind"]
     shape = tuple(recipe["shape"])
@@ -128,7 +177,8 @@ def load_model(path):
     predict` gives; `saved_` holds the file's other fields (learner, chosen, trained_on,
     train_rows, kernel, ...). A file that is cut short, altered (every array's CRC-32 is checked),
     of a newer format_version or not a model raises ValueError with one line naming the file and
-    the field."""
+    the field. An exact kernel machine (`--features exact:r=R`, krr or gp) has no map: it loads as a
+    SavedExactModel."""
     return _pipeline(_orbitlab.load_model(str(path)))
 
 

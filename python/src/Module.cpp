@@ -430,7 +430,7 @@ py::dict modelDict(const orbit::SavedModel& m)
     d["dim"] = m.dim;
     d["learner"] = m.learner;
     d["chosen"] = m.chosen;
-    if (m.isKernelRidge()) {
+    if (m.isKernelRidge() || m.isExact()) {
         d["support"] = toArray(m.support);
         d["dual"] = toArray(m.dual);
         d["kernel"] = m.kernel;
@@ -452,6 +452,11 @@ py::dict modelDict(const orbit::SavedModel& m)
     d["log_evidence"] = m.logEvidence;
     d["trained_on"] = m.trainedOn;
     d["train_rows"] = m.trainRows;
+    if (m.isExact()) {  // the group samples' seed and sub-streams, the gp's variances
+        d["exact"] = py::dict(py::arg("orbit_seed") = m.orbitSeed, py::arg("support_streams") = m.supportStreams,
+                              py::arg("first_stream") = m.firstStream, py::arg("gp_signal") = m.gpSignal,
+                              py::arg("gp_noise") = m.gpNoise);
+    }
     return d;
 }
 
@@ -462,7 +467,7 @@ orbit::SavedModel modelFrom(const py::dict& d)
     m.dim = d["dim"].cast<Eigen::Index>();
     m.learner = d["learner"].cast<std::string>();
     m.chosen = d["chosen"].cast<std::string>();
-    if (m.isKernelRidge()) {
+    if (m.isKernelRidge() || m.isExact()) {
         m.support = Rows(d["support"].cast<py::array>()).all();
         m.dual = toMatrix(d["dual"].cast<py::array_t<double, py::array::forcecast>>());
         m.kernel = d["kernel"].cast<std::string>();
@@ -493,6 +498,14 @@ orbit::SavedModel modelFrom(const py::dict& d)
     if (d.contains("log_evidence")) m.logEvidence = d["log_evidence"].cast<double>();
     if (d.contains("trained_on")) m.trainedOn = d["trained_on"].cast<std::string>();
     if (d.contains("train_rows")) m.trainRows = d["train_rows"].cast<std::int64_t>();
+    if (m.isExact()) {
+        const py::dict e = d["exact"].cast<py::dict>();
+        m.orbitSeed = e["orbit_seed"].cast<std::uint64_t>();
+        m.supportStreams = e["support_streams"].cast<std::vector<std::int64_t>>();
+        m.firstStream = e["first_stream"].cast<std::int64_t>();
+        m.gpSignal = e["gp_signal"].cast<double>();
+        m.gpNoise = e["gp_noise"].cast<double>();
+    }
     m.checkConsistent();
     return m;
 }
@@ -631,6 +644,13 @@ PYBIND11_MODULE(_orbitlab, m)
     m.def("load_model", [](const std::string& path) { return modelDict(orbit::loadModel(path)); });
     m.def("encode_model", [](const py::dict& d) { return py::bytes(orbit::encodeModel(modelFrom(d))); });
     m.def("decode_model", [](const py::bytes& b, const std::string& name) { return modelDict(orbit::decodeModel(std::string(b), name)); });
+    m.def("model_scores", [](const py::dict& d, const py::array& X, int nJobs, const py::object& verbose) {
+        const orbit::SavedModel model = modelFrom(d);
+        const orbit::MatrixXfR x = Rows(X).all();
+        return toArray(computing(nJobs, verbose, [&](const orbit::Progress& p) {
+            return orbit::ModelPredictor(model, "<model>", p).scores(x, p);
+        }));
+    }, py::arg("model"), py::arg("X"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
     m.def("check_model_input", [](const py::dict& d, const std::string& kind, const std::vector<int>& shape, const std::string& source) {
         orbit::SavedModel m;
         m.map = recipeFrom(d["map"].cast<py::dict>());

@@ -247,3 +247,33 @@ def test_a_krr_file_whose_arrays_disagree_is_refused(cli, tmp_path, krr_model):
     old = tmp_path / "v1.npz"
     _rewrite(path, old, "format_version", np.int64(1))
     assert "member format_version.npy" in _one_line_refusal(cli, old, "a krr model is version 2")
+
+
+def test_exact_models_predict_the_cli_bits(cli, tmp_path, g2):
+    """train --features exact:r=2 --learner krr|gp --save-model (no feature map: the training rows,
+    dual weights, fitted kernel and the group samples' seed and sub-streams): load_model gives a
+    SavedExactModel that predicts orbitlab-cli predict's bits; save_model and pickle keep them."""
+    import pickle
+    X, _ = g2
+    for learner in ("krr", "gp"):
+        path = tmp_path / f"exact-{learner}.npz"
+        cli.json("train", "--data", G2, "--features", "exact:r=2", "--group", "permutation", "--dist", "noisysort:sigma=1",
+                 "--kernel", "laplacian:median=1", "--learner", learner, "--grid", "lambda=1e-4,1e-2" if learner == "krr" else "",
+                 "--eval", "holdout:0.5", "--seed", 2, "--save-model", path)
+        z = np.load(path)
+        assert int(z["format_version"]) == 3 == orbitlab.MODEL_FORMAT_VERSION
+        assert str(z["map_features"]) == "exact:r=2" and str(z["learner"]) == learner
+        assert z["support_streams"].shape == (z["support_rows"].shape[0],) and z["support_rows"].shape[1] == X.shape[1]
+        out = tmp_path / f"{learner}.csv"
+        cli.run("predict", "--model", path, "--data", G2, "--out", out)
+        predicted = np.array([float(v) for v in read_predictions(out)[0]])
+        model = orbitlab.load_model(path)
+        assert isinstance(model, orbitlab.SavedExactModel) and model.saved_["kernel"] == str(z["kernel"])
+        assert np.array_equal(model.predict(X), predicted)
+        assert np.array_equal(pickle.loads(pickle.dumps(model)).predict(X), predicted)
+        again = tmp_path / f"again-{learner}.npz"
+        orbitlab.save_model(model, again)
+        for name in ("support_rows", "dual_weights", "support_streams", "orbit_seed", "first_stream", "kernel"):
+            assert np.array_equal(np.load(again)[name], z[name]), name
+        cli.run("predict", "--model", again, "--data", G2, "--out", tmp_path / "again.csv")
+        assert np.array_equal(np.array([float(v) for v in read_predictions(tmp_path / "again.csv")[0]]), predicted)

@@ -167,6 +167,35 @@ private slots:
                  r.out.c_str());
     }
 
+    // Exact kernel machines (exact:r=R, krr and gp) save the training rows, the dual weights, the
+    // fitted kernel and the group samples' seed and sub-streams: predicting G2's test file gives the
+    // run's RMSE and MAE to the bit. A model of the m-centre solver is refused in one line.
+    void exactModelsPredictTheRunsOwnTestPredictions()
+    {
+        splitMolecules(orbittest::bundledFile("g2.extxyz"), path("g2-train.extxyz"), path("g2-test.extxyz"));
+        const std::string model = path("x.npz");
+        for (const std::string learner : {"krr", "gp"}) {
+            auto r = orbittest::runCli({"train", "--data", path("g2-train.extxyz"), "--test-data", path("g2-test.extxyz"),
+                                        "--features", "exact:r=2", "--group", "permutation", "--dist", "noisysort:sigma=1",
+                                        "--kernel", "laplacian:median=1", "--learner", learner, "--grid",
+                                        learner == "krr" ? "lambda=1e-4,1e-2" : "", "--seed", "4", "--save-model", model,
+                                        "--json"});
+            QVERIFY2(r.status == 0, r.err.c_str());
+            const Json run = Json::parse(r.out);
+            QCOMPARE(run["saved_model"]["learner"].get<std::string>(), learner);
+            QVERIFY(run["saved_model"]["size"].get<std::string>().find("exact " + learner + " keeps its") != std::string::npos);
+            r = orbittest::runCli({"predict", "--model", model, "--data", path("g2-test.extxyz"), "--json"});
+            QVERIFY2(r.status == 0, r.err.c_str());
+            const Json p = Json::parse(r.out);
+            QCOMPARE(p["model"]["features"].get<std::string>(), std::string("exact:r=2"));
+            QVERIFY2(p["score"].get<double>() == run["mean"].get<double>() && p["mae"].get<double>() == run["mae"].get<double>(),
+                     (learner + ": " + p.dump() + " against " + run.dump()).c_str());
+        }
+        const auto r = orbittest::runCli({"train", "--data", path("g2-train.extxyz"), "--features", "exact:r=2,centres=10",
+                                          "--learner", "krr", "--save-model", model});
+        QVERIFY2(oneLine(r) && r.err.find("centres") != std::string::npos, r.err.c_str());
+    }
+
     void regressionScoresRmseAndMae()
     {
         const std::string model = path("t.npz");

@@ -5,6 +5,8 @@
 //            SpecError (memory requests are bounded by LoadOptions::maxBytes);
 //   specs:   parseSpec, makeGroup, makeDistribution, makeKernel, makeFeatureContext and
 //            makeFeatureMap return an object or throw SpecError;
+//   models:  the saved-model reader (decodeNpz + fromArchive) returns a consistent model that
+//            survives encodeModel -> decodeModel unchanged, or throws LoadError;
 //   messages: every error message they provoke is safe text (orbit::isSafeText: valid UTF-8, no
 //            control or bidi character) of at most kMaxMessageBytes, whatever bytes the input held.
 // A violated property throws Finding (the fuzz targets abort on it, the tests fail on it).
@@ -13,6 +15,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
@@ -136,6 +139,33 @@ inline void checkSpecs(const std::vector<std::string>& lines)
         (void)map->kernel();
         (void)map->dim();
     });
+}
+
+/// True if `bytes` read as a saved model (decodeModel: the NPZ container, then every member the
+/// model needs); it is then consistent and encodes to a file that reads back with the same arrays.
+/// False if the reader refused it with a LoadError (its message to *error). Finding otherwise.
+inline bool checkModel(const std::string& bytes, std::string* error = nullptr)
+{
+    orbit::SavedModel m;
+    try {
+        m = orbit::decodeModel(bytes, "fuzz.npz");
+    } catch (const orbit::LoadError& e) {
+        checkMessage(e.what(), "LoadError");
+        if (error) *error = e.what();
+        return false;
+    } catch (const std::exception& e) {
+        throw Finding(std::string("unexpected exception: ") + orbit::safeText(e.what(), 400));
+    }
+    try {
+        m.checkConsistent();
+        const orbit::SavedModel back = orbit::decodeModel(orbit::encodeModel(m), "again.npz");
+        if (orbit::encodeModel(back) != orbit::encodeModel(m)) throw Finding("a loaded model reads back with other arrays");
+    } catch (const Finding&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Finding(std::string("a loaded model does not survive encode -> decode: ") + orbit::safeText(e.what(), 400));
+    }
+    return true;
 }
 
 } // namespace orbitfuzz

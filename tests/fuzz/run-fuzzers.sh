@@ -5,7 +5,8 @@
 # parsers instrumented with clang -fsanitize=fuzzer-no-link,address,undefined, see
 # tests/fuzz/CMakeLists.txt; not part of the normal build). Then, per target:
 #   1. replays the saved regression reproducers (tests/fixtures/data/fuzz-regressions/<target>/);
-#   2. replays the seed corpus (the test fixtures, tests/fuzz/seeds, generated MAT files) once;
+#   2. replays the seed corpus (the test fixtures, tests/fuzz/seeds, generated MAT files and saved
+#      models) once;
 #   3. fuzzes for SECONDS, starting from the seeds (SECONDS=0: no fuzzing, the two replays only).
 # Reproducers (crash-*, leak-*, oom-*, timeout-*, slow-unit-*) are kept in
 # build-fuzz/findings/<target>/. Exits non-zero on any finding.
@@ -24,7 +25,7 @@ rss="${ORBIT_FUZZ_RSS_MB:-2048}"
 fuzz_seed="${ORBIT_FUZZ_SEED:-0}"  # libFuzzer: 0 picks a random seed
 fixtures="$root/tests/fixtures/data"
 regressions="$fixtures/fuzz-regressions"
-all_targets=(idx cifar amat image digits mat extxyz csv autodetect spec session)
+all_targets=(idx cifar amat image digits mat extxyz csv autodetect spec session model)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 
@@ -92,9 +93,11 @@ seed_dirs() {  # the read-only seed directories of a target
         autodetect) echo "$fixtures/idx $fixtures/cifar $fixtures/amat $fixtures/image $fixtures/xyz $fixtures/csv $seeds/mat" ;;
         spec) echo "$here/seeds/spec" ;;
         session) echo "$here/seeds/session" ;;
+        model) echo "$seeds/model $root/tests/fixtures/models" ;;
     esac
 }
 mkdir -p "$seeds/mat" && "$build/targets/orbit_fuzz_make_seeds" "$seeds/mat" || { echo "cannot write MAT seeds"; exit 1; }
+mkdir -p "$seeds/model" && "$build/targets/orbit_fuzz_make_model_seeds" "$seeds/model" || { echo "cannot write model seeds"; exit 1; }
 # libFuzzer reads corpus directories only: gather each target's seed files into build-fuzz/seeds/<target>.
 gather_seeds() {
     local dir="$seeds/all-$1" src

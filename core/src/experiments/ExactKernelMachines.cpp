@@ -6,8 +6,10 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/features/MemoryLimit.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
+#include "orbit/models/ExactModel.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
@@ -173,11 +175,7 @@ const FeatureMapDescriptor& exactKernelDescriptor()
     return d;
 }
 
-bool isExactKernelSpec(const std::string& features)
-{
-    const std::string t = trim(features);
-    return t == "exact" || t.rfind("exact:", 0) == 0;
-}
+bool isExactKernelSpec(const std::string& features) { return isExactFeatures(features); }
 
 ExactKernelSpec parseExactKernelSpec(const std::string& features)
 {
@@ -443,7 +441,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
                 throw SpecError("kernel", "the Gram matrix plus lambda " + formatNumber(bestLambda) + " is not positive definite",
                                 exactWhat(k, config.features));
             D.gram(k, s.test, s.train, Ks);
-            F = Ks * *a;
+            F = dualScores(Ks, *a);  // a row's bits depend only on the row: a saved model's prediction of it
             fr.chosen = {{"bandwidth", k.sigma()}, {"lambda", bestLambda}};
             if (!fixedSigma) fr.chosen["median"] = bestMultiple;
             fr.logEvidence = std::numeric_limits<double>::quiet_NaN();

@@ -15,7 +15,34 @@ namespace orbit {
 
 namespace {
 
-constexpr Eigen::Index kDistanceBlock = 256;  // orbit rows per block (both sides)
+// Orbit rows per block (both sides). Every product call is a whole kDistanceBlock x kDistanceBlock
+// tile (the rows past the end are zeros) and 240 is a multiple of the kernels' register tiles (2, 4,
+// 6, 8, 12, 16, 24), so no entry falls on an edge kernel: a distance's bits depend only on its two
+// orbit rows, never on where they lie (orbit/linalg/Gemm.hpp, rule 2). A saved exact model then
+// predicts new rows against its support rows with the bits of the run's own test predictions.
+constexpr Eigen::Index kDistanceBlock = 240;
+
+/// ||x||^2 of each row, summed in coordinate order (the same bits wherever the row lies; Eigen's
+/// vectorised reduction peels by the row's address).
+Eigen::VectorXf orbitSquaredNorms(const MatrixXfR& X)
+{
+    Eigen::VectorXf n(X.rows());
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        const float* x = X.data() + i * X.cols();
+        float s = 0.0f;
+        for (Eigen::Index t = 0; t < X.cols(); ++t) s += x[t] * x[t];
+        n[i] = s;
+    }
+    return n;
+}
+
+/// Rows [i0, i0 + w) of X in a whole tile of kDistanceBlock rows (zeros past w).
+MatrixXfR orbitTile(const MatrixXfR& X, Eigen::Index i0, Eigen::Index w)
+{
+    MatrixXfR T = MatrixXfR::Zero(kDistanceBlock, X.cols());
+    T.topRows(w) = X.middleRows(i0, w);
+    return T;
+}
 
 /// k(d) and, with dk, dk/d log sigma, elementwise in float over a gathered row of distances.
 void distanceKernelValues(const BaseKernel& kernel, const float* d, Eigen::Index n, float* k, float* dk)
@@ -144,8 +171,8 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
     // Not centred: a distance of two inputs never depends on the other inputs (learning on a fold's
     // training rows reads nothing of its test rows, to the bit).
     const bool euclidean = distance != BaseKernel::Distance::L1;
-    const Eigen::VectorXf leftNorms = euclidean ? Eigen::VectorXf(left.rowwise().squaredNorm()) : Eigen::VectorXf();
-    const Eigen::VectorXf rightNorms = euclidean ? Eigen::VectorXf(other.rowwise().squaredNorm()) : Eigen::VectorXf();
+    const Eigen::VectorXf leftNorms = euclidean ? orbitSquaredNorms(left) : Eigen::VectorXf();
+    const Eigen::VectorXf rightNorms = euclidean ? (symmetric ? leftNorms : orbitSquaredNorms(other)) : Eigen::VectorXf();
     const Eigen::Index rowBlocks = (N + kDistanceBlock - 1) / kDistanceBlock, colBlocks = (M + kDistanceBlock - 1) / kDistanceBlock;
     // Block pairs: J >= I (the upper triangle, mirrored) when symmetric, else all.
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
@@ -159,7 +186,9 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
         const Eigen::Index wi = std::min(kDistanceBlock, N - i0), wj = std::min(kDistanceBlock, M - j0);
         MatrixXfR B(wi, wj);
         if (euclidean) {
-            gemmABt(left.middleRows(i0, wi), other.middleRows(j0, wj), B);
+            MatrixXfR T(kDistanceBlock, kDistanceBlock);
+            gemmABt(orbitTile(left, i0, wi), orbitTile(other, j0, wj), T);
+            B = T.topLeftCorner(wi, wj);
             for (Eigen::Index a = 0; a < wi; ++a)
                 for (Eigen::Index b = 0; b < wj; ++b) {
                     const float d2 = std::max(0.0f, leftNorms[i0 + a] + rightNorms[j0 + b] - 2.0f * B(a, b));

@@ -1,5 +1,6 @@
 #include "orbit/learn/GaussianProcess.hpp"
 
+#include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/linalg/Gemm.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/util/Error.hpp"
@@ -251,10 +252,7 @@ GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const
 void predictGp(const GpFactor& factor, const GpHyper& hyper, const Eigen::MatrixXd& Ks, const Eigen::VectorXd& kss,
                Eigen::MatrixXd& mean, Eigen::VectorXd* variance)
 {
-    {
-        const detail::SerialEigen serial;
-        mean = hyper.signal * (Ks * factor.alpha);
-    }
+    mean = hyper.signal * dualScores(Ks, factor.alpha);  // a row's bits depend only on the row
     if (!variance) return;
     // ||L^-1 k*||^2 per test point: rows of Ks L^-T, in tiles of test points (one thread each).
     const Eigen::Index t = Ks.rows();

@@ -26,16 +26,13 @@ namespace {
 constexpr std::uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEndOfDirectory = 0x06054b50,
                         kZip64EndOfDirectory = 0x06064b50, kZip64Locator = 0x07064b50;
 constexpr std::uint64_t kZipLimit = 0xffffffffULL;
+constexpr std::uint64_t kDeflateMaxRatio = 1032;  // deflate's largest inflated / compressed size
 constexpr std::uint16_t kZip64Extra = 0x0001;
 constexpr std::uint16_t kDosDate1980 = (0 << 9) | (1 << 5) | 1;  // 1980-01-01
 
 // ---- little-endian bytes ---------------------------------------------------------------------
 
-void put16(std::string& out, std::uint16_t v)
-{
-    out.push_back(char(v & 0xff));
-    out.push_back(char(v >> 8));
-}
+void put16(std::string& out, std::uint16_t v) { out.append({char(v & 0xff), char(v >> 8)}); }
 
 void put32(std::string& out, std::uint32_t v)
 {
@@ -79,21 +76,10 @@ std::u32string toUtf32(const std::string& s)
 bool appendUtf8(std::string& out, std::uint32_t cp)
 {
     if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    if (cp < 0x80) {
-        out.push_back(char(cp));
-    } else if (cp < 0x800) {
-        out.push_back(char(0xc0 | (cp >> 6)));
-        out.push_back(char(0x80 | (cp & 0x3f)));
-    } else if (cp < 0x10000) {
-        out.push_back(char(0xe0 | (cp >> 12)));
-        out.push_back(char(0x80 | ((cp >> 6) & 0x3f)));
-        out.push_back(char(0x80 | (cp & 0x3f)));
-    } else {
-        out.push_back(char(0xf0 | (cp >> 18)));
-        out.push_back(char(0x80 | ((cp >> 12) & 0x3f)));
-        out.push_back(char(0x80 | ((cp >> 6) & 0x3f)));
-        out.push_back(char(0x80 | (cp & 0x3f)));
-    }
+    const int extra = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;  // continuation bytes
+    static constexpr std::uint32_t lead[] = {0x00, 0xc0, 0xe0, 0xf0};
+    out.push_back(char(lead[extra] | (cp >> (6 * extra))));
+    for (int k = extra - 1; k >= 0; --k) out.push_back(char(0x80 | ((cp >> (6 * k)) & 0x3f)));
     return true;
 }
 
@@ -527,6 +513,19 @@ NpzArchive decodeNpz(const std::string& b, const std::string& file)
         members.push_back(m);
         at += 46 + nameLen + extraLen + commentLen;
     }
+    // Each member's bytes are its own: members whose records and data overlap (one deflated stream
+    // claimed by many names, a zip bomb) would inflate the same bytes again and again.
+    const std::uint64_t limit = loadMemoryLimit(std::size_t(8) << 30);
+    std::uint64_t claimed = 0, inflated = 0;
+    for (const Member& m : members) {
+        claimed += 30 + m.name.size() + std::min<std::uint64_t>(m.compressed, b.size() + 1);  // no wrap-around
+        inflated += std::min<std::uint64_t>(m.size, limit + 1);
+        if (claimed > b.size())
+            fail(LoadErrorKind::BadValue, file, "member " + m.name, "members that overlap: more data than the file holds (damaged or altered)");
+        if (inflated > limit)
+            fail(LoadErrorKind::TooLarge, file, "member " + m.name, "the members together are larger than this machine's load memory limit",
+                 std::to_string(inflated));
+    }
     NpzArchive arrays;
     std::set<std::string> seen;
     for (const Member& m : members) {
@@ -539,6 +538,11 @@ NpzArchive decodeNpz(const std::string& b, const std::string& file)
         need(dataAt, m.compressed, where);
         if (m.size > loadMemoryLimit(std::size_t(8) << 30))
             fail(LoadErrorKind::TooLarge, file, where, "larger than this machine's load memory limit", std::to_string(m.size));
+        // Deflate holds at most 1032 bytes per byte (258-byte matches of one bit each): a larger
+        // stated size is damage, and is refused before the inflated buffer is allocated.
+        if (m.method == 8 && m.size / kDeflateMaxRatio > m.compressed)
+            fail(LoadErrorKind::BadValue, file, where, "a stated size its compressed data cannot inflate to (damaged or altered)",
+                 std::to_string(m.size));
         std::string content = b.substr(std::size_t(dataAt), std::size_t(m.compressed));
         if (m.method == 8)
             content = inflateRaw(content, std::size_t(m.size), file, m.name);

@@ -1,6 +1,7 @@
 #include "orbit/models/SavedModel.hpp"
 
 #include "data/LoaderSupport.hpp"
+#include "orbit/models/ExactModel.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/Gram.hpp"
@@ -11,6 +12,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 namespace orbit {
@@ -204,10 +206,21 @@ std::string SavedModel::labelText(int c) const
     return std::to_string(c);
 }
 
+bool SavedModel::isExact() const { return isExactFeatures(map.features); }
+
 void SavedModel::checkConsistent() const
 {
     const auto C = Eigen::Index(outputs());
-    if (isKernelRidge()) {
+    if (isExact()) {
+        if (learner != "krr" && learner != "gp") throw ContractError("SavedModel", "an exact kernel machine is krr or gp, not " + learner);
+        if (dim != map.shape.dim() || support.rows() < 1 || support.cols() != dim)
+            throw ContractError("SavedModel", "an exact model's support rows are the inputs themselves (N x " +
+                                                  std::to_string(map.shape.dim()) + ")");
+        if (dual.rows() != support.rows() || dual.cols() != C || supportStreams.size() != std::size_t(support.rows()))
+            throw ContractError("SavedModel", "an exact model needs a dual weight row and a sub-stream per support row");
+        if (isGaussianProcess() && !(gpSignal > 0 && gpNoise > 0))
+            throw ContractError("SavedModel", "a gp needs positive signal and noise variances");
+    } else if (isKernelRidge()) {
         if (support.rows() < 1 || support.cols() != dim)
             throw ContractError("SavedModel", "support rows are " + std::to_string(support.rows()) + " x " +
                                                   std::to_string(support.cols()) + ", expected N x " + std::to_string(dim));
@@ -219,7 +232,7 @@ void SavedModel::checkConsistent() const
     } else if (weights.rows() != dim || weights.cols() != C)
         throw ContractError("SavedModel", "weights are " + std::to_string(weights.rows()) + " x " + std::to_string(weights.cols()) +
                                               ", expected " + std::to_string(dim) + " x " + std::to_string(C));
-    if (!isKernelRidge() && bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
+    if (!isKernelRidge() && !isExact() && bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
     if (isClassification()) {
         const std::size_t labels = textLabels.empty() ? integerLabels.size() : textLabels.size();
         if (labels != std::size_t(C) || (!textLabels.empty() && !integerLabels.empty()))
@@ -245,11 +258,11 @@ NpzArchive toArchive(const SavedModel& m)
     a.emplace_back("map_kernel", A::string(m.map.kernel));
     a.emplace_back("map_context_seed", A::unsignedInteger(m.map.contextSeed));
     a.emplace_back("map_fit_seed", A::unsignedInteger(m.map.fitSeed));
-    if (fitReadsRows(m.map.features)) a.emplace_back("map_fit_rows", A::matrix(m.map.fitRows));
+    if (!m.isExact() && fitReadsRows(m.map.features)) a.emplace_back("map_fit_rows", A::matrix(m.map.fitRows));
     a.emplace_back("map_dim", A::integer(m.dim));
     a.emplace_back("learner", A::string(m.learner));
     a.emplace_back("chosen", A::string(m.chosen));
-    if (m.isKernelRidge()) {
+    if (m.isKernelRidge() || m.isExact()) {
         a.emplace_back("kernel", A::string(m.kernel));
         a.emplace_back("support_rows", A::matrix(m.support));
         a.emplace_back("dual_weights", A::matrix(m.dual));
@@ -266,7 +279,16 @@ NpzArchive toArchive(const SavedModel& m)
         a.emplace_back("target_scale", A::number(m.coding.scale));
         if (!m.targetUnit.empty()) a.emplace_back("target_unit", A::string(m.targetUnit));
     }
-    if (std::isfinite(m.logEvidence)) {
+    if (m.isExact()) {
+        a.emplace_back("orbit_seed", A::unsignedInteger(m.orbitSeed));
+        a.emplace_back("support_streams", A::integers(m.supportStreams));
+        a.emplace_back("first_stream", A::integer(m.firstStream));
+        if (m.isGaussianProcess()) {
+            a.emplace_back("gp_signal", A::number(m.gpSignal));
+            a.emplace_back("gp_noise", A::number(m.gpNoise));
+            a.emplace_back("log_evidence", A::number(m.logEvidence));
+        }
+    } else if (std::isfinite(m.logEvidence)) {
         a.emplace_back("alpha", A::number(m.alpha));
         a.emplace_back("beta", A::number(m.beta));
         a.emplace_back("log_evidence", A::number(m.logEvidence));
@@ -305,15 +327,24 @@ void readLinear(const ArchiveReader& in, SavedModel& m)
 }
 
 /// krr: kernel (a resolved Gaussian), support_rows (N x map_dim) and dual_weights (N x outputs).
+/// exact: kernel any shift-invariant kernel with its bandwidth (gaussian, laplacian or matern with
+/// sigma), the support rows the inputs themselves.
 void readKernelRidge(const ArchiveReader& in, SavedModel& m)
 {
     using Type = NpyArray::Type;
     m.kernel = in.text("kernel");
     try {
         const Spec k = parseSpec(m.kernel, "kernel");
-        if (k.name != "gaussian" || !k.has("sigma") || k.params.size() != 1)
+        if (m.isExact()) {
+            if ((k.name != "gaussian" && k.name != "laplacian" && k.name != "matern") || !k.has("sigma") || k.has("median"))
+                in.fail(LoadErrorKind::BadValue, "kernel", "must be a gaussian, laplacian or matern kernel with its bandwidth sigma",
+                        m.kernel);
+        } else if (k.name != "gaussian" || !k.has("sigma") || k.params.size() != 1) {
             in.fail(LoadErrorKind::BadValue, "kernel", "must be a Gaussian with its bandwidth, gaussian:sigma=S", m.kernel);
-        if (!(makeKernel(m.kernel, MatrixXfR()).sigma() > 0)) in.fail(LoadErrorKind::BadValue, "kernel", "needs sigma > 0", m.kernel);
+        }
+        const BaseKernel kernel = makeKernel(m.kernel, MatrixXfR());
+        if (!(kernel.sigma() > 0)) in.fail(LoadErrorKind::BadValue, "kernel", "needs sigma > 0", m.kernel);
+        m.kernel = kernel.spec();  // canonical (no spaces): the form checkConsistent and the writer take
     } catch (const SpecError& e) {
         in.fail(LoadErrorKind::BadValue, "kernel", e.what(), m.kernel);
     }
@@ -332,6 +363,30 @@ void readKernelRidge(const ArchiveReader& in, SavedModel& m)
                     std::to_string(D.shape[1]));
     m.dual = doubles(D);
     if (!m.dual.allFinite()) in.fail(LoadErrorKind::BadValue, "dual_weights", "NaN or infinite weights");
+}
+
+/// exact: the group samples' seed and sub-streams, and the gp's variances.
+void readExact(const ArchiveReader& in, SavedModel& m)
+{
+    using Type = NpyArray::Type;
+    m.orbitSeed = in.seed("orbit_seed");
+    const NpyArray& streams = in.typed("support_streams", Type::Int64, 1);
+    if (streams.shape[0] != m.support.rows())
+        in.fail(LoadErrorKind::BadShape, "support_streams", "expected one sub-stream per row of support_rows (" +
+                                                                std::to_string(m.support.rows()) + ")",
+                std::to_string(streams.shape[0]));
+    for (std::int64_t v : streams.i64)
+        if (v < 0) in.fail(LoadErrorKind::BadValue, "support_streams", "sub-streams are row indices, not negative", std::to_string(v));
+    m.supportStreams = streams.i64;
+    m.firstStream = in.integer("first_stream");
+    if (m.firstStream < 0 || m.firstStream > (std::int64_t(1) << 52))
+        in.fail(LoadErrorKind::BadValue, "first_stream", "must be a row index in [0, 2^52]", std::to_string(m.firstStream));
+    if (!m.isGaussianProcess()) return;
+    m.gpSignal = in.number("gp_signal");
+    m.gpNoise = in.number("gp_noise");
+    for (const auto& [name, v] : {std::pair<const char*, double>{"gp_signal", m.gpSignal}, {"gp_noise", m.gpNoise}})
+        if (!(v > 0) || !std::isfinite(v)) in.fail(LoadErrorKind::BadValue, name, "must be a positive variance", formatNumber(v));
+    m.logEvidence = in.number("log_evidence");
 }
 
 } // namespace
@@ -360,6 +415,9 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
     if (shape.i64.size() != 3) in.fail(LoadErrorKind::BadShape, "input_shape", "expected 3 values (height, width, channels)");
     for (std::int64_t v : shape.i64)
         if (v < 1 || v > (1 << 20)) in.fail(LoadErrorKind::BadValue, "input_shape", "dimensions must be in [1, 2^20]", std::to_string(v));
+    if (shape.i64[0] * shape.i64[1] * shape.i64[2] > std::numeric_limits<int>::max())
+        in.fail(LoadErrorKind::BadValue, "input_shape", "an input of more than 2^31 - 1 values",
+                std::to_string(shape.i64[0] * shape.i64[1] * shape.i64[2]));
     m.map.shape = {int(shape.i64[0]), int(shape.i64[1]), int(shape.i64[2])};
     if (m.map.kind == DataKind::Coulomb && (m.map.shape.height != m.map.shape.width || m.map.shape.channels != 1))
         in.fail(LoadErrorKind::BadValue, "input_shape", "Coulomb matrices are n x n x 1");
@@ -371,10 +429,14 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
     m.map.fitSeed = in.seed("map_fit_seed");
     bool readsRows = false;
     try {
-        readsRows = fitReadsRows(m.map.features);
+        if (m.isExact()) (void)exactSamplesOf(m.map.features);
+        else readsRows = fitReadsRows(m.map.features);
     } catch (const SpecError& e) {
         in.fail(LoadErrorKind::BadValue, "map_features", e.what(), m.map.features);
     }
+    if (m.isExact() && version < SavedModel::kExactVersion)
+        in.fail(LoadErrorKind::BadValue, "format_version",
+                "an exact kernel machine is version " + std::to_string(SavedModel::kExactVersion) + " or later", std::to_string(version));
     if (readsRows) {
         const NpyArray& rows = in.typed("map_fit_rows", Type::Float32, 2);
         if (rows.shape[1] != m.map.shape.dim())
@@ -384,8 +446,14 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
     }
     m.dim = Eigen::Index(in.integer("map_dim"));
     if (m.dim < 1) in.fail(LoadErrorKind::BadValue, "map_dim", "must be at least 1", std::to_string(m.dim));
+    if (m.isExact() && m.dim != m.map.shape.dim())
+        in.fail(LoadErrorKind::BadValue, "map_dim", "an exact model's support rows are its inputs, of " +
+                                                        std::to_string(m.map.shape.dim()) + " values (input_shape)",
+                std::to_string(m.dim));
     m.learner = in.text("learner");
-    if (m.learner != "ridge" && m.learner != "blr" && m.learner != "svm" && m.learner != "krr")
+    if (m.isExact() && m.learner != "krr" && m.learner != "gp")
+        in.fail(LoadErrorKind::BadValue, "learner", "an exact kernel machine is krr or gp", m.learner);
+    if (!m.isExact() && m.learner != "ridge" && m.learner != "blr" && m.learner != "svm" && m.learner != "krr")
         in.fail(LoadErrorKind::BadValue, "learner", "must be ridge, blr, svm or krr", m.learner);
     if (m.isKernelRidge() && version < SavedModel::kKernelRidgeVersion)
         in.fail(LoadErrorKind::BadValue, "format_version",
@@ -414,11 +482,15 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
                     formatNumber(m.coding.scale));
         m.targetUnit = in.text("target_unit", "");
     }
-    if (m.isKernelRidge())
+    if (m.isExact()) {
         readKernelRidge(in, m);
-    else
+        readExact(in, m);
+    } else if (m.isKernelRidge()) {
+        readKernelRidge(in, m);
+    } else {
         readLinear(in, m);
-    if (in.has("log_evidence")) {
+    }
+    if (!m.isExact() && in.has("log_evidence")) {
         m.alpha = in.number("alpha");
         m.beta = in.number("beta");
         m.logEvidence = in.number("log_evidence");
@@ -445,7 +517,11 @@ std::string modelFileSize(const SavedModel& model, std::uintmax_t bytes)
     else if (bytes >= (1u << 10)) std::snprintf(size, sizeof size, "%.1f kB", double(bytes) / double(1u << 10));
     else std::snprintf(size, sizeof size, "%ju bytes", bytes);
     std::string text = size;
-    if (model.isKernelRidge()) {
+    if (model.isExact()) {
+        const std::string n = std::to_string(model.support.rows());
+        text += ": exact " + model.learner + " keeps its " + n + " training rows (" + n + " x " + std::to_string(model.support.cols()) +
+                " float32)";
+    } else if (model.isKernelRidge()) {
         const std::string n = std::to_string(model.support.rows());
         text += ": krr keeps the features of its " + n + " training rows (" + n + " x " + std::to_string(model.support.cols()) +
                 " float32)";
@@ -466,6 +542,12 @@ void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape,
 ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const Progress& progress)
     : model_(std::move(model))
 {
+    if (model_.isExact()) {
+        model_.checkConsistent();
+        supportOrbits_ = exactOrbitRows(model_.support, model_.supportStreams, model_.map.kind, model_.map.shape, model_.map.group,
+                                        model_.map.dist, exactSamplesOf(model_.map.features), model_.orbitSeed, &exactR_);
+        return;
+    }
     map_ = model_.map.build(progress);
     if (model_.isKernelRidge()) {
         sigma_ = makeKernel(model_.kernel, MatrixXfR()).sigma();
@@ -478,8 +560,15 @@ ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const 
                    std::to_string(model_.dim));
 }
 
+const FeatureMap& ModelPredictor::map() const
+{
+    if (!map_) throw ContractError("ModelPredictor::map", "an exact kernel machine has no feature map");
+    return *map_;
+}
+
 Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progress) const
 {
+    if (model_.isExact()) return exactModelScores(model_, supportOrbits_, exactR_, X, progress);
     const MatrixXfR F = transformAll(*map_, X, progress);
     if (model_.isKernelRidge()) return kernelRidgeScores(F, model_.support, supportNorms_, sigma_, model_.dual);
     return linearScores(F, model_.weights, model_.bias);

@@ -2,7 +2,8 @@
 // the property its fuzz target checks (tests/fuzz/FuzzChecks.hpp): a loader either returns a dataset
 // whose invariants hold or throws LoadError / SpecError -- for these inputs, which once crashed,
 // leaked, hung or allocated without bound, it must refuse them with a message naming the file; the
-// spec parsers return an object or throw SpecError. A crash here is a regression of the fix.
+// spec parsers return an object or throw SpecError; the saved-model reader loads a consistent model
+// or throws LoadError. A crash here is a regression of the fix.
 #include "../../fuzz/FuzzChecks.hpp"
 #include "../../fuzz/FuzzInput.hpp"
 #include "TestPaths.hpp"
@@ -57,13 +58,22 @@ private slots:
                 orbitfuzz::checkSpecs(orbitfuzz::lines(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
                                                        std::size_t(bytes.size()), 4));
             } else {
-                const orbitfuzz::Loader load = orbitfuzz::loaderFor(target.toStdString());
-                QVERIFY2(load, qPrintable("no loader for folder " + target));
-                // Every saved loader reproducer is malformed: it must be refused, not loaded, and when
-                // <file>.expect exists the message must contain its text (the fix's own diagnosis,
-                // so the test fails if the input only happens to be refused later, after the damage).
+                // Every saved loader (or model) reproducer is malformed: it must be refused, not
+                // loaded, and when <file>.expect exists the message must contain its text (the fix's
+                // own diagnosis, so the test fails if the input only happens to be refused later,
+                // after the damage).
                 std::string error;
-                QVERIFY2(!orbitfuzz::checkLoad(load, path.toStdString(), &error), qPrintable(path + " loaded"));
+                if (target == "model") {
+                    QFile f(path);
+                    QVERIFY(f.open(QIODevice::ReadOnly));
+                    const QByteArray bytes = f.readAll();
+                    QVERIFY2(!orbitfuzz::checkModel(std::string(bytes.constData(), std::size_t(bytes.size())), &error),
+                             qPrintable(path + " loaded"));
+                } else {
+                    const orbitfuzz::Loader load = orbitfuzz::loaderFor(target.toStdString());
+                    QVERIFY2(load, qPrintable("no loader for folder " + target));
+                    QVERIFY2(!orbitfuzz::checkLoad(load, path.toStdString(), &error), qPrintable(path + " loaded"));
+                }
                 QFile expect(path + ".expect");
                 if (expect.open(QIODevice::ReadOnly)) {
                     const QString want = QString::fromUtf8(expect.readAll()).trimmed();

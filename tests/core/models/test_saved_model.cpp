@@ -406,6 +406,13 @@ private slots:
                      qPrintable(QString(c.member) + " -> " + m));
         }
 
+        // A kernel spec with spaces reads as its canonical form, so the model it gives is saved again
+        // (fuzz_model: " gaussian: sigma=..." loaded, then failed checkConsistent when written).
+        const std::string kernel = member(krr, "kernel").text[0];  // gaussian:sigma=S
+        const SavedModel respaced = fromArchive(krrWith("kernel", NpyArray::string(" gaussian: " + kernel.substr(9))), "k.npz");
+        QCOMPARE(respaced.kernel, kernel);
+        QVERIFY(!encodeModel(respaced).empty());
+
         // A consistent but altered map: the rebuilt dimension is not the stored one.
         SavedModel altered = fromArchive(with("map_features", NpyArray::string("irf:s=60,r=4")), "m.npz");
         altered.dim = 120;

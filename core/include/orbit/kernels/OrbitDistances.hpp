@@ -19,7 +19,10 @@ namespace orbit {
 ///   K_sigma(i, j) = (1/R^2) sum_{a,b} k_sigma(D(i R + a, j R + b)).
 /// The distances do not depend on sigma: a bandwidth search computes them once per distribution
 /// parameter. Computed in blocks on all cores (GEMM-based for the Euclidean distances, the
-/// dispatched L1 kernel for the Laplacian); the same bits at any thread count. Memory: 4 (nR)^2 bytes.
+/// dispatched L1 kernel for the Laplacian); the same bits at any thread count, and an entry's bits
+/// depend only on its two orbit rows, not on where they lie in the matrices (square or rectangular):
+/// a saved model's predictions of new rows against its support rows are the run's bits. Memory:
+/// 4 (nR)^2 bytes.
 class OrbitDistances {
 public:
     /// orbits: R consecutive rows per input (OrbitSampler::transformBlock's layout). Square and

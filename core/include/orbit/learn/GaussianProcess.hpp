@@ -90,6 +90,7 @@ GpFit fitGaussianProcess(const GramFamily& gram, const Eigen::MatrixXd& Y, const
 
 /// The predictive mean (t x m, coded units) and variance of the latent f (t) at test points, from the
 /// t x n cross kernel Ks (rows: test points) and the test points' own k(x*, x*) (kss):
+/// (a row's mean has bits that depend on that row alone: dualScores)
 ///   mean = s2f Ks alpha, var = s2f kss - s2f^2 ||L^-1 Ks^T||^2 (columnwise), clamped at 0.
 void predictGp(const GpFactor& factor, const GpHyper& hyper, const Eigen::MatrixXd& Ks, const Eigen::VectorXd& kss,
                Eigen::MatrixXd& mean, Eigen::VectorXd* variance = nullptr);

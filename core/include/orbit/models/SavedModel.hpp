@@ -78,14 +78,18 @@ Eigen::MatrixXd kernelRidgeScores(const MatrixXfR& F, const MatrixXfR& support, 
 
 /// A fitted model: the recipe of its map and the learner on the map's features.
 /// Prediction: scores = linearScores(map features, weights, bias) (ridge, blr, svm), or
-/// kernelRidgeScores(map features, support, ..., dual) (krr); classes argmax over the columns (the
-/// lowest index wins ties), regression targets coding.mean + coding.scale * scores(:, 0).
+/// kernelRidgeScores(map features, support, ..., dual) (krr), or for an exact kernel machine (no
+/// map) exactModelScores (ExactModel.hpp); classes argmax over the columns (the lowest index wins
+/// ties), regression targets coding.mean + coding.scale * scores(:, 0).
 struct SavedModel {
     /// The newest version this build reads. It writes version 1 for the linear learners (what
-    /// every reader since the first reads) and 2 for krr, whose arrays came with version 2: a
-    /// reader of version 1 refuses a krr file at its format_version, in one line.
-    static constexpr std::int64_t kFormatVersion = 2;
+    /// every reader since the first reads), 2 for krr, whose arrays came with version 2, and 3 for
+    /// the exact kernel machines: an older reader refuses a newer file at its format_version, in
+    /// one line.
+    static constexpr std::int64_t kFormatVersion = 3;
     static constexpr std::int64_t kKernelRidgeVersion = 2;
+    /// Exact kernel machines (map.features exact:r=R) came with version 3.
+    static constexpr std::int64_t kExactVersion = 3;
 
     MapRecipe map;
     Eigen::Index dim = 0;              ///< the map's feature dimension D (checked when it is rebuilt)
@@ -111,10 +115,27 @@ struct SavedModel {
     double logEvidence = std::numeric_limits<double>::quiet_NaN();
     std::string trainedOn;             ///< where the training rows came from, for people
     std::int64_t trainRows = 0;
+    /// An exact kernel machine (map.features `exact:r=R`, learner krr or gp; ExactModel.hpp): no
+    /// feature map. support holds the training rows themselves (N x map_dim, map_dim the input
+    /// dimension), dual the dual weights and kernel the base kernel with its fitted bandwidth
+    /// ("laplacian:sigma=812.5", the bits of the fit: formatNumber round-trips). Group samples are
+    /// redrawn, not kept: support row i's from
+    /// the sub-stream supportStreams[i] of orbitSeed (its index in the training run), row j of new
+    /// data from firstStream + j (where the run's test rows began: 0, or the training file's rows
+    /// with a separate test file). gp: signal and noise variance (logEvidence its log marginal
+    /// likelihood); its mean is signal * K dual.
+    std::uint64_t orbitSeed = 0;
+    std::vector<std::int64_t> supportStreams;
+    std::int64_t firstStream = 0;
+    double gpSignal = std::numeric_limits<double>::quiet_NaN();
+    double gpNoise = std::numeric_limits<double>::quiet_NaN();
 
+    bool isExact() const;
     bool isKernelRidge() const { return learner == "krr"; }
-    /// The format_version of its file: 1, or kKernelRidgeVersion for krr.
-    std::int64_t formatVersion() const { return isKernelRidge() ? kKernelRidgeVersion : 1; }
+    bool isGaussianProcess() const { return learner == "gp"; }
+    /// The format_version of its file: 1, kKernelRidgeVersion for krr on features, kExactVersion
+    /// for the exact kernel machines.
+    std::int64_t formatVersion() const { return isExact() ? kExactVersion : isKernelRidge() ? kKernelRidgeVersion : 1; }
     bool isClassification() const { return coding.isClassification(); }
     int outputs() const { return coding.outputs(); }
     /// The label of column c as text ("7", "cat").
@@ -127,7 +148,8 @@ struct SavedModel {
 /// `file` and the member: MissingVariable for an absent one, BadValue for a newer format_version
 /// ("written by a newer Orbit Lab") or a value out of its range, BadShape for an array of the wrong
 /// type or shape, and it checks that the arrays agree with each other (krr: dual_weights has one row
-/// per row of support_rows, and support_rows map_dim columns).
+/// per row of support_rows, and support_rows map_dim columns; exact: support_streams has one entry
+/// per row of support_rows, and map_dim is the input dimension).
 NpzArchive toArchive(const SavedModel& model);
 SavedModel fromArchive(const NpzArchive& arrays, const std::string& file);
 
@@ -149,11 +171,14 @@ void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape,
 class ModelPredictor {
 public:
     /// Rebuilds the map (MapRecipe::build), and for krr the support rows' squared norms; LoadError
-    /// naming `file` and member map_dim when the rebuilt map's dimension is not the stored one.
+    /// naming `file` and member map_dim when the rebuilt map's dimension is not the stored one. An
+    /// exact model has no map: its support rows' group samples are redrawn instead.
     ModelPredictor(SavedModel model, const std::string& file, const Progress& progress = {});
     const SavedModel& model() const { return model_; }
-    const FeatureMap& map() const { return *map_; }
-    /// linearScores (or kernelRidgeScores) of transformAll(X): N x C.
+    /// The map (ContractError for an exact model, which has none).
+    const FeatureMap& map() const;
+    /// linearScores (or kernelRidgeScores) of transformAll(X): N x C; exactModelScores for an
+    /// exact model.
     Eigen::MatrixXd scores(const MatrixXfR& X, const Progress& progress = {}) const;
     std::vector<int> classes(const Eigen::MatrixXd& scores) const;
     std::vector<double> targets(const Eigen::MatrixXd& scores) const;
@@ -163,6 +188,8 @@ private:
     std::unique_ptr<FeatureMap> map_;
     Eigen::VectorXd supportNorms_;  ///< krr: featureSquaredNorms(support)
     double sigma_ = 0.0;            ///< krr: the kernel's bandwidth
+    MatrixXfR supportOrbits_;       ///< exact: the support rows' group samples, exactR_ per row
+    int exactR_ = 1;
 };
 
 } // namespace orbit
