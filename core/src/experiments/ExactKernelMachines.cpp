@@ -1,5 +1,6 @@
 #include "orbit/experiments/ExactKernelMachines.hpp"
 
+#include "experiments/ExactKernelParts.hpp"
 #include "experiments/TrainingGrid.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
@@ -40,13 +41,20 @@ FeatureMapDescriptor makeExactDescriptor()
             "samples per input (the exact sum over cyclic or orthogonal groups with haar).";
     d.parameters = {registry::integer("r", 1, 10000, false, 4, "Group samples per input (common random numbers)."),
                     registry::integer("centres", 0, 10000000, false, 0,
-                                      "m > 0: the m-centre Nyström + conjugate-gradient solver (FALKON) for n past an n x n "
-                                      "matrix (not built yet).")};
+                                      "m > 0: krr by the m-centre Nyström + preconditioned conjugate-gradient solver "
+                                      "(FALKON), for n past an n x n matrix; m at most the training rows."),
+                    registry::integer("iterations", 1, 100000, false, ExactKernelSpec{}.iterations,
+                                      "With centres: the cap on conjugate-gradient iterations (each one pass over the "
+                                      "kernel of the rows and the centres).")};
     d.invariant = true;
     d.usesBaseKernel = true;
     d.seedOnlyFit = true;
     return d;
 }
+
+} // namespace
+
+namespace detail {
 
 /// The base kernel of an exact machine with its bandwidth from the training rows (median rule).
 BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
@@ -106,6 +114,33 @@ Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, co
     return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
 }
 
+void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std::vector<double>& lambdas)
+{
+    multiples = {1.0};
+    lambdas = {1e-6, 1e-4, 1e-2, 1.0};
+    for (const ParamAxis& a : config.grid) {
+        if (a.name == "median") multiples = a.values;
+        if (a.name == "lambda") lambdas = a.values;
+    }
+    if (trim(config.kernel).empty() && parseLearner(config.learner) == Learner::Krr) {
+        bool given = false;
+        for (const ParamAxis& a : config.grid) given = given || a.name == "median";
+        if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
+    }
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::exactBaseKernel;
+using detail::exactCoding;
+using detail::exactDistance;
+using detail::exactMedian;
+using detail::exactScore;
+using detail::exactTargets;
+using detail::exactWhat;
+
 /// Kernel ridge on a Gram: (K + lambda I)^-1 Y, NaN-free or nullopt when not positive definite.
 std::optional<Eigen::MatrixXd> exactRidgeSolve(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double lambda)
 {
@@ -138,11 +173,7 @@ ExactKernelSpec parseExactKernelSpec(const std::string& features)
     ExactKernelSpec e;
     e.r = int(readInteger(s, *d.parameter("r")));
     e.centres = readInteger(s, *d.parameter("centres"));
-    if (e.centres > 0)
-        throw SpecError("features exact.centres",
-                        "the m-centre Nystrom + conjugate-gradient solver (FALKON) is not built yet: the exact kernel machines "
-                        "solve the n x n system",
-                        std::to_string(e.centres));
+    e.iterations = int(readInteger(s, *d.parameter("iterations")));
     return e;
 }
 
@@ -249,6 +280,12 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     const Learner learner = parseLearner(config.learner);
     if (learner != Learner::Krr && learner != Learner::Gp)
         throw SpecError("learner", "exact:r=R is the kernel itself: its learners are krr and gp", config.learner);
+    if (spec.centres > 0) {
+        if (learner == Learner::Gp)
+            throw SpecError("learner", "gp's marginal likelihood needs the exact n x n solve: exact centres are for krr",
+                            config.learner);
+        return detail::trainExactFalkon(data, config, spec, progress);
+    }
     const double bytes = OrbitDistances::bytesFor(double(data.count()), spec.r);
     detail::checkFeatureMemory(bytes, "features",
                                "the orbit distances of " + std::to_string(data.count()) + " inputs x " + std::to_string(spec.r) +
@@ -269,17 +306,9 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     if (data.isClassification()) r.confusion = Eigen::MatrixXi::Zero(data.numClasses, data.numClasses);
     std::vector<double> scores, maes, evidences;
     // krr's grid: bandwidth multiples of the training rows' median (or the kernel's own sigma) x lambda.
-    std::vector<double> multiples = {1.0}, lambdas = {1e-6, 1e-4, 1e-2, 1.0};
-    for (const ParamAxis& a : config.grid) {
-        if (a.name == "median") multiples = a.values;
-        if (a.name == "lambda") lambdas = a.values;
-    }
+    std::vector<double> multiples, lambdas;
+    detail::exactKrrAxes(config, multiples, lambdas);
     const bool fixedSigma = !trim(config.kernel).empty() && !usesMedianRule(config.kernel);
-    if (trim(config.kernel).empty() && learner == Learner::Krr) {
-        bool given = false;
-        for (const ParamAxis& a : config.grid) given = given || a.name == "median";
-        if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
-    }
     for (std::size_t f = 0; f < outer.size(); ++f) {
         const auto tf = Clock::now();
         const Split& s = outer[f];

@@ -1,5 +1,6 @@
 #include "orbit/learn/Falkon.hpp"
 
+#include "orbit/linalg/Gemm.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -34,15 +35,18 @@ void falkonBlock(const KernelRows& knm, Eigen::Index b0, Eigen::Index w, Eigen::
                                                 std::to_string(m));
 }
 
-/// K_b^T (K_b W + V_b) of one block on the calling thread.
-Eigen::MatrixXd falkonBlockProduct(const Eigen::MatrixXf& Kb, const Eigen::MatrixXd* W, const Eigen::MatrixXd* V,
+/// K_b^T (K_b W + V_b) of one block on the calling thread (Wt = W^T, c x m), by the library's
+/// products (orbit/linalg/Gemm.hpp: the BLAS's dgemm, one thread per call).
+Eigen::MatrixXd falkonBlockProduct(const Eigen::MatrixXf& Kb, const Eigen::MatrixXd* Wt, const Eigen::MatrixXd* V,
                                    Eigen::Index b0, Eigen::Index c)
 {
+    const Eigen::Index w = Kb.rows(), m = Kb.cols();
+    Eigen::MatrixXd inner = V ? Eigen::MatrixXd(V->middleRows(b0, w)) : Eigen::MatrixXd::Zero(w, c);
     const Eigen::MatrixXd K = Kb.cast<double>();
-    Eigen::MatrixXd inner = Eigen::MatrixXd::Zero(K.rows(), c);
-    if (W) inner.noalias() += K * *W;
-    if (V) inner += V->middleRows(b0, K.rows());
-    return K.transpose() * inner;
+    if (Wt) gemmABt(K, *Wt, inner, 1.0, 1.0);
+    Eigen::MatrixXd out(m, c);
+    gemmAtB(K, inner, out);
+    return out;
 }
 
 } // namespace
@@ -70,11 +74,12 @@ FalkonSolver::FalkonSolver(const Eigen::MatrixXd& Kmm, Eigen::Index n, KernelRow
                                       " centres has no Cholesky factor even with jitter 1e-2 times its mean diagonal",
                         formatNumber(meanDiagonal));
     L_.triangularView<Eigen::StrictlyUpper>().setZero();
-    // T T^T / m = L^T L / m, in fixed column tiles.
+    // T T^T / m = L^T L / m = U U^T (U = L^T), in fixed column tiles.
+    const Eigen::MatrixXd U = L_.transpose();
     TTt_.resize(m_, m_);
     detail::forEachBlock(std::size_t(m_), kFalkonTile, [&](std::size_t j0, std::size_t j1) {
         const Eigen::Index w = Eigen::Index(j1 - j0);
-        TTt_.middleCols(Eigen::Index(j0), w).noalias() = L_.transpose() * L_.middleCols(Eigen::Index(j0), w);
+        gemmABt(U, U.middleRows(Eigen::Index(j0), w), TTt_.middleCols(Eigen::Index(j0), w));
     });
     TTt_ /= double(m_);
     if (cacheBytesFor(double(n_), double(m_)) <= options_.cacheBytes) {
@@ -92,6 +97,8 @@ Eigen::MatrixXd FalkonSolver::pass(const Eigen::MatrixXd* W, const Eigen::Matrix
 {
     const Eigen::Index blocks = falkonBlocks(n_, options_.blockRows);
     std::vector<Eigen::MatrixXd> parts(static_cast<std::size_t>(blocks));
+    const Eigen::MatrixXd Wt = W ? Eigen::MatrixXd(W->transpose()) : Eigen::MatrixXd();
+    if (W) W = &Wt;  // the blocks take W transposed
     if (cached()) {
         detail::forEachBlock(std::size_t(blocks), 1, [&](std::size_t b, std::size_t) {
             parts[b] = falkonBlockProduct(cache_[b], W, V, Eigen::Index(b) * options_.blockRows, c);
@@ -205,11 +212,15 @@ Eigen::MatrixXd falkonPredict(Eigen::Index rows, const KernelRows& kxm, const Ei
 {
     if (blockRows < 1) throw ContractError("falkonPredict", "block rows must be positive");
     Eigen::MatrixXd F(rows, alpha.cols());
+    const Eigen::MatrixXd alphaT = alpha.transpose();
     Eigen::MatrixXf Kb;
     for (Eigen::Index b0 = 0; b0 < rows; b0 += blockRows) {
         const Eigen::Index w = std::min(blockRows, rows - b0);
         falkonBlock(kxm, b0, w, alpha.rows(), Kb);
-        detail::sequentialEigen([&] { F.middleRows(b0, w).noalias() = Kb.cast<double>() * alpha; });
+        detail::sequentialEigen([&] {
+            const Eigen::MatrixXd K = Kb.cast<double>();
+            gemmABt(K, alphaT, F.middleRows(b0, w));
+        });
     }
     return F;
 }
