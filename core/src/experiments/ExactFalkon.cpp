@@ -211,7 +211,7 @@ TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, con
         const FalkonFit fit = solver.solve(exactTargets(data, coding, s.train), bestLambda / double(s.train.size()));
         FoldResult fr;
         fr.chosen = {{"bandwidth", k.sigma()}, {"lambda", bestLambda}, {"centres", double(m)},
-                     {"cg_iterations", double(fit.iterations)}};
+                     {"cg_iterations", double(fit.iterations)}, {"cg_residual", fit.residual}};
         if (!fixedSigma) fr.chosen["median"] = bestMultiple;
         fr.logEvidence = std::numeric_limits<double>::quiet_NaN();
         if (!s.test.empty()) {

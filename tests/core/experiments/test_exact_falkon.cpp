@@ -105,6 +105,7 @@ private slots:
         QCOMPARE(one.folds.front().chosen.at("centres"), 60.0);
         const double iterations = one.folds.front().chosen.at("cg_iterations");
         QVERIFY(iterations >= 1 && iterations <= 30);
+        QVERIFY(one.folds.front().chosen.at("cg_residual") >= 0);
         QVERIFY(one.predictions == two.predictions);
     }
 

@@ -85,8 +85,9 @@ std::uint64_t exactOrbitSeed(std::uint64_t seed);
 /// exact.centres") otherwise; an inner split with fewer rows takes them all), at the lambda of
 /// exact krr (the solver's lambda n = krr's lambda, so M = n gives exact krr), the bandwidth and
 /// lambda chosen on the inner split(s) as above. K_nm is kept in memory (float) up to 4 GiB and
-/// recomputed in row blocks in every CG iteration past that. Each fold's `chosen` adds `centres`
-/// and `cg_iterations` (of the refit on the fold's training rows).
+/// recomputed in row blocks in every CG iteration past that. Each fold's `chosen` adds `centres`,
+/// `cg_iterations` and `cg_residual` (the refit's on the fold's training rows: the largest relative
+/// preconditioned residual, above 1e-6 when the iteration cap stopped it).
 TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {});
 
 /// One fold of learnExactGp.
