@@ -121,14 +121,17 @@ FalkonFit FalkonSolver::solve(const Eigen::MatrixXd& Y, double lambda, const Pro
     if (Y.rows() != n_ || Y.cols() < 1)
         throw ContractError("FalkonSolver::solve", std::to_string(Y.rows()) + " x " + std::to_string(Y.cols()) +
                                                        " targets for " + std::to_string(n_) + " rows");
-    if (!(lambda > 0) || !std::isfinite(lambda)) throw SpecError("lambda", "FALKON needs a positive lambda", formatNumber(lambda));
+    if (!(lambda > 0) || !std::isfinite(lambda))
+        throw SpecError("lambda", "FALKON needs a positive lambda", formatNumber(lambda));
     const Eigen::Index c = Y.cols();
     const double n = double(n_);
     FalkonFit fit;
     // A = chol(T T^T / m + lambda I): lower LA with LA LA^T = T T^T / m + lambda I (A = LA^T).
     Eigen::MatrixXd LA = TTt_;
     LA.diagonal().array() += lambda;
-    if (!choleskyInPlace(LA)) throw SpecError("lambda", "the FALKON preconditioner T T^T / m + lambda I has no Cholesky factor", formatNumber(lambda));
+    if (!choleskyInPlace(LA))
+        throw SpecError("lambda", "the FALKON preconditioner T T^T / m + lambda I has no Cholesky factor",
+                        formatNumber(lambda));
     LA.triangularView<Eigen::StrictlyUpper>().setZero();
     // Solves with the lower factors and their transposes (T^-1 = L^-T, A^-1 = LA^-T).
     const Eigen::MatrixXd& Lm = L_;

@@ -109,9 +109,9 @@ private slots:
         QVERIFY(one.predictions == two.predictions);
     }
 
-    // gp refuses centres (its marginal likelihood needs the exact solve); more centres than a
-    // fold's training rows, negative centres and a zero CG cap are refused: one line each, naming
-    // the field.
+    // gp refuses centres, in train and in learn (its marginal likelihood needs the exact solve);
+    // more centres than a fold's training rows, negative centres and a zero CG cap are refused:
+    // one line each, naming the field.
     void badSpecsAreRefusedNamingTheField()
     {
         const Dataset data = g2Molecules();
@@ -120,6 +120,13 @@ private slots:
         c.learner = "gp";
         c.grid.clear();  // gp has no lambda axis
         QCOMPARE(refusedField([&] { train(data, c); }, &oneLine), std::string("learner"));
+        QVERIFY(oneLine);
+        LocalityConfig learn;  // learn --learner gp too
+        learn.features = "exact:r=2,centres=20";
+        learn.group = "permutation";
+        learn.dist = "noisysort:sigma=1";
+        learn.learn = {"sigma"};
+        QCOMPARE(refusedField([&] { learnExactGp(data, learn); }, &oneLine), std::string("learner"));
         QVERIFY(oneLine);
         c.learner = "krr";
         c.features = "exact:r=2,centres=1000";
