@@ -19,8 +19,8 @@
 
 namespace orbit {
 
-/// The descriptor of `exact:r=R[,centres=M[,iterations=I]]`: kept apart from the feature maps (it builds no map;
-/// only the kernel learners take it), so the panels that build every map do not list it.
+/// The descriptor of `exact:r=R[,centres=M[,iterations=I]]`: kept apart from the feature maps (it
+/// builds no map; only the kernel learners take it), so the panels that build every map do not list it.
 const FeatureMapDescriptor& exactKernelDescriptor();
 /// Whether a --features spec is `exact:...`.
 bool isExactKernelSpec(const std::string& features);
@@ -28,7 +28,7 @@ bool isExactKernelSpec(const std::string& features);
 /// A parsed `exact:r=R[,centres=M[,iterations=I]]`.
 struct ExactKernelSpec {
     int r = 4;              ///< group samples per input (ignored for an exact Haar sum)
-    long long centres = 0;  ///< > 0: krr by the m-centre Nystrom + conjugate-gradient solver (orbit/learn/Falkon.hpp)
+    long long centres = 0;  ///< > 0: krr by m-centre FALKON (orbit/learn/Falkon.hpp)
     int iterations = 50;    ///< with centres: the cap on conjugate-gradient iterations
 };
 /// SpecError("features", ...) on bad text.
