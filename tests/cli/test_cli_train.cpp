@@ -131,6 +131,29 @@ private slots:
         QVERIFY(text.out.find("rmse:") != std::string::npos);
     }
 
+    // krr on the exact kernel with m centres (FALKON): the JSON states the centres and the CG
+    // iterations of every fold; more centres than training rows exit 2 with one line naming
+    // --features and centres.
+    void falkonCentresAndIterationsInTheJson()
+    {
+        const std::string csv = path("classes.csv");
+        writeClasses(csv, 90);
+        const auto r = orbittest::runCli({"train", "--data", csv, "--features", "exact:r=1,centres=30", "--learner", "krr",
+                                          "--eval", "holdout:0.3", "--grid", "lambda=1e-3,1e-1", "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const Json j = Json::parse(r.out);
+        QVERIFY2(j["mean"].get<double>() > 0.8, r.out.c_str());
+        QCOMPARE(j["folds"][0]["chosen"]["centres"].get<double>(), 30.0);
+        QVERIFY(j["folds"][0]["chosen"]["cg_iterations"].get<double>() >= 1);
+        QVERIFY(j["features"].get<std::string>().find("centres=30") != std::string::npos);
+        const auto bad = orbittest::runCli({"train", "--data", csv, "--features", "exact:r=1,centres=500", "--learner", "krr",
+                                            "--eval", "holdout:0.3"});
+        QCOMPARE(bad.status, 2);
+        QCOMPARE(std::count(bad.err.begin(), bad.err.end(), '\n'), 1L);
+        QVERIFY2(bad.err.find("--features") != std::string::npos && bad.err.find("centres") != std::string::npos,
+                 bad.err.c_str());
+    }
+
     void badInputExitsTwoNamingTheOption_data()
     {
         QTest::addColumn<QString>("option");

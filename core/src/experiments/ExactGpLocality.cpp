@@ -1,6 +1,6 @@
 #include "orbit/experiments/ExactKernelMachines.hpp"
 
-#include "experiments/ExactKernelDetail.hpp"
+#include "experiments/ExactKernelParts.hpp"
 #include "experiments/TrainingGrid.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
@@ -77,6 +77,8 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     if (!data.isClassification() && !data.isRegression())
         throw SpecError("data", "learning the locality by the GP needs class labels or regression targets", data.source);
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
+    if (spec.centres > 0)
+        throw SpecError("learner", "gp's marginal likelihood needs the exact n x n solve: exact centres are for krr", "gp");
     if (config.learn.size() != 1)
         throw SpecError("learn", "the GP learns one distribution parameter (with the bandwidth, signal and noise)",
                         std::to_string(config.learn.size()) + " parameters");

@@ -1,6 +1,6 @@
 #include "orbit/experiments/ExactKernelMachines.hpp"
 
-#include "experiments/ExactKernelDetail.hpp"
+#include "experiments/ExactKernelParts.hpp"
 #include "experiments/TrainingGrid.hpp"
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/features/FeatureMap.hpp"
@@ -84,8 +84,11 @@ FeatureMapDescriptor makeExactDescriptor()
             "samples per input (the exact sum over cyclic or orthogonal groups with haar).";
     d.parameters = {registry::integer("r", 1, 10000, false, 4, "Group samples per input (common random numbers)."),
                     registry::integer("centres", 0, 10000000, false, 0,
-                                      "m > 0: the m-centre Nyström + conjugate-gradient solver (FALKON) for n past an n x n "
-                                      "matrix (not built yet).")};
+                                      "m > 0: krr by the m-centre Nyström + preconditioned conjugate-gradient solver "
+                                      "(FALKON), for n past an n x n matrix; m at most the training rows."),
+                    registry::integer("iterations", 1, 100000, false, ExactKernelSpec{}.iterations,
+                                      "With centres: the cap on conjugate-gradient iterations (each one pass over the "
+                                      "kernel of the rows and the centres).")};
     d.invariant = true;
     d.usesBaseKernel = true;
     d.seedOnlyFit = true;
@@ -97,64 +100,6 @@ FeatureMapDescriptor makeExactDescriptor()
 namespace detail {
 
 double exactSeconds(ExactClock::time_point t0) { return std::chrono::duration<double>(ExactClock::now() - t0).count(); }
-
-/// The base kernel of an exact machine with its bandwidth from the training rows (median rule).
-BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
-{
-    const BaseKernel k = makeKernel(trim(spec).empty() ? "gaussian:median=1" : spec, trainingInputs, seed);
-    if (!k.stationary())
-        throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
-                        spec);
-    return k;
-}
-
-/// The distance a kernel family's spec is a function of (SpecError for the polynomial kernel).
-BaseKernel::Distance exactDistance(const std::string& spec)
-{
-    const std::string name = parseSpec(spec, "kernel").name;
-    if (name == "laplacian") return BaseKernel::Distance::L1;
-    if (name == "matern") return BaseKernel::Distance::Euclidean;
-    if (name == "gaussian") return BaseKernel::Distance::SquaredEuclidean;
-    throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
-                    spec);
-}
-
-/// "the laplacian kernel (sigma 3.2) on exact:r=4": what a failed Cholesky names.
-std::string exactWhat(const BaseKernel& k, const std::string& features)
-{
-    return k.spec() + " on " + features;
-}
-
-/// The median distance of a kernel's family on the training rows: sigma of `spec` with median=1.
-double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
-{
-    const std::string name = parseSpec(trim(spec).empty() ? "gaussian" : spec, "kernel").name;
-    if (name == "laplacian") return medianPairwiseL1Distance(trainingInputs, 1000, seed);
-    return medianPairwiseDistance(trainingInputs, 1000, seed);
-}
-
-double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test, double* maeOut)
-{
-    if (coding.isClassification()) {
-        const std::vector<int> predicted = TargetCoding::argmax(F);
-        return accuracy(predicted, select(data.labels, test));
-    }
-    const std::vector<double> predicted = coding.decode(F);
-    const std::vector<double> truth = select(data.targets, test);
-    if (maeOut) *maeOut = mae(predicted, truth);
-    return rmse(predicted, truth);
-}
-
-TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind)
-{
-    if (data.isClassification()) return TargetCoding::classes(data.numClasses, classKind);
-    return TargetCoding::regression(select(data.targets, train));
-}
-
-Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows)
-{
-    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
-}
 
 /// Kernel ridge on a Gram: (K + lambda I)^-1 Y, NaN-free or nullopt when not positive definite.
 std::optional<Eigen::MatrixXd> exactRidgeSolve(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double lambda)
@@ -186,11 +131,7 @@ ExactKernelSpec parseExactKernelSpec(const std::string& features)
     ExactKernelSpec e;
     e.r = int(readInteger(s, *d.parameter("r")));
     e.centres = readInteger(s, *d.parameter("centres"));
-    if (e.centres > 0)
-        throw SpecError("features exact.centres",
-                        "the m-centre Nystrom + conjugate-gradient solver (FALKON) is not built yet: the exact kernel machines "
-                        "solve the n x n system",
-                        std::to_string(e.centres));
+    e.iterations = int(readInteger(s, *d.parameter("iterations")));
     return e;
 }
 
@@ -321,6 +262,12 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     const Learner learner = parseLearner(config.learner);
     if (learner != Learner::Krr && learner != Learner::Gp)
         throw SpecError("learner", "exact:r=R is the kernel itself: its learners are krr and gp", config.learner);
+    if (spec.centres > 0) {
+        if (learner == Learner::Gp)
+            throw SpecError("learner", "gp's marginal likelihood needs the exact n x n solve: exact centres are for krr",
+                            config.learner);
+        return detail::trainExactFalkon(data, config, spec, progress);
+    }
     const double bytes = OrbitDistances::bytesFor(double(data.count()), spec.r);
     detail::checkFeatureMemory(bytes, "features",
                                "the orbit distances of " + std::to_string(data.count()) + " inputs x " + std::to_string(spec.r) +
@@ -346,17 +293,9 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
     if (data.isClassification()) r.confusion = Eigen::MatrixXi::Zero(data.numClasses, data.numClasses);
     std::vector<double> scores, maes, evidences;
     // krr's grid: bandwidth multiples of the training rows' median (or the kernel's own sigma) x lambda.
-    std::vector<double> multiples = {1.0}, lambdas = {1e-6, 1e-4, 1e-2, 1.0};
-    for (const ParamAxis& a : config.grid) {
-        if (a.name == "median") multiples = a.values;
-        if (a.name == "lambda") lambdas = a.values;
-    }
+    std::vector<double> multiples, lambdas;
+    detail::exactKrrAxes(config, multiples, lambdas);
     const bool fixedSigma = !trim(config.kernel).empty() && !usesMedianRule(config.kernel);
-    if (trim(config.kernel).empty() && learner == Learner::Krr) {
-        bool given = false;
-        for (const ParamAxis& a : config.grid) given = given || a.name == "median";
-        if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
-    }
     std::vector<FoldResult> done(outer.size());
     std::vector<Eigen::MatrixXd> decisions(outer.size());  // the test rows' decisions of each fold
     for (std::size_t f = 0; f < outer.size(); ++f) {

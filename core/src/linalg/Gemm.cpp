@@ -223,4 +223,25 @@ void gemmABt(ConstRowBlockF A, ConstRowBlockF B, RowBlockF C, float alpha, float
 void gemmABt(ConstColBlockF A, ConstColBlockF B, ColBlockF C, float alpha, float beta) { gemm(A, B, C, alpha, beta); }
 void gemmABt(ConstColBlockD A, ConstColBlockD B, ColBlockD C, double alpha, double beta) { gemm(A, B, C, alpha, beta); }
 
+void gemmAtB(ConstColBlockD A, ConstColBlockD B, ColBlockD C)
+{
+    requireSize("gemmAtB", "rows of B", B.rows(), A.rows());
+    requireSize("gemmAtB", "rows of C", C.rows(), A.cols());
+    requireSize("gemmAtB", "columns of C", C.cols(), B.cols());
+    if (C.size() == 0) return;
+    if (A.rows() == 0) {
+        C.setZero();
+        return;
+    }
+#if ORBIT_BLAS
+    if (gemmPath() == GemmPath::Blas) {
+        const OnCallingThread one;
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, int(C.rows()), int(C.cols()), int(A.rows()), 1.0, A.data(),
+                    int(A.outerStride()), B.data(), int(B.outerStride()), 0.0, C.data(), int(C.outerStride()));
+        return;
+    }
+#endif
+    C.noalias() = A.transpose() * B;
+}
+
 } // namespace orbit

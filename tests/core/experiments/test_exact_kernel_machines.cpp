@@ -77,7 +77,8 @@ private slots:
         }
     }
 
-    // gp needs the exact kernel, and exact:r=R needs a kernel learner: one clear line each.
+    // gp needs the exact kernel (and refuses centres), and exact:r=R needs a kernel learner: one
+    // clear line each.
     void refusalsNameTheField()
     {
         const Dataset data = g2();
@@ -102,7 +103,7 @@ private slots:
             refused = std::string(e.what()).find("krr and gp") != std::string::npos;
         }
         QVERIFY(refused);
-        c.learner = "krr";
+        c.learner = "gp";  // its marginal likelihood needs the exact solve: no centres
         c.features = "exact:r=2,centres=50";
         refused = false;
         try {

@@ -133,6 +133,12 @@ private slots:
             MatrixXfR E = MatrixXfR::Constant(70, 33, 5.0f);
             gemmABt(A.leftCols(0), B.leftCols(0), E);
             QCOMPARE(E.cwiseAbs().maxCoeff(), 0.0f);
+            // A^T B (FALKON's K^T V), on a strided block.
+            Eigen::MatrixXd T = Eigen::MatrixXd::Constant(50, 40, 7.0);
+            gemmAtB(Ad.middleCols(5, 30), Ad.middleCols(1, 12), T.block(2, 3, 30, 12));
+            QVERIFY((T.block(2, 3, 30, 12) - Ad.middleCols(5, 30).transpose() * Ad.middleCols(1, 12)).cwiseAbs().maxCoeff() <
+                    1e-12);
+            QCOMPARE(T(0, 0), 7.0);
         }
         setGemmPath(GemmPath::Blas);
     }
@@ -173,6 +179,8 @@ private slots:
         MatrixXfR B3 = MatrixXfR::Ones(5, 3), C2(4, 4);
         QVERIFY_THROWS_EXCEPTION(ContractError, gemmABt(A, B3, C2));
         QVERIFY_THROWS_EXCEPTION(ContractError, gemmABt(A, B3, C, 1.0f, 0.5f));
+        Eigen::MatrixXd Ad = Eigen::MatrixXd::Ones(4, 3), Bd = Eigen::MatrixXd::Ones(5, 2), Cd(3, 2);
+        QVERIFY_THROWS_EXCEPTION(ContractError, gemmAtB(Ad, Bd, Cd));
         if (!blasAvailable()) QVERIFY_THROWS_EXCEPTION(std::invalid_argument, setGemmPath(GemmPath::Blas));
     }
 

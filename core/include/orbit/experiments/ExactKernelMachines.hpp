@@ -19,16 +19,17 @@
 
 namespace orbit {
 
-/// The descriptor of `exact:r=R[,centres=M]`: kept apart from the feature maps (it builds no map;
-/// only the kernel learners take it), so the panels that build every map do not list it.
+/// The descriptor of `exact:r=R[,centres=M[,iterations=I]]`: kept apart from the feature maps (it
+/// builds no map; only the kernel learners take it), so the panels that build every map do not list it.
 const FeatureMapDescriptor& exactKernelDescriptor();
 /// Whether a --features spec is `exact:...`.
 bool isExactKernelSpec(const std::string& features);
 
-/// A parsed `exact:r=R[,centres=M]`.
+/// A parsed `exact:r=R[,centres=M[,iterations=I]]`.
 struct ExactKernelSpec {
     int r = 4;              ///< group samples per input (ignored for an exact Haar sum)
-    long long centres = 0;  ///< > 0: the m-centre Nystrom + conjugate-gradient solver (not built yet)
+    long long centres = 0;  ///< > 0: krr by m-centre FALKON (orbit/learn/Falkon.hpp)
+    int iterations = 50;    ///< with centres: the cap on conjugate-gradient iterations
 };
 /// SpecError("features", ...) on bad text.
 ExactKernelSpec parseExactKernelSpec(const std::string& features);
@@ -84,8 +85,18 @@ std::uint64_t exactOrbitSeed(std::uint64_t seed);
 ///    likelihood of the training rows; reports it as the fold's log evidence.
 /// Everything a fold learns reads its training rows only (the median rule included). The Gram
 /// matrices are in double precision, with jitter when a Cholesky needs it.
+/// With `centres=M` (krr only; gp refuses it: its marginal likelihood needs the exact solve) no
+/// n x n matrix is formed: FalkonSolver solves the M-centre Nystrom system, M training rows drawn
+/// uniformly with the run's seed (M at most a fold's training rows: SpecError("features
+/// exact.centres") otherwise; an inner split with fewer rows takes them all), at the lambda of
+/// exact krr (the solver's lambda n = krr's lambda, so M = n gives exact krr), the bandwidth and
+/// lambda chosen on the inner split(s) as above. K_nm is kept in memory (float) up to 4 GiB and
+/// recomputed in row blocks in every CG iteration past that. Each fold's `chosen` adds `centres`,
+/// `cg_iterations` and `cg_residual` (the refit's on the fold's training rows: the largest relative
+/// preconditioned residual, above 1e-6 when the iteration cap stopped it).
 /// Spread over `ranks`: whole outer folds are dealt out (fold f on rank f mod P; every rank holds the
 /// orbit distances of all rows), and every rank gets every fold's result: the same bits at any P.
+/// The m-centre solver runs whole on every rank.
 TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
                        const Ranks& ranks = oneProcess());
 

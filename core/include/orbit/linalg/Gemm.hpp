@@ -73,6 +73,10 @@ void gemmABt(ConstColBlockF A, ConstColBlockF B, ColBlockF C, float alpha = 1.0f
 /// The same in double precision, column-major blocks.
 void gemmABt(ConstColBlockD A, ConstColBlockD B, ColBlockD C, double alpha = 1.0, double beta = 0.0);
 
+/// C = A^T B on the calling thread (double, column-major blocks; C's old values are never read).
+/// Requires B with A.rows() rows, C of A.cols() x B.cols(); ContractError otherwise.
+void gemmAtB(ConstColBlockD A, ConstColBlockD B, ColBlockD C);
+
 /// B := B L^{-T} on the calling thread, for L lower triangular (only its lower triangle is read;
 /// the panel step of a blocked Cholesky factorisation). Requires L square with B.cols() columns;
 /// ContractError otherwise.
