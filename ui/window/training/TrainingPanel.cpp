@@ -329,6 +329,7 @@ bool TrainingPanel::run()
         const TrainingSettings s = form_->settingsFrom(true);
         if (evaluationOf(QString::fromStdString(s.eval)) == orbit::EvaluationKind::Folds && ds->folds.empty())
             throw orbit::SpecError("eval", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
+        checkTrainingKernel(s);  // one bandwidth for a kernel the grid does not search
         form_->remember(s);
         request.config = makeTrainConfig(s, state_->orbitSettings());
         if (const auto perClass = perClassTrainConfig(s, state_->orbitSettings())) {  // a per-class learn's result
