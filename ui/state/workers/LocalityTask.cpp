@@ -24,6 +24,10 @@ Task makeLocalityTask(LocalityRequest request)
         auto result = std::make_shared<LocalityResult>();
         result->request = request;
         result->samples = data.count();
+        if (request.learner == "gp") {
+            result->exact = orbit::learnExactGp(data, request.config, kGpInnerEvaluations, kGpScan, ctx.coreProgress(0.0, 1.0));
+            return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
+        }
 
         // The landscape takes the first part of the progress, in proportion to its evaluations.
         const std::vector<std::vector<double>>& land = request.landscape;
