@@ -80,7 +80,7 @@ void KernelEditor::build(const orbit::KernelDescriptor& d)
         rule_->setObjectName("bandwidthRule");
         for (const std::string& key : bandwidth->keys)
             if (const orbit::ParamDescriptor* p = d.parameter(key)) {
-                rule_->addItem(key == "median" ? tr("× median distance") : tr("fixed σ"), QString::fromStdString(key));
+                rule_->addItem(key == "median" ? tr("median rule") : tr("fixed σ"), QString::fromStdString(key));
                 rule_->setItemData(rule_->count() - 1, QString::fromStdString(p->doc), Qt::ToolTipRole);
             }
         rule_->setCurrentIndex(std::max(0, rule_->findData(QStringLiteral("median"))));

@@ -6,6 +6,8 @@
 #include "widgets/HeatmapView.hpp"
 
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -151,6 +153,20 @@ void LocalityView::setLearnedLandscape(const std::vector<orbit::LandscapePoint>&
     learnedLandscape_ = true;
     series_[0]->setName(tr("evidence (the learn's own evaluations, pilots scaled to full size)"));
     redraw();
+}
+
+void LocalityView::nameCurve(const QString& quantity, const QString& curveName)
+{
+    if (params_.size() != 1 || series_.size() < 5 || showsSurface())
+        return;
+    QChart* chart = chart_->chart();
+    setChartTitle(chart, tr("%1 over %2").arg(quantity, axisLabel(params_.front().name, params_.front().descriptor)));
+    if (yAxis_)
+        yAxis_->setTitleText(quantity.toLower());
+    series_[0]->setName(curveName);
+    for (std::size_t i : {std::size_t(2), std::size_t(3)})  // the optimiser's line and steps
+        for (QLegendMarker* marker : chart->legend()->markers(series_[i]))
+            marker->setVisible(false);
 }
 
 void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best)

@@ -46,6 +46,11 @@ public:
     /// mapped onto the full scale (orbit::learnLandscape); no evaluation of its own.
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
+    /// One parameter: names the curve's quantity (the GP's log marginal likelihood instead of the BLR
+    /// evidence) in the title, the vertical axis and the legend, whose optimiser entries it leaves out
+    /// (the curve's points are the values tried).
+    void nameCurve(const QString& quantity, const QString& curveName);
+
     /// What the view was fed since the last begin(), as data (the working state keeps it).
     LearnPicture picture() const;
     /// Draws `picture` again, as if fed point by point; `params` are its parameters' descriptions, in

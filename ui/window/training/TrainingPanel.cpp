@@ -437,12 +437,13 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
         score += tr(" · MAE %1%2").arg(QString::number(r.mae, 'f', 2), unitSuffix);
     if (r.logEvidence)
         score += tr(" · log evidence %1").arg(*r.logEvidence, 0, 'g', 6);
-    summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5 (%6 features)%7 · %8 · %9")
+    // The exact kernel machines have no features: their spec says what they use.
+    const QString features = r.featureDim > 0 ? tr(" (%1 features)").arg(r.featureDim) : QString();
+    summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5%6%7 · %8 · %9")
                           .arg(score)
                           .arg(result->samples)
                           .arg(q.dataset->count())
-                          .arg(data.toHtmlEscaped(), QString::fromStdString(r.featureSpec).toHtmlEscaped())
-                          .arg(r.featureDim)
+                          .arg(data.toHtmlEscaped(), QString::fromStdString(r.featureSpec).toHtmlEscaped(), features)
                           .arg(q.config.group.empty()
                                    ? QString()
                                    : tr(" over %1, %2").arg(QString::fromStdString(q.config.group),
