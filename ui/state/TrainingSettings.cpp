@@ -179,7 +179,7 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
         else if (!fitsBandwidth)
             config.grid.push_back({"median", s.medians});
     }
-    if (s.learningCurve)
+    if (s.learningCurve && !exact)  // the exact machines draw no learning curve
         config.learningCurve = {0.1, 0.25, 0.5, 1.0};
     return config;
 }

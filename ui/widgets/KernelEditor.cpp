@@ -42,6 +42,7 @@ QLabel* symbolCaption(const orbit::ParamDescriptor& p)
 KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent), kernel_(new QComboBox), params_(new QHBoxLayout)
 {
     kernel_->setObjectName("kernel");
+    kernel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const orbit::KernelDescriptor& d : orbit::kernelDescriptors()) {
         kernel_->addItem(QString::fromStdString(d.displayName), QString::fromStdString(d.name));
         kernel_->setItemData(kernel_->count() - 1, QString::fromStdString(d.doc), Qt::ToolTipRole);

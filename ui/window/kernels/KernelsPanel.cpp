@@ -224,8 +224,10 @@ void KernelsPanel::connectControls()
     });
     connect(auto_, &AutoApplyControl::applyRequested, this, &KernelsPanel::compute);
     connect(state_, &LabState::datasetChanged, this, [this] {
-        for (HeatmapView* v : heatmaps_)
+        for (HeatmapView* v : heatmaps_) {
             v->clear();
+            v->setPlaceholder(tr("Load data to see kernel matrices."));
+        }
         last_.reset();
         settingsChanged();
     });
@@ -247,6 +249,9 @@ void KernelsPanel::connectRunner()
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Cannot compute the kernel matrices: %1").arg(message), field, message);
+        if (!last_)  // the data are there: the setting was refused
+            for (HeatmapView* v : heatmaps_)
+                v->setPlaceholder(tr("Not computed: the setting above was refused."));
     });
 }
 

@@ -164,6 +164,7 @@ void LocalityView::nameCurve(const QString& quantity, const QString& curveName)
     if (yAxis_)
         yAxis_->setTitleText(quantity.toLower());
     series_[0]->setName(curveName);
+    series_[1]->setName(tr("values tried"));
     for (std::size_t i : {std::size_t(2), std::size_t(3)})  // the optimiser's line and steps
         for (QLegendMarker* marker : chart->legend()->markers(series_[i]))
             marker->setVisible(false);

@@ -333,6 +333,7 @@ void TrainingForm::updateEnabled()
             item->setEnabled(hasFolds || eval == orbit::EvaluationKind::Folds);
     // The exact kernel machines search no distribution parameter (Learn locality learns it).
     const bool invariant = isInvariantSpec(spec) && !orbit::isExactKernelSpec(spec);
+    learningCurve_->setEnabled(!orbit::isExactKernelSpec(spec));  // the exact machines draw none (orbit::trainExact)
     localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
     locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
 }

@@ -15,6 +15,7 @@
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingRunControl.hpp"
 
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QChart>
@@ -449,7 +450,8 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
                                    : tr(" over %1, %2").arg(QString::fromStdString(q.config.group),
                                                             QString::fromStdString(q.config.dist).toHtmlEscaped()))
                           .arg(QString::fromStdString(q.config.learner), durationText(r.seconds)));
-    if (result->curve.x.size() < 2)
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(q.config.learner);
+    if (result->curve.x.size() < 2 && !(learner && learner->exactKernel))  // the GP fits its own: no grid
         summary_->setText(summary_->text() +
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));

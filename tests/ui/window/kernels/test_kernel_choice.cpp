@@ -9,6 +9,7 @@
 #include "state/KernelChoice.hpp"
 #include "state/commands/CliCommand.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "state/workers/TrainingTask.hpp"
 #include "widgets/HeatmapView.hpp"
 #include "widgets/KernelEditor.hpp"
 #include "window/kernels/KernelsPanel.hpp"
@@ -21,6 +22,7 @@
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "PanelFixture.hpp"
 #include "QuickSettings.hpp"
 #include "TestPaths.hpp"
 #include "WindowFixture.hpp"
@@ -256,6 +258,36 @@ private slots:
                      line.find("--kernel matern:nu=0.5,median=1") != std::string::npos,
                  line.c_str());
         QVERIFY(!learn.scalesOut);
+    }
+
+    void theTrainingPanelRunsTheExactGpAndRefusesWhatTheCoreRefuses()
+    {
+        TrainingPanelFixture fx;
+        OrbitSettings orbit;
+        orbit.dist = DistributionParams{"vonmises", {{"kappa", 1.0}}};
+        fx.state.setOrbitSettings(orbit);
+        TrainingSettings t = quickInvariantBlr(100, 4, 1);
+        t.preset = "exact";
+        t.r = 2;
+        t.learner = "gp";
+        t.kernel = "laplacian";
+        t.subset = 120;
+        QVERIFY(fx.runAndSettle(t));
+        QVERIFY2(!fx.panel.hasError(), qPrintable(fx.panel.errorText()));
+        const auto result = fx.panel.lastResult();
+        QVERIFY(result);
+        QCOMPARE(result->request.config.features, std::string("exact:r=2"));
+        QCOMPARE(result->request.config.kernel, std::string("laplacian:median=1"));
+        QVERIFY(result->result.folds.front().chosen.count("bandwidth") == 1);
+        QVERIFY(result->result.logEvidence.has_value());
+        // blr on the exact kernel: the core's one line, and the panel keeps its result.
+        t.learner = "blr";
+        fx.panel.setSettings(t);
+        QVERIFY(fx.panel.run());
+        QVERIFY(QTest::qWaitFor([&] { return fx.panel.isIdle() && fx.panel.hasError(); }, 60000));
+        const QString error = fx.panel.errorText();
+        QVERIFY2(error.contains("krr and gp") && !error.contains('\n'), qPrintable(error));
+        QCOMPARE(fx.panel.lastResult(), result);
     }
 };
 
