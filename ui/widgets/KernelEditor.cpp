@@ -114,6 +114,7 @@ void KernelEditor::build(const orbit::KernelDescriptor& d)
         } else {
             auto* box = new QDoubleSpinBox;
             configureReal(box, p);
+            box->setMaximumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("0000.000")) + 40);  // not the range's width
             connect(box, &QDoubleSpinBox::valueChanged, this, &KernelEditor::changed);
             control = box;
         }

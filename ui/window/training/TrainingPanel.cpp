@@ -15,6 +15,7 @@
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingRunControl.hpp"
 
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -461,6 +462,8 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     drawScoreChart(scoreChart_, result->result, result->curve, unit);
     drawConfusion(*result);
     drawLearningCurve(curveChart_, result->result, unit);
+    if (orbit::isExactKernelSpec(q.config.features))
+        curveChart_->setNote(tr("The exact kernel machines draw no learning curve."));
     stack_->setCurrentIndex(1);
     resultTabs_->setCurrentIndex(0);
     emit statusMessage(tr("Training finished: %1 %2%3").arg(metricName(r), scoreText(r, r.mean), unitSuffix));
