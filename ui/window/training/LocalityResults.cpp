@@ -35,6 +35,7 @@ LearnPicture exactCurvePicture(const std::string& param, const orbit::ExactLearn
     LearnPicture p;
     p.parameters = {param};
     p.learnedLandscape = true;
+    p.marginalLikelihood = true;
     for (const auto& [value, logLikelihood] : fold.curve) {
         orbit::EvidencePoint e;
         e.params = {{param, value}};
@@ -136,9 +137,6 @@ void LocalityPane::onExactFinished(const LocalityResult& result)
             const auto dist = buildOrbit(state_->orbitSettings(), ds->kind, ds->shape).dist;
             const orbit::ParamDescriptor& p = dist->parameterDescriptor(r.param);
             view_->show({{r.param, p, {p.learnMinimum, p.learnMaximum}}}, exactCurvePicture(r.param, first));
-            view_->nameCurve(tr("Log marginal likelihood"),
-                             tr("the GP's log marginal likelihood at each value tried (bandwidth, signal and noise "
-                                "fitted there)"));
         } catch (const orbit::SpecError&) {
             // the orbit settings changed under the learn (it would have been abandoned): no chart
         }

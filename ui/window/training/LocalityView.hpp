@@ -46,10 +46,10 @@ public:
     /// mapped onto the full scale (orbit::learnLandscape); no evaluation of its own.
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
-    /// One parameter: names the curve's quantity (the GP's log marginal likelihood instead of the BLR
-    /// evidence) in the title, the vertical axis and the legend, whose optimiser entries it leaves out
-    /// (the curve's points are the values tried).
-    void nameCurve(const QString& quantity, const QString& curveName);
+    /// One parameter: the curve is the exact GP's log marginal likelihood, not the BLR evidence (the
+    /// title, the vertical axis and the legend say so; its points are the values tried, so the
+    /// optimiser's entries are left out). show() does it for a picture that says so.
+    void showAsMarginalLikelihood();
 
     /// What the view was fed since the last begin(), as data (the working state keeps it).
     LearnPicture picture() const;
@@ -79,6 +79,7 @@ private:
     int landscapeCount_ = 0;
     int best_ = -1;  ///< index into path_
     bool learnedLandscape_ = false;  ///< landscapePoints_ are the learn's own evaluations (setLearnedLandscape)
+    bool marginalLikelihood_ = false;  ///< showAsMarginalLikelihood since the last begin()
     QStackedWidget* stack_;
     ChartBox* chart_;
     HeatmapView* surface_;

@@ -5,6 +5,7 @@
 // score, and draws the curve it climbed; its progress arrives while it runs and Cancel stops it with
 // the session as it was; the per-class learn and several parameters are refused in one line.
 #include "state/LabState.hpp"
+#include "state/LearnPicture.hpp"
 #include "state/Session.hpp"
 #include "state/workers/LocalityTask.hpp"
 #include "state/workers/TrainingTask.hpp"
@@ -18,6 +19,7 @@
 #include "PanelFixture.hpp"
 #include "QuickSettings.hpp"
 
+#include <QChart>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QJsonDocument>
@@ -95,7 +97,21 @@ private slots:
         // The curve the GP climbed, with its best point marked.
         QCOMPARE(fx.pane().view()->landscapePoints(), int(fold.curve.size()));
         QCOMPARE(fx.pane().view()->pathPoints(), int(fold.curve.size()));
-        QVERIFY(!fx.pane().picture().empty());
+        // The picture says it is the GP's: a restored session draws it as such.
+        const LearnPicture picture = fx.pane().picture();
+        QVERIFY(picture.marginalLikelihood);
+        QVERIFY(fx.pane().view()->chartBox()->chart()->title().startsWith("Log marginal likelihood"));
+        const LearnPicture back = learnPictureFromJson(toJson(picture), "learned.picture");
+        QVERIFY(back.marginalLikelihood);
+        QCOMPARE(back.path.size(), picture.path.size());
+        Fixture restored;
+        restored.pane().restore(QString(), back);
+        QCOMPARE(restored.pane().view()->pathPoints(), int(fold.curve.size()));
+        QVERIFY2(restored.pane().view()->chartBox()->chart()->title().startsWith("Log marginal likelihood"),
+                 qPrintable(restored.pane().view()->chartBox()->chart()->title()));
+        LearnPicture blr;  // a BLR picture stays one
+        blr.parameters = {"kappa"};
+        QVERIFY(!learnPictureFromJson(toJson(blr), "p").marginalLikelihood);
         const QString summary = fx.pane().summaryText();
         for (const char* word : {"Learned κ", "bandwidth", "signal", "noise", "log marginal likelihood", "Held-out accuracy"})
             QVERIFY2(summary.contains(word), qPrintable(word + (" in " + summary)));
