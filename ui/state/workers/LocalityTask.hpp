@@ -73,8 +73,8 @@ std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
                                     const std::optional<std::pair<double, double>>& bounds = std::nullopt);
 
 /// Partial results: std::shared_ptr<const LocalityStep> (per class: std::shared_ptr<const
-/// orbit::ClassLocality>, one as each class is learned; none for the GP, which reports its values as
-/// progress); the answer: std::shared_ptr<const LocalityResult>.
+/// orbit::ClassLocality>, one as each class is learned; for the GP one per value its first fold
+/// tries, its log marginal likelihood as the point's evidence); the answer: std::shared_ptr<const LocalityResult>.
 Task makeLocalityTask(LocalityRequest request);
 
 } // namespace orbitui

@@ -209,9 +209,7 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
             if (before_)
                 state_->setOrbitSettings(*before_);
             before_.reset();
-            summary_->setText(learner() == "gp" ? tr("Cancelled; the GP keeps its values until it ends, so the "
-                                                     "distribution is as it was.")
-                                                : tr("Cancelled before the first step; the distribution is as it was."));
+            summary_->setText(tr("Cancelled before the first step; the distribution is as it was."));
         }
         undoButton_->setEnabled(before_.has_value());
         learnButton_->setEnabled(true);
@@ -379,6 +377,8 @@ void LocalityPane::start(const TrainingSettings& training)
         perClassView_->begin(classes, names.front(), orbit::rotationWindowDegrees(*dist).has_value());
     }
     view_->begin(params, request.landscape);
+    if (gp)
+        view_->showAsMarginalLikelihood();
     QStringList labels;
     for (const LocalityView::Parameter& p : params)
         labels << axisLabel(p.name, p.descriptor);
@@ -532,8 +532,10 @@ void LocalityPane::onStep(const LocalityStep& step)
     best_ = step.best.params;
     bestEvidence_ = step.best.logEvidence;
     applyValues(step.point.params);  // the sliders, the density and the orbits follow the optimiser
-    summary_->setText(tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so far: %6, log "
-                         "evidence %7.")
+    summary_->setText((learner() == "gp" ? tr("Learning by the GP, value %1 of at most %2 (%3): %4, log marginal "
+                                              "likelihood %5.\nBest so far: %6, log marginal likelihood %7.")
+                                         : tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so "
+                                              "far: %6, log evidence %7."))
                           .arg(step.index)
                           .arg(step.total)
                           .arg(QString::fromStdString(step.point.stage))

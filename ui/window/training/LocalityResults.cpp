@@ -29,8 +29,10 @@ QString learnedValuesText(const std::map<std::string, double>& values)
 }
 
 /// The GP's curve as the chart's picture: the best log marginal likelihood at each value it tried
-/// (the line it climbs, its points) with the best one marked.
-LearnPicture exactCurvePicture(const std::string& param, const orbit::ExactLearnFold& fold)
+/// (the line it climbs) and its values in the order tried (`live`, the steps drawn while it ran: the
+/// scan, then the golden-section steps), the best one marked; without them, the curve's points.
+LearnPicture exactCurvePicture(const std::string& param, const orbit::ExactLearnFold& fold,
+                               const std::vector<orbit::EvidencePoint>& live)
 {
     LearnPicture p;
     p.parameters = {param};
@@ -42,10 +44,11 @@ LearnPicture exactCurvePicture(const std::string& param, const orbit::ExactLearn
         e.logEvidence = logLikelihood;
         e.stage = "scan";
         p.landscapePoints.push_back(e);
-        p.path.push_back(e);
-        if (p.best < 0 || logLikelihood > p.path[std::size_t(p.best)].logEvidence)
-            p.best = int(p.path.size()) - 1;
     }
+    p.path = live.size() == fold.curve.size() ? live : p.landscapePoints;
+    for (std::size_t i = 0; i < p.path.size(); ++i)
+        if (p.best < 0 || p.path[i].logEvidence > p.path[std::size_t(p.best)].logEvidence)
+            p.best = int(i);
     return p;
 }
 
@@ -136,7 +139,8 @@ void LocalityPane::onExactFinished(const LocalityResult& result)
         try {
             const auto dist = buildOrbit(state_->orbitSettings(), ds->kind, ds->shape).dist;
             const orbit::ParamDescriptor& p = dist->parameterDescriptor(r.param);
-            view_->show({{r.param, p, {p.learnMinimum, p.learnMaximum}}}, exactCurvePicture(r.param, first));
+            const std::vector<orbit::EvidencePoint> live = view_->picture().path;
+            view_->show({{r.param, p, {p.learnMinimum, p.learnMaximum}}}, exactCurvePicture(r.param, first, live));
         } catch (const orbit::SpecError&) {
             // the orbit settings changed under the learn (it would have been abandoned): no chart
         }

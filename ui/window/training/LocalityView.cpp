@@ -6,8 +6,6 @@
 #include "widgets/HeatmapView.hpp"
 
 #include <QChart>
-#include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
@@ -169,10 +167,7 @@ void LocalityView::showAsMarginalLikelihood()
     if (yAxis_)
         yAxis_->setTitleText(quantity.toLower());
     series_[0]->setName(curveName);
-    series_[1]->setName(tr("values tried"));
-    for (std::size_t i : {std::size_t(2), std::size_t(3)})  // the optimiser's line and steps
-        for (QLegendMarker* marker : chart->legend()->markers(series_[i]))
-            marker->setVisible(false);
+    series_[2]->setName(tr("golden-section steps"));
 }
 
 void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best)

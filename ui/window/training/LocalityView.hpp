@@ -47,8 +47,8 @@ public:
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
     /// One parameter: the curve is the exact GP's log marginal likelihood, not the BLR evidence (the
-    /// title, the vertical axis and the legend say so; its points are the values tried, so the
-    /// optimiser's entries are left out). show() does it for a picture that says so.
+    /// title, the vertical axis and the legend say so; its steps are golden-section steps). show()
+    /// does it for a picture that says so.
     void showAsMarginalLikelihood();
 
     /// What the view was fed since the last begin(), as data (the working state keeps it).

@@ -2,8 +2,9 @@
 // offers BLR and the GP; the GP learns κ with the bandwidth, signal and noise on the pane's hold-out
 // split (orbit::learnExactGp on exact:r=4, the same numbers as the core), puts κ into the orbit
 // settings (Undo takes it back), says the learned values, the log marginal likelihood and the test
-// score, and draws the curve it climbed; its progress arrives while it runs and Cancel stops it with
-// the session as it was; the per-class learn and several parameters are refused in one line.
+// score, and draws the curve it climbed; each value it tries arrives as a step while it runs (the
+// slider follows, as with BLR) and Cancel keeps the best so far (Undo puts the session back); the
+// per-class learn is refused in one line.
 #include "state/LabState.hpp"
 #include "state/LearnPicture.hpp"
 #include "state/Session.hpp"
@@ -27,6 +28,8 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+
+#include <set>
 
 using namespace orbitui;
 
@@ -78,6 +81,10 @@ private slots:
         QVERIFY(!fx.pane().perClassBox()->isEnabled());  // a BLR choice
         QSignalSpy progress(&fx.pane(), &LocalityPane::progress);
         QSignalSpy stopped(&fx.pane(), &LocalityPane::stopped);
+        QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
+        std::vector<double> seen;
+        QObject::connect(&fx.state, &LabState::orbitSettingsChanged,
+                         [&] { seen.push_back(fx.state.orbitSettings().dist.value("kappa")); });
         QTest::mouseClick(fx.pane().learnButton(), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor([&] { return stopped.count() == 1; }, 120000));
         QVERIFY2(stopped.front().front().toString().isEmpty(), qPrintable(stopped.front().front().toString()));
@@ -94,6 +101,9 @@ private slots:
         QVERIFY(fold.test.has_value());
         QVERIFY(fold.hyper.sigma > 0 && fold.hyper.signal > 0 && fold.hyper.noise > 0);
         QVERIFY(fold.curve.size() >= 5);
+        // One step per value tried, as it was tried: the slider went through them.
+        QCOMPARE(partial.count(), int(fold.curve.size()));
+        QVERIFY2(std::set<double>(seen.begin(), seen.end()).size() >= 5, qPrintable(QString::number(seen.size())));
         // The curve the GP climbed, with its best point marked.
         QCOMPARE(fx.pane().view()->landscapePoints(), int(fold.curve.size()));
         QCOMPARE(fx.pane().view()->pathPoints(), int(fold.curve.size()));
@@ -134,17 +144,27 @@ private slots:
         Fixture fx;
         const QByteArray before = fx.sessionBytes();
         fx.panel.setSettings(gpLearn(600, 40));
-        QSignalSpy progress(&fx.pane(), &LocalityPane::progress);
         QSignalSpy stopped(&fx.pane(), &LocalityPane::stopped);
+        QSignalSpy partial(fx.pane().runner(), &TaskRunner::partial);
         QVERIFY(fx.panel.learnLocality());
-        QVERIFY(QTest::qWaitFor([&] { return progress.count() >= 1; }, 120000));
+        QVERIFY(QTest::qWaitFor([&] { return partial.count() >= 2; }, 120000));
+        // The best value tried so far is what a cancel keeps.
+        double best = -1e300, bestKappa = 0.0;
+        for (const QList<QVariant>& args : partial) {
+            const auto step = args.at(1).value<std::shared_ptr<const LocalityStep>>();
+            if (step->best.logEvidence > best) {
+                best = step->best.logEvidence;
+                bestKappa = step->best.params.at("kappa");
+            }
+        }
         fx.panel.cancel();
         QVERIFY(QTest::qWaitFor([&] { return stopped.count() == 1; }, 120000));
         QVERIFY(fx.panel.isIdle());
         QVERIFY2(fx.pane().summaryText().startsWith("Cancelled"), qPrintable(fx.pane().summaryText()));
-        QCOMPARE(fx.sessionBytes(), before);
-        QVERIFY(!fx.pane().undoButton()->isEnabled());
+        QCOMPARE(fx.state.orbitSettings().dist.value("kappa"), bestKappa);
         QVERIFY(!fx.panel.hasError());
+        QTest::mouseClick(fx.pane().undoButton(), Qt::LeftButton);
+        QCOMPARE(fx.sessionBytes(), before);
     }
 
     void whatTheGpCannotLearnIsRefusedInOneLine()
