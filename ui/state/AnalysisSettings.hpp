@@ -18,12 +18,14 @@ std::vector<int> approximationDefaultList(const char* key);
 double figuresDefaultBandwidth();
 
 /// Kernels panel: N points, r group samples (0: the orbit settings' r), the approximating map and
-/// its size s, the Gaussian bandwidth as a multiple of the median pairwise distance.
+/// its size s, the base kernel (a registry kernel without its median multiple, state/KernelChoice.hpp)
+/// and its bandwidth as a multiple of the median pairwise distance (when the kernel takes the median rule).
 struct KernelsSettings {
     int n = kernelsDefault("n");
     int r = 0;
     QString method = kernelsDefaultMethod();  ///< an approximation of the Kernels figure: rf, nystrom, gicdf
     int s = kernelsDefault("s");
+    QString kernel = QStringLiteral("gaussian");  ///< "gaussian", "laplacian", "matern:nu=2.5", "laplacian:sigma=3", ...
     double bandwidth = figuresDefaultBandwidth();
     bool autoApply = true;
     bool operator==(const KernelsSettings&) const = default;

@@ -81,8 +81,11 @@ QJsonObject toJson(const LearnPicture& p)
         points.append(pointJson(e, false));
     for (const orbit::EvidencePoint& e : p.path)
         path.append(pointJson(e, true));
-    return {{"parameters", names},     {"landscape", landscape}, {"landscape_points", points},
-            {"learned_landscape", p.learnedLandscape}, {"path", path}, {"best", p.best}};
+    QJsonObject o{{"parameters", names},     {"landscape", landscape}, {"landscape_points", points},
+                  {"learned_landscape", p.learnedLandscape}, {"path", path}, {"best", p.best}};
+    if (p.marginalLikelihood)
+        o.insert("marginal_likelihood", true);
+    return o;
 }
 
 LearnPicture learnPictureFromJson(const QJsonObject& json, const QString& field)
@@ -122,6 +125,9 @@ LearnPicture learnPictureFromJson(const QJsonObject& json, const QString& field)
                                   best.toDouble() >= double(p.path.size())))
         badSessionField(field + ".best", QString("expected -1 or a point of the path (0 to %1)").arg(qsizetype(p.path.size()) - 1), best);
     p.best = json.contains("best") ? best.toInt() : -1;
+    if (json.contains("marginal_likelihood") && !json.value("marginal_likelihood").isBool())
+        badSessionField(field + ".marginal_likelihood", "expected true or false", json.value("marginal_likelihood"));
+    p.marginalLikelihood = json.value("marginal_likelihood").toBool();
     return p;
 }
 

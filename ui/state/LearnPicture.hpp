@@ -21,12 +21,15 @@ struct LearnPicture {
     bool learnedLandscape = false;
     std::vector<orbit::EvidencePoint> path;      ///< the optimiser's evaluations in order (params, log evidence, stage)
     int best = -1;                                ///< index into path of the best; -1: none
+    /// The exact GP's curve: its points are log marginal likelihoods, not the BLR evidence.
+    bool marginalLikelihood = false;
 
     bool empty() const { return parameters.empty(); }
 };
 
 /// {"parameters": [...], "landscape": [[...]], "landscape_points": [{"params": {...}, "log_evidence"}],
-/// "learned_landscape": bool, "path": [{"params", "log_evidence", "stage"}], "best": int}.
+/// "learned_landscape": bool, "path": [{"params", "log_evidence", "stage"}], "best": int} and, for the
+/// GP's curve only, "marginal_likelihood": true.
 QJsonObject toJson(const LearnPicture& p);
 /// Throws orbit::SpecError naming the field under `field` (e.g. "learned.picture.path[3].log_evidence")
 /// and the value: a point without a value for each parameter, a non-finite grid value, a best out of range.

@@ -1,6 +1,7 @@
 #include "state/Session.hpp"
 
 #include "state/AtomicWrite.hpp"
+#include "state/KernelChoice.hpp"
 
 #include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/registry/Figures.hpp"
@@ -170,31 +171,32 @@ QString readChoice(const QJsonObject& o, const QString& key, const QString& path
 
 QJsonObject trainingToJson(const TrainingSettings& t)
 {
-    return {{"preset", QString::fromStdString(t.preset)},
-            {"s", t.s},
-            {"r", t.r},
-            {"features", QString::fromStdString(t.spec)},  // toJson writes featureSpec() when it is the preset's
-            {"custom_features", !t.spec.empty()},
-            {"learner", QString::fromStdString(t.learner)},
-            {"eval", QString::fromStdString(t.eval)},
-            {"holdout_fraction", t.holdoutFraction},
-            {"k", t.k},
-            {"lambda", numbersToJson(t.lambdas)},
-            {"C", numbersToJson(t.costs)},
-            {"median", numbersToJson(t.medians)},
-            {"sweep_axis", QString::fromStdString(t.localityAxis)},
-            {"sweep_values", numbersToJson(t.locality)},
-            {"learn", QJsonArray::fromStringList(toQStringList(t.learn))},
-            {"learn_evaluations", t.learnEvaluations},
-            {"learn_landscape", t.learnLandscape},
-            {"learn_per_input", t.learnPerInput},
-            {"learn_per_class", t.learnPerClass},
-            {"subset", t.subset},
-            {"learning_curve", t.learningCurve},
-            {"seed", QString::number(t.seed)}};
+    // "features": toJson writes featureSpec() when it is the preset's.
+    return {{"preset", QString::fromStdString(t.preset)}, {"s", t.s}, {"r", t.r},
+            {"features", QString::fromStdString(t.spec)}, {"custom_features", !t.spec.empty()},
+            {"learner", QString::fromStdString(t.learner)}, {"kernel", QString::fromStdString(t.kernel)},
+            {"eval", QString::fromStdString(t.eval)}, {"holdout_fraction", t.holdoutFraction}, {"k", t.k},
+            {"lambda", numbersToJson(t.lambdas)}, {"C", numbersToJson(t.costs)}, {"median", numbersToJson(t.medians)},
+            {"sweep_axis", QString::fromStdString(t.localityAxis)}, {"sweep_values", numbersToJson(t.locality)},
+            {"learn", QJsonArray::fromStringList(toQStringList(t.learn))}, {"learn_evaluations", t.learnEvaluations},
+            {"learn_landscape", t.learnLandscape}, {"learn_per_input", t.learnPerInput},
+            {"learn_per_class", t.learnPerClass}, {"learn_learner", QString::fromStdString(t.learnLearner)},
+            {"subset", t.subset}, {"learning_curve", t.learningCurve}, {"seed", QString::number(t.seed)}};
 }
 
 bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback);
+
+/// A base-kernel choice (state/KernelChoice.hpp); sessions without one keep `fallback` (the Gaussian).
+std::string readKernel(const QJsonObject& o, const QString& path, const std::string& fallback)
+{
+    const QString v = readString(o, "kernel", path, QString::fromStdString(fallback));
+    try {
+        checkKernelChoice(v.toStdString());
+    } catch (const orbit::SpecError& e) {
+        bad(path + ".kernel", QString::fromStdString(e.detail()), v);
+    }
+    return v.toStdString();
+}
 
 TrainingSettings trainingFromJson(const QJsonObject& parent)
 {
@@ -219,6 +221,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     if (o.value("custom_features").toBool())
         t.spec = features.toStdString();
     t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), namesOf(orbit::learnerDescriptors())).toStdString();
+    t.kernel = readKernel(o, path, t.kernel);
     t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), namesOf(orbit::evaluationDescriptors())).toStdString();
     t.holdoutFraction = readNumber(o, "holdout_fraction", path, t.holdoutFraction);
     if (!(t.holdoutFraction > 0 && t.holdoutFraction < 1))
@@ -246,6 +249,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.learnLandscape = readInt(o, "learn_landscape", path, t.learnLandscape, 0, 64);
     t.learnPerInput = readBool(o, "learn_per_input", path, t.learnPerInput);
     t.learnPerClass = readBool(o, "learn_per_class", path, t.learnPerClass);
+    t.learnLearner = readChoice(o, "learn_learner", path, QString::fromStdString(t.learnLearner), {"blr", "gp"}).toStdString();
     t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
     if (o.contains("learning_curve")) {
         if (!o.value("learning_curve").isBool())
@@ -296,7 +300,8 @@ QJsonArray intList(const std::vector<int>& v)
 
 QJsonObject kernelsToJson(const KernelsSettings& k)
 {
-    return {{"n", k.n}, {"r", k.r}, {"method", k.method}, {"s", k.s}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
+    return {{"n", k.n},         {"r", k.r},        {"method", k.method},        {"s", k.s},
+            {"kernel", k.kernel}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
 }
 
 /// A whole number of the figure setting `key`, in its valid range (`lowest` below it: r's 0, the
@@ -336,6 +341,7 @@ KernelsSettings kernelsFromJson(const QJsonObject& o)
     k.r = readSetting(o, path, figure, "r", k.r, 0);  // 0: the orbit settings' r
     k.method = readMethod(o, path, figure, k.method);
     k.s = readSetting(o, path, figure, "s", k.s);
+    k.kernel = QString::fromStdString(readKernel(o, path, k.kernel.toStdString()));
     k.bandwidth = readBandwidth(o, path, figure, k.bandwidth);
     k.autoApply = readBool(o, "auto_apply", path, k.autoApply);
     return k;

@@ -1,5 +1,9 @@
 #include "state/TrainingSettings.hpp"
 
+#include "state/KernelChoice.hpp"
+
+#include "orbit/experiments/ExactKernelMachines.hpp"
+
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -32,6 +36,7 @@ const std::vector<std::string>& featurePresets()
         for (const orbit::FeatureMapDescriptor& m : orbit::featureMapDescriptors())
             if (!m.secondLayer)
                 out.push_back(m.name);
+        out.push_back(orbit::exactKernelDescriptor().name);  // kept out of the maps: the panels that build every map skip it
         return out;
     }();
     return names;
@@ -39,17 +44,21 @@ const std::vector<std::string>& featurePresets()
 
 namespace {
 
-/// The registry's descriptor of the first map of a features spec, or null.
+/// The registry's descriptor of the first map of a features spec (the exact kernel's too), or null.
 const orbit::FeatureMapDescriptor* firstMap(const std::string& spec)
 {
     const auto begin = spec.find_first_not_of(' ');
     if (begin == std::string::npos)
         return nullptr;
     const std::string head = spec.substr(begin, spec.find_first_of(":+", begin) - begin);
-    return orbit::findFeatureMap(head.substr(0, head.find_last_not_of(' ') + 1));
+    const std::string name = head.substr(0, head.find_last_not_of(' ') + 1);
+    const orbit::FeatureMapDescriptor& exact = orbit::exactKernelDescriptor();
+    return name == exact.name ? &exact : orbit::findFeatureMap(name);
 }
 
 } // namespace
+
+const orbit::FeatureMapDescriptor* presetDescriptor(const std::string& spec) { return firstMap(spec); }
 
 bool isInvariantSpec(const std::string& spec)
 {
@@ -66,9 +75,11 @@ bool usesGaussianKernel(const std::string& spec, const std::string& learner)
 
 std::string presetSpec(const std::string& preset, int s, int r)
 {
-    const orbit::FeatureMapDescriptor* m = orbit::findFeatureMap(preset);
+    const orbit::FeatureMapDescriptor* m = firstMap(preset);
     if (!m)
         return preset;
+    if (orbit::isExactKernelSpec(preset))
+        return m->name + ":r=" + std::to_string(r);  // no map, no size: the group samples per input
     // The map's size (its first integer parameter: s, m or k) and r, in the registry's spec order,
     // with the panel's choices for the other parameters: GICDF's m (2 bins + 1) features come
     // near s with 10 bins, over measured thresholds; kif pools by the mean.
@@ -146,11 +157,13 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
     config.learner = s.learner;
     config.eval = s.evalSpec();
     config.seed = s.seed;
+    const bool exact = orbit::isExactKernelSpec(config.features);
     if (isInvariantSpec(config.features)) {
         config.group = orbit.groupSpec();
         config.dist = orbit.distSpec();
         const auto axes = localityAxes(orbit);
-        if (!s.localityAxis.empty() && std::find(axes.begin(), axes.end(), s.localityAxis) != axes.end())
+        // The exact kernel machines search the bandwidth and lambda only (orbit::trainExact).
+        if (!exact && !s.localityAxis.empty() && std::find(axes.begin(), axes.end(), s.localityAxis) != axes.end())
             config.grid.push_back({s.localityAxis, s.locality});
     }
     const orbit::LearnerDescriptor* learner = orbit::findLearner(s.learner);
@@ -159,9 +172,14 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
         config.grid.push_back({axis, s.lambdas});
     else if (axis == "C")
         config.grid.push_back({axis, s.costs});
-    if (usesGaussianKernel(config.features, s.learner))
-        config.grid.push_back({"median", s.medians});
-    if (s.learningCurve)
+    const bool fitsBandwidth = learner && learner->exactKernel;  // gp: the marginal likelihood chooses it
+    if (usesGaussianKernel(config.features, s.learner)) {        // a kernel is used: the chosen one
+        if (!isGridGaussian(s.kernel))
+            config.kernel = learnKernelSpec(s);
+        else if (!fitsBandwidth)
+            config.grid.push_back({"median", s.medians});
+    }
+    if (s.learningCurve && !exact)  // the exact machines draw no learning curve
         config.learningCurve = {0.1, 0.25, 0.5, 1.0};
     return config;
 }
@@ -195,7 +213,23 @@ std::string learnFeatureSpec(const TrainingSettings& s)
 
 std::string learnKernelSpec(const TrainingSettings& s)
 {
-    return "gaussian:median=" + orbit::formatNumber(s.medians.empty() ? 1.0 : s.medians.front());
+    return baseKernelSpec(s.kernel, s.medians.empty() ? 1.0 : s.medians.front());
+}
+
+std::string learnExactFeatureSpec(const TrainingSettings& s)
+{
+    const std::string spec = s.featureSpec();
+    return orbit::isExactKernelSpec(spec) ? spec : "exact:r=4";
+}
+
+void checkTrainingKernel(const TrainingSettings& s)
+{
+    checkKernelChoice(s.kernel);
+    if (!isGridGaussian(s.kernel) && s.medians.size() > 1)
+        throw orbit::SpecError("bandwidths",
+                               "the grid searches the Gaussian's bandwidth only: the " + kernelName(s.kernel) +
+                                   " kernel takes one value",
+                               formatNumberList(s.medians));
 }
 
 } // namespace orbitui

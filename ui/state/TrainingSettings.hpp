@@ -4,6 +4,7 @@
 #include "state/OrbitSettings.hpp"
 
 #include "orbit/experiments/Training.hpp"
+#include "orbit/registry/Registry.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -18,13 +19,16 @@ struct TrainingSettings {
     int s = 500;                     ///< number of features (templates for kif, s/21 templates for gicdf)
     int r = 16;                      ///< group samples per template for the invariant maps
     std::string spec;                ///< the --features line as edited; empty: presetSpec(preset, s, r)
-    std::string learner = "blr";     ///< a registry learner: ridge | svm | krr | blr
+    std::string learner = "blr";     ///< a registry learner: ridge | svm | krr | blr | gp
+    /// The base kernel without its median multiple (state/KernelChoice.hpp). The Gaussian's bandwidth
+    /// is searched over `medians`; another kernel is one fixed spec with the first of them.
+    std::string kernel = "gaussian";
     std::string eval = "holdout";    ///< a registry evaluation: holdout | kfold | folds (the dataset's own folds)
     double holdoutFraction = 0.2;
     int k = 3;
     std::vector<double> lambdas{1e-4, 1e-2, 1.0};   ///< ridge / krr strength
     std::vector<double> costs{0.1, 1.0, 10.0};      ///< SVM cost C
-    std::vector<double> medians{1.0};               ///< Gaussian bandwidth as multiples of the median distance
+    std::vector<double> medians{1.0};               ///< bandwidth as multiples of the median distance
     /// A distribution parameter (localityAxes) to sweep, empty: none. The default, κ of von Mises with
     /// blr, shows the log evidence next to the validation accuracy as the invariance gets more local.
     std::string localityAxis = "kappa";
@@ -37,6 +41,9 @@ struct TrainingSettings {
     int learnLandscape = 0;
     bool learnPerInput = true;       ///< irf: own orbit samples per input while learning (mode=data)
     bool learnPerClass = false;      ///< learn every class's parameters (orbit::learnPerClass)
+    /// Learn locality's learner: "blr" (the evidence of Bayesian linear regression on the features,
+    /// orbit::learnLocality) or "gp" (the exact GP's log marginal likelihood, orbit::learnExactGp).
+    std::string learnLearner = "blr";
     int subset = 1000;               ///< training on this many samples drawn with `seed`; 0: all
     bool learningCurve = true;
     std::uint64_t seed = 0;
@@ -49,15 +56,18 @@ struct TrainingSettings {
     bool operator==(const TrainingSettings&) const = default;
 };
 
-/// The registry's first-layer feature maps: raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif.
+/// The registry's first-layer feature maps (raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif), then
+/// the exact invariant kernel (orbit::exactKernelDescriptor: no map, for krr and gp).
 const std::vector<std::string>& featurePresets();
+/// The descriptor of a preset or of a features spec's first map (the exact kernel's too), or null.
+const orbit::FeatureMapDescriptor* presetDescriptor(const std::string& spec);
 /// True for the presets (and spec lines) whose features average over the group (the registry's
 /// `invariant`: irf, inystrom, gicdf, kif).
 bool isInvariantSpec(const std::string& spec);
 /// True when the features (or the learner, krr) use the Gaussian base kernel, whose bandwidth the
 /// `median` axis sets (the registry's `usesBaseKernel` / `gaussianKernel`).
 bool usesGaussianKernel(const std::string& spec, const std::string& learner);
-/// The spec of a preset, e.g. presetSpec("irf", 500, 16) = "irf:s=500,r=16"; gicdf uses
+/// The spec of a preset, e.g. presetSpec("irf", 500, 16) = "irf:s=500,r=16", "exact:r=16"; gicdf uses
 /// m = max(1, s / 21) templates with 10 bins (m (2 bins + 1) features), kif k = s templates.
 std::string presetSpec(const std::string& preset, int s, int r);
 /// The distribution parameters a locality sweep can vary for these orbit settings (the registry's
@@ -71,7 +81,9 @@ std::vector<double> parseNumberList(const std::string& text, const std::string& 
 std::string formatNumberList(const std::vector<double>& values);
 
 /// The core's config: features, learner, eval, the grid axes the learner uses (lambda for ridge/krr,
-/// C for svm, the median multiples when usesGaussianKernel, the locality sweep) and the learning-curve fractions. The group and
+/// C for svm, the median multiples when usesGaussianKernel and the kernel is the Gaussian (gp fits
+/// its own bandwidth), the locality sweep but on the exact kernel) and the learning-curve fractions;
+/// another kernel is config.kernel (baseKernelSpec with the first median multiple). The group and
 /// distribution of `orbit` are passed only for invariant features. Does not validate.
 orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 /// The per-class model's run (`train --dist-per-class`, orbit::trainPerClass) when the orbit settings
@@ -86,7 +98,14 @@ std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& se
 /// Learn locality's feature spec: featureSpec(), with ",mode=data" (own group samples per input)
 /// added when learnPerInput is set and the spec is a single irf map that does not say its mode.
 std::string learnFeatureSpec(const TrainingSettings& settings);
-/// Learn locality's fixed base kernel: "gaussian:median=M" with the first median multiple (1 without any).
+/// Learn locality's base kernel: the kernel with the first median multiple (1 without any), e.g.
+/// "gaussian:median=1" (BLR keeps its bandwidth fixed; the GP starts from it).
 std::string learnKernelSpec(const TrainingSettings& settings);
+/// The GP learn's features: the form's when they are exact:r=R, else exact:r=4 (`learn --learner gp`'s default).
+std::string learnExactFeatureSpec(const TrainingSettings& settings);
+/// Throws SpecError("bandwidths") when the bandwidth list holds several values for a kernel whose
+/// bandwidth the grid does not search (any but the Gaussian of the median rule), and the kernel's
+/// SpecError when the registry does not take it.
+void checkTrainingKernel(const TrainingSettings& settings);
 
 } // namespace orbitui

@@ -105,9 +105,14 @@ CliCommand learnCommand(const SessionState& s, const CommandContext& c)
         learn += (learn.empty() ? "" : ",") + name;
     CliCommand cmd{{"learn", "--data", dataPath(s)}, true};
     addSubset(cmd.args, t.subset, c);
-    add(cmd.args, {"--features", learnFeatureSpec(t), "--group", s.orbit.groupSpec(), "--dist", s.orbit.distSpec(),
-                   "--kernel", learnKernelSpec(t), "--learn", learn, "--eval", t.evalSpec(), "--max-evals",
-                   std::to_string(t.learnEvaluations), "--seed", std::to_string(t.seed)});
+    const bool gp = t.learnLearner == "gp";  // the exact GP's marginal likelihood (LocalityPane's learner choice)
+    if (gp) {
+        add(cmd.args, {"--learner", "gp"});
+        cmd.scalesOut = false;  // the exact GP learn runs in one process
+    }
+    add(cmd.args, {"--features", gp ? learnExactFeatureSpec(t) : learnFeatureSpec(t), "--group", s.orbit.groupSpec(),
+                   "--dist", s.orbit.distSpec(), "--kernel", learnKernelSpec(t), "--learn", learn, "--eval",
+                   t.evalSpec(), "--max-evals", std::to_string(t.learnEvaluations), "--seed", std::to_string(t.seed)});
     if (t.learnPerClass)
         add(cmd.args, {"--per-class"});
     return cmd;

@@ -1,11 +1,14 @@
 #include "state/workers/KernelTasks.hpp"
 
+#include "render/ParameterLabels.hpp"
 #include "render/SampleImage.hpp"
+#include "state/KernelChoice.hpp"
 
 #include "orbit/experiments/InvarianceProbe.hpp"
 #include "orbit/experiments/KernelComparison.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/registry/Figures.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -41,15 +44,14 @@ struct PlotPoints {
     QStringList labels;
 };
 
-PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& settings, double bandwidth,
+PlotPoints plotPoints(const orbit::Dataset& ds, int n, const OrbitSettings& settings, const std::string& kernelSpec,
                       const std::vector<std::size_t>& points)
 {
     PlotPoints p;
     p.indices = !points.empty() ? points  // given (an A/B comparison's shared points)
                                 : orbit::kernelPlotIndices(ds, static_cast<std::size_t>(n), settings.seed);  // by label, or by target
     p.subset = ds.subset(p.indices);
-    p.context = orbit::makeFeatureContext(p.subset, settings.groupSpec(), settings.distSpec(), kernelSpecOf(bandwidth),
-                                          settings.seed);
+    p.context = orbit::makeFeatureContext(p.subset, settings.groupSpec(), settings.distSpec(), kernelSpec, settings.seed);
     for (std::size_t i : p.indices)
         p.labels << sampleCaption(ds, i);
     return p;
@@ -63,7 +65,7 @@ std::string KernelRequest::featureSpec() const
     return a ? a->featureSpec(s, r) : method;  // validate() names an unknown method
 }
 
-std::string KernelRequest::kernelSpec() const { return kernelSpecOf(bandwidth); }
+std::string KernelRequest::kernelSpec() const { return baseKernelSpec(kernel, bandwidth); }
 
 std::string ApproxRequest::kernelSpec() const { return kernelSpecOf(bandwidth); }
 
@@ -93,6 +95,7 @@ void KernelRequest::validate(std::size_t count) const
                                std::to_string(s));
     if (const std::string why = figure.setting("bandwidth").violation(bandwidth); !why.empty())
         throw orbit::SpecError("bandwidth", why, orbit::formatNumber(bandwidth));
+    checkKernelChoice(kernel);
 }
 
 KernelRequest kernelRequest(const KernelsSettings& k, const OrbitSettings& orbit, std::size_t samples)
@@ -103,6 +106,7 @@ KernelRequest kernelRequest(const KernelsSettings& k, const OrbitSettings& orbit
     req.r = k.r > 0 ? k.r : orbit.r;
     req.method = k.method.toStdString();
     req.s = k.s;
+    req.kernel = k.kernel.toStdString();
     req.bandwidth = k.bandwidth;
     return req;
 }
@@ -134,7 +138,7 @@ Task makeKernelTask(KernelRequest request)
         auto result = std::make_shared<KernelResult>();
         result->request = request;
         ctx.progress(0.02, QStringLiteral("choosing %1 points").arg(request.n));
-        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth, request.points);
+        PlotPoints p = plotPoints(ds, request.n, request.settings, request.kernelSpec(), request.points);
         result->indices = p.indices;
         result->labels = p.labels;
         orbit::KernelComparisonConfig config;
@@ -160,10 +164,27 @@ Task makeKernelTask(KernelRequest request)
 
 QString describeKernel(const std::string& spec)
 {
-    const QString text = QString::fromStdString(spec);
-    if (text.startsWith("gaussian:sigma="))
-        return QStringLiteral("Gaussian σ = %1").arg(text.section('=', 1).toDouble(), 0, 'g', 3);
-    return text;
+    orbit::Spec parsed;
+    try {
+        parsed = orbit::parseSpec(spec, "kernel");
+    } catch (const orbit::SpecError&) {
+        return QString::fromStdString(spec);
+    }
+    const orbit::KernelDescriptor* d = orbit::findKernel(parsed.name);
+    if (!d)
+        return QString::fromStdString(spec);
+    QStringList values;
+    for (const orbit::ParamDescriptor& p : d->parameters)
+        if (parsed.has(p.key)) {
+            const std::string& v = parsed.params.at(p.key);
+            const auto number = orbit::parseDouble(v);
+            const QString shown = number ? QString::number(*number, 'g', 3) : QString::fromStdString(v);
+            values << (p.key == "median" ? QStringLiteral("%1 × median").arg(shown)
+                                         : QStringLiteral("%1 = %2").arg(symbolOf(p), shown));
+        }
+    // "Laplacian (L1)" reads "Laplacian" before its numbers.
+    const QString name = QString::fromStdString(d->displayName).section(" (", 0, 0);
+    return values.isEmpty() ? name : name + " " + values.join(", ");
 }
 
 Task makeApproxTask(ApproxRequest request)
@@ -179,7 +200,7 @@ Task makeApproxTask(ApproxRequest request)
         auto result = std::make_shared<ApproxResult>();
         result->request = request;
         ctx.progress(0.0, QStringLiteral("reference kernel (ref-r = %1)").arg(request.config.refR));
-        PlotPoints p = plotPoints(ds, request.n, request.settings, request.bandwidth, {});
+        PlotPoints p = plotPoints(ds, request.n, request.settings, request.kernelSpec(), {});
         result->kernelSpec = p.context.kernel->spec();
         const auto onRow = [&](const orbit::ApproxErrorRow& row) { ctx.partial(QVariant::fromValue(row)); };
         const orbit::Progress progress = ctx.coreProgress();

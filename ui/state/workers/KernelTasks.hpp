@@ -27,16 +27,19 @@ struct KernelRequest {
     int r = 20;                     ///< group samples per point of the Monte Carlo kernel and of the map
     std::string method = "rf";      ///< an approximation of the Kernels figure (orbit/registry/Figures.hpp)
     int s = 200;                    ///< templates / landmarks (GICDF: templates m)
-    double bandwidth = 1.0;         ///< Gaussian sigma = bandwidth x median pairwise distance
+    std::string kernel = "gaussian";  ///< the base kernel without its median multiple (state/KernelChoice.hpp)
+    double bandwidth = 1.0;         ///< sigma = bandwidth x median pairwise distance (median-rule kernels)
     /// When not empty: these dataset rows, in this order, instead of kernelPlotIndices (n of them;
     /// the A of an A/B comparison on B's points).
     std::vector<std::size_t> points;
     /// The feature-map spec of method, s and r, e.g. "irf:s=200,r=20".
     std::string featureSpec() const;
-    /// The base kernel: "gaussian:median=B" with the bandwidth's shortest round-trip number.
+    /// The base kernel: `kernel` with median=B, the bandwidth's shortest round-trip number, when it
+    /// takes the median rule ("gaussian:median=1", "laplacian:median=2", "matern:nu=2.5,sigma=3").
     std::string kernelSpec() const;
-    /// Throws SpecError naming the field (N, r, s, approximation, bandwidth) when a value is outside
-    /// the Kernels figure's range (orbit::kernelsFigure) or the dataset of `count` samples.
+    /// Throws SpecError naming the field (N, r, s, approximation, bandwidth, kernel) when a value is
+    /// outside the Kernels figure's range (orbit::kernelsFigure) or the dataset of `count` samples,
+    /// or the kernel is not one the registry takes.
     void validate(std::size_t count) const;
 };
 
@@ -64,7 +67,8 @@ struct KernelResult {
 
 Task makeKernelTask(KernelRequest request);
 
-/// A base-kernel spec for people: "gaussian:sigma=6.757..." -> "Gaussian σ = 6.76".
+/// A base-kernel spec for people: "gaussian:sigma=6.757..." -> "Gaussian σ = 6.76", "matern:nu=2.5,sigma=3"
+/// -> "Matérn ν = 2.5, σ = 3" (the registry's display name and parameter symbols).
 QString describeKernel(const std::string& spec);
 
 /// LGIKA Figure 1 on n points of the dataset.

@@ -5,7 +5,42 @@
 #include "orbit/evaluation/Metrics.hpp"
 #include "orbit/util/Spacing.hpp"
 
+#include <QRegularExpression>
+
 namespace orbitui {
+
+namespace {
+
+/// The GP learn's progress, with each value the first fold tried handed over as a step: learnExactGp
+/// reports one as "fold 1, NAME = V: log marginal likelihood L" (V and L in formatNumber's round-trip
+/// form), so the sliders and the chart follow the GP as they follow BLR, and Cancel keeps its best.
+orbit::Progress gpSteps(const TaskContext& ctx, const LocalityRequest& request, orbit::EvidencePoint& best, int& index)
+{
+    const orbit::Progress core = ctx.coreProgress(0.0, 1.0);
+    const std::string param = request.config.learn.empty() ? std::string() : request.config.learn.front();
+    return [&ctx, &best, &index, core, param, total = request.config.maxEvaluations](double f, const std::string& what) {
+        static const QRegularExpression value(QStringLiteral("^fold 1, (\\S+) = (\\S+): log marginal likelihood (\\S+)$"));
+        const QRegularExpressionMatch m = value.match(QString::fromStdString(what));
+        bool okValue = false, okLikelihood = false;
+        const double v = m.hasMatch() ? m.captured(2).toDouble(&okValue) : 0.0;
+        const double l = m.hasMatch() ? m.captured(3).toDouble(&okLikelihood) : 0.0;
+        if (okValue && okLikelihood && m.captured(1).toStdString() == param) {
+            auto step = std::make_shared<LocalityStep>();
+            step->point.params = {{param, v}};
+            step->point.logEvidence = l;
+            step->point.stage = ++index <= kGpScan ? "scan" : "golden section";
+            if (index == 1 || l > best.logEvidence)
+                best = step->point;
+            step->best = best;
+            step->index = index;
+            step->total = total;
+            ctx.partial(QVariant::fromValue(std::shared_ptr<const LocalityStep>(std::move(step))));
+        }
+        return core(f, what);
+    };
+}
+
+} // namespace
 
 std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
                                     const std::optional<std::pair<double, double>>& bounds)
@@ -24,6 +59,13 @@ Task makeLocalityTask(LocalityRequest request)
         auto result = std::make_shared<LocalityResult>();
         result->request = request;
         result->samples = data.count();
+        if (request.learner == "gp") {
+            orbit::EvidencePoint best;
+            int index = 0;
+            result->exact = orbit::learnExactGp(data, request.config, kGpInnerEvaluations, kGpScan,
+                                                gpSteps(ctx, request, best, index));
+            return QVariant::fromValue(std::shared_ptr<const LocalityResult>(std::move(result)));
+        }
 
         // The landscape takes the first part of the progress, in proportion to its evaluations.
         const std::vector<std::vector<double>>& land = request.landscape;

@@ -7,6 +7,7 @@
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/PerClassLocality.hpp"
 #include "orbit/registry/Parameters.hpp"
@@ -27,7 +28,16 @@ struct LocalityRequest {
     std::vector<std::vector<double>> landscape;
     /// Learn every class's parameters (orbit::learnPerClass) instead of one set; no landscape.
     bool perClass = false;
+    /// "gp": the exact GP's log marginal likelihood learns the one parameter (orbit::learnExactGp on
+    /// config.features exact:r=R, config.kernel the base kernel and the bandwidth's start), fold by
+    /// fold of config.eval; no landscape, no per class. Else the BLR evidence (orbit::learnLocality).
+    std::string learner = "blr";
 };
+
+/// The exact GP learn's marginal-likelihood evaluations per value of the parameter (L-BFGS over the
+/// bandwidth, signal and noise) and its scan (`learn --learner gp`'s defaults).
+constexpr int kGpInnerEvaluations = 12;
+constexpr int kGpScan = 5;
 
 /// One evaluation, as it happens.
 struct LocalityStep {
@@ -52,6 +62,8 @@ struct LocalityResult {
     /// and with an eval split both models' confusion matrices (truth rows, predicted columns).
     std::optional<orbit::PerClassResult> perClass;
     Eigen::MatrixXi globalConfusion, perClassConfusion;
+    /// A GP learn (request.learner "gp"): its folds, each with its curve; `learn` is then empty.
+    std::optional<orbit::ExactLearnResult> exact;
     std::size_t samples = 0;
 };
 
@@ -61,7 +73,8 @@ std::vector<double> landscapeValues(const orbit::ParamDescriptor& p, int points,
                                     const std::optional<std::pair<double, double>>& bounds = std::nullopt);
 
 /// Partial results: std::shared_ptr<const LocalityStep> (per class: std::shared_ptr<const
-/// orbit::ClassLocality>, one as each class is learned); the answer: std::shared_ptr<const LocalityResult>.
+/// orbit::ClassLocality>, one as each class is learned; for the GP one per value its first fold
+/// tries, its log marginal likelihood as the point's evidence); the answer: std::shared_ptr<const LocalityResult>.
 Task makeLocalityTask(LocalityRequest request);
 
 } // namespace orbitui

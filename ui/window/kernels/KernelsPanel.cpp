@@ -7,6 +7,7 @@
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FlowLayout.hpp"
 #include "widgets/HeatmapView.hpp"
+#include "widgets/KernelEditor.hpp"
 #include "widgets/RegistryControls.hpp"
 #include "widgets/TaskProgress.hpp"
 
@@ -80,7 +81,8 @@ QPushButton* flatButton(const QString& text, const char* objectName, const QStri
 
 KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
     : Panel("kernels", tr("Kernels"), parent), state_(state), runner_(new TaskRunner("kernels", this)),
-      n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), bandwidth_(new QDoubleSpinBox),
+      n_(new QSpinBox), r_(new QSpinBox), method_(new QComboBox), s_(new QSpinBox), kernel_(new KernelEditor),
+      bandwidth_(new QDoubleSpinBox),
       auto_(new AutoApplyControl(this)),
       progress_(new TaskProgress(tr("Stop computing these matrices; the ones drawn stay."), true)),
       summary_(new QLabel)
@@ -120,6 +122,9 @@ void KernelsPanel::buildControls(const orbit::FigureDescriptor& figure)
     controls->addWidget(flowGroup(caption(figure.setting("r")), {r_}));
     controls->addWidget(flowGroup(caption(figure.setting("method")), {method_}));
     controls->addWidget(flowGroup(caption(figure.setting("s")), {s_}));
+    auto* kernelCaption = new QLabel(tr("Base kernel"));
+    kernelCaption->setToolTip(kernel_->kernelBox()->toolTip());
+    controls->addWidget(flowGroup(kernelCaption, {kernel_}));
     controls->addWidget(flowGroup(caption(figure.setting("bandwidth")), {bandwidth_}));
     controls->addStretch();
     controls->addWidget(progress_);
@@ -213,10 +218,16 @@ void KernelsPanel::connectControls()
         connect(box, &QSpinBox::valueChanged, this, &KernelsPanel::settingsChanged);
     connect(bandwidth_, &QDoubleSpinBox::valueChanged, this, &KernelsPanel::settingsChanged);
     connect(method_, &QComboBox::currentIndexChanged, this, &KernelsPanel::settingsChanged);
+    connect(kernel_, &KernelEditor::changed, this, [this] {
+        bandwidth_->setEnabled(kernel_->usesMedian());  // a fixed σ or the polynomial: no median multiple
+        settingsChanged();
+    });
     connect(auto_, &AutoApplyControl::applyRequested, this, &KernelsPanel::compute);
     connect(state_, &LabState::datasetChanged, this, [this] {
-        for (HeatmapView* v : heatmaps_)
+        for (HeatmapView* v : heatmaps_) {
             v->clear();
+            v->setPlaceholder(tr("Load data to see kernel matrices."));
+        }
         last_.reset();
         settingsChanged();
     });
@@ -238,6 +249,9 @@ void KernelsPanel::connectRunner()
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
         showFieldError(tr("Cannot compute the kernel matrices: %1").arg(message), field, message);
+        if (!last_)  // the data are there: the setting was refused
+            for (HeatmapView* v : heatmaps_)
+                v->setPlaceholder(tr("Not computed: the setting above was refused."));
     });
 }
 
@@ -247,7 +261,8 @@ void KernelsPanel::markFields()
     fields()->add("points", n_);
     fields()->add("r", r_);
     fields()->add("features", s_);  // the size of the map; its other keys are fixed by the method
-    fields()->add("kernel", bandwidth_);
+    fields()->add("kernel", kernel_->kernelBox());  // "kernel laplacian.sigma" too: the kernel it names
+    fields()->add("bandwidth", bandwidth_);
 }
 
 void KernelsPanel::followSweeps()
@@ -290,6 +305,7 @@ KernelsSettings KernelsPanel::settings() const
     s.r = r_->value();
     s.method = method_->currentData().toString();
     s.s = s_->value();
+    s.kernel = kernel_->choice();
     s.bandwidth = bandwidth_->value();
     s.autoApply = auto_->autoApply();
     return s;
@@ -304,6 +320,8 @@ void KernelsPanel::applySettings(const KernelsSettings& s)
     const int m = method_->findData(s.method);
     method_->setCurrentIndex(m >= 0 ? m : 0);
     s_->setValue(s.s);
+    kernel_->setChoice(s.kernel);
+    bandwidth_->setEnabled(kernel_->usesMedian());
     bandwidth_->setValue(s.bandwidth);
     auto_->setAutoApply(s.autoApply);
     settingsChanged();

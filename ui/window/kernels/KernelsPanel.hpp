@@ -25,6 +25,7 @@ struct FigureDescriptor;
 namespace orbitui {
 
 class AutoApplyControl;
+class KernelEditor;
 class TaskProgress;
 class HeatmapView;
 class LabState;
@@ -60,6 +61,8 @@ public:
     HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
+    /// The base kernel (the registry's kernels and their parameters; the median multiple is the bandwidth box).
+    KernelEditor* kernelEditor() const { return kernel_; }
     std::shared_ptr<const KernelResult> lastResult() const { return last_; }
     QString summaryText() const;
     /// Writes a matrix as .csv or .npy (by extension); returns an error message or empty.
@@ -101,6 +104,7 @@ private:
     QSpinBox* r_;
     QComboBox* method_;
     QSpinBox* s_;
+    KernelEditor* kernel_;
     QDoubleSpinBox* bandwidth_;
     AutoApplyControl* auto_;
     TaskProgress* progress_;

@@ -62,7 +62,9 @@ void FoldTableModel::setResult(const orbit::TrainResult& r, const QString& unit)
         summary << withSpread(QString::number(sum.mae.mean, 'f', 2), QString::number(sum.mae.sd, 'f', 2));
     if (evidence)
         summary << withSpread(QString::number(sum.logEvidence.mean, 'g', 6), QString::number(sum.logEvidence.sd, 'g', 3));
-    summary << QString::number(sum.seconds, 'f', 2) << tr("%1 features").arg(r.featureDim);
+    // The exact kernel machines have no features: their spec instead (exact:r=4).
+    summary << QString::number(sum.seconds, 'f', 2)
+            << (r.featureDim > 0 ? tr("%1 features").arg(r.featureDim) : QString::fromStdString(r.featureSpec));
     rows_.push_back(summary);
     endResetModel();
 }

@@ -11,7 +11,10 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include "orbit/registry/Registry.hpp"
+
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -68,6 +71,18 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
                              "precisions, the same templates), beside the single locality: which digits want a narrow "
                              "window? Classes only; the chart fills in class by class, Cancel keeps the classes learned "
                              "so far."));
+    learner_ = new QComboBox;
+    learner_->setObjectName("learnLearner");
+    for (const char* name : {"blr", "gp"}) {  // the registry's learners that report a log evidence
+        const orbit::LearnerDescriptor& d = *orbit::findLearner(name);
+        learner_->addItem(QString::fromStdString(d.displayName), QString::fromLatin1(name));
+        learner_->setItemData(learner_->count() - 1, QString::fromStdString(d.doc), Qt::ToolTipRole);
+    }
+    learner_->setToolTip(tr("What learns the locality: the evidence of Bayesian linear regression on the features above "
+                            "(several parameters with a gradient, per class), or the log marginal likelihood of the "
+                            "exact GP on the exact invariant kernel (one parameter, with the bandwidth, signal and "
+                            "noise; the features' exact:r=R, else exact:r=4)."));
+    connect(learner_, &QComboBox::currentIndexChanged, this, &LocalityPane::updateLearnerChoices);
     landscape_ = new QSpinBox;
     landscape_->setObjectName("learnLandscape");
     landscape_->setRange(0, 64);
@@ -87,6 +102,7 @@ LocalityPane::LocalityPane(LabState* state, QObject* parent)
     undoButton_->setToolTip(tr("Put the distribution back as it was before the last learn."));
     auto* box = new QGroupBox(tr("Learn the locality"));
     auto* form = new QFormLayout(box);
+    form->addRow(tr("Learner"), learner_);
     form->addRow(tr("Learn"), params_);
     form->addRow(tr("Evaluations"), evaluations_);
     form->addRow(tr("Landscape"), landscape_);
@@ -220,11 +236,21 @@ std::vector<std::string> LocalityPane::chosenParameters() const
     return params_->count() == 0 ? wanted_ : checkedParameters();
 }
 
+std::string LocalityPane::learner() const { return learner_->currentData().toString().toStdString(); }
+
+void LocalityPane::updateLearnerChoices()
+{
+    const bool blr = learner() != "gp";
+    for (QWidget* w : std::initializer_list<QWidget*>{perInput_, perClass_, landscape_})
+        w->setEnabled(blr);
+}
+
 void LocalityPane::setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput,
-                              bool perClass)
+                              bool perClass, const std::string& learner)
 {
     perInput_->setChecked(perInput);
     perClass_->setChecked(perClass);
+    learner_->setCurrentIndex(std::max(0, learner_->findData(QString::fromStdString(learner))));
     wanted_ = learn;
     {
         const QSignalBlocker block(params_);  // the chosen landscape stays, not the two-parameter default
@@ -300,13 +326,17 @@ void LocalityPane::start(const TrainingSettings& training)
     request.dataset = ds;
     request.subset = std::size_t(std::max(0, training.subset));
     orbit::LocalityConfig& c = request.config;
+    request.learner = learner();
+    const bool gp = request.learner == "gp";
     // Own samples per input unless the spec already says how the average is taken.
     TrainingSettings perInput = training;
     perInput.learnPerInput = perInput_->isChecked();
-    c.features = learnFeatureSpec(perInput);
+    c.features = gp ? learnExactFeatureSpec(training) : learnFeatureSpec(perInput);
     if (!isInvariantSpec(c.features))
         throw orbit::SpecError("features", "learning the locality needs invariant features (irf, inystrom, gicdf, kif)",
                                c.features);
+    if (gp && perClass_->isChecked())
+        throw orbit::SpecError("per-class", "is a learn of Bayesian linear regression: the GP learns one locality", "gp");
     c.group = orbitSettings.groupSpec();
     c.dist = orbitSettings.distSpec();
     c.kernel = learnKernelSpec(training);
@@ -320,7 +350,7 @@ void LocalityPane::start(const TrainingSettings& training)
     for (const std::string& name : names) {
         const orbit::ParamDescriptor& p = dist->parameterDescriptor(name);
         params.push_back({name, p, {p.learnMinimum, p.learnMaximum}});
-        if (names.size() <= 2 && landscape_->value() > 0)
+        if (names.size() <= 2 && landscape_->value() > 0 && !gp)
             request.landscape.push_back(landscapeValues(p, landscape_->value()));
     }
     request.perClass = perClass_->isChecked();
@@ -347,10 +377,14 @@ void LocalityPane::start(const TrainingSettings& training)
         perClassView_->begin(classes, names.front(), orbit::rotationWindowDegrees(*dist).has_value());
     }
     view_->begin(params, request.landscape);
+    if (gp)
+        view_->showAsMarginalLikelihood();
     QStringList labels;
     for (const LocalityView::Parameter& p : params)
         labels << axisLabel(p.name, p.descriptor);
-    summary_->setText(request.perClass ? tr("Learning %1 for one locality, then for every class…").arg(labels.join(", "))
+    summary_->setText(gp ? tr("Learning %1 by the exact GP's log marginal likelihood on %2…")
+                               .arg(labels.join(", "), QString::fromStdString(c.features))
+                      : request.perClass ? tr("Learning %1 for one locality, then for every class…").arg(labels.join(", "))
                       : request.landscape.empty() ? tr("Learning %1…").arg(labels.join(", "))
                                                 : tr("Drawing the evidence landscape over %1, then learning…").arg(labels.join(", ")));
     learnButton_->setEnabled(false);
@@ -498,8 +532,10 @@ void LocalityPane::onStep(const LocalityStep& step)
     best_ = step.best.params;
     bestEvidence_ = step.best.logEvidence;
     applyValues(step.point.params);  // the sliders, the density and the orbits follow the optimiser
-    summary_->setText(tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so far: %6, log "
-                         "evidence %7.")
+    summary_->setText((learner() == "gp" ? tr("Learning by the GP, value %1 of at most %2 (%3): %4, log marginal "
+                                              "likelihood %5.\nBest so far: %6, log marginal likelihood %7.")
+                                         : tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so "
+                                              "far: %6, log evidence %7."))
                           .arg(step.index)
                           .arg(step.total)
                           .arg(QString::fromStdString(step.point.stage))
@@ -553,74 +589,6 @@ bool LocalityPane::showClass(int label)
                           .arg(it->second.test ? tr(", held-out recall %1").arg(*it->second.test, 0, 'f', 3) : QString())
                           .arg(state_->selectedIndex()));
     return true;
-}
-
-void LocalityPane::onFinished(std::shared_ptr<const LocalityResult> result)
-{
-    if (!result)
-        return;
-    last_ = result;
-    finished_ = true;
-    if (result->perClass) {
-        const orbit::PerClassResult& p = *result->perClass;
-        classes_.clear();
-        for (const orbit::ClassLocality& c : p.classes)
-            classes_[c.label] = c;
-        perClassView_->finish(p, result->globalConfusion, result->perClassConfusion);
-        applyValues(p.global.learned);
-        keepClasses();
-        QString text = tr("Learned every class's %1 (%2 classes, %3 training samples, %4 s). Log evidence %5 per class, "
-                          "%6 with one %7 for every class (a few nats per class is what the extra parameters buy; "
-                          "tens or more mean the classes want different localities).")
-                           .arg(valuesText(p.global.learned).section(' ', 0, 0))
-                           .arg(p.classes.size())
-                           .arg(p.trainRows)
-                           .arg(p.seconds, 0, 'f', 1)
-                           .arg(p.logEvidence, 0, 'f', 1)
-                           .arg(p.globalPerClassEvidence, 0, 'f', 1)
-                           .arg(valuesText(p.global.learned));
-        if (p.test && p.global.test)
-            text += tr("\nHeld-out accuracy: %1 per class, %2 with one locality, on %3 samples.")
-                        .arg(*p.test, 0, 'f', 3)
-                        .arg(*p.global.test, 0, 'f', 3)
-                        .arg(p.testRows.size());
-        text += tr("\nThe per-class distributions are kept in the settings (Training with blr, ridge or svm fits "
-                   "them); click a class to see it.");
-        summary_->setText(text);
-        learnButton_->setEnabled(true);
-        undoButton_->setEnabled(before_.has_value());
-        emit stopped(QString());
-        return;
-    }
-    const orbit::LearnResult& r = result->learn;
-    applyValues(r.learned);
-    std::size_t pilotEvaluations = 0;
-    for (const orbit::PilotLevel& level : r.pilots)
-        pilotEvaluations += level.trajectory.size();
-    const QString pilots = pilotEvaluations == 0 ? QString() : tr(" and %1 on cheap pilots").arg(pilotEvaluations);
-    QString text = tr("Learned %1 (log evidence %2) with %3 full-size evaluations%4 (%5, %6) on %7 training samples in %8 s.")
-                       .arg(valuesText(r.learned))
-                       .arg(r.logEvidence, 0, 'f', 2)
-                       .arg(r.trajectory.size())
-                       .arg(pilots, QString::fromStdString(r.method), r.converged ? tr("converged") : tr("budget spent"))
-                       .arg(r.trainRows)
-                       .arg(r.seconds, 0, 'f', 1);
-    if (r.test) {
-        const bool rmse = r.metric == "rmse";
-        const QString unit = QString::fromStdString(result->request.dataset->targetUnit);
-        text += tr("\nHeld-out %1 of the learned model: %2 on %3 samples.")
-                    .arg(rmse ? tr("RMSE") : tr("accuracy"),
-                         rmse ? QString::number(*r.test, 'f', 2) + (unit.isEmpty() ? QString() : " " + unit)
-                              : QString::number(*r.test, 'f', 3))
-                    .arg(r.testRows);
-    }
-    text += tr("\nThe Group panel now shows the learned distribution; Undo puts back the one from before.");
-    if (result->request.landscape.empty())
-        view_->setLearnedLandscape(result->learnedLandscape);
-    summary_->setText(text);
-    learnButton_->setEnabled(true);
-    undoButton_->setEnabled(before_.has_value());
-    emit stopped(QString());
 }
 
 } // namespace orbitui

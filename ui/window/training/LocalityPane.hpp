@@ -7,7 +7,10 @@
 // density and the Orbits gallery follow the optimiser; the end (or Cancel) leaves the best point in
 // the settings, and Undo puts back what they were before. With "per class" every class learns its own
 // parameters (PerClassView fills in class by class); the learned classes become the orbit settings'
-// per-class distributions (kept on Cancel), the single learned one their default.
+// per-class distributions (kept on Cancel), the single learned one their default. With the GP as the
+// learner the exact GP's log marginal likelihood learns one parameter with the bandwidth, signal and
+// noise (orbit::learnExactGp, on exact:r=R) on the same split; its values come as progress, its
+// curve (the best log marginal likelihood at each value it tried) when it ends.
 #include "state/LearnPicture.hpp"
 #include "state/OrbitSettings.hpp"
 #include "state/TrainingSettings.hpp"
@@ -27,6 +30,7 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QCheckBox;
+class QComboBox;
 class QSpinBox;
 class QWidget;
 
@@ -55,6 +59,10 @@ public:
     QSpinBox* evaluationsBox() const { return evaluations_; }
     QSpinBox* landscapeBox() const { return landscape_; }
     QCheckBox* perInputBox() const { return perInput_; }
+    /// The learner: "blr" (the evidence of Bayesian linear regression) or "gp" (the exact GP), as item data.
+    QComboBox* learnerBox() const { return learner_; }
+    /// The learner chosen: "blr" or "gp".
+    std::string learner() const;
     /// "Per class": learn every class's parameters (orbit::learnPerClass) instead of one set.
     QCheckBox* perClassBox() const { return perClass_; }
     PerClassView* perClassView() const { return perClassView_; }
@@ -94,7 +102,7 @@ public:
     /// Puts the session's choices in the form: the parameters to check (empty: the first offered;
     /// names the distribution does not have are ignored), the budget and the landscape points.
     void setChoices(const std::vector<std::string>& learn, int evaluations, int landscape, bool perInput = true,
-                    bool perClass = false);
+                    bool perClass = false, const std::string& learner = "blr");
     /// The result of the last finished learn (null before one).
     std::shared_ptr<const LocalityResult> lastResult() const { return last_; }
     /// Whether the last run ended with its result (false while one runs, and after a cancel, a
@@ -126,6 +134,10 @@ private:
     /// Writes the classes learned so far into the orbit settings' per-class distributions.
     void keepClasses();
     void onFinished(std::shared_ptr<const LocalityResult> result);
+    /// A GP learn's end: the first fold's parameter applied, its curve drawn, every fold in words.
+    void onExactFinished(const LocalityResult& result);
+    /// Enables the choices the learner uses (the GP: no per-input samples, landscape or per class).
+    void updateLearnerChoices();
     /// Writes `values` into the shared orbit settings (the sliders follow).
     void applyValues(const std::map<std::string, double>& values);
 
@@ -138,6 +150,7 @@ private:
     QSpinBox* landscape_;
     QCheckBox* perInput_;  ///< irf: independent orbit samples per input (mode=data)
     QCheckBox* perClass_;
+    QComboBox* learner_;
     PerClassView* perClassView_;
     std::map<int, orbit::ClassLocality> classes_;
     QPushButton* learnButton_;

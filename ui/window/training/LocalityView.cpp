@@ -86,6 +86,7 @@ void LocalityView::begin(std::vector<Parameter> params, std::vector<std::vector<
     landscapeCount_ = 0;
     best_ = -1;
     learnedLandscape_ = false;
+    marginalLikelihood_ = false;
     if (params_.size() == 2 && landscape_.size() == 2) {
         Eigen::MatrixXd m = Eigen::MatrixXd::Constant(Eigen::Index(landscape_[0].size()), Eigen::Index(landscape_[1].size()),
                                                       std::numeric_limits<double>::quiet_NaN());
@@ -153,6 +154,22 @@ void LocalityView::setLearnedLandscape(const std::vector<orbit::LandscapePoint>&
     redraw();
 }
 
+void LocalityView::showAsMarginalLikelihood()
+{
+    if (params_.size() != 1 || series_.size() < 5 || showsSurface())
+        return;
+    marginalLikelihood_ = true;
+    const QString quantity = tr("Log marginal likelihood");
+    const QString curveName = tr("the GP's log marginal likelihood at each value tried (bandwidth, signal and noise "
+                                 "fitted there)");
+    QChart* chart = chart_->chart();
+    setChartTitle(chart, tr("%1 over %2").arg(quantity, axisLabel(params_.front().name, params_.front().descriptor)));
+    if (yAxis_)
+        yAxis_->setTitleText(quantity.toLower());
+    series_[0]->setName(curveName);
+    series_[2]->setName(tr("golden-section steps"));
+}
+
 void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best)
 {
     path_.push_back(point);
@@ -183,6 +200,7 @@ LearnPicture LocalityView::picture() const
     for (const orbit::EvidencePoint& e : path_)
         p.path.push_back(drawn(e, true));
     p.best = best_;
+    p.marginalLikelihood = marginalLikelihood_;
     return p;
 }
 
@@ -201,6 +219,8 @@ void LocalityView::show(std::vector<Parameter> params, const LearnPicture& pictu
     path_ = picture.path;
     best_ = picture.best;
     redraw();
+    if (picture.marginalLikelihood)
+        showAsMarginalLikelihood();
 }
 
 void LocalityView::redraw()

@@ -46,6 +46,11 @@ public:
     /// mapped onto the full scale (orbit::learnLandscape); no evaluation of its own.
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
+    /// One parameter: the curve is the exact GP's log marginal likelihood, not the BLR evidence (the
+    /// title, the vertical axis and the legend say so; its steps are golden-section steps). show()
+    /// does it for a picture that says so.
+    void showAsMarginalLikelihood();
+
     /// What the view was fed since the last begin(), as data (the working state keeps it).
     LearnPicture picture() const;
     /// Draws `picture` again, as if fed point by point; `params` are its parameters' descriptions, in
@@ -74,6 +79,7 @@ private:
     int landscapeCount_ = 0;
     int best_ = -1;  ///< index into path_
     bool learnedLandscape_ = false;  ///< landscapePoints_ are the learn's own evaluations (setLearnedLandscape)
+    bool marginalLikelihood_ = false;  ///< showAsMarginalLikelihood since the last begin()
     QStackedWidget* stack_;
     ChartBox* chart_;
     HeatmapView* surface_;

@@ -3,10 +3,12 @@
 #include "render/ParameterLabels.hpp"
 #include "state/LabState.hpp"
 #include "widgets/FieldHighlight.hpp"
+#include "widgets/KernelEditor.hpp"
 #include "widgets/RegistryControls.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingCharts.hpp"
 
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QCheckBox>
@@ -79,12 +81,13 @@ QGroupBox* TrainingForm::buildFeatures()
 {
     preset_ = new QComboBox;
     preset_->setObjectName("preset");
-    for (const std::string& p : featurePresets()) {
+    for (const std::string& p : featurePresets()) {  // the registry's maps, then the exact kernel
         preset_->addItem(QString::fromStdString(p));
-        preset_->setItemData(preset_->count() - 1, QString::fromStdString(orbit::findFeatureMap(p)->doc), Qt::ToolTipRole);
+        preset_->setItemData(preset_->count() - 1, QString::fromStdString(presetDescriptor(p)->doc), Qt::ToolTipRole);
     }
     preset_->setToolTip(tr("The feature map: raw pixels, sorted Coulomb rows, random Fourier (rf), Nyström, or an "
-                           "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel. "
+                           "invariant map (irf, inystrom, gicdf, kif) that averages over the orbit of the Group panel, or "
+                           "no map: the exact invariant kernel (exact, for krr and gp). "
                            "gicdf uses thresholds over the measured range of its projections (span=auto); remove it "
                            "for the paper's fixed range."));
     s_ = new QSpinBox;
@@ -98,6 +101,10 @@ QGroupBox* TrainingForm::buildFeatures()
     spec_->setObjectName("spec");
     spec_->setToolTip(tr("The features spec actually used (CLI syntax, e.g. irf:s=500,r=16 or rf:s=1000+rf2:s=500); "
                          "edit it for options the controls above do not offer."));
+    kernel_ = new KernelEditor;
+    kernel_->kernelBox()->setToolTip(tr("The base kernel of the kernel maps (rf, irf, Nyström, kif), of krr and of the "
+                                        "exact kernel. The Gaussian's bandwidth is searched over the bandwidths of the "
+                                        "grid; another kernel takes the first of them (or its fixed σ)."));
     orbitInfo_ = new QLabel;
     orbitInfo_->setWordWrap(true);
     orbitInfo_->setStyleSheet("color: #555;");
@@ -112,6 +119,7 @@ QGroupBox* TrainingForm::buildFeatures()
     sr->addWidget(r_, 1);
     featuresForm->addRow(sr);
     featuresForm->addRow(tr("Spec"), spec_);
+    featuresForm->addRow(tr("Kernel"), kernel_);
     featuresForm->addRow(orbitInfo_);
     return features;
 }
@@ -178,7 +186,8 @@ QGroupBox* TrainingForm::buildGrid()
     costs_->setToolTip(tr("SVM costs C to try (comma-separated); large C fits the training data harder."));
     medians_ = new QLineEdit;
     medians_->setObjectName("medians");
-    medians_->setToolTip(tr("Gaussian bandwidths to try, as multiples of the median distance between samples."));
+    medians_->setToolTip(tr("Bandwidths as multiples of the median distance between samples: the Gaussian tries each, "
+                            "another kernel takes the first."));
     localityAxis_ = new QComboBox;
     localityAxis_->setToolTip(tr("A parameter of the orbit distribution to sweep: the locality of the invariance "
                                  "(for von Mises, small κ = nearly full rotation invariance)."));
@@ -202,6 +211,7 @@ void TrainingForm::connectControls()
     connect(r_, &QSpinBox::valueChanged, this, [this] { applyPreset(); });
     connect(spec_, &QLineEdit::textEdited, this, [this] { updateEnabled(); });
     connect(learner_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
+    connect(kernel_, &KernelEditor::changed, this, [this] { updateEnabled(); });
     connect(eval_, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); });
     connect(localityAxis_, &QComboBox::activated, this, [this] {
         wantedLocalityAxis_ = localityAxis_->currentData().toString().toStdString();
@@ -218,6 +228,7 @@ TrainingSettings TrainingForm::settingsFrom(bool strict) const
     const std::string line = spec_->text().trimmed().toStdString();
     s.spec = line == presetSpec(s.preset, s.s, s.r) ? std::string() : line;
     s.learner = learner_->currentData().toString().toStdString();
+    s.kernel = kernel_->choice().toStdString();
     s.eval = eval_->currentData().toString().toStdString();
     s.holdoutFraction = holdout_->value();
     s.k = k_->value();
@@ -232,6 +243,7 @@ TrainingSettings TrainingForm::settingsFrom(bool strict) const
     s.learnLandscape = localityPane_->landscapeBox()->value();
     s.learnPerInput = localityPane_->perInputBox()->isChecked();
     s.learnPerClass = localityPane_->perClassBox()->isChecked();
+    s.learnLearner = localityPane_->learner();
     s.subset = subset_->value();
     s.learningCurve = learningCurve_->isChecked();
     s.seed = static_cast<std::uint64_t>(seed_->value());
@@ -250,6 +262,7 @@ void TrainingForm::setSettings(const TrainingSettings& s)
         eval_->setCurrentIndex(std::max(0, eval_->findData(QString::fromStdString(s.eval))));
     }
     spec_->setText(QString::fromStdString(s.featureSpec()));
+    kernel_->setChoice(QString::fromStdString(s.kernel));
     holdout_->setValue(s.holdoutFraction);
     k_->setValue(s.k);
     lambdas_->setText(QString::fromStdString(formatNumberList(s.lambdas)));
@@ -257,7 +270,8 @@ void TrainingForm::setSettings(const TrainingSettings& s)
     medians_->setText(QString::fromStdString(formatNumberList(s.medians)));
     locality_->setText(QString::fromStdString(formatNumberList(s.locality)));
     wantedLocalityAxis_ = s.localityAxis;
-    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape, s.learnPerInput, s.learnPerClass);
+    localityPane_->setChoices(s.learn, s.learnEvaluations, s.learnLandscape, s.learnPerInput, s.learnPerClass,
+                              s.learnLearner);
     subset_->setValue(s.subset);
     learningCurve_->setChecked(s.learningCurve);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, std::numeric_limits<int>::max())));
@@ -296,13 +310,19 @@ void TrainingForm::refreshOrbitInfo()
 
 void TrainingForm::updateEnabled()
 {
-    const orbit::FeatureMapDescriptor* map = orbit::findFeatureMap(preset_->currentText().toStdString());
-    s_->setEnabled(map && !map->parameters.empty());  // raw and sorted have no size
+    const std::string preset = preset_->currentText().toStdString();
+    const orbit::FeatureMapDescriptor* map = presetDescriptor(preset);
+    const bool exact = orbit::isExactKernelSpec(preset);
+    s_->setEnabled(map && !map->parameters.empty() && !exact);  // raw and sorted have no size, the exact kernel no map
     r_->setEnabled(map && map->invariant && map->parameter("r"));
     const orbit::LearnerDescriptor* learner = orbit::findLearner(learner_->currentData().toString().toStdString());
     const std::string axis = learner ? learner->axis() : std::string();
     lambdas_->setEnabled(axis == "lambda");
     costs_->setEnabled(axis == "C");
+    const std::string spec = spec_->text().trimmed().toStdString();
+    const bool kernelUsed = usesGaussianKernel(spec, learner ? learner->name : std::string());
+    kernel_->setEnabled(kernelUsed);
+    medians_->setEnabled(kernelUsed && kernel_->usesMedian() && !(learner && learner->exactKernel));
     const orbit::EvaluationKind eval = evaluationOf(eval_->currentData().toString());
     holdout_->setEnabled(eval == orbit::EvaluationKind::HoldOut);
     k_->setEnabled(eval == orbit::EvaluationKind::KFold);
@@ -311,7 +331,9 @@ void TrainingForm::updateEnabled()
     if (auto* model = qobject_cast<QStandardItemModel*>(eval_->model()))
         if (QStandardItem* item = model->item(eval_->findData(QString(orbit::toString(orbit::EvaluationKind::Folds)))))
             item->setEnabled(hasFolds || eval == orbit::EvaluationKind::Folds);
-    const bool invariant = isInvariantSpec(spec_->text().trimmed().toStdString());
+    // The exact kernel machines search no distribution parameter (Learn locality learns it).
+    const bool invariant = isInvariantSpec(spec) && !orbit::isExactKernelSpec(spec);
+    learningCurve_->setEnabled(!orbit::isExactKernelSpec(spec));  // the exact machines draw none (orbit::trainExact)
     localityAxis_->setEnabled(invariant && localityAxis_->count() > 1);
     locality_->setEnabled(invariant && !localityAxis_->currentData().toString().isEmpty());
 }
@@ -319,7 +341,7 @@ void TrainingForm::updateEnabled()
 void TrainingForm::markFields(FieldHighlight* fields) const
 {
     fields->add("features", spec_);
-    fields->add("kernel", medians_);  // the panel's kernel is the Gaussian of the bandwidth list
+    fields->add("kernel", kernel_->kernelBox());
     for (const char* f : {"group", "distribution"})
         fields->add(f, orbitInfo_);  // set in the Group panel: the line that shows them
     fields->add("learner", learner_);

@@ -23,6 +23,7 @@ class QSpinBox;
 namespace orbitui {
 
 class FieldHighlight;
+class KernelEditor;
 class LabState;
 class LocalityPane;
 
@@ -47,6 +48,8 @@ public:
     void updateEnabled();
 
     QLineEdit* specEdit() const { return spec_; }
+    /// The base kernel of the maps, krr and the exact machines (the registry's kernels).
+    KernelEditor* kernelEditor() const { return kernel_; }
     /// Tells `fields` which control shows each of the core's fields (orbit/util/Error.hpp) and this
     /// form's own lists, so a refused setting marks its control.
     void markFields(FieldHighlight* fields) const;
@@ -69,6 +72,7 @@ private:
     QSpinBox* r_;
     QLineEdit* spec_;
     QLabel* orbitInfo_;
+    KernelEditor* kernel_;
     QComboBox* learner_;
     QComboBox* eval_;
     QDoubleSpinBox* holdout_;

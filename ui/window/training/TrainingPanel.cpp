@@ -15,6 +15,8 @@
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingRunControl.hpp"
 
+#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QChart>
@@ -329,6 +331,7 @@ bool TrainingPanel::run()
         const TrainingSettings s = form_->settingsFrom(true);
         if (evaluationOf(QString::fromStdString(s.eval)) == orbit::EvaluationKind::Folds && ds->folds.empty())
             throw orbit::SpecError("eval", "these data have no folds of their own; choose hold-out or k-fold", s.eval);
+        checkTrainingKernel(s);  // one bandwidth for a kernel the grid does not search
         form_->remember(s);
         request.config = makeTrainConfig(s, state_->orbitSettings());
         if (const auto perClass = perClassTrainConfig(s, state_->orbitSettings())) {  // a per-class learn's result
@@ -436,18 +439,20 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
         score += tr(" · MAE %1%2").arg(QString::number(r.mae, 'f', 2), unitSuffix);
     if (r.logEvidence)
         score += tr(" · log evidence %1").arg(*r.logEvidence, 0, 'g', 6);
-    summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5 (%6 features)%7 · %8 · %9")
+    // The exact kernel machines have no features: their spec says what they use.
+    const QString features = r.featureDim > 0 ? tr(" (%1 features)").arg(r.featureDim) : QString();
+    summary_->setText(tr("%1<br>%2 of %3 samples of %4 · %5%6%7 · %8 · %9")
                           .arg(score)
                           .arg(result->samples)
                           .arg(q.dataset->count())
-                          .arg(data.toHtmlEscaped(), QString::fromStdString(r.featureSpec).toHtmlEscaped())
-                          .arg(r.featureDim)
+                          .arg(data.toHtmlEscaped(), QString::fromStdString(r.featureSpec).toHtmlEscaped(), features)
                           .arg(q.config.group.empty()
                                    ? QString()
                                    : tr(" over %1, %2").arg(QString::fromStdString(q.config.group),
                                                             QString::fromStdString(q.config.dist).toHtmlEscaped()))
                           .arg(QString::fromStdString(q.config.learner), durationText(r.seconds)));
-    if (result->curve.x.size() < 2)
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(q.config.learner);
+    if (result->curve.x.size() < 2 && !(learner && learner->exactKernel))  // the GP fits its own: no grid
         summary_->setText(summary_->text() +
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));
@@ -457,6 +462,8 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
     drawScoreChart(scoreChart_, result->result, result->curve, unit);
     drawConfusion(*result);
     drawLearningCurve(curveChart_, result->result, unit);
+    if (orbit::isExactKernelSpec(q.config.features))
+        curveChart_->setNote(tr("The exact kernel machines draw no learning curve."));
     stack_->setCurrentIndex(1);
     resultTabs_->setCurrentIndex(0);
     emit statusMessage(tr("Training finished: %1 %2%3").arg(metricName(r), scoreText(r, r.mean), unitSuffix));

@@ -13,6 +13,7 @@
 #include "window/training/TrainingPanel.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
+#include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -329,6 +330,7 @@ private slots:
         for (const orbit::FeatureMapDescriptor& m : orbit::featureMapDescriptors())
             if (!m.secondLayer)
                 maps << QString::fromStdString(m.name);
+        maps << QString::fromStdString(orbit::exactKernelDescriptor().name);  // the exact kernel last, for krr and gp
         QStringList presets;
         for (const std::string& p : featurePresets())
             presets << QString::fromStdString(p);
