@@ -480,7 +480,11 @@ ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const 
 
 Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progress) const
 {
-    const MatrixXfR F = transformAll(*map_, X, progress);
+    return featureScores(transformAll(*map_, X, progress));
+}
+
+Eigen::MatrixXd ModelPredictor::featureScores(const MatrixXfR& F) const
+{
     if (model_.isKernelRidge()) return kernelRidgeScores(F, model_.support, supportNorms_, sigma_, model_.dual);
     return linearScores(F, model_.weights, model_.bias);
 }

@@ -155,6 +155,8 @@ public:
     const FeatureMap& map() const { return *map_; }
     /// linearScores (or kernelRidgeScores) of transformAll(X): N x C.
     Eigen::MatrixXd scores(const MatrixXfR& X, const Progress& progress = {}) const;
+    /// The learner's part: linearScores (or kernelRidgeScores) of features F of the map (N x dim).
+    Eigen::MatrixXd featureScores(const MatrixXfR& F) const;
     std::vector<int> classes(const Eigen::MatrixXd& scores) const;
     std::vector<double> targets(const Eigen::MatrixXd& scores) const;
 
