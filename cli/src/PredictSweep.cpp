@@ -146,7 +146,9 @@ int runSweep(const Args& args, Io& io, const ModelPredictor& predictor, const On
             j["mc_error"] = std::isfinite(mc) ? Json(mc) : Json(nullptr);
             j["mc_error_how"] = e.how;
             if (std::isfinite(mc)) {
-                const bool within = sd <= 2.0 * mc;
+                // Twice the error, and the float rounding of a model without any (a few ulp of the energy).
+                const double rounding = 1e-9 * std::max(std::abs(*lo), std::abs(*hi));
+                const bool within = sd <= 2.0 * mc + rounding;
                 j["within_mc_error"] = within;
                 text += "; Monte Carlo error " + formatNumber(mc) + " (" + e.how + "): the permutations' spread is " +
                         (within ? "within it" : "larger than it (not invariant)");
