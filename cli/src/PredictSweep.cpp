@@ -40,7 +40,7 @@ OneInput oneInputOf(const Args& args, const SavedModel& model, Io& io)
         std::string note;
         in.x = loadImageAsInput(args.text("input"), model.map.shape, &note);
         if (!note.empty()) io.err << "note: " << note << "\n";
-        in.index = std::size_t(args.integer("index", 0, 0, 1LL << 40));
+        in.index = std::size_t(args.integer("index", 0, 0, 1000000));
         in.what = args.text("input");
         return in;
     }
