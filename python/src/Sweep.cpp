@@ -4,9 +4,6 @@
 
 #include "orbit/experiments/PredictSweep.hpp"
 #include "orbit/models/SavedModel.hpp"
-#include "orbit/util/Spec.hpp"
-
-#include <cmath>
 
 #include <pybind11/stl.h>
 
@@ -28,10 +25,7 @@ py::dict sweepOf(const py::dict& model, const py::array& x, const std::string& p
     orbit::SweepRange range;
     range.parameter = orbit::parseSweepParameter(parameter);
     range.values = values;
-    for (double t : values)
-        if ((range.parameter == orbit::SweepParameter::Scale && !(t > 0)) ||
-            (range.parameter == orbit::SweepParameter::Permutation && (t < 0 || t != std::floor(t))))
-            throw orbit::SpecError("sweep", "scale factors must be > 0, permutation values whole and >= 0", orbit::formatNumber(t));
+    for (double t : values) orbit::checkSweepValue(range.parameter, t);
     const orbit::MatrixXfR input = rows.all();
     orbit::SweepResult r;
     {

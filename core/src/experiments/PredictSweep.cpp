@@ -80,14 +80,17 @@ SweepRange parseSweep(const std::string& text)
         const double t = i == *count - 1 ? *to : *from + double(i) * (*to - *from) / double(*count - 1);
         r.values.push_back(t);
     }
-    for (double t : r.values) {
-        if (r.parameter == SweepParameter::Scale && !(t > 0))
-            throw SpecError("sweep", "scale factors must be > 0", formatNumber(t));
-        if (r.parameter == SweepParameter::Permutation && (t < 0 || t != std::floor(t)))
-            throw SpecError("sweep", "permutation values are shuffle numbers, whole and >= 0 (0 is the molecule as it is)",
-                            formatNumber(t));
-    }
+    for (double t : r.values) checkSweepValue(r.parameter, t);
     return r;
+}
+
+void checkSweepValue(SweepParameter parameter, double t)
+{
+    if (!std::isfinite(t)) throw SpecError("sweep", "values must be finite", formatNumber(t));
+    if (parameter == SweepParameter::Scale && !(t > 0)) throw SpecError("sweep", "scale factors must be > 0", formatNumber(t));
+    if (parameter == SweepParameter::Permutation && (t < 0 || t != std::floor(t) || t > 1e15))
+        throw SpecError("sweep", "permutation values are shuffle numbers, whole and >= 0 (0 is the molecule as it is)",
+                        formatNumber(t));
 }
 
 std::shared_ptr<const Group> makeSweepGroup(SweepParameter parameter)
@@ -126,6 +129,7 @@ std::vector<int> permutationOfAtoms(int n, int atoms, std::uint64_t k, std::uint
 
 GroupElement sweepElement(SweepParameter parameter, double t, const float* x, const Shape& shape, std::uint64_t seed)
 {
+    checkSweepValue(parameter, t);
     GroupElement g;
     switch (parameter) {
     case SweepParameter::Rotation: {

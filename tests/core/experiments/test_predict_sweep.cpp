@@ -70,6 +70,10 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(SpecError, checkSweepInput(SweepParameter::Permutation, DataKind::Images));
         QVERIFY_THROWS_EXCEPTION(SpecError, checkSweepInput(SweepParameter::Rotation, DataKind::Coulomb));
         checkSweepInput(SweepParameter::Scale, DataKind::Images);
+        // The values a caller other than parseSweep gives (the window, Python) are checked too.
+        QVERIFY_THROWS_EXCEPTION(SpecError, sweepElement(SweepParameter::Permutation, -1, nullptr, {4, 4, 1}, 0));
+        QVERIFY_THROWS_EXCEPTION(SpecError, sweepElement(SweepParameter::Scale, 0, nullptr, {4, 4, 1}, 0));
+        QVERIFY_THROWS_EXCEPTION(SpecError, sweepElement(SweepParameter::Rotation, std::nan(""), nullptr, {4, 4, 1}, 0));
     }
 
     void elementsOfEachParameter()

@@ -35,10 +35,14 @@ struct SweepRange {
 /// ("rotation:0:360:73" is every 5 degrees). Permutation values must be whole numbers >= 0, scale
 /// values > 0. Throws SpecError("sweep") naming the value.
 SweepRange parseSweep(const std::string& text);
+/// SpecError("sweep") naming t unless it is a value `parameter` takes: finite, scale > 0,
+/// permutation a whole number >= 0. parseSweep, sweepElement and the Python module check with it.
+void checkSweepValue(SweepParameter parameter, double t);
 
 /// The group element of the registry's group for `parameter` at `t`: RotationGroup (theta = t
 /// degrees in radians, brought into (-pi, pi]), TranslationGroup (dx or dy = t), ScaleGroup
-/// (scale = t), PermutationGroup (permutationOfAtoms). makeSweepGroup is that group.
+/// (scale = t), PermutationGroup (permutationOfAtoms); checkSweepValue(parameter, t) first.
+/// makeSweepGroup is that group.
 GroupElement sweepElement(SweepParameter parameter, double t, const float* x, const Shape& shape, std::uint64_t seed);
 std::shared_ptr<const Group> makeSweepGroup(SweepParameter parameter);
 
