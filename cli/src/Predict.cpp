@@ -68,6 +68,7 @@ void writePredictions(const std::string& path, const SavedModel& m, const Eigen:
 int runPredict(const Args& args, Io& io)
 {
     if (io.ranks.size() > 1) throw SpecError("--model", "predict runs in one process (start it without mpirun)");
+    if (args.has("index") || args.has("input") || args.has("sweep")) return runPredictOne(args, io);
     const std::string path = args.required("model");
     const auto t0 = std::chrono::steady_clock::now();
     const SavedModel model = loadModel(path);
@@ -159,12 +160,23 @@ Command predictCommand()
     std::vector<Option> options;
     options.push_back({"model", "", false, "M.npz", "the saved model (train --save-model, or Python's save_model)"});
     for (const auto& o : dataOptions())
-        if (o.name != "index") options.push_back(o);
+        options.push_back(o.name == "index" ? Option{"index", "", false, "I",
+                                                     "predict row I alone (0-based, after --n and the other preparation); "
+                                                     "with --input, the row whose group-sample stream the image uses (default 0)"}
+                                            : o);
     for (const auto& o : recipeOptions()) options.push_back(o);
-    options.push_back({"out", "o", false, "P.csv", "write row,prediction (and score_CLASS per class) for every row"});
+    options.push_back({"input", "", false, "IMAGE", "predict this image instead of a data row (made grey and scaled to the "
+                                                    "model's input shape as the loader reads images; a note says so)"});
+    options.push_back({"sweep", "", false, "NAME:FROM:TO:COUNT",
+                       "move the one input over COUNT >= 2 values of rotation (degrees), translation-x, translation-y "
+                       "(pixels), scale (factor) or permutation (molecules: 0 as it is, k >= 1 the k-th seeded shuffle "
+                       "of its atoms) and predict each"});
+    options.push_back({"out", "o", false, "P.csv", "write row,prediction (and score_CLASS per class) for every row; with "
+                                                   "--sweep t and score_CLASS per class, or t,value[,lower,upper]"});
     return {"predict",
             "predict every row of a dataset with a saved model, and score it when the data have labels",
-            "predict --model M.npz --data FILE [--format F] [--n N --rotate ...] [--out P.csv] [--json]",
+            "predict --model M.npz --data FILE [--format F] [--n N --rotate ...] [--index I | --input IMAGE] "
+            "[--sweep NAME:FROM:TO:COUNT] [--out P.csv] [--json]",
             "The model's map is rebuilt from the file (its spec, seed and kept rows: the same features as when it\n"
             "was trained) and its learner predicts every row (linear, or krr against its saved training rows).\n"
             "An exact kernel machine (exact:r=R, krr or gp) has no map: row j of the data draws its group samples\n"
@@ -173,7 +185,11 @@ Command predictCommand()
             "Data of another shape than the model was trained on are refused, and so is a file written by a\n"
             "newer Orbit Lab, or one cut short or altered (each array's CRC-32 is checked).\n"
             "--json prints {rows, model {features, learner, outputs}, metric and score (accuracy, or rmse with\n"
-            "mae) when the data have labels or targets, seconds, out}. The CSV's numbers round-trip (17 digits).\n",
+            "mae) when the data have labels or targets, seconds, out}. The CSV's numbers round-trip (17 digits).\n"
+            "--index I (or --input IMAGE) predicts one input in one call: the bits a sweep gives at the identity.\n"
+            "--sweep moves it with the group registry's action (rotation 0..360: rotation:0:360:73) and prints\n"
+            "where the top class changes; for a regression model and permutation, the energy's spread next to\n"
+            "the model's Monte Carlo error (its standard deviation over 32 draws of its group samples).\n",
             options,
             runPredict};
 }

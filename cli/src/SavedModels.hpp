@@ -18,6 +18,8 @@ void checkSaveModel(const Args& args, const Io& io);
 /// {path, features, learner, chosen, train_rows, dims, bytes (the file's size), size (modelFileSize's
 /// text), support_rows (krr)}.
 Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& config, const TrainResult& result, Io& io);
+/// predict with --index I, --input IMAGE or --sweep: one input, or its sweep (PredictSweep.cpp).
+int runPredictOne(const Args& args, Io& io);
 /// train's text line for a saved model: its split, point, path and size.
 void printSavedModel(std::ostream& out, const Json& saved);
 

@@ -5,6 +5,7 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/evaluation/Progress.hpp"
 #include "orbit/util/ComputeBudget.hpp"
+#include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <pybind11/numpy.h>
@@ -207,5 +208,9 @@ inline Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::forcecast>&
 
 /// The exact invariant kernel machines' functions (ExactKernels.cpp).
 void registerExactKernels(py::module_& m);
+/// A saved model from the module's model dict (Module.cpp's modelFrom).
+using ModelFromDict = orbit::SavedModel (*)(const py::dict&);
+/// orbitlab._orbitlab.sweep (Sweep.cpp).
+void registerSweep(py::module_& m, ModelFromDict modelFrom);
 
 } // namespace orbitpy

@@ -540,6 +540,7 @@ PYBIND11_MODULE(_orbitlab, m)
     m.doc() = "The Orbit Lab core (C++) for the orbitlab package: feature maps, learners, locality learning, saved models.";
     registerErrors();
     registerExactKernels(m);
+    registerSweep(m, &modelFrom);
 
     py::class_<FittedMap>(m, "FittedMap")
         .def_property_readonly("dim", [](const FittedMap& f) { return f.map->dim(); })

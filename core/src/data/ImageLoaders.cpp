@@ -107,6 +107,40 @@ Dataset loadImage(const std::string& path, const LoadOptions& options)
     return finish(std::move(d), path, Format::Image);
 }
 
+std::vector<float> loadImageAsInput(const std::string& path, const Shape& shape, std::string* note)
+{
+    if (shape.height < 1 || shape.width < 1 || (shape.channels != 1 && shape.channels != 3))
+        throw ContractError("loadImageAsInput", "an image input has 1 or 3 channels and a positive size");
+    cv::Mat img = readImage(path, LoadOptions{}.maxBytes);
+    const std::string was = describe(img);
+    std::string changed;
+    if (img.channels() == 3 && shape.channels == 1) {
+        cv::Mat grey;
+        cv::cvtColor(img, grey, cv::COLOR_RGB2GRAY);
+        img = grey;
+        changed = "made grey";
+    } else if (img.channels() == 1 && shape.channels == 3) {
+        cv::Mat rgb;
+        cv::cvtColor(img, rgb, cv::COLOR_GRAY2RGB);
+        img = rgb;
+        changed = "grey repeated in R, G and B";
+    }
+    if (img.rows != shape.height || img.cols != shape.width) {
+        const bool shrink = img.rows * img.cols > shape.height * shape.width;
+        cv::Mat resized;
+        cv::resize(img, resized, cv::Size(shape.width, shape.height), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+        img = resized;
+        changed += std::string(changed.empty() ? "" : ", ") + "scaled to " + std::to_string(shape.height) + "x" +
+                   std::to_string(shape.width);
+    }
+    if (!img.isContinuous()) img = img.clone();
+    if (note) *note = changed.empty() ? std::string() : path + " (" + was + ") " + changed + " for the model's input shape";
+    const float* p = img.ptr<float>(0);
+    std::vector<float> out(p, p + shape.dim());
+    for (float& v : out) v = std::clamp(v, 0.0f, 1.0f);
+    return out;
+}
+
 Dataset loadImageFolder(const std::string& path, const LoadOptions& options)
 {
     requireDirectory(path);

@@ -72,7 +72,7 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
 }
 
 Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& supportOrbits, int r, const MatrixXfR& X,
-                                 const Progress& progress)
+                                 const Progress& progress, std::int64_t firstRow)
 {
     if (!model.isExact()) throw ContractError("exactModelScores", "not an exact kernel machine");
     requireSize("exactModelScores", "support orbit rows", supportOrbits.rows(), model.support.rows() * r);
@@ -87,7 +87,7 @@ Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& suppo
         reportProgress(progress, double(b0) / double(std::max<Eigen::Index>(1, n)),
                        "exact kernel " + std::to_string(b0) + "/" + std::to_string(n));
         std::vector<std::int64_t> streams(std::size_t(w), 0);
-        for (Eigen::Index j = 0; j < w; ++j) streams[std::size_t(j)] = model.firstStream + b0 + j;
+        for (Eigen::Index j = 0; j < w; ++j) streams[std::size_t(j)] = model.firstStream + firstRow + b0 + j;
         int rb = 0;
         const MatrixXfR orbits = exactOrbitRows(MatrixXfR(X.middleRows(b0, w)), streams, model.map.kind, model.map.shape,
                                                 model.map.group, model.map.dist, r, model.orbitSeed, &rb);

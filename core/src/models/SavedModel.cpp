@@ -569,7 +569,16 @@ const FeatureMap& ModelPredictor::map() const
 Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progress) const
 {
     if (model_.isExact()) return exactModelScores(model_, supportOrbits_, exactR_, X, progress);
-    const MatrixXfR F = transformAll(*map_, X, progress);
+    return featureScores(transformAll(*map_, X, progress));
+}
+
+Eigen::MatrixXd ModelPredictor::exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress) const
+{
+    return exactModelScores(model_, supportOrbits_, exactR_, X, progress, firstRow);
+}
+
+Eigen::MatrixXd ModelPredictor::featureScores(const MatrixXfR& F) const
+{
     if (model_.isKernelRidge()) return kernelRidgeScores(F, model_.support, supportNorms_, sigma_, model_.dual);
     return linearScores(F, model_.weights, model_.bias);
 }

@@ -67,6 +67,13 @@ Dataset loadIdx(const std::string& path, const LoadOptions& options = {});
 Dataset loadCifar(const std::string& path, const LoadOptions& options = {});
 Dataset loadAmat(const std::string& path, const LoadOptions& options = {});
 Dataset loadImage(const std::string& path, const LoadOptions& options = {});
+/// One image file as an input of `shape` (the Predict view's dropped or drawn image, `predict
+/// --input`): read as loadImage reads it (values in [0, 1], rows from the top, RGB or grey), made
+/// grey (OpenCV's RGB-to-grey weights) for a shape of one channel or RGB (grey repeated) for three,
+/// and resized to shape's height x width (area averaging when it shrinks, bilinear when it grows).
+/// `note`, when given, says in one line what was changed (empty when the file already had the
+/// shape). LoadError as loadImage for a file that is not an image.
+std::vector<float> loadImageAsInput(const std::string& path, const Shape& shape, std::string* note = nullptr);
 Dataset loadImageFolder(const std::string& path, const LoadOptions& options = {});
 Dataset loadDigitsSheet(const std::string& path, const LoadOptions& options = {});
 Dataset loadMat(const std::string& path, const LoadOptions& options = {});

@@ -28,11 +28,12 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
                          const std::string& group, const std::string& dist, int r, std::uint64_t seed, int* rOut);
 
 /// Decision values (N x C) of an exact model for the rows X, row j drawing its group samples from
-/// the sub-stream firstStream + j: kTransformBlockRows rows at a time, the rectangular orbit
+/// the sub-stream firstStream + firstRow + j (firstRow: where X's first row sits in the data; 0 for
+/// a whole file, I for the one row I of a sweep): kTransformBlockRows rows at a time, the rectangular orbit
 /// distances to the support rows' samples (supportOrbits, r per row), the invariant kernel at the
 /// model's bandwidth, then dualScores (gp: times the signal variance). Every step's bits depend on
 /// the row alone, so the rows the run scored get the run's own bits. Cancelled from `progress`.
 Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& supportOrbits, int r, const MatrixXfR& X,
-                                 const Progress& progress = {});
+                                 const Progress& progress = {}, std::int64_t firstRow = 0);
 
 } // namespace orbit

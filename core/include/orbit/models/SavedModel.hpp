@@ -180,6 +180,11 @@ public:
     /// linearScores (or kernelRidgeScores) of transformAll(X): N x C; exactModelScores for an
     /// exact model.
     Eigen::MatrixXd scores(const MatrixXfR& X, const Progress& progress = {}) const;
+    /// The learner's part: linearScores (or kernelRidgeScores) of features F of the map (N x dim).
+    Eigen::MatrixXd featureScores(const MatrixXfR& F) const;
+    /// An exact model's scores of the rows X whose first sits at data row firstRow (its group
+    /// samples from that row's sub-stream: exactModelScores).
+    Eigen::MatrixXd exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress = {}) const;
     std::vector<int> classes(const Eigen::MatrixXd& scores) const;
     std::vector<double> targets(const Eigen::MatrixXd& scores) const;
 

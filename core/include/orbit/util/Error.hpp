@@ -90,6 +90,8 @@ private:
 ///   per-class                learning every class's locality                --per-class
 ///   class                    the one class a locality objective fits        (none)
 ///   dist-per-class           a distribution per class ("C=SPEC;...")        --dist-per-class
+///   sweep                    a sweep of one input (NAME:FROM:TO:COUNT)      --sweep
+///   input                    an image given as the one input of a model     --input
 ///
 /// Fields without a flag (labels, targets, lambda, ...) name a property of the data or a
 /// parameter of a learner in the same words.
