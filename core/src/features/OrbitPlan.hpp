@@ -5,7 +5,8 @@
 // The template trick. An invariant map averages a function of <g x, t> (or of k(g x, t)) over
 // g ~ q, for templates t (random Fourier directions, landmarks, CDF templates, training rows).
 //  - When the action is unitary, <g x, t> = <x, g^-1 t>, and so is k(g x, t) = k(x, g^-1 t) for
-//    the base kernels (they depend on inner products and norms only).
+//    the base kernels of inner products and norms (Gaussian, Matérn, polynomial). The Laplacian's
+//    L1 distances keep it only when g permutes coordinates (Group::permutesCoordinates).
 //  - When q is symmetric (q(g) = q(g^-1)) and does not depend on x, g^-1 ~ q as well.
 // Then E_g f(<g x, t>) = E_g f(<x, g t>): the group moves onto the templates. fit() moves them once
 // (prepareTemplates: r blocks, block k = g_k^-1 T, the same r shared elements for every input), and
