@@ -323,6 +323,21 @@ private slots:
         quarter->fit(X, 4);
         QVERIFY(!quarter->usesRowIndex());
     }
+
+    // The second layer is a Gaussian hyperkernel on the first layer's features and takes no base
+    // kernel of its own: with the Laplacian the first layer (here inystrom over permutations) runs
+    // on L1 distances and the two layers fit and transform.
+    void laplacianFirstLayerUnderTheSecondLayer()
+    {
+        const MatrixXfR X = orbittest::symmetricMatrices(30, 4, 44);
+        const FeatureContext c = laplacianContext(DataKind::Coulomb, Shape{4, 4, 1}, "permutation", "noisysort:sigma=1", 5.0);
+        auto f = makeFeatureMap("inystrom:s=20,r=3+rf2:s=64", c);
+        f->fit(X, 6);
+        QVERIFY2(f->kernel().find("laplacian") != std::string::npos, f->kernel().c_str());
+        const MatrixXfR F = f->transform(X);
+        QCOMPARE(F.cols(), Eigen::Index(64));
+        QVERIFY(F.allFinite() && F.norm() > 0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestNystrom)
