@@ -22,8 +22,12 @@ KernelInvariantFeatures::KernelInvariantFeatures(FeatureContext context, int tem
     if (pooling == Pooling::Moments && (moments < 1 || moments > 16))
         throw SpecError("features.eta", "moments:n needs 1 <= n <= 16", std::to_string(moments));
     if (!context_.kernel) throw SpecError("kernel", "kif needs a base kernel");
-    if (!context_.kernel->fromProducts())
-        throw SpecError("kernel", "kif is built on inner products: the laplacian kernel's L1 distances do not come from them",
+    // Pal & Savvides' features need a unitary kernel, k(g x, g y) = k(x, y) (their Definition 2.2):
+    // the Laplacian's L1 distances are kept by permutations of coordinates only.
+    if (context_.group && !detail::OrbitPlan::kernelMovesWithGroup(context_))
+        throw SpecError("kernel",
+                        "kif needs k(g x, g y) = k(x, y) (Pal & Savvides' unitary kernel), and the laplacian kernel's L1 "
+                        "distances keep it only under groups that permute coordinates, not " + context_.group->spec(),
                         context_.kernel->spec());
 }
 
@@ -54,7 +58,7 @@ void KernelInvariantFeatures::fit(const MatrixXfR& X, std::uint64_t seed, const 
         throw SpecError("features.k", "more templates than training rows (" + std::to_string(X.rows()) + ")",
                         std::to_string(K_));
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "features", true));
+        detail::OrbitPlan::make(context_, r_, "templates", deriveSeed(seed, 2), "features", true, true));
     plan->fold.n = 0;
     plan->useWholeFiniteGroup();
     Rng rng = makeRng(seed, 1);
@@ -75,17 +79,25 @@ void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, s
     out.resize(Eigen::Index(end - begin), D);
     out.setConstant(pooling_ == Pooling::Max ? -std::numeric_limits<float>::infinity() : 0.0f);
     const BaseKernel& kernel = *context_.kernel;
+    const bool l1 = !kernel.fromProducts();
+    const float invSigma = l1 ? static_cast<float>(1.0 / kernel.sigma()) : 0.0f;
     detail::forEachBlockOrTile(end - begin, plan_->blockInputs(), true, [&](std::size_t b0, std::size_t b1, bool tiles) {
         const MatrixXfR in = plan_->prepareInputs(X, begin + b0, begin + b1);
-        const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
+        const Eigen::VectorXf inNorm2 = l1 ? Eigen::VectorXf() : Eigen::VectorXf(in.rowwise().squaredNorm());
         float* o = out.data() + Eigen::Index(b0) * D;
         // Writes the features of templates j0.. only; v is scratch (each tile's copy has its own).
         // It is an Eigen vector for its alignment: Eigen's vectorised exp peels the first elements of
         // an unaligned buffer into scalar code, which rounds differently, so a malloc'd scratch gave
-        // features that changed in the last bit from run to run.
+        // features that changed in the last bit from run to run. For the Laplacian p holds the L1
+        // distances ||x - g t||_1 and v = exp(-p / sigma).
         auto pool = [&, v = Eigen::VectorXf()](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index m, int k) mutable {
-            v = Eigen::Map<const Eigen::VectorXf>(p, m);
-            kernel.fromInnerProducts(v.data(), 1, m, m, inNorm2.data() + i, tNorm2_.data() + Eigen::Index(k) * K_ + j0);
+            if (l1) {
+                v.resize(m);
+                detail::laplacianRow(p, v.data(), m, invSigma);
+            } else {
+                v = Eigen::Map<const Eigen::VectorXf>(p, m);
+                kernel.fromInnerProducts(v.data(), 1, m, m, inNorm2.data() + i, tNorm2_.data() + Eigen::Index(k) * K_ + j0);
+            }
             float* row = o + i * D;
             for (Eigen::Index t = 0; t < m; ++t) {
                 const Eigen::Index j = j0 + t;
@@ -100,7 +112,10 @@ void KernelInvariantFeatures::transform(const MatrixXfR& X, std::size_t begin, s
                 }
             }
         };
-        detail::poolTemplates(in, TG_, G, K_, pool, tiles);
+        if (l1)
+            detail::poolTemplateDistances(in, TG_, G, K_, pool, tiles);
+        else
+            detail::poolTemplates(in, TG_, G, K_, pool, tiles);
     });
     if (pooling_ != Pooling::Max) out *= 1.0f / float(G);
 }

@@ -56,9 +56,11 @@ void checkTemplates(const Spec& s, const FeatureContext& c, const std::string& c
                                countKey + (moved ? " x r x d templates" : " x d templates"), s.text(countKey, ""));
 }
 
+/// Whether the map will move its templates (the template trick). inystrom evaluates the base kernel
+/// at (g x, z), which with the Laplacian moves onto the landmarks only for permutations of coordinates.
 bool movesTemplates(const Spec& s, const FeatureMapDescriptor& d, const FeatureContext& c)
 {
-    return detail::OrbitPlan::wouldUseTemplates(c, readText(s, param(d, "mode")));
+    return detail::OrbitPlan::wouldUseTemplates(c, readText(s, param(d, "mode")), s.name == "inystrom");
 }
 
 InvariantRandomFourier::Form form(const Spec& s, const FeatureMapDescriptor& d)

@@ -27,13 +27,16 @@ namespace {
 
 constexpr Eigen::Index kTile = 256;
 
-/// The lower triangle of K_ZZ in double, tile by tile (each tile one sequential product, so the
-/// bits do not depend on the thread count), reporting every row of tiles.
+/// The lower triangle of K_ZZ in double, tile by tile (each tile one sequential product, or for the
+/// Laplacian one block of L1 distances, so the bits do not depend on the thread count), reporting
+/// every row of tiles. The Laplacian's distances are the float ones transform() pools (the same
+/// ordered sums, l1DistanceBlock), its exponential in double.
 Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Progress& progress)
 {
     const Eigen::Index s = Z.rows();
-    const Eigen::MatrixXd Zd = Z.cast<double>();
-    const Eigen::VectorXd n2 = Zd.rowwise().squaredNorm();
+    const bool l1 = !k.fromProducts();
+    const Eigen::MatrixXd Zd = l1 ? Eigen::MatrixXd() : Eigen::MatrixXd(Z.cast<double>());
+    const Eigen::VectorXd n2 = l1 ? Eigen::VectorXd() : Eigen::VectorXd(Zd.rowwise().squaredNorm());
     Eigen::MatrixXd K(s, s);
     const Eigen::Index tiles = (s + kTile - 1) / kTile;
     for (Eigen::Index I = 0; I < tiles; ++I) {
@@ -44,6 +47,15 @@ Eigen::MatrixXd landmarkKernel(const MatrixXfR& Z, const BaseKernel& k, const Pr
         detail::forEachBlock(std::size_t(I + 1), 1, [&](std::size_t J, std::size_t) {
             const Eigen::Index j0 = Eigen::Index(J) * kTile, w = std::min(kTile, s - j0);
             auto T = K.block(i0, j0, h, w);
+            if (l1) {
+                thread_local MatrixXfR D;
+                D.resize(h, w);
+                l1DistanceBlock(Z.data() + i0 * Z.cols(), Z.cols(), h, Z.data() + j0 * Z.cols(), Z.cols(), w, Z.cols(),
+                                D.data(), w);
+                for (Eigen::Index j = 0; j < w; ++j)
+                    for (Eigen::Index i = 0; i < h; ++i) T(i, j) = k.ofDistance(double(D(i, j)));
+                return;
+            }
             gemmABt(Zd.middleRows(i0, h), Zd.middleRows(j0, w), T);
             for (Eigen::Index j = 0; j < w; ++j)
                 for (Eigen::Index i = 0; i < h; ++i)
@@ -83,10 +95,6 @@ NystromMap::NystromMap(FeatureContext context, int s, int r, Landmarks landmarks
                         formatNumber(whitening.jitter));
     }
     if (!context_.kernel) throw SpecError("kernel", "Nystrom features need a base kernel");
-    if (!context_.kernel->fromProducts())
-        throw SpecError("kernel", "Nystrom features of the laplacian kernel are not built yet (its L1 distances do not come from "
-                                  "the products this map pools): use rf, irf or exact:r=R with it",
-                        context_.kernel->spec());
     if (landmarks == Landmarks::Orbit && !(context_.group && context_.dist))
         throw SpecError("features.landmarks", "orbit landmarks need a group and a distribution", "orbit");
 }
@@ -144,7 +152,7 @@ void NystromMap::fit(const MatrixXfR& X, std::uint64_t seed, const Progress& pro
                         std::to_string(s_));
     const bool invariant = context_.group && context_.dist;
     auto plan = std::make_unique<detail::OrbitPlan>(
-        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "features", false));
+        detail::OrbitPlan::make(context_, invariant ? r_ : 1, mode_, deriveSeed(seed, 2), "features", false, true));
     plan->fold.n = 0;  // kernel values need the true norms: no folding
     plan->useWholeFiniteGroup();
     // Shares of the fit in the progress: landmarks, K_ZZ, its factorisation and inverse, moved landmarks.
@@ -201,20 +209,33 @@ void NystromMap::transform(const MatrixXfR& X, std::size_t begin, std::size_t en
         std::vector<std::size_t> rows(b1 - b0);
         std::iota(rows.begin(), rows.end(), begin + b0);
         const auto in = plan_->prepareInputs(X, rows.data(), rows.size(), detail::threadScratch(detail::ScratchRole::Inputs));
-        const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
         auto acc = detail::threadScratch(detail::ScratchRole::Accumulator).matrix(Eigen::Index(b1 - b0), s);
         acc.setZero();
-        // Adds into columns j0.. of acc only (the tile row p is scratch the kernel may overwrite).
-        auto pool = [&](Eigen::Index i, Eigen::Index j0, float* p, Eigen::Index n, int k) {
-            // k(a, z) from <a, z>, ||a||^2, ||z||^2 for one row of the tile, summed into acc(i, j0..).
-            const Eigen::Index a = dataPath ? i * r + k : i;
-            const Eigen::Index zOffset = dataPath ? j0 : Eigen::Index(k) * s + j0;
-            kernel.addFromInnerProducts(&acc(i, j0), p, n, inNorm2[a], zNorm2_.data() + zOffset);
-        };
-        if (dataPath) {
-            detail::poolOrbits(in, ZG_, r, pool);
+        if (kernel.fromProducts()) {
+            const Eigen::VectorXf inNorm2 = in.rowwise().squaredNorm();
+            // Adds into columns j0.. of acc only (the tile row p is scratch the kernel may overwrite).
+            auto pool = [&](Eigen::Index i, Eigen::Index j0, float* p, Eigen::Index n, int k) {
+                // k(a, z) from <a, z>, ||a||^2, ||z||^2 for one row of the tile, summed into acc(i, j0..).
+                const Eigen::Index a = dataPath ? i * r + k : i;
+                const Eigen::Index zOffset = dataPath ? j0 : Eigen::Index(k) * s + j0;
+                kernel.addFromInnerProducts(&acc(i, j0), p, n, inNorm2[a], zNorm2_.data() + zOffset);
+            };
+            if (dataPath) {
+                detail::poolOrbits(in, ZG_, r, pool);
+            } else {
+                detail::poolTemplates(in, ZG_, r, s, pool, tiles);
+            }
         } else {
-            detail::poolTemplates(in, ZG_, r, s, pool, tiles);
+            // The Laplacian: tiles of L1 distances ||a - z||_1, exp(-d / sigma) summed into acc(i, j0..).
+            const float invSigma = static_cast<float>(1.0 / kernel.sigma());
+            auto pool = [&](Eigen::Index i, Eigen::Index j0, const float* p, Eigen::Index n, int) {
+                detail::addLaplacianRow(&acc(i, j0), p, n, invSigma);
+            };
+            if (dataPath) {
+                detail::poolOrbitDistances(in, ZG_, r, pool);
+            } else {
+                detail::poolTemplateDistances(in, ZG_, r, s, pool, tiles);
+            }
         }
         acc *= 1.0f / float(r);
         gemmABt(acc, L_, out.middleRows(Eigen::Index(b0), Eigen::Index(b1 - b0)));

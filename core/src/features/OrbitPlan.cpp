@@ -9,7 +9,7 @@
 namespace orbit::detail {
 
 OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::string& mode, std::uint64_t seed,
-                          const std::string& field, bool needGroup)
+                          const std::string& field, bool needGroup, bool kernelValues)
 {
     OrbitPlan plan;
     if (context.symmetricInputs && context.shape.height == context.shape.width && context.shape.channels == 1 &&
@@ -26,7 +26,12 @@ OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::strin
     context.dist->checkGroup(*context.group);
     plan.r = r;
     plan.sampler = std::make_shared<OrbitSampler>(context.group, context.dist, context.shape, r, seed);
-    const bool trickValid = wouldUseTemplates(context, "auto");
+    const bool trickValid = wouldUseTemplates(context, "auto", kernelValues);
+    if (mode == "templates" && kernelValues && !kernelMovesWithGroup(context))
+        throw SpecError(field + ".mode",
+                        "the template trick with the laplacian kernel needs a group that permutes coordinates "
+                        "(this action does not keep L1 distances; mode=data transforms the inputs instead)",
+                        context.group->spec());
     if (mode == "templates" && !trickValid)
         throw SpecError(field + ".mode",
                         "the template trick needs a unitary action and a symmetric distribution independent of x",
@@ -35,11 +40,18 @@ OrbitPlan OrbitPlan::make(const FeatureContext& context, int r, const std::strin
     return plan;
 }
 
-bool OrbitPlan::wouldUseTemplates(const FeatureContext& context, const std::string& mode)
+bool OrbitPlan::wouldUseTemplates(const FeatureContext& context, const std::string& mode, bool kernelValues)
 {
     if (!context.group || !context.dist || mode == "data") return false;
     if (mode == "templates") return true;
-    return context.group->isUnitary() && context.dist->isSymmetric() && !context.dist->dependsOnInput();
+    return context.group->isUnitary() && context.dist->isSymmetric() && !context.dist->dependsOnInput() &&
+           (!kernelValues || kernelMovesWithGroup(context));
+}
+
+bool OrbitPlan::kernelMovesWithGroup(const FeatureContext& context)
+{
+    if (!context.kernel || context.kernel->distance() != BaseKernel::Distance::L1) return true;
+    return context.group && context.group->permutesCoordinates(context.shape);
 }
 
 bool OrbitPlan::useWholeFiniteGroup(std::size_t limit)

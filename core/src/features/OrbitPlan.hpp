@@ -5,7 +5,8 @@
 // The template trick. An invariant map averages a function of <g x, t> (or of k(g x, t)) over
 // g ~ q, for templates t (random Fourier directions, landmarks, CDF templates, training rows).
 //  - When the action is unitary, <g x, t> = <x, g^-1 t>, and so is k(g x, t) = k(x, g^-1 t) for
-//    the base kernels (they depend on inner products and norms only).
+//    the base kernels of inner products and norms (Gaussian, Matérn, polynomial). The Laplacian's
+//    L1 distances keep it only when g permutes coordinates (Group::permutesCoordinates).
 //  - When q is symmetric (q(g) = q(g^-1)) and does not depend on x, g^-1 ~ q as well.
 // Then E_g f(<g x, t>) = E_g f(<x, g t>): the group moves onto the templates. fit() moves them once
 // (prepareTemplates: r blocks, block k = g_k^-1 T, the same r shared elements for every input), and
@@ -44,11 +45,19 @@ struct OrbitPlan {
     /// mode: "auto" (template trick when the action is unitary and q symmetric and independent
     /// of x), "templates" (required, else SpecError) or "data". Without a group in the context,
     /// a plain plan (r = 1). `field` names the option in errors.
+    /// kernelValues: the map evaluates the base kernel at (g x, t) (Nystrom, kif) rather than a
+    /// function of <g x, t>. A kernel of L1 distances (the Laplacian) keeps k(g x, t) = k(x, g^-1 t)
+    /// only when g permutes coordinates (Group::permutesCoordinates), so otherwise auto takes the
+    /// data path and templates is refused.
     static OrbitPlan make(const FeatureContext& context, int r, const std::string& mode, std::uint64_t seed,
-                          const std::string& field, bool needGroup);
+                          const std::string& field, bool needGroup, bool kernelValues = false);
 
-    /// Whether make(context, r, mode, ...) would take the template trick (no checks, no throw).
-    static bool wouldUseTemplates(const FeatureContext& context, const std::string& mode);
+    /// Whether make(context, r, mode, ..., kernelValues) would take the template trick (no checks,
+    /// no throw).
+    static bool wouldUseTemplates(const FeatureContext& context, const std::string& mode, bool kernelValues = false);
+    /// Whether the template trick holds for the kernel values of the context's base kernel: true
+    /// unless it is a kernel of L1 distances and the group does not permute coordinates.
+    static bool kernelMovesWithGroup(const FeatureContext& context);
 
     /// Template trick: r blocks of T.rows() rows, block k = g_k^-1 t for the shared elements,
     /// folded when the inputs are symmetric. Data path / plain: T itself (folded).

@@ -2,6 +2,8 @@
 // Private engine of the feature maps: batched float32 products of inputs (or their orbits) with
 // (transformed) templates, consumed tile by tile by a fused elementwise pooling functor.
 #include "orbit/data/Dataset.hpp"
+#include "orbit/kernels/BaseKernel.hpp"  // l1DistanceBlock
+#include "orbit/kernels/FastExp.hpp"
 #include "orbit/linalg/Gemm.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "util/Deterministic.hpp"
@@ -259,6 +261,64 @@ void poolOrbits(const O_& O, const MatrixXfR& T, int r, F&& f)
         for (Eigen::Index i = 0; i < inputs; ++i)
             for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
     }
+}
+
+/// The template trick for a kernel of L1 distances (the Laplacian; valid when the group permutes
+/// coordinates, OrbitPlan::kernelMovesWithGroup): as poolTemplates, but the tile holds the
+/// distances P(i, j) = ||x_i - (g_k^-1 t)_{j0 + j}||_1 (l1DistanceBlock, each entry summed over the
+/// coordinates in order) instead of products. All d columns count (|0 - t| = |t|), so there is no
+/// support to skip. The same tiles and order over k with or without parallelTiles: the same bits.
+template <class X_, class F>
+void poolTemplateDistances(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&& f, bool parallelTiles = false)
+{
+    const Eigen::Index d = TG.cols();
+    auto tile = [&](Eigen::Index j0, auto& g) {
+        const Eigen::Index n = std::min(kTile, s - j0);
+        auto P = threadScratch(ScratchRole::ProductTile).matrix(Xb.rows(), n);
+        for (int k = 0; k < r; ++k) {
+            l1DistanceBlock(Xb.data(), Xb.outerStride(), Xb.rows(), TG.data() + (Eigen::Index(k) * s + j0) * d, d, n, d,
+                            P.data(), n);
+            for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
+        }
+    };
+    if (!parallelTiles) {
+        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f);
+        return;
+    }
+    const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
+    forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
+        std::decay_t<F> g = f;
+        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g);
+    });
+}
+
+/// The data path for a kernel of L1 distances: as poolOrbits, with P(i r + k, j) =
+/// ||g_{i,k} x_i - t_{j0 + j}||_1.
+template <class O_, class F>
+void poolOrbitDistances(const O_& O, const MatrixXfR& T, int r, F&& f)
+{
+    const Eigen::Index s = T.rows(), d = T.cols();
+    const Eigen::Index inputs = O.rows() / r;
+    for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) {
+        const Eigen::Index n = std::min(kTile, s - j0);
+        auto P = threadScratch(ScratchRole::ProductTile).matrix(O.rows(), n);
+        l1DistanceBlock(O.data(), O.outerStride(), O.rows(), T.data() + j0 * d, d, n, d, P.data(), n);
+        for (Eigen::Index i = 0; i < inputs; ++i)
+            for (int k = 0; k < r; ++k) f(i, j0, P.data() + (i * r + k) * n, n, k);
+    }
+}
+
+/// v[t] = exp(-dist[t] / sigma) for t < n (the Laplacian's values of a row of L1 distances), with
+/// invSigma = 1 / sigma in float: fastExp, whose bits do not depend on the vector width.
+inline void laplacianRow(const float* dist, float* v, Eigen::Index n, float invSigma)
+{
+    for (Eigen::Index t = 0; t < n; ++t) v[t] = fastExp(-dist[t] * invSigma);
+}
+
+/// acc[t] += exp(-dist[t] / sigma) for t < n: laplacianRow summed in one pass.
+inline void addLaplacianRow(float* acc, const float* dist, Eigen::Index n, float invSigma)
+{
+    for (Eigen::Index t = 0; t < n; ++t) acc[t] += fastExp(-dist[t] * invSigma);
 }
 
 /// Coulomb matrices are symmetric: <w, C> = sum_i w_ii C_ii + sum_{i<j} (w_ij + w_ji) C_ij, so

@@ -62,6 +62,12 @@ void CyclicGroup::apply(const GroupElement& g, const float* in, float* out, cons
     detail::warpSimilarity(e, in, out, shape);
 }
 
+bool CyclicGroup::permutesCoordinates(const Shape& shape) const
+{
+    if (isSignal(shape, n_)) return true;
+    return (n_ == 1 || n_ == 2 || n_ == 4) && shape.height == shape.width;
+}
+
 std::vector<GroupElement> CyclicGroup::elements(const Shape&, std::size_t limit) const
 {
     if (static_cast<std::size_t>(n_) > limit)

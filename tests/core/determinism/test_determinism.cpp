@@ -101,9 +101,9 @@ const Dataset& molecules()
 
 /// Features of the whole dataset for a spec, context and fit built with `seed`.
 std::string features(const Dataset& d, const std::string& group, const std::string& dist, const std::string& spec,
-                     std::uint64_t seed)
+                     std::uint64_t seed, const std::string& kernel = "gaussian:median=1")
 {
-    const FeatureContext c = makeFeatureContext(d, group, dist, "gaussian:median=1", seed);
+    const FeatureContext c = makeFeatureContext(d, group, dist, kernel, seed);
     auto map = makeFeatureMap(spec, c);
     map->fit(d.X, seed);
     return bytesOf(map->transform(d.X));
@@ -183,6 +183,29 @@ private slots:
         expectBitIdentical("invariant nystrom, landmarks from the orbits, G2", [](std::uint64_t seed) {
             return features(molecules(), "permutation", "noisysort:sigma=1", "inystrom:s=300,r=4", seed);
         }, 18);
+    }
+
+    // The Laplacian's Nystrom maps (L1 distance tiles instead of products): plain, the template
+    // trick over permutations (r shared samples of S_23), the data path (noisy sort), and 600
+    // landmarks (two column tiles of the pooling, three row tiles of K_ZZ) on either path; kif over C_4.
+    void laplacianNystromOnMolecules()
+    {
+        const std::string l1 = "laplacian:median=1";
+        expectBitIdentical("laplacian nystrom, G2", [&](std::uint64_t seed) {
+            return features(molecules(), "", "", "nystrom:s=40", seed, l1);
+        }, 31);
+        expectBitIdentical("laplacian inystrom, template trick, G2", [&](std::uint64_t seed) {
+            return features(molecules(), "permutation", "haar", "inystrom:s=40,r=5", seed, l1);
+        }, 32);
+        expectBitIdentical("laplacian inystrom, noisy sort (data path), G2", [&](std::uint64_t seed) {
+            return features(molecules(), "permutation", "noisysort:sigma=1", "inystrom:s=600,r=3", seed, l1);
+        }, 33);
+        expectBitIdentical("laplacian inystrom, template trick, 600 orbit landmarks (parallel tiles), G2", [&](std::uint64_t seed) {
+            return features(molecules(), "permutation", "haar", "inystrom:s=600,r=2,landmarks=orbit", seed, l1);
+        }, 34);
+        expectBitIdentical("laplacian kif, C4 on digits", [&](std::uint64_t seed) {
+            return features(digits(), "cyclic:n=4", "haar", "kif:k=150,eta=moments:2", seed, l1);
+        }, 35);
     }
 
     // Monte Carlo k_qG: both estimators on the digits (rotation) and on molecules (noisy sort).

@@ -1,6 +1,10 @@
 // Nyström maps (nystrom, inystrom): exact on the landmarks, the Cholesky and pseudo-inverse
-// whitenings, orbit landmarks, a fit that cancels in each of its steps, and invariance under C_4.
+// whitenings, orbit landmarks, a fit that cancels in each of its steps, invariance under C_4, and
+// the Laplacian (L1) kernel: exact Gram at s = n, the template trick against the data path, the
+// error against the exact invariant kernel, and the refusals.
 #include "orbit/features/NystromMap.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/kernels/InvariantKernel.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "FeatureTestData.hpp"
@@ -12,6 +16,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace orbit;
@@ -19,6 +24,30 @@ using orbittest::context;
 using orbittest::digits;
 using orbittest::randomMatrix;
 using orbittest::sameBits;
+
+namespace {
+
+/// The context of `group` / `dist` on `shape` with the Laplacian kernel of width sigma.
+FeatureContext laplacianContext(DataKind kind, Shape shape, const std::string& group, const std::string& dist, double sigma)
+{
+    FeatureContext c = context(kind, shape, group, dist, 1.0);
+    c.kernel = BaseKernel::laplacian(sigma);
+    return c;
+}
+
+/// The SpecError `make` throws (field and one-line message), or an empty field when it throws none.
+template <class F>
+std::pair<std::string, std::string> refusal(F&& make)
+{
+    try {
+        make();
+    } catch (const SpecError& e) {
+        return {e.field(), e.what()};
+    }
+    return {};
+}
+
+} // namespace
 
 class TestNystrom : public QObject {
     Q_OBJECT
@@ -169,6 +198,145 @@ private slots:
         QVERIFY2((F.row(0) - F.row(1)).cwiseAbs().maxCoeff() < 1e-4 * F.row(0).cwiseAbs().maxCoeff(),
                  qPrintable(QString::number((F.row(0) - F.row(1)).cwiseAbs().maxCoeff())));
         QVERIFY((P.row(0) - P.row(1)).norm() > 0.1 * P.row(0).norm());
+    }
+
+    // Nystrom of the Laplacian with every training row a landmark (s = n) reproduces the exact
+    // Laplacian Gram there: Phi Phi^T = K (K + jitter I)^-1 K = K up to the jitter. Its landmark
+    // kernel and the pooled values come from the same L1 distances (exp(-||x - z||_1 / sigma)).
+    void laplacianNystromAtAllRowsIsTheExactGram()
+    {
+        const MatrixXfR X = randomMatrix(70, 9, 41);
+        const FeatureContext c = laplacianContext(DataKind::Vectors, Shape{1, 9, 1}, "", "", 6.0);
+        auto f = makeFeatureMap("nystrom:s=70", c);
+        f->fit(X, 3);
+        const MatrixXfR F = f->transform(X);
+        const MatrixXfR K = c.kernel->matrix(X, X);
+        const double err = (F * F.transpose() - K).cwiseAbs().maxCoeff();
+        QVERIFY2(err < 1e-4, qPrintable(QString::number(err)));
+        // And on new points: at s = n the Nystrom kernel is the exact one on the span of the rows only.
+        auto few = makeFeatureMap("nystrom:s=10", c);
+        few->fit(X, 3);
+        const MatrixXfR G = few->transform(X);
+        QVERIFY((G * G.transpose() - K).cwiseAbs().maxCoeff() > 10 * err);
+    }
+
+    // Permutations of Coulomb matrices keep L1 distances (||P x P^T - z||_1 = ||x - P^T z P||_1), so
+    // the template trick is valid for the Laplacian. Over all of S_4 (Haar: the whole group, r = 24)
+    // the moved-landmark features equal the data path's, psi(x) = (1/|G|) sum_g psi_plain(g x), where
+    // psi_plain is the plain map on the same landmarks (the same K_ZZ and L). And with the delta
+    // distribution the two paths of the map itself (mode=templates, mode=data) give the same numbers.
+    void laplacianTemplateTrickEqualsTheDataPath()
+    {
+        const Shape shape{4, 4, 1};
+        const MatrixXfR X = orbittest::symmetricMatrices(40, 4, 42);
+        const FeatureContext haar = laplacianContext(DataKind::Coulomb, shape, "permutation", "haar", 5.0);
+        QVERIFY(haar.group->permutesCoordinates(shape));
+        auto inv = makeFeatureMap("inystrom:s=25,r=3", haar);
+        inv->fit(X, 7);
+        QVERIFY(!inv->usesRowIndex());  // the template trick
+        QVERIFY2(inv->kernel().find("r=24 (template trick)") != std::string::npos, inv->kernel().c_str());
+        auto plain = makeFeatureMap("nystrom:s=25", laplacianContext(DataKind::Coulomb, shape, "", "", 5.0));
+        plain->fit(X, 7);
+        QVERIFY(dynamic_cast<NystromMap&>(*plain).landmarks() == dynamic_cast<NystromMap&>(*inv).landmarks());
+        const auto elements = haar.group->elements(shape);
+        MatrixXfR mean = MatrixXfR::Zero(X.rows(), plain->dim()), moved(X.rows(), X.cols());
+        for (const GroupElement& g : elements) {
+            for (Eigen::Index i = 0; i < X.rows(); ++i) haar.group->apply(g, X.data() + i * 16, moved.data() + i * 16, shape);
+            mean += plain->transform(moved);
+        }
+        mean /= float(elements.size());
+        const MatrixXfR F = inv->transform(X);
+        const double err = (F - mean).cwiseAbs().maxCoeff();
+        QVERIFY2(err < 1e-4 * F.cwiseAbs().maxCoeff(), qPrintable(QString("%1 of %2").arg(err).arg(F.cwiseAbs().maxCoeff())));
+
+        const FeatureContext delta = laplacianContext(DataKind::Coulomb, shape, "permutation", "delta", 5.0);
+        auto templates = makeFeatureMap("inystrom:s=25,r=3,mode=templates", delta);
+        auto data = makeFeatureMap("inystrom:s=25,r=3,mode=data", delta);
+        templates->fit(X, 7);
+        data->fit(X, 7);
+        QVERIFY(!templates->usesRowIndex() && data->usesRowIndex());
+        const MatrixXfR A = templates->transform(X), B = data->transform(X), P = plain->transform(X);
+        QVERIFY2((A - B).cwiseAbs().maxCoeff() < 1e-5, qPrintable(QString::number((A - B).cwiseAbs().maxCoeff())));
+        QVERIFY2((A - P).cwiseAbs().maxCoeff() < 1e-5, qPrintable(QString::number((A - P).cwiseAbs().maxCoeff())));
+    }
+
+    // inystrom of the Laplacian over all of S_5 approximates the exact Haar-integration kernel
+    // k_G(x, y) = (1/|G|^2) sum_{g,h} exp(-||g x - h y||_1 / sigma): its relative error on the
+    // training rows falls as the number of landmarks s grows.
+    void laplacianInvariantNystromConvergesToTheHaarKernel()
+    {
+        const Shape shape{5, 5, 1};
+        const MatrixXfR X = orbittest::symmetricMatrices(120, 5, 43);
+        const FeatureContext c = laplacianContext(DataKind::Coulomb, shape, "permutation", "haar", 8.0);
+        const Eigen::MatrixXd exact = haarKernelMatrix(X, *c.group, shape, *c.kernel);
+        std::vector<double> errors;
+        for (int s : {8, 30, 120}) {
+            auto f = makeFeatureMap("inystrom:s=" + std::to_string(s) + ",r=1", c);
+            f->fit(X, 9);
+            const MatrixXfR F = f->transform(X);
+            errors.push_back(((F * F.transpose()).cast<double>() - exact).norm() / exact.norm());
+        }
+        const QString text = QString("%1 -> %2 -> %3").arg(errors[0]).arg(errors[1]).arg(errors[2]);
+        QVERIFY2(errors[1] < errors[0] && errors[2] < errors[1], qPrintable(text));
+        QVERIFY2(errors[2] < 0.3 * errors[0], qPrintable(text));
+    }
+
+    // Rotations interpolate, so they do not keep L1 distances: with the Laplacian, mode=auto takes
+    // the data path, and mode=templates is refused in one line naming features.mode and why. The
+    // quarter turns of C_4 on square images are exact pixel permutations and keep the trick.
+    void laplacianTemplateTrickNeedsPermutations()
+    {
+        const Dataset& d = digits();
+        const MatrixXfR X = d.X.topRows(40);
+        const FeatureContext rotation = laplacianContext(DataKind::Images, d.shape, "rotation", "vonmises:kappa=2", 2000.0);
+        QVERIFY(!rotation.group->permutesCoordinates(d.shape));
+        auto automatic = makeFeatureMap("inystrom:s=20,r=3", rotation);
+        automatic->fit(X, 4);
+        QVERIFY(automatic->usesRowIndex());
+        QVERIFY(automatic->transform(X).allFinite());
+        const auto [field, message] = refusal([&] {
+            auto m = makeFeatureMap("inystrom:s=20,r=3,mode=templates", rotation);
+            m->fit(X, 4);
+        });
+        QCOMPARE(field, std::string("features.mode"));
+        QVERIFY2(message.find('\n') == std::string::npos && message.find("laplacian") != std::string::npos &&
+                     message.find("permutes coordinates") != std::string::npos && message.find("--") == std::string::npos,
+                 message.c_str());
+        // The Gaussian keeps the trick under rotations.
+        auto gaussian = makeFeatureMap("inystrom:s=20,r=3", context(DataKind::Images, d.shape, "rotation", "vonmises:kappa=2", 8.0));
+        gaussian->fit(X, 4);
+        QVERIFY(!gaussian->usesRowIndex());
+
+        const FeatureContext c4 = laplacianContext(DataKind::Images, d.shape, "cyclic:n=4", "haar", 2000.0);
+        QVERIFY(c4.group->permutesCoordinates(d.shape));
+        const auto elements = c4.group->elements(d.shape);
+        std::vector<float> turned(std::size_t(d.shape.dim()));
+        for (const GroupElement& g : elements) {
+            c4.group->apply(g, X.data(), turned.data(), d.shape);
+            std::vector<float> a(X.data(), X.data() + X.cols()), b = turned;
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            QVERIFY(a == b);  // the same values, moved
+        }
+        QVERIFY(!makeGroup("cyclic:n=8", d.shape)->permutesCoordinates(d.shape));
+        auto quarter = makeFeatureMap("inystrom:s=20,r=1", c4);
+        quarter->fit(X, 4);
+        QVERIFY(!quarter->usesRowIndex());
+    }
+
+    // The second layer is a Gaussian hyperkernel on the first layer's features and takes no base
+    // kernel of its own: with the Laplacian the first layer (here inystrom over permutations) runs
+    // on L1 distances and the two layers fit and transform.
+    void laplacianFirstLayerUnderTheSecondLayer()
+    {
+        const MatrixXfR X = orbittest::symmetricMatrices(30, 4, 44);
+        const FeatureContext c = laplacianContext(DataKind::Coulomb, Shape{4, 4, 1}, "permutation", "noisysort:sigma=1", 5.0);
+        auto f = makeFeatureMap("inystrom:s=20,r=3+rf2:s=64", c);
+        f->fit(X, 6);
+        QVERIFY2(f->kernel().find("laplacian") != std::string::npos, f->kernel().c_str());
+        const MatrixXfR F = f->transform(X);
+        QCOMPARE(F.cols(), Eigen::Index(64));
+        QVERIFY(F.allFinite() && F.norm() > 0);
     }
 };
 

@@ -11,8 +11,10 @@ namespace orbit {
 /// or moments:n (the moments 1..n, K n features). G0 is the whole group when it is finite with the
 /// Haar distribution (at most 4096 elements), otherwise r shared samples of q (q must not depend on x).
 ///
-/// Requires a unitary action and a base kernel (Gaussian or polynomial; both satisfy
-/// k(gx, gy) = k(x, y)). Guarantees: when G0 is a finite group, Upsilon(g x) = Upsilon(x) for all
+/// Requires a unitary action and a unitary base kernel, k(gx, gy) = k(x, y) (their Definition 2.2):
+/// the Gaussian, Matérn and polynomial kernels under any unitary action, the Laplacian (L1) only
+/// when the group permutes coordinates (Group::permutesCoordinates; SpecError("kernel") otherwise),
+/// its values then from blocks of L1 distances. Guarantees: when G0 is a finite group, Upsilon(g x) = Upsilon(x) for all
 /// g in G0, since k(gx, g' t) = k(x, g^-1 g' t) and g^-1 G0 = G0.
 class KernelInvariantFeatures : public OrbitFeatureMap {
 public:

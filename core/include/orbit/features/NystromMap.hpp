@@ -25,11 +25,16 @@ struct NystromWhitening {
 ///    eigensolver: not interruptible, 12 s at s = 2000 here; and with a Gaussian kernel the spectrum
 ///    falls so fast that few directions survive (431 of 2000 on QM7 at tol 1e-6).
 ///
-/// Works with any base kernel (Gaussian or polynomial). Without a group (r = 1) these are the plain
-/// Nystrom features: <psi(x), psi(y)> = k_Z(x)^T (K_ZZ + jitter I)^-1 k_Z(y), close to k(x, y) when
-/// x, y are landmarks. With a group, <psi(x), psi(y)> ~ k_qG(x, y); for a unitary action and a
-/// symmetric q independent of x the group moves onto the landmarks (k(gx, z) = k(x, g^-1 z)), so a
-/// batch is one product X Z_G^T, a fused kernel evaluation and the average over the r blocks.
+/// Works with any base kernel. Without a group (r = 1) these are the plain Nystrom features:
+/// <psi(x), psi(y)> = k_Z(x)^T (K_ZZ + jitter I)^-1 k_Z(y), close to k(x, y) when x, y are
+/// landmarks. With a group, <psi(x), psi(y)> ~ k_qG(x, y); for a unitary action and a symmetric q
+/// independent of x the group moves onto the landmarks (k(gx, z) = k(x, g^-1 z)), so a batch is one
+/// product X Z_G^T, a fused kernel evaluation and the average over the r blocks.
+/// The Laplacian (L1) kernel takes blocks of L1 distances (l1DistanceBlock) instead of products, in
+/// K_ZZ and in transform(); its k(gx, z) = k(x, g^-1 z) holds only when g permutes coordinates
+/// (Group::permutesCoordinates: permutations of Coulomb matrices, cyclic shifts, quarter turns), so
+/// with other groups mode=auto transforms the inputs and mode=templates is refused (SpecError
+/// "features.mode"). The distances of a pair are the same ordered float sum in K_ZZ and transform().
 /// A finite group with the Haar distribution uses every element once (exact average, r = |G|),
 /// so then psi(g x) = psi(x) for all g in G.
 class NystromMap : public OrbitFeatureMap {

@@ -23,6 +23,8 @@ public:
     /// other shape is treated as an image.
     void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
     bool isUnitary() const override { return true; }
+    /// Shifts of vectors, and on square images the quarter and half turns (n in {1, 2, 4}).
+    bool permutesCoordinates(const Shape& shape) const override;
     bool isFinite() const override { return true; }
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;

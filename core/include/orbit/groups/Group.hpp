@@ -51,6 +51,15 @@ public:
     /// out = T_g in; both hold shape.dim() floats and must not alias.
     virtual void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const = 0;
     virtual bool isUnitary() const = 0;
+    /// Whether every T_g on samples of `shape` only permutes their coordinates (exact index copies,
+    /// no interpolation, no zero fill). Then every distance that is a sum over coordinates keeps
+    /// ||T_g x - T_g y||_1 = ||x - y||_1, so the template trick holds for the L1 (Laplacian) kernel
+    /// too: k(g x, z) = k(x, g^-1 z). Unitary actions keep only the Euclidean distance.
+    virtual bool permutesCoordinates(const Shape& shape) const
+    {
+        (void)shape;
+        return false;
+    }
     virtual bool isFinite() const { return false; }
     /// All elements of a finite group (for exact Haar sums). Throws SpecError for infinite groups
     /// or when there are more than `limit` elements.

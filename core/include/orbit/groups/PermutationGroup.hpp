@@ -20,6 +20,7 @@ public:
     GroupElement compose(const GroupElement& a, const GroupElement& b) const override;
     void apply(const GroupElement& g, const float* in, float* out, const Shape& shape) const override;
     bool isUnitary() const override { return true; }
+    bool permutesCoordinates(const Shape&) const override { return true; }
     bool isFinite() const override { return true; }
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;
