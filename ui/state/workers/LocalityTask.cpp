@@ -28,7 +28,7 @@ orbit::Progress gpSteps(const TaskContext& ctx, const LocalityRequest& request, 
             auto step = std::make_shared<LocalityStep>();
             step->point.params = {{param, v}};
             step->point.logEvidence = l;
-            step->point.stage = ++index <= kGpScan ? "scan" : "golden section";
+            step->point.stage = ++index <= kGpScan ? "scan" : "bracket step";
             if (index == 1 || l > best.logEvidence)
                 best = step->point;
             step->best = best;

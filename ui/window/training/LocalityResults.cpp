@@ -30,7 +30,7 @@ QString learnedValuesText(const std::map<std::string, double>& values)
 
 /// The GP's curve as the chart's picture: the best log marginal likelihood at each value it tried
 /// (the line it climbs) and its values in the order tried (`live`, the steps drawn while it ran: the
-/// scan, then the golden-section steps), the best one marked; without them, the curve's points.
+/// scan, then the steps in the best bracket), the best one marked; without them, the curve's points.
 LearnPicture exactCurvePicture(const std::string& param, const orbit::ExactLearnFold& fold,
                                const std::vector<orbit::EvidencePoint>& live)
 {

@@ -167,7 +167,7 @@ void LocalityView::showAsMarginalLikelihood()
     if (yAxis_)
         yAxis_->setTitleText(quantity.toLower());
     series_[0]->setName(curveName);
-    series_[2]->setName(tr("golden-section steps"));
+    series_[2]->setName(tr("steps in the best bracket"));
 }
 
 void LocalityView::addPathPoint(const orbit::EvidencePoint& point, const orbit::EvidencePoint& best)

@@ -47,7 +47,7 @@ public:
     void setLearnedLandscape(const std::vector<orbit::LandscapePoint>& points);
 
     /// One parameter: the curve is the exact GP's log marginal likelihood, not the BLR evidence (the
-    /// title, the vertical axis and the legend say so; its steps are golden-section steps). show()
+    /// title, the vertical axis and the legend say so; its steps are those in the best bracket). show()
     /// does it for a picture that says so.
     void showAsMarginalLikelihood();
 
