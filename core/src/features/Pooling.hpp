@@ -198,6 +198,23 @@ private:
     Slot* slot_ = nullptr;
 };
 
+/// The column tiles [j0, j0 + kTile) of s templates, tile(j0, f) each: in order on this thread, or
+/// with parallelTiles in an OpenMP loop, each block of tiles with its own copy of f (the same tiles
+/// either way, so the same bits).
+template <class F, class Tile>
+void forEachTemplateTile(Eigen::Index s, F& f, Tile&& tile, bool parallelTiles)
+{
+    if (!parallelTiles) {
+        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f);
+        return;
+    }
+    const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
+    forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
+        std::decay_t<F> g = f;
+        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g);
+    });
+}
+
 /// Template trick. TG holds r blocks of s rows (block k = the templates moved by g_k^-1). For each
 /// column tile [j0, j0 + n) and each k, P = Xb TG_k[j0..]^T on Xb's support (SupportProduct; this
 /// thread's product-tile scratch), then f(i, j0, &P(i, 0), n, k) for every row i (f may overwrite its
@@ -216,15 +233,7 @@ void poolTemplates(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Index s, F&&
             for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
         }
     };
-    if (!parallelTiles) {
-        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f);
-        return;
-    }
-    const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
-    forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
-        std::decay_t<F> g = f;
-        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g);
-    });
+    forEachTemplateTile(s, f, tile, parallelTiles);
 }
 
 /// Runs body(b0, b1, parallelTiles) over the fixed partition of [0, count) into blocks of `block`:
@@ -281,15 +290,7 @@ void poolTemplateDistances(const X_& Xb, const MatrixXfR& TG, int r, Eigen::Inde
             for (Eigen::Index i = 0; i < Xb.rows(); ++i) g(i, j0, P.data() + i * n, n, k);
         }
     };
-    if (!parallelTiles) {
-        for (Eigen::Index j0 = 0; j0 < s; j0 += kTile) tile(j0, f);
-        return;
-    }
-    const std::size_t tiles = std::size_t((s + kTile - 1) / kTile);
-    forEachBlock(tiles, 1, [&](std::size_t t0, std::size_t t1) {
-        std::decay_t<F> g = f;
-        for (std::size_t t = t0; t < t1; ++t) tile(Eigen::Index(t) * kTile, g);
-    });
+    forEachTemplateTile(s, f, tile, parallelTiles);
 }
 
 /// The data path for a kernel of L1 distances: as poolOrbits, with P(i r + k, j) =
