@@ -77,6 +77,28 @@ private slots:
         }
     }
 
+    // krr with a kernel of the median rule, median=F, and no grid over it: the bandwidth is F times
+    // the fold's median distance (not 1 times: the spec's own multiple is the one multiple).
+    void krrKeepsTheKernelsOwnMedianMultiple()
+    {
+        const Dataset data = g2();
+        TrainConfig c;
+        c.features = "exact:r=2";
+        c.group = "permutation";
+        c.dist = "noisysort:sigma=1";
+        c.learner = "krr";
+        c.eval = "kfold:3";
+        c.kernel = "laplacian:median=2.5";
+        const TrainResult two = train(data, c);
+        c.kernel = "laplacian:median=1";
+        const TrainResult one = train(data, c);
+        for (std::size_t f = 0; f < two.folds.size(); ++f) {
+            QCOMPARE(two.folds[f].chosen.at("median"), 2.5);
+            QCOMPARE(one.folds[f].chosen.at("median"), 1.0);
+            QVERIFY(std::abs(two.folds[f].chosen.at("bandwidth") / one.folds[f].chosen.at("bandwidth") - 2.5) < 1e-12);
+        }
+    }
+
     // gp needs the exact kernel (and refuses centres), and exact:r=R needs a kernel learner: one
     // clear line each.
     void refusalsNameTheField()
