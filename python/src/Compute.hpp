@@ -206,11 +206,28 @@ inline Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::forcecast>&
     return M;
 }
 
+/// A 1-d float64 array as a vector (py::value_error otherwise).
+inline Eigen::VectorXd toVector(const py::array_t<double, py::array::forcecast>& a)
+{
+    if (a.ndim() != 1) throw py::value_error("expected a 1-d array");
+    const auto r = a.unchecked<1>();
+    Eigen::VectorXd v(r.shape(0));
+    for (Eigen::Index i = 0; i < v.size(); ++i) v[i] = r(i);
+    return v;
+}
+
 /// The exact invariant kernel machines' functions (ExactKernels.cpp).
 void registerExactKernels(py::module_& m);
-/// A saved model from the module's model dict (Module.cpp's modelFrom).
-using ModelFromDict = orbit::SavedModel (*)(const py::dict&);
 /// orbitlab._orbitlab.sweep (Sweep.cpp).
-void registerSweep(py::module_& m, ModelFromDict modelFrom);
+void registerSweep(py::module_& m);
+
+/// The dicts of ModelDicts.cpp: a fitted map's recipe, a target coding and a saved model, both ways
+/// (the keys orbitlab/models.py reads and writes).
+py::dict recipeDict(const orbit::MapRecipe& r);
+orbit::MapRecipe recipeFrom(const py::dict& d);
+py::dict codingDict(const orbit::TargetCoding& c);
+py::dict modelDict(const orbit::SavedModel& m);
+/// A saved model from its dict, checked (SavedModel::checkConsistent).
+orbit::SavedModel modelFrom(const py::dict& d);
 
 } // namespace orbitpy

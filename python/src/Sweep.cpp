@@ -11,12 +11,10 @@ namespace orbitpy {
 
 namespace {
 
-ModelFromDict g_modelFrom = nullptr;
-
 py::dict sweepOf(const py::dict& model, const py::array& x, const std::string& parameter, const std::vector<double>& values,
                  std::size_t index, std::uint64_t seed)
 {
-    orbit::SavedModel m = g_modelFrom(model);
+    orbit::SavedModel m = modelFrom(model);
     const Rows rows(x);
     if (rows.rows() != 1 || rows.cols() != m.map.shape.dim())
         throw orbit::SpecError("data", "one input of " + std::to_string(m.map.shape.dim()) + " values (the model's input shape), found " +
@@ -45,9 +43,8 @@ py::dict sweepOf(const py::dict& model, const py::array& x, const std::string& p
 
 } // namespace
 
-void registerSweep(py::module_& m, ModelFromDict modelFrom)
+void registerSweep(py::module_& m)
 {
-    g_modelFrom = modelFrom;
     m.def("sweep", &sweepOf, py::arg("model"), py::arg("x"), py::arg("parameter"), py::arg("values"), py::arg("index") = 0,
           py::arg("seed") = 0);
 }
