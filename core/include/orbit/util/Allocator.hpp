@@ -8,7 +8,7 @@
 // the random-click run (seed 11, 1500 actions): 243 MB free against 58 MB in use in the arenas at
 // the end, resident memory 57-137 MB above its level after the warm-up; with one arena per core,
 // -13 to +12 MB over five seeds, and the same page faults and system time in a training run
-// (docs/results.md, "Nothing lost (issue 32)").
+// (docs/results.md, "Nothing lost").
 
 namespace orbit {
 
