@@ -134,8 +134,10 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const bool fixedSigma = !usesMedianRule(family);
     // The scan holds the distances of every row (several folds) or of the one fold's training rows.
     const std::size_t held = K == 1 ? folds.front().train.size() : data.count();
-    detail::checkFeatureMemory(OrbitDistances::bytesFor(double(held), spec.r), "features",
-                               "the orbit distances of " + std::to_string(held) + " inputs x " + std::to_string(spec.r) + " samples",
+    // A smooth parameter keeps the distances' derivative beside them: twice the memory.
+    detail::checkFeatureMemory((smooth ? 2.0 : 1.0) * OrbitDistances::bytesFor(double(held), spec.r), "features",
+                               std::string(smooth ? "the orbit distances and their derivative" : "the orbit distances") + " of " +
+                                   std::to_string(held) + " inputs x " + std::to_string(spec.r) + " samples",
                                config.features);
 
     struct FoldState {
