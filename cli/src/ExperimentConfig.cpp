@@ -1,5 +1,6 @@
 #include "orbit/cli/ExperimentConfig.hpp"
 
+#include "orbit/experiments/TrainSettings.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -90,34 +91,75 @@ std::vector<ParamAxis> gridOf(const ConfigJson& j, const std::string& file, cons
     return axes;
 }
 
+/// A training setting's JSON value as the CLI's text: its type says which JSON it takes (a string, an
+/// integer, a number, a list of numbers, a grid object or string).
+std::string settingTextOf(const TrainSetting& s, const ConfigJson& v, const std::string& file, const std::string& field)
+{
+    switch (s.type) {
+    case SettingType::Text:
+        if (!v.is_string()) bad(file, field, "must be a string", v.dump());
+        return v.get<std::string>();
+    case SettingType::Integer:
+        if (!v.is_number_integer()) bad(file, field, "must be an integer", v.dump());
+        return v.dump();
+    case SettingType::Number:
+        if (!v.is_number()) bad(file, field, "must be a number", v.dump());
+        return formatNumber(v.get<double>());
+    case SettingType::Numbers: {
+        if (!v.is_array()) bad(file, field, "must be a list of numbers", v.dump());
+        std::vector<double> values;
+        for (const auto& x : v) {
+            if (!x.is_number()) bad(file, field, "must be a list of numbers", v.dump());
+            values.push_back(x.get<double>());
+        }
+        return numbersText(values);
+    }
+    case SettingType::Grid: return gridText(gridOf(v, file, field));
+    }
+    return {};
+}
+
+/// The settings of the table (orbit/experiments/TrainSettings.hpp) that `j` gives, over `c`.
 TrainConfig trainConfigOf(const ConfigJson& j, TrainConfig c, const std::string& file, const std::string& where)
 {
-    c.features = get<std::string>(j, "features", c.features, file, where);
-    c.group = get<std::string>(j, "group", c.group, file, where);
-    c.dist = get<std::string>(j, "dist", c.dist, file, where);
-    c.kernel = get<std::string>(j, "kernel", c.kernel, file, where);
-    c.learner = get<std::string>(j, "learner", c.learner, file, where);
-    c.eval = get<std::string>(j, "eval", c.eval, file, where);
-    c.validationFraction = get<double>(j, "validation", c.validationFraction, file, where);
-    c.innerFolds = get<int>(j, "inner_folds", c.innerFolds, file, where);
-    c.learningCurve = get<std::vector<double>>(j, "learning_curve", c.learningCurve, file, where);
-    c.seed = get<std::uint64_t>(j, "seed", c.seed, file, where);
-    if (j.contains("grid")) c.grid = gridOf(j.at("grid"), file, where + ".grid");
+    for (const TrainSetting& s : trainSettings()) {
+        if (!j.contains(s.key)) continue;
+        const std::string field = where + "." + s.key;
+        const std::string text = settingTextOf(s, j.at(s.key), file, field);
+        try {
+            applySetting(c, s, text);
+        } catch (const SpecError& e) {
+            bad(file, field, e.detail(), e.value());
+        }
+    }
     return c;
+}
+
+/// A setting's value in `config` as JSON, in the type settingTextOf reads.
+ConfigJson settingJson(const TrainSetting& s, const TrainConfig& config)
+{
+    const SettingValue v = settingValue(s, config);
+    switch (s.type) {
+    case SettingType::Text: return v.text;
+    case SettingType::Integer: return v.integer;
+    case SettingType::Number: return v.number;
+    case SettingType::Numbers: return v.numbers;
+    case SettingType::Grid: {
+        ConfigJson grid = ConfigJson::array();
+        for (const ParamAxis& a : v.grid) grid.push_back({{"name", a.name}, {"values", a.values}});
+        return grid;
+    }
+    }
+    return nullptr;
 }
 
 } // namespace
 
 std::string settingFingerprint(const DataRecipe& data, const TrainConfig& config)
 {
-    ConfigJson grid = ConfigJson::array();
-    for (const ParamAxis& a : config.grid) grid.push_back({{"name", a.name}, {"values", a.values}});
-    const ConfigJson j = {{"data", {{"file", data.file}, {"format", data.format}, {"n", data.n}, {"rotate", data.rotate},
-                              {"pad", data.pad}, {"seed", data.seed}}},
-                    {"features", config.features}, {"group", config.group}, {"dist", config.dist},
-                    {"kernel", config.kernel}, {"learner", config.learner}, {"eval", config.eval}, {"grid", grid},
-                    {"validation", config.validationFraction}, {"inner_folds", config.innerFolds},
-                    {"learning_curve", config.learningCurve}, {"seed", config.seed}};
+    ConfigJson j = {{"data", {{"file", data.file}, {"format", data.format}, {"n", data.n}, {"rotate", data.rotate},
+                              {"pad", data.pad}, {"seed", data.seed}}}};
+    for (const TrainSetting& s : trainSettings()) j[s.key] = settingJson(s, config);
     return j.dump();  // nlohmann::json sorts object keys: the same settings give the same text
 }
 

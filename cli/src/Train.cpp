@@ -9,11 +9,13 @@
 #include "orbit/groups/Group.hpp"
 #include "orbit/experiments/ExactKernelMachines.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainSettings.hpp"
 #include "orbit/parallel/InputRows.hpp"
 #include "orbit/experiments/TrainingSummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <ostream>
@@ -21,17 +23,6 @@
 namespace orbit::cli {
 
 namespace {
-
-std::vector<double> fractions(const std::string& text)
-{
-    std::vector<double> v;
-    for (const auto& part : split(text, ',')) {
-        const auto x = parseDouble(trim(part));
-        if (!x || !(*x > 0 && *x <= 1)) throw SpecError("--learning-curve", "fractions must be in (0, 1]", part);
-        v.push_back(*x);
-    }
-    return v;
-}
 
 /// train --dist-per-class: the per-class model (each class its own distribution; blr by default,
 /// or one-vs-rest ridge or svm with the grid chosen as without it).
@@ -75,20 +66,9 @@ int runTrainPerClass(const Args& args, TrainConfig c, Io& io)
 
 int runTrain(const Args& args, Io& io)
 {
-    const std::uint64_t seed = seedOption(args);
     TrainConfig c;
-    c.features = args.text("features", c.features);
-    c.group = args.text("group");
-    c.dist = args.text("dist");
-    c.kernel = args.text("kernel");
-    c.learner = args.text("learner", c.learner);
-    c.eval = args.text("eval", c.eval);
-    c.grid = parseGrid(args.text("grid"));
-    c.validationFraction = args.number("validation", c.validationFraction);
-    c.innerFolds = int(args.integer("inner-folds", c.innerFolds, 0, 50));
-    if (args.has("learning-curve")) c.learningCurve = fractions(args.text("learning-curve"));
-    c.seed = seed;
-    c.blockRows = blockRowsOption(args);
+    for (const TrainSetting& setting : trainSettings())  // orbit/experiments/TrainSettings.hpp
+        if (args.has(setting.flag)) applySetting(c, setting, args.text(setting.flag));
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
     c.validate();  // bad options fail before the data is loaded
@@ -168,19 +148,19 @@ Command trainCommand()
     for (const auto& o : dataOptions())
         if (o.name != "index") options.push_back(o);
     for (const auto& o : groupOptions()) options.push_back(o);
-    options.push_back({"features", "", false, "SPEC", "feature map (as for `features`; default rf:s=1000); for krr the kernel's inputs"});
-    options.push_back({"kernel", "", false, "SPEC", "fixed base kernel; without it the Gaussian bandwidth is searched (median multiples)"});
-    options.push_back({"learner", "", false, learnerNames(), "learner (default " + TrainConfig{}.learner + ")"});
-    options.push_back({"eval", "", false, evaluationNames(), "outer evaluation (default " + TrainConfig{}.eval + ")"});
-    options.push_back({"grid", "", false, "AXES", "search grid, e.g. \"lambda=1e-4,1e-3;median=0.5,1,2\""});
-    options.push_back({"validation", "", false, "F", "inner validation fraction of each training fold (default 0.2)"});
-    options.push_back({"inner-folds", "", false, "K", "select on a K-fold cross-validation inside each training fold instead (0: off)"});
+    // The training settings' table (orbit/experiments/TrainSettings.hpp), less the ones every command
+    // or the group options already take (--group, --dist, --seed).
+    const auto taken = [&](const std::string& name) {
+        const auto named = [&](const Option& o) { return o.name == name; };
+        return std::any_of(options.begin(), options.end(), named) ||
+               std::any_of(commonOptions().begin(), commonOptions().end(), named);
+    };
+    for (const TrainSetting& s : trainSettings())
+        if (!taken(s.flag)) options.push_back({s.flag, "", false, s.valueName, s.help});
     for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"test-data", "", false, "FILE",
                        "a separate test set (same --format, prepared as --data but whole, with angles of its own); "
                        "trains once on all of --data and scores on it, instead of --eval"});
-    options.push_back({"learning-curve", "", false, "a,b,..", "training-set fractions for a learning curve (first fold)"});
-    options.push_back(blockRowsOptionSpec());
     options.push_back(saveModelOptionSpec());
     options.push_back({"dist-per-class", "", false, "C=SPEC[;C=SPEC...]",
                        "a distribution per class, by label (--dist for the others): the per-class model (blr, ridge or svm)"});

@@ -4,6 +4,7 @@ setting into a configured pipeline that can also rerun the panel's evaluation.""
 
 import base64
 import binascii
+import inspect
 import json
 import os
 import re
@@ -132,18 +133,36 @@ def _grid_axes(grid):
     return [(str(k), [float(v) for v in (vs if np.ndim(vs) else [vs])]) for k, vs in dict(grid).items()]
 
 
-def train(data, *, features="rf:s=1000", group=None, dist=None, kernel=None, learner="ridge", eval="holdout:0.2",
-          grid=None, validation=0.2, inner_folds=0, learning_curve=None, seed=0, n_jobs=None, verbose=0):
-    """Runs `orbitlab-cli train` on data (from orbitlab.load) in this process: the same outer splits,
-    inner grid search, learners, seeds, hence the same numbers. grid: {"lambda": [...], "kappa":
-    [...]} or the CLI's "lambda=1e-3,1e-2;median=0.5,1". Returns a TrainRun."""
+# The core's table of training settings (orbit/experiments/TrainSettings.hpp): train's keywords, their
+# defaults and help come from it, so a setting added there is a keyword here without a change.
+_TRAIN_SETTINGS = _orbitlab.train_settings()
+_AS_TYPE = {"text": str, "integer": int, "number": float,
+            "numbers": lambda v: [float(x) for x in (v if np.ndim(v) else [v])], "grid": _grid_axes}
+
+
+def train(data, *, n_jobs=None, verbose=0, **settings):
     if not isinstance(data, Data):
         raise ValueError("data: pass what orbitlab.load returns (the dataset with its kind and shape)")
-    config = {"features": features, "group": group or "", "dist": dist or "", "kernel": kernel or "",
-              "learner": learner, "eval": eval, "grid": _grid_axes(grid), "validation": float(validation),
-              "inner_folds": int(inner_folds), "learning_curve": [float(f) for f in (learning_curve or [])],
-              "seed": int(seed)}
+    keys = {s["key"]: s for s in _TRAIN_SETTINGS}
+    for key in settings:
+        if key not in keys:
+            raise TypeError(f"train() got an unexpected keyword argument '{key}'")
+    config = {key: _AS_TYPE[keys[key]["type"]](value) for key, value in settings.items() if value is not None}
     return TrainRun(_orbitlab.train(data.dataset, config, threads_of(n_jobs), printer(verbose, "train")))
+
+
+train.__doc__ = """Runs `orbitlab-cli train` on data (from orbitlab.load) in this process: the same outer splits,
+    inner grid search, learners, seeds, hence the same numbers. Returns a TrainRun.
+
+    The keywords are the CLI's options (inner_folds is --inner-folds); None keeps the default.
+    grid: {"lambda": [...], "kappa": [...]} or the CLI's "lambda=1e-3,1e-2;median=0.5,1".
+""" + "".join(f"    {s['key']}: {s['help']} ({s['range']})\n" for s in _TRAIN_SETTINGS) + \
+    "    n_jobs: threads (None: all cores); verbose: progress on stderr\n"
+train.__signature__ = inspect.Signature(
+    [inspect.Parameter("data", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    + [inspect.Parameter(s["key"], inspect.Parameter.KEYWORD_ONLY, default=s["default"]) for s in _TRAIN_SETTINGS]
+    + [inspect.Parameter("n_jobs", inspect.Parameter.KEYWORD_ONLY, default=None),
+       inspect.Parameter("verbose", inspect.Parameter.KEYWORD_ONLY, default=0)])
 
 
 def _number(v):

@@ -7,6 +7,7 @@
 #include "orbit/experiments/LocalityLearning.hpp"
 #include "orbit/experiments/TrainedModel.hpp"
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainSettings.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
@@ -284,21 +285,73 @@ py::dict learnLocality(const PyDataset& data, const py::dict& c, int nJobs, cons
     return d;
 }
 
+/// A training setting's Python value (the type orbitlab.train converted it to) as the CLI's text.
+std::string settingText(const orbit::TrainSetting& s, const py::handle& v)
+{
+    switch (s.type) {
+    case orbit::SettingType::Text: return v.is_none() ? std::string() : v.cast<std::string>();
+    case orbit::SettingType::Integer: return std::to_string(v.cast<long long>());
+    case orbit::SettingType::Number: return orbit::formatNumber(v.cast<double>());
+    case orbit::SettingType::Numbers: return v.is_none() ? std::string() : orbit::numbersText(v.cast<std::vector<double>>());
+    case orbit::SettingType::Grid: {
+        if (v.is_none()) return {};
+        std::vector<orbit::ParamAxis> grid;
+        for (const auto& [name, values] : v.cast<std::vector<std::pair<std::string, std::vector<double>>>>())
+            grid.push_back({name, values});
+        return orbit::gridText(grid);
+    }
+    }
+    return {};
+}
+
+/// A setting's value as Python gives it back: a spec or None, an int, a float, a list or None.
+py::object settingObject(const orbit::TrainSetting& s, const orbit::TrainConfig& c)
+{
+    const orbit::SettingValue v = orbit::settingValue(s, c);
+    switch (s.type) {
+    case orbit::SettingType::Text: return v.text.empty() ? py::object(py::none()) : py::object(py::str(v.text));
+    case orbit::SettingType::Integer: return py::int_(v.integer);
+    case orbit::SettingType::Number: return py::float_(v.number);
+    case orbit::SettingType::Numbers: return v.numbers.empty() ? py::object(py::none()) : py::object(py::cast(v.numbers));
+    case orbit::SettingType::Grid: {
+        if (v.grid.empty()) return py::none();
+        py::dict grid;
+        for (const orbit::ParamAxis& a : v.grid) grid[py::str(a.name)] = a.values;
+        return grid;
+    }
+    }
+    return py::none();
+}
+
+/// The training settings' table (orbit/experiments/TrainSettings.hpp), for orbitlab.train's signature.
+py::list trainSettings()
+{
+    const orbit::TrainConfig defaults;
+    py::list rows;
+    for (const orbit::TrainSetting& s : orbit::trainSettings()) {
+        py::dict row;
+        row["key"] = s.key;
+        row["flag"] = s.flag;
+        row["type"] = orbit::toString(s.type);
+        row["default"] = settingObject(s, defaults);
+        row["help"] = s.help;
+        row["range"] = s.rangeText();
+        rows.append(row);
+    }
+    return rows;
+}
+
+/// The run's config from orbitlab.train's keywords, row by row of the table; validated.
 orbit::TrainConfig trainConfigFrom(const py::dict& c)
 {
+    for (const auto& item : c) {
+        const std::string key = item.first.cast<std::string>();
+        const orbit::TrainSetting* s = orbit::findTrainSetting(key);
+        if (!s || s->key != key) throw py::type_error("train() got an unexpected keyword argument '" + key + "'");
+    }
     orbit::TrainConfig t;
-    t.features = c["features"].cast<std::string>();
-    t.group = c["group"].cast<std::string>();
-    t.dist = c["dist"].cast<std::string>();
-    t.kernel = c["kernel"].cast<std::string>();
-    t.learner = c["learner"].cast<std::string>();
-    t.eval = c["eval"].cast<std::string>();
-    for (const auto& [name, values] : c["grid"].cast<std::vector<std::pair<std::string, std::vector<double>>>>())
-        t.grid.push_back({name, values});
-    t.validationFraction = c["validation"].cast<double>();
-    t.innerFolds = c["inner_folds"].cast<int>();
-    t.learningCurve = c["learning_curve"].cast<std::vector<double>>();
-    t.seed = c["seed"].cast<std::uint64_t>();
+    for (const orbit::TrainSetting& s : orbit::trainSettings())
+        if (c.contains(s.key)) orbit::applySetting(t, s, settingText(s, c[py::str(s.key)]));
     t.validate();
     return t;
 }
@@ -456,6 +509,7 @@ PYBIND11_MODULE(_orbitlab, m)
                 return orbit::trainedModel(r.data->data, r.config, r.result, p);
             }));
         }, py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
+    m.def("train_settings", &trainSettings);
     m.def("train", &train, py::arg("data"), py::arg("config"), py::arg("n_jobs") = 0, py::arg("verbose") = py::none());
     m.def("subset", [](const std::shared_ptr<PyDataset>& d, std::size_t n, std::uint64_t seed) {
         // The Training panel's seeded subset (ui/workers/TrainingTask's seededSubset): n = 0 or n >= count keeps all.

@@ -80,3 +80,25 @@ def test_another_machines_data_need_to_be_given(fixture, tmp_path):
     assert session["data"]["path"].endswith("digits.png")
     pipe = orbitlab.from_setting(recorded["setting"], data=orbitlab.load(DIGITS, n=300, seed=7))
     assert pipe.data.X.shape == (300, 400)
+
+
+def test_train_takes_the_cores_table_of_settings():
+    """orbitlab.train's keywords are the rows of the core's table (orbit/experiments/TrainSettings.hpp),
+    with its defaults; an unknown keyword is refused as Python refuses one; a row's value reaches the
+    run (block_rows changes the numbers' partition, inner_folds the selection)."""
+    import inspect
+    table = orbitlab.setting._orbitlab.train_settings()
+    params = inspect.signature(orbitlab.train).parameters
+    for row in table:
+        assert row["key"] in params, row["key"]
+        assert params[row["key"]].default == row["default"], row["key"]
+    assert [p for p in params if p not in {r["key"] for r in table}] == ["data", "n_jobs", "verbose"]
+    with pytest.raises(TypeError, match="inner_fold"):
+        orbitlab.train(orbitlab.load(DIGITS, n=60), inner_fold=2)
+    data = orbitlab.load(DIGITS, n=120, seed=1)
+    plain = orbitlab.train(data, features="rf:s=40", grid={"lambda": [1e-3, 1.0], "median": [1.0]}, seed=3)
+    inner = orbitlab.train(data, features="rf:s=40", grid={"lambda": [1e-3, 1.0], "median": [1.0]}, seed=3,
+                           inner_folds=3)
+    assert inner.result["grid"] != plain.result["grid"]  # the validation scores come from 3 inner folds
+    with pytest.raises(Exception, match="inner-folds"):
+        orbitlab.train(data, inner_folds=99)

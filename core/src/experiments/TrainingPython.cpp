@@ -1,5 +1,6 @@
 #include "orbit/experiments/TrainingPython.hpp"
 
+#include "orbit/experiments/TrainSettings.hpp"
 #include "orbit/util/Spec.hpp"
 
 #include <cstdio>
@@ -14,6 +15,25 @@ std::string numberList(const std::vector<double>& values)
     std::string out = "[";
     for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + formatNumber(values[i]);
     return out + "]";
+}
+
+/// A training setting's value as a Python literal of the type orbitlab.train takes for it.
+std::string pythonValue(const TrainSetting& s, const TrainConfig& c)
+{
+    const SettingValue v = settingValue(s, c);
+    switch (s.type) {
+    case SettingType::Text: return pythonString(v.text);
+    case SettingType::Integer:
+    case SettingType::Number: return v.text;
+    case SettingType::Numbers: return numberList(v.numbers);
+    case SettingType::Grid: {
+        std::string grid = "{";
+        for (std::size_t i = 0; i < v.grid.size(); ++i)
+            grid += (i ? ", " : "") + pythonString(v.grid[i].name) + ": " + numberList(v.grid[i].values);
+        return grid + "}";
+    }
+    }
+    return {};
 }
 
 /// `name=value` arguments, wrapped after about 100 columns with a hanging indent.
@@ -59,7 +79,6 @@ std::string pythonString(const std::string& text)
 
 std::string trainingAsPython(const TrainConfig& c, const DataRecipe& d)
 {
-    const TrainConfig defaults;
     const DataRecipe plain;
     std::vector<std::string> load = {pythonString(d.file)};
     if (!d.format.empty()) load.push_back("format=" + pythonString(d.format));
@@ -71,20 +90,9 @@ std::string trainingAsPython(const TrainConfig& c, const DataRecipe& d)
         load.insert(load.end(), {"transform_group=" + pythonString(d.transformGroup), "transform_dist=" + pythonString(d.transformDist)});
     load.push_back("seed=" + std::to_string(d.seed));
 
-    std::vector<std::string> train = {"data", "features=" + pythonString(c.features)};
-    if (!c.group.empty()) train.insert(train.end(), {"group=" + pythonString(c.group), "dist=" + pythonString(c.dist)});
-    if (!c.kernel.empty()) train.push_back("kernel=" + pythonString(c.kernel));
-    train.insert(train.end(), {"learner=" + pythonString(c.learner), "eval=" + pythonString(c.eval)});
-    if (!c.grid.empty()) {
-        std::string grid = "{";
-        for (std::size_t i = 0; i < c.grid.size(); ++i)
-            grid += (i ? ", " : "") + pythonString(c.grid[i].name) + ": " + numberList(c.grid[i].values);
-        train.push_back("grid=" + grid + "}");
-    }
-    if (c.validationFraction != defaults.validationFraction) train.push_back("validation=" + formatNumber(c.validationFraction));
-    if (c.innerFolds != defaults.innerFolds) train.push_back("inner_folds=" + std::to_string(c.innerFolds));
-    if (!c.learningCurve.empty()) train.push_back("learning_curve=" + numberList(c.learningCurve));
-    train.push_back("seed=" + std::to_string(c.seed));
+    std::vector<std::string> train = {"data"};
+    for (const TrainSetting& s : trainSettings())  // orbit/experiments/TrainSettings.hpp
+        if (writesSetting(s, c)) train.push_back(s.key + "=" + pythonValue(s, c));
 
     return "# Orbit Lab, Training panel: this run in Python (the orbitlab module calls the same core: the panel's numbers)\n"
            "import orbitlab\n\n" +

@@ -4,6 +4,7 @@
 #include "state/workers/KernelTasks.hpp"
 
 #include "orbit/experiments/Training.hpp"
+#include "orbit/experiments/TrainSettings.hpp"
 #include "orbit/experiments/TrainingPython.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -13,14 +14,6 @@
 namespace orbitui {
 
 namespace {
-
-std::string joinNumbers(const std::vector<double>& values)
-{
-    std::string out;
-    for (double v : values)
-        out += (out.empty() ? "" : ",") + orbit::formatNumber(v);
-    return out;
-}
 
 std::string joinInts(const std::vector<int>& values)
 {
@@ -50,33 +43,17 @@ CliCommand trainCommand(const SessionState& s, const CommandContext& c)
 {
     const std::optional<orbit::TrainConfig> perClass = perClassTrainConfig(s.training, s.orbit);
     const orbit::TrainConfig config = perClass ? *perClass : makeTrainConfig(s.training, s.orbit);
-    const orbit::TrainConfig defaults;
     CliCommand cmd{{"train", "--data", dataPath(s)}, true};
     addSubset(cmd.args, s.training.subset, c);
-    add(cmd.args, {"--features", config.features});
-    if (!config.group.empty())
-        add(cmd.args, {"--group", config.group, "--dist", config.dist});
-    if (!config.kernel.empty())
-        add(cmd.args, {"--kernel", config.kernel});
-    add(cmd.args, {"--learner", config.learner, "--eval", config.eval});
+    for (const orbit::TrainSetting& setting : orbit::trainSettings())  // orbit/experiments/TrainSettings.hpp
+        if (orbit::writesSetting(setting, config))
+            add(cmd.args, {"--" + setting.flag, setting.get(config)});
     if (perClass)
         add(cmd.args, {"--dist-per-class", s.orbit.distPerClass});
-    std::string grid;
-    for (const orbit::ParamAxis& a : config.grid)
-        grid += (grid.empty() ? "" : ";") + a.name + "=" + joinNumbers(a.values);
-    if (!grid.empty())
-        add(cmd.args, {"--grid", grid});
-    if (config.validationFraction != defaults.validationFraction)
-        add(cmd.args, {"--validation", orbit::formatNumber(config.validationFraction)});
-    if (config.innerFolds != defaults.innerFolds)
-        add(cmd.args, {"--inner-folds", std::to_string(config.innerFolds)});
-    if (!config.learningCurve.empty())
-        add(cmd.args, {"--learning-curve", joinNumbers(config.learningCurve)});
     // The score curve along the locality sweep when the grid has it (TrainingPanel::run's main axis).
     if (std::any_of(config.grid.begin(), config.grid.end(),
                     [&](const orbit::ParamAxis& a) { return a.name == s.training.localityAxis; }))
         add(cmd.args, {"--curve-axis", s.training.localityAxis});
-    add(cmd.args, {"--seed", std::to_string(config.seed)});
     return cmd;
 }
 
