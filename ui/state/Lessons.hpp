@@ -2,9 +2,11 @@
 // Guided lessons: the papers' presets grown into short walks through the panels. A lesson is a
 // session (data, group, distribution, r, panel, panel settings) and a few steps of text; each step
 // after the first changes exactly one setting of the session (a named field) and says what to look
-// for. The table is in Lessons.cpp; LessonDock shows it beside the panels.
+// for. Each lesson is a file in resources/lessons/ (its README says how one is written), compiled into
+// the program and read and checked at the first call of lessons(); LessonDock shows them beside the panels.
 #include "state/Session.hpp"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -35,7 +37,7 @@ struct Lesson {
     std::vector<LessonStep> steps;
 };
 
-/// The lessons, in menu order. Every group, distribution, parameter and value, feature map,
+/// The lessons of resources/lessons/, in the order of their file names (01-orbit.json, ...). Every group, distribution, parameter and value, feature map,
 /// learner, evaluation, sweep axis and panel of every step's session is checked against the core's
 /// registry (and the panels' names); every step after the first must change exactly the field it
 /// names. std::logic_error naming the lesson and step otherwise.
@@ -43,6 +45,12 @@ const std::vector<Lesson>& lessons();
 /// The checks lessons() makes on each lesson of its table (std::logic_error naming the lesson, the
 /// step and the name or value the registry does not have).
 void checkLesson(const Lesson& lesson);
+
+/// The lesson of a lesson file's text (`file` names it in errors): its name, title, data file, the
+/// session fields of its first step over a default session, and its steps, each after the first
+/// setting exactly one session field ({"orbit.distribution.kappa": 1}); checkLesson'd. Throws
+/// std::logic_error naming the file, the place in it and what is wrong.
+Lesson parseLesson(const QByteArray& bytes, const QString& file);
 
 /// The index of the lesson called `nameOrNumber` ("orbit", or "1" for the first); -1 when none.
 int findLesson(const QString& nameOrNumber);
