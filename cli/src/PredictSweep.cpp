@@ -178,7 +178,8 @@ int runPredictOne(const Args& args, Io& io)
     const ModelPredictor predictor(model, path);
     if (args.has("sweep")) return runSweep(args, io, predictor, in, path);
 
-    const Eigen::RowVectorXd s = scoresOfRow(predictor, in.x.data(), in.index);
+    double sd = 0.0;
+    const Eigen::RowVectorXd s = scoresOfRow(predictor, in.x.data(), in.index, predictor.hasInterval() ? &sd : nullptr);
     const Eigen::MatrixXd scores = s;
     Json j = {{"input", in.what}, {"index", in.index}};
     j["model"] = {{"path", path}, {"features", model.map.features}, {"learner", model.learner}, {"outputs", model.outputs()}};
@@ -202,6 +203,13 @@ int runPredictOne(const Args& args, Io& io)
         if (in.target) j["target"] = *in.target;
         text += formatNumber(v) + (model.targetUnit.empty() ? "" : " " + model.targetUnit);
         line += number17(v);
+        if (predictor.hasInterval()) {  // the model's posterior: value -/+ 2 sd
+            j["sd"] = sd;
+            j["interval"] = {v - 2 * sd, v + 2 * sd};
+            text += " (+/- " + formatNumber(2 * sd) + ", 2 standard deviations)";
+            csv += ",lower,upper";
+            line += "," + number17(v - 2 * sd) + "," + number17(v + 2 * sd);
+        }
     }
     if (args.has("out")) {
         std::ofstream out = openOutput("out", args.text("out"));

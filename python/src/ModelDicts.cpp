@@ -92,6 +92,8 @@ py::dict modelDict(const orbit::SavedModel& m)
     d["log_evidence"] = m.logEvidence;
     d["trained_on"] = m.trainedOn;
     d["train_rows"] = m.trainRows;
+    // Regression blr and gp: the posterior's Cholesky factor (format 4), what the intervals need.
+    d["posterior_factor"] = m.hasPosterior() ? py::object(toArray(m.posteriorFactor)) : py::object(py::none());
     if (m.isExact()) {  // the group samples' seed and sub-streams, the gp's variances
         d["exact"] = py::dict(py::arg("orbit_seed") = m.orbitSeed, py::arg("support_streams") = m.supportStreams,
                               py::arg("first_stream") = m.firstStream, py::arg("gp_signal") = m.gpSignal,
@@ -138,6 +140,8 @@ orbit::SavedModel modelFrom(const py::dict& d)
     if (d.contains("log_evidence")) m.logEvidence = d["log_evidence"].cast<double>();
     if (d.contains("trained_on")) m.trainedOn = d["trained_on"].cast<std::string>();
     if (d.contains("train_rows")) m.trainRows = d["train_rows"].cast<std::int64_t>();
+    if (d.contains("posterior_factor") && !d["posterior_factor"].is_none())
+        m.posteriorFactor = Rows(d["posterior_factor"].cast<py::array>()).all();
     if (m.isExact()) {
         const py::dict e = d["exact"].cast<py::dict>();
         m.orbitSeed = e["orbit_seed"].cast<std::uint64_t>();

@@ -58,9 +58,13 @@ def test_permutation_sweep_follows_the_row(cli, tmp_path, g2):
     j = cli.json("predict", "--model", path, "--data", G2, "--index", 100, "--sweep", "permutation:0:10:11",
                  "--seed", 4, "--out", out)
     header, rows = read_sweep(out)
-    assert header == ["t", "value"]
+    # blr keeps its posterior (format 4): the energy with its interval, value -/+ 2 sd.
+    assert header == ["t", "value", "lower", "upper"]
     energies = orbitlab.sweep(path, X[100], "permutation", values=range(11), index=100, seed=4)
     assert np.array_equal(energies, rows[:, 1])
+    full = orbitlab.sweep(path, X[100], "permutation", values=range(11), index=100, seed=4, full=True)
+    assert np.array_equal(full["lower"], rows[:, 2]) and np.array_equal(full["upper"], rows[:, 3])
+    assert np.all(rows[:, 2] < rows[:, 1]) and np.all(rows[:, 1] < rows[:, 3])
     assert j["within_mc_error"] and np.std(energies) > 0
     # Another row's stream is another draw of the samples: not the same bits.
     assert not np.array_equal(orbitlab.sweep(path, X[100], "permutation", values=[0], index=7), energies[:1])

@@ -122,8 +122,13 @@ private slots:
             QVERIFY2(sweepCsv.size() >= 3, c.sweep.c_str());
             QVERIFY2(fieldsAfter(oneCsv[1], 2) == fieldsAfter(sweepCsv[1], 1) || c.model.rfind("g2", 0) == 0,
                      (c.model + " " + c.sweep + ": " + oneCsv[1] + " vs " + sweepCsv[1]).c_str());
-            if (c.model.rfind("g2", 0) == 0)  // regression: row,prediction against t,value
+            if (c.model.rfind("g2", 0) == 0) {  // regression: row,prediction against t,value
                 QCOMPARE(fieldsAfter(oneCsv[1], 1), fieldsAfter(sweepCsv[1], 1));
+                // blr keeps its posterior: the prediction -/+ 2 sd, in both files and the JSON.
+                QVERIFY2(oneCsv[0] == "row,prediction,lower,upper" && sweepCsv[0] == "t,value,lower,upper", oneCsv[0].c_str());
+                const double v = one["prediction"].get<double>(), sd = one["sd"].get<double>();
+                QVERIFY(sd > 0 && one["interval"][0].get<double>() == v - 2 * sd && one["interval"][1].get<double>() == v + 2 * sd);
+            }
             // The sweep moves the input: some other value gives other scores.
             QVERIFY2(fieldsAfter(sweepCsv[1], 1) != fieldsAfter(sweepCsv.back(), 1) || c.sweep.rfind("rotation", 0) == 0,
                      c.sweep.c_str());

@@ -80,6 +80,10 @@ int main(int argc, char** argv)
         linear(blr);
         blr.alpha = 0.5, blr.beta = 2.0, blr.logEvidence = -3.25;
         write(dir + "/blr.npz", blr);
+        // Format 4: the posterior's Cholesky factor (map_dim x map_dim) beside it.
+        blr.posteriorFactor = orbit::MatrixXfR::Identity(2, 2);
+        blr.posteriorFactor(1, 0) = 0.25f;
+        write(dir + "/blr-posterior.npz", blr);
 
         SavedModel svm = base("svm", "raw", orbit::DataKind::Images, {2, 2, 1});
         svm.coding = orbit::TargetCoding::classes(3);

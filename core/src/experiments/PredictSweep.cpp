@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 
@@ -158,16 +159,23 @@ void checkSweepInput(SweepParameter parameter, DataKind kind)
         throw SpecError("sweep", std::string("moves images: the model takes ") + toString(kind), toString(parameter));
 }
 
-Eigen::RowVectorXd scoresOfRow(const ModelPredictor& predictor, const float* x, std::size_t index)
+Eigen::RowVectorXd scoresOfRow(const ModelPredictor& predictor, const float* x, std::size_t index, double* sd)
 {
+    if (sd) *sd = std::numeric_limits<double>::quiet_NaN();
     const Eigen::Index d = predictor.model().map.shape.dim();
     // An exact kernel machine draws row I's group samples from its own stream (no map).
-    if (predictor.model().isExact()) return predictor.exactScoresAt(rowAt(x, d, 0), std::int64_t(index)).row(0);
+    if (predictor.model().isExact()) {
+        Eigen::VectorXd rowSd;
+        const Eigen::MatrixXd S = predictor.exactScoresAt(rowAt(x, d, 0), std::int64_t(index), {}, sd ? &rowSd : nullptr);
+        if (sd) *sd = rowSd(0);
+        return S.row(0);
+    }
     const bool byIndex = predictor.map().usesRowIndex();
     const MatrixXfR X = byIndex ? rowAt(x, d, index) : rowAt(x, d, 0);
     const std::size_t row = byIndex ? index : 0;
     MatrixXfR F;
     predictor.map().transform(X, row, row + 1, F);
+    if (sd && predictor.hasInterval()) *sd = predictor.featureSd(F)(0);
     return predictor.featureScores(F).row(0);
 }
 
@@ -192,10 +200,19 @@ SweepResult predictSweep(const ModelPredictor& predictor, const float* x, std::s
             group->apply(sweepElement(range.parameter, t, x, shape, seed), x, moved.data(), shape);
             input = moved.data();
         }
-        r.scores.row(Eigen::Index(i)) = scoresOfRow(predictor, input, index);
+        double sd = 0.0;
+        r.scores.row(Eigen::Index(i)) = scoresOfRow(predictor, input, index, predictor.hasInterval() ? &sd : nullptr);
+        if (predictor.hasInterval()) {
+            r.lower.push_back(-2.0 * sd);  // the value is added below
+            r.upper.push_back(2.0 * sd);
+        }
     }
     if (m.isClassification()) r.top = predictor.classes(r.scores);
     else r.value = predictor.targets(r.scores);
+    for (std::size_t i = 0; i < r.lower.size(); ++i) {
+        r.lower[i] += r.value[i];
+        r.upper[i] += r.value[i];
+    }
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
+#include "orbit/learn/Gram.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
 #include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/GaussianProcess.hpp"
@@ -95,6 +96,8 @@ SavedModel trainedExactModel(const Dataset& data, const TrainConfig& config, con
         const GpFactor factor = factoriseGp(K, Y, m.gpSignal, m.gpNoise, k.spec() + " on " + config.features);
         m.dual = factor.alpha;
         m.logEvidence = factor.logLikelihood;
+        // Regression keeps C's factor for the predictive intervals (a classifier's bars have none).
+        if (!data.isClassification()) m.posteriorFactor = factor.L.triangularView<Eigen::Lower>().toDenseMatrix().cast<float>();
     } else {
         const double lambda = chosen.at("lambda");
         K.diagonal().array() += lambda;
@@ -195,6 +198,16 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
         m.alpha = blr.alpha();
         m.beta = blr.beta();
         m.logEvidence = blr.logEvidence();
+        if (!data.isClassification()) {
+            // The posterior precision A = alpha I + beta F^T F of the coded targets, kept as its
+            // Cholesky factor: the predictive intervals of `predict` and the sweeps.
+            Eigen::MatrixXd A = m.beta * gramOfColumns(F);
+            A.diagonal().array() += m.alpha;
+            if (!choleskyInPlace(A))
+                throw SpecError("learner", "blr's posterior precision is not positive definite at alpha " +
+                                               formatNumber(m.alpha), config.features);
+            m.posteriorFactor = A.triangularView<Eigen::Lower>().toDenseMatrix().cast<float>();
+        }
     }
     if (!krr && m.bias.size() == 0) m.bias = Eigen::VectorXd::Zero(m.weights.cols());
     setClassLabels(data, m);

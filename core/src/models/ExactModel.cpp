@@ -9,6 +9,7 @@
 #include "orbit/util/Spec.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace orbit {
@@ -72,8 +73,17 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
 }
 
 Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& supportOrbits, int r, const MatrixXfR& X,
-                                 const Progress& progress, std::int64_t firstRow)
+                                 const Progress& progress, std::int64_t firstRow, Eigen::VectorXd* variance,
+                                 const Eigen::MatrixXd* posteriorFactor)
 {
+    const bool withVariance = variance && model.isGaussianProcess() && model.hasPosterior();
+    Eigen::MatrixXd ownFactor;
+    const Eigen::MatrixXd* factor = posteriorFactor;
+    if (withVariance && !factor) {
+        ownFactor = model.posteriorFactor.cast<double>();
+        factor = &ownFactor;
+    }
+    if (variance) variance->setConstant(X.rows(), std::numeric_limits<double>::quiet_NaN());
     if (!model.isExact()) throw ContractError("exactModelScores", "not an exact kernel machine");
     requireSize("exactModelScores", "support orbit rows", supportOrbits.rows(), model.support.rows() * r);
     const BaseKernel kernel = makeKernel(model.kernel, MatrixXfR());
@@ -99,6 +109,17 @@ Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& suppo
         D.gram(kernel, rows, cols, Ks);
         S.middleRows(b0, w) = model.isGaussianProcess() ? Eigen::MatrixXd(model.gpSignal * dualScores(Ks, model.dual))
                                                          : dualScores(Ks, model.dual);
+        if (!withVariance) continue;
+        // signal^2 k*^T C^-1 k* = signal^2 |L^-1 k*|^2, k* a row of Ks; k(x, x) from the row's own r samples.
+        const Eigen::MatrixXd V = factor->triangularView<Eigen::Lower>().solve(Ks.transpose());
+        for (Eigen::Index j = 0; j < w; ++j) {
+            const MatrixXfR own = orbits.middleRows(j * r, r);
+            const OrbitDistances self(own, own, r, kernel.distance());
+            Eigen::MatrixXd kxx;
+            self.gram(kernel, Indices{0}, Indices{0}, kxx);
+            (*variance)(b0 + j) = model.gpSignal * kxx(0, 0) - model.gpSignal * model.gpSignal * V.col(j).squaredNorm() +
+                                  model.gpNoise;
+        }
     }
     return S;
 }

@@ -233,6 +233,15 @@ void SavedModel::checkConsistent() const
         throw ContractError("SavedModel", "weights are " + std::to_string(weights.rows()) + " x " + std::to_string(weights.cols()) +
                                               ", expected " + std::to_string(dim) + " x " + std::to_string(C));
     if (!isKernelRidge() && !isExact() && bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
+    if (hasPosterior()) {
+        const bool blr = !isExact() && learner == "blr", gp = isExact() && isGaussianProcess();
+        const Eigen::Index n = blr ? dim : support.rows();
+        if ((!blr && !gp) || isClassification())
+            throw ContractError("SavedModel", "only a regression blr or gp keeps a posterior, not " + learner);
+        if (posteriorFactor.rows() != n || posteriorFactor.cols() != n)
+            throw ContractError("SavedModel", "posterior_factor must be " + std::to_string(n) + " x " + std::to_string(n));
+        if (blr && !(beta > 0)) throw ContractError("SavedModel", "blr's posterior needs beta > 0");
+    }
     if (isClassification()) {
         const std::size_t labels = textLabels.empty() ? integerLabels.size() : textLabels.size();
         if (labels != std::size_t(C) || (!textLabels.empty() && !integerLabels.empty()))
@@ -293,6 +302,7 @@ NpzArchive toArchive(const SavedModel& m)
         a.emplace_back("beta", A::number(m.beta));
         a.emplace_back("log_evidence", A::number(m.logEvidence));
     }
+    if (m.hasPosterior()) a.emplace_back("posterior_factor", A::matrix(m.posteriorFactor));
     a.emplace_back("trained_on", A::string(m.trainedOn));
     a.emplace_back("train_rows", A::integer(m.trainRows));
     return a;
@@ -387,6 +397,28 @@ void readExact(const ArchiveReader& in, SavedModel& m)
     for (const auto& [name, v] : {std::pair<const char*, double>{"gp_signal", m.gpSignal}, {"gp_noise", m.gpNoise}})
         if (!(v > 0) || !std::isfinite(v)) in.fail(LoadErrorKind::BadValue, name, "must be a positive variance", formatNumber(v));
     m.logEvidence = in.number("log_evidence");
+}
+
+/// Regression blr and gp (version 4): posterior_factor, the lower Cholesky factor of the posterior
+/// precision (blr, map_dim x map_dim) or of the gp's C (N x N, a row per support row).
+void readPosterior(const ArchiveReader& in, SavedModel& m)
+{
+    using Type = NpyArray::Type;
+    const bool blr = !m.isExact() && m.learner == "blr", gp = m.isExact() && m.isGaussianProcess();
+    if ((!blr && !gp) || m.isClassification())
+        in.fail(LoadErrorKind::BadValue, "posterior_factor", "only a regression blr or gp keeps a posterior", m.learner);
+    const Eigen::Index n = blr ? m.dim : m.support.rows();
+    const NpyArray& L = in.typed("posterior_factor", Type::Float32, 2);
+    if (L.shape[0] != n || L.shape[1] != n)
+        in.fail(LoadErrorKind::BadShape, "posterior_factor",
+                "expected " + std::to_string(n) + " x " + std::to_string(n) + (blr ? " (map_dim x map_dim)" : " (support rows squared)") +
+                    ", found " + std::to_string(L.shape[0]) + " x " + std::to_string(L.shape[1]));
+    m.posteriorFactor = Eigen::Map<const MatrixXfR>(L.f32.data(), L.shape[0], L.shape[1]);
+    if (!m.posteriorFactor.allFinite()) in.fail(LoadErrorKind::BadValue, "posterior_factor", "NaN or infinite entries");
+    if (!(m.posteriorFactor.diagonal().array() > 0).all())
+        in.fail(LoadErrorKind::BadValue, "posterior_factor", "a Cholesky factor needs a positive diagonal");
+    if (blr && !(m.beta > 0 && std::isfinite(m.beta)))
+        in.fail(LoadErrorKind::BadValue, "beta", "blr's posterior needs the noise precision beta > 0", formatNumber(m.beta));
 }
 
 } // namespace
@@ -495,6 +527,7 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
         m.beta = in.number("beta");
         m.logEvidence = in.number("log_evidence");
     }
+    if (version >= SavedModel::kPosteriorVersion && in.has("posterior_factor")) readPosterior(in, m);
     m.trainedOn = in.text("trained_on", "");
     m.trainRows = in.has("train_rows") ? in.integer("train_rows") : 0;
     if (!m.classNames.empty() && m.classNames.size() != std::size_t(m.coding.numClasses))
@@ -542,6 +575,7 @@ void checkModelInput(const SavedModel& model, DataKind kind, const Shape& shape,
 ModelPredictor::ModelPredictor(SavedModel model, const std::string& file, const Progress& progress)
     : model_(std::move(model))
 {
+    if (model_.hasPosterior()) factor_ = model_.posteriorFactor.cast<double>();
     if (model_.isExact()) {
         model_.checkConsistent();
         supportOrbits_ = exactOrbitRows(model_.support, model_.supportStreams, model_.map.kind, model_.map.shape, model_.map.group,
@@ -572,9 +606,27 @@ Eigen::MatrixXd ModelPredictor::scores(const MatrixXfR& X, const Progress& progr
     return featureScores(transformAll(*map_, X, progress));
 }
 
-Eigen::MatrixXd ModelPredictor::exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress) const
+Eigen::MatrixXd ModelPredictor::exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress,
+                                              Eigen::VectorXd* sd) const
 {
-    return exactModelScores(model_, supportOrbits_, exactR_, X, progress, firstRow);
+    if (!sd || !hasInterval()) {
+        if (sd) sd->setConstant(X.rows(), std::numeric_limits<double>::quiet_NaN());
+        return exactModelScores(model_, supportOrbits_, exactR_, X, progress, firstRow);
+    }
+    Eigen::VectorXd variance;
+    const Eigen::MatrixXd S = exactModelScores(model_, supportOrbits_, exactR_, X, progress, firstRow, &variance, &factor_);
+    *sd = model_.coding.scale * variance.array().max(0.0).sqrt();
+    return S;
+}
+
+Eigen::VectorXd ModelPredictor::featureSd(const MatrixXfR& F) const
+{
+    if (!hasInterval() || model_.isExact()) throw ContractError("ModelPredictor::featureSd", "a model without a posterior on features");
+    requireSize("ModelPredictor::featureSd", "feature columns", F.cols(), model_.dim);
+    // phi^T A^-1 phi = |L^-1 phi|^2, A = L L^T the posterior precision on the coded targets.
+    const Eigen::MatrixXd V = factor_.triangularView<Eigen::Lower>().solve(F.cast<double>().transpose());
+    const Eigen::VectorXd variance = V.colwise().squaredNorm().transpose().array() + 1.0 / model_.beta;
+    return model_.coding.scale * variance.array().sqrt();
 }
 
 Eigen::MatrixXd ModelPredictor::featureScores(const MatrixXfR& F) const

@@ -62,8 +62,9 @@ void checkSweepInput(SweepParameter parameter, DataKind kind);
 /// The model's decision values (1 x C) for one input x (shape.dim() floats) taken as dataset row
 /// `index`: a map whose group samples follow the row (FeatureMap::usesRowIndex) draws them from row
 /// index's stream, as for that row of the file. One transform call on one row, so the same bits as
-/// every other single-row call of it (predict's --index, the sweep at the identity).
-Eigen::RowVectorXd scoresOfRow(const ModelPredictor& predictor, const float* x, std::size_t index);
+/// every other single-row call of it (predict's --index, the sweep at the identity). With `sd`, the
+/// predictive standard deviation of the target where the model has an interval (NaN otherwise).
+Eigen::RowVectorXd scoresOfRow(const ModelPredictor& predictor, const float* x, std::size_t index, double* sd = nullptr);
 
 /// What a sweep gives, per value t of its range (row t of each).
 struct SweepResult {
@@ -72,8 +73,8 @@ struct SweepResult {
     std::vector<int> top;         ///< classifiers: the column of the largest score (lowest on ties)
     std::vector<double> value;    ///< regression: the predicted target (decoded), empty for classifiers
     /// The model's predictive interval of `value` (mean -/+ 2 standard deviations), where the saved
-    /// model carries a posterior; empty for models that do not (all of today's saved models: BLR's
-    /// file does not keep its covariance yet).
+    /// model carries a posterior (ModelPredictor::hasInterval: regression blr and gp saved since
+    /// format version 4); empty for the others.
     std::vector<double> lower, upper;
     bool hasInterval() const { return !lower.empty(); }
 };

@@ -33,7 +33,12 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
 /// distances to the support rows' samples (supportOrbits, r per row), the invariant kernel at the
 /// model's bandwidth, then dualScores (gp: times the signal variance). Every step's bits depend on
 /// the row alone, so the rows the run scored get the run's own bits. Cancelled from `progress`.
+/// With `variance` and a gp with its posterior (SavedModel::posteriorFactor), also each row's
+/// predictive variance of the coded target: signal k(x, x) - signal^2 k*^T C^-1 k* + noise, with
+/// k(x, x) the invariant kernel of the row with itself (its own samples, all r x r pairs);
+/// `posteriorFactor` is the factor in double when the caller keeps one (else it is converted here).
 Eigen::MatrixXd exactModelScores(const SavedModel& model, const MatrixXfR& supportOrbits, int r, const MatrixXfR& X,
-                                 const Progress& progress = {}, std::int64_t firstRow = 0);
+                                 const Progress& progress = {}, std::int64_t firstRow = 0,
+                                 Eigen::VectorXd* variance = nullptr, const Eigen::MatrixXd* posteriorFactor = nullptr);
 
 } // namespace orbit

@@ -86,10 +86,12 @@ struct SavedModel {
     /// every reader since the first reads), 2 for krr, whose arrays came with version 2, and 3 for
     /// the exact kernel machines: an older reader refuses a newer file at its format_version, in
     /// one line.
-    static constexpr std::int64_t kFormatVersion = 3;
+    static constexpr std::int64_t kFormatVersion = 4;
     static constexpr std::int64_t kKernelRidgeVersion = 2;
     /// Exact kernel machines (map.features exact:r=R) came with version 3.
     static constexpr std::int64_t kExactVersion = 3;
+    /// The posterior of regression blr and gp (posteriorFactor) came with version 4.
+    static constexpr std::int64_t kPosteriorVersion = 4;
 
     MapRecipe map;
     Eigen::Index dim = 0;              ///< the map's feature dimension D (checked when it is rebuilt)
@@ -129,13 +131,23 @@ struct SavedModel {
     std::int64_t firstStream = 0;
     double gpSignal = std::numeric_limits<double>::quiet_NaN();
     double gpNoise = std::numeric_limits<double>::quiet_NaN();
+    /// Regression blr and gp: the lower Cholesky factor, in float, of blr's posterior precision
+    /// A = alpha I + beta Phi^T Phi (D x D, on the coded targets) or of the gp's C = signal K +
+    /// (noise + jitter) I (N x N): what the predictive variance needs (ModelPredictor::hasInterval).
+    /// Empty for the others and in files before version 4, whose predictions have no interval.
+    MatrixXfR posteriorFactor;
 
     bool isExact() const;
     bool isKernelRidge() const { return learner == "krr"; }
     bool isGaussianProcess() const { return learner == "gp"; }
-    /// The format_version of its file: 1, kKernelRidgeVersion for krr on features, kExactVersion
-    /// for the exact kernel machines.
-    std::int64_t formatVersion() const { return isExact() ? kExactVersion : isKernelRidge() ? kKernelRidgeVersion : 1; }
+    bool hasPosterior() const { return posteriorFactor.size() > 0; }
+    /// The format_version of its file: kPosteriorVersion with a posterior, else 1,
+    /// kKernelRidgeVersion for krr on features, kExactVersion for the exact kernel machines (the
+    /// oldest version that reads it).
+    std::int64_t formatVersion() const
+    {
+        return hasPosterior() ? kPosteriorVersion : isExact() ? kExactVersion : isKernelRidge() ? kKernelRidgeVersion : 1;
+    }
     bool isClassification() const { return coding.isClassification(); }
     int outputs() const { return coding.outputs(); }
     /// The label of column c as text ("7", "cat").
@@ -183,8 +195,15 @@ public:
     /// The learner's part: linearScores (or kernelRidgeScores) of features F of the map (N x dim).
     Eigen::MatrixXd featureScores(const MatrixXfR& F) const;
     /// An exact model's scores of the rows X whose first sits at data row firstRow (its group
-    /// samples from that row's sub-stream: exactModelScores).
-    Eigen::MatrixXd exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress = {}) const;
+    /// samples from that row's sub-stream: exactModelScores); with `sd` and a posterior, each row's
+    /// predictive standard deviation (targetSd of exactModelScores' variance).
+    Eigen::MatrixXd exactScoresAt(const MatrixXfR& X, std::int64_t firstRow, const Progress& progress = {},
+                                  Eigen::VectorXd* sd = nullptr) const;
+    /// Whether its predictions carry an interval: a regression blr or gp saved with its posterior.
+    bool hasInterval() const { return model_.hasPosterior() && !model_.isClassification(); }
+    /// blr with a posterior: the predictive standard deviation of the target (its unit) of rows with
+    /// features F, coding.scale * sqrt(phi^T A^-1 phi + 1 / beta). ContractError without one.
+    Eigen::VectorXd featureSd(const MatrixXfR& F) const;
     std::vector<int> classes(const Eigen::MatrixXd& scores) const;
     std::vector<double> targets(const Eigen::MatrixXd& scores) const;
 
@@ -195,6 +214,7 @@ private:
     double sigma_ = 0.0;            ///< krr: the kernel's bandwidth
     MatrixXfR supportOrbits_;       ///< exact: the support rows' group samples, exactR_ per row
     int exactR_ = 1;
+    Eigen::MatrixXd factor_;        ///< blr with a posterior: posteriorFactor in double
 };
 
 } // namespace orbit
