@@ -4,13 +4,13 @@
 #include "SavedModels.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 #include "orbit/groups/Group.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
-#include "orbit/experiments/Training.hpp"
-#include "orbit/parallel/InputRows.hpp"
-#include "orbit/experiments/TrainingSummary.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/training/InputRows.hpp"
+#include "orbit/figures/TrainingSummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -134,7 +134,7 @@ int runTrain(const Args& args, Io& io)
         j["input_rows_held"] = static_cast<long long>(io.ranks.maximum(double(ds.heldCount())));
         j["rank_counters"] = rankCountersJson(io.ranks);
         if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
-        // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
+        // The Training panel's summary row and score chart (orbit/figures/TrainingSummary.hpp).
         const FoldSummary f = summarizeFolds(r);
         Json summary;
         summary["folds"] = f.folds;

@@ -3,8 +3,8 @@
 #include "state/TrainingSettings.hpp"
 #include "state/workers/KernelTasks.hpp"
 
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainingPython.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/training/TrainingPython.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
