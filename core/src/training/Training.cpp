@@ -1,6 +1,7 @@
 #include "orbit/training/Training.hpp"
 
 #include "training/FeatureCost.hpp"
+#include "training/NestedSplits.hpp"
 #include "training/TrainingGrid.hpp"
 #include "training/TrainingLearners.hpp"
 #include "training/RowPlanning.hpp"
@@ -40,12 +41,13 @@ using detail::Outcome;
 using detail::PointFeatures;
 using detail::productRowCost;
 using detail::roundedBandwidth;
+using detail::runCells;
+using detail::smallestTraining;
 using detail::spreadOwners;
 using detail::SharedRowSets;
 using detail::TrainLearner;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::uint64_t kInnerStream = 1000;    // inner validation split of fold f: stream 1000 + f
 constexpr std::uint64_t kCurveStream = 3000;    // learning-curve permutation
 
 /// Maps progress of a sub-task onto [lo, hi] of the whole run.
@@ -265,54 +267,6 @@ PointFeatures Trainer::features(const ParamPoint& p, std::size_t spec, const Ind
     stages_.features += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
                         std::chrono::duration<double>(gathered - gathering).count();
     return out;
-}
-
-/// The row sets a learner that sums over rows can share across all folds of a run, when the outer
-/// test sets are disjoint and each fold trains on exactly the others' test rows (k-fold, the
-/// dataset's folds): cells the outer test sets, removable the inner validation sets (an inner fit
-/// trains on its fold's cells less one of them). Its product rows, the folds' rows once plus the
-/// validation rows, must be fewer than the per-fold cells' (every fold's training rows); else nullopt.
-std::optional<SharedRowSets> runCells(const std::vector<Split>& outer, const std::vector<std::vector<Split>>& inner,
-                                      std::size_t n)
-{
-    if (outer.size() < 2) return std::nullopt;
-    std::vector<int> testOf(n, -1);  // the outer fold whose test set holds the row
-    std::size_t assigned = 0;
-    for (std::size_t f = 0; f < outer.size(); ++f)
-        for (std::size_t r : outer[f].test) {
-            if (testOf[r] != -1) return std::nullopt;
-            testOf[r] = int(f);
-            ++assigned;
-        }
-    std::size_t perFold = 0;
-    for (std::size_t f = 0; f < outer.size(); ++f) {
-        perFold += outer[f].train.size();
-        if (outer[f].train.size() != assigned - outer[f].test.size()) return std::nullopt;
-        for (std::size_t r : outer[f].train)
-            if (testOf[r] == -1 || testOf[r] == int(f)) return std::nullopt;
-    }
-    SharedRowSets sets;
-    std::size_t rows = assigned;
-    for (std::size_t f = 0; f < outer.size(); ++f) {
-        sets.cells.push_back(outer[f].test);
-        for (const Split& in : inner[f]) {
-            sets.removable.push_back(in.test);
-            rows += in.test.size();
-        }
-    }
-    if (rows >= perFold) return std::nullopt;
-    return sets;
-}
-
-/// The fewest training rows of any fit of the run (an inner split's, or a fold's without one).
-std::size_t smallestTraining(const std::vector<Split>& outer, const std::vector<std::vector<Split>>& inner)
-{
-    std::size_t least = std::numeric_limits<std::size_t>::max();
-    for (std::size_t f = 0; f < outer.size(); ++f) {
-        least = std::min(least, outer[f].train.size());
-        for (const Split& in : inner[f]) least = std::min(least, in.train.size());
-    }
-    return least;
 }
 
 /// A per-class run's fits of one spec into `into` (fits[j][l]): the decision columns of its
@@ -574,34 +528,6 @@ std::vector<LearningCurvePoint> Trainer::learningCurveAt(std::size_t p, std::siz
 } // namespace
 
 std::uint64_t featureSeed(std::uint64_t seed) { return deriveSeed(seed, 2000); }
-
-std::vector<Split> outerSplits(const Dataset& data, const TrainConfig& c)
-{
-    if (c.testFrom > 0) {
-        if (c.testFrom + 1 > data.count())
-            throw SpecError("test-data", "no test rows after the " + std::to_string(c.testFrom) + " training rows",
-                            std::to_string(data.count()));
-        Split given;
-        for (std::size_t i = 0; i < data.count(); ++i) (i < c.testFrom ? given.train : given.test).push_back(i);
-        return {given};
-    }
-    const Evaluation e = parseEvaluation(c.eval);
-    if (e.kind == EvaluationKind::HoldOut) return {holdOutFor(data, e.fraction, c.seed)};
-    if (e.kind == EvaluationKind::KFold) {
-        if (std::size_t(e.folds) > data.count())
-            throw SpecError("eval", "more folds than samples (" + std::to_string(data.count()) + ")", c.eval);
-        return kFold(data.count(), e.folds, c.seed);
-    }
-    if (data.folds.empty()) throw SpecError("eval", "the dataset has no folds of its own (use kfold:K)", c.eval);
-    return kFoldFor(data, 0, c.seed);
-}
-
-std::vector<Split> innerSplits(const Dataset& data, const TrainConfig& c, const Indices& train, std::size_t fold)
-{
-    const std::uint64_t seed = deriveSeed(c.seed, kInnerStream + fold);
-    if (c.innerFolds >= 2) return innerKFold(train, c.innerFolds, seed);
-    return {innerValidation(train, c.validationFraction, seed, data.labels)};
-}
 
 TrainResult train(const Dataset& data, const TrainConfig& config, const Progress& progress, const Ranks& ranks)
 {
