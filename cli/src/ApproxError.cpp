@@ -2,7 +2,7 @@
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
-#include "orbit/experiments/ApproxError.hpp"
+#include "orbit/figures/ApproxError.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 

@@ -2,7 +2,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/Bench.hpp"
+#include "orbit/bench/Bench.hpp"
 #include "orbit/linalg/Gemm.hpp"
 #include "orbit/util/Simd.hpp"
 #include "orbit/util/Spec.hpp"

@@ -3,7 +3,7 @@
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
-#include "orbit/experiments/DensitySummary.hpp"
+#include "orbit/figures/DensitySummary.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"

@@ -3,7 +3,7 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/ExperimentConfig.hpp"
-#include "orbit/experiments/Experiment.hpp"
+#include "orbit/training/Experiment.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"

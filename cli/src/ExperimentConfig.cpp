@@ -1,6 +1,6 @@
 #include "orbit/cli/ExperimentConfig.hpp"
 
-#include "orbit/experiments/TrainSettings.hpp"
+#include "orbit/training/TrainSettings.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -119,7 +119,7 @@ std::string settingTextOf(const TrainSetting& s, const ConfigJson& v, const std:
     return {};
 }
 
-/// The settings of the table (orbit/experiments/TrainSettings.hpp) that `j` gives, over `c`.
+/// The settings of the table (orbit/training/TrainSettings.hpp) that `j` gives, over `c`.
 TrainConfig trainConfigOf(const ConfigJson& j, TrainConfig c, const std::string& file, const std::string& where)
 {
     for (const TrainSetting& s : trainSettings()) {

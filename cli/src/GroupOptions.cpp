@@ -1,6 +1,6 @@
 #include "GroupOptions.hpp"
 
-#include "orbit/experiments/Experiment.hpp"
+#include "orbit/training/Experiment.hpp"
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/registry/Registry.hpp"

@@ -6,7 +6,7 @@
 #include "ManyProcesses.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Json.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ReadableNumber.hpp"
 

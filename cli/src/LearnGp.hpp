@@ -1,7 +1,7 @@
 #pragma once
 // learn --learner gp and evidence --learner gp (LearnGp.cpp), called by Learn.cpp's commands.
 #include "orbit/cli/Cli.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/evaluation/Metrics.hpp"
-#include "orbit/experiments/TrainedModel.hpp"
+#include "orbit/training/TrainedModel.hpp"
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 

@@ -5,7 +5,7 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/PredictSweep.hpp"
+#include "orbit/figures/PredictSweep.hpp"
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"

@@ -3,7 +3,7 @@
 #include "GroupOptions.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
-#include "orbit/experiments/InvarianceProbe.hpp"
+#include "orbit/figures/InvarianceProbe.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"

@@ -3,7 +3,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Training.hpp"
 
 #include <ostream>
 

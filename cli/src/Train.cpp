@@ -4,14 +4,14 @@
 #include "SavedModels.hpp"
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 #include "orbit/groups/Group.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainSettings.hpp"
-#include "orbit/parallel/InputRows.hpp"
-#include "orbit/experiments/TrainingSummary.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/training/InputRows.hpp"
+#include "orbit/figures/TrainingSummary.hpp"
+#include "orbit/training/TrainSettings.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -67,7 +67,7 @@ int runTrainPerClass(const Args& args, TrainConfig c, Io& io)
 int runTrain(const Args& args, Io& io)
 {
     TrainConfig c;
-    for (const TrainSetting& setting : trainSettings())  // orbit/experiments/TrainSettings.hpp
+    for (const TrainSetting& setting : trainSettings())  // orbit/training/TrainSettings.hpp
         if (args.has(setting.flag)) applySetting(c, setting, args.text(setting.flag));
     if (args.has("test-data") && args.has("eval"))
         throw SpecError("--eval", "not used with --test-data (that file is the test set)", args.text("eval"));
@@ -114,7 +114,7 @@ int runTrain(const Args& args, Io& io)
         j["input_rows_held"] = static_cast<long long>(io.ranks.maximum(double(ds.heldCount())));
         j["rank_counters"] = rankCountersJson(io.ranks);
         if (c.testFrom > 0) j["n_test"] = ds.count() - c.testFrom;
-        // The Training panel's summary row and score chart (orbit/experiments/TrainingSummary.hpp).
+        // The Training panel's summary row and score chart (orbit/figures/TrainingSummary.hpp).
         const FoldSummary f = summarizeFolds(r);
         Json summary;
         summary["folds"] = f.folds;
@@ -148,7 +148,7 @@ Command trainCommand()
     for (const auto& o : dataOptions())
         if (o.name != "index") options.push_back(o);
     for (const auto& o : groupOptions()) options.push_back(o);
-    // The training settings' table (orbit/experiments/TrainSettings.hpp), less the ones every command
+    // The training settings' table (orbit/training/TrainSettings.hpp), less the ones every command
     // or the group options already take (--group, --dist, --seed).
     const auto taken = [&](const std::string& name) {
         const auto named = [&](const Option& o) { return o.name == name; };

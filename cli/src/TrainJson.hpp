@@ -1,7 +1,7 @@
 #pragma once
 // Private to the CLI: the JSON and text forms of a TrainResult (shared by `train` and `experiment`).
 #include "orbit/cli/Json.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Training.hpp"
 
 #include <iosfwd>
 #include <string>

@@ -3,7 +3,7 @@
 // Ctrl+C and the verbose printer served through the core's Progress, and n_jobs as the core's
 // thread budget.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"

@@ -1,9 +1,9 @@
-// orbitlab._orbitlab's exact invariant kernel machines (orbit/experiments/ExactKernelMachines.hpp):
+// orbitlab._orbitlab's exact invariant kernel machines (orbit/training/ExactKernelMachines.hpp):
 // the invariant kernel between two sets of rows, and a Gaussian process fitted on it, for the
 // estimators InvariantKernelRidge and InvariantGaussianProcess (orbitlab/exact.py).
 #include "Compute.hpp"
 
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 
 #include <pybind11/stl.h>

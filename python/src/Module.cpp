@@ -3,11 +3,11 @@
 #include "Compute.hpp"
 
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
-#include "orbit/experiments/TrainedModel.hpp"
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainSettings.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
+#include "orbit/training/TrainedModel.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/training/TrainSettings.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
@@ -323,7 +323,7 @@ py::object settingObject(const orbit::TrainSetting& s, const orbit::TrainConfig&
     return py::none();
 }
 
-/// The training settings' table (orbit/experiments/TrainSettings.hpp), for orbitlab.train's signature.
+/// The training settings' table (orbit/training/TrainSettings.hpp), for orbitlab.train's signature.
 py::list trainSettings()
 {
     const orbit::TrainConfig defaults;

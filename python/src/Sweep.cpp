@@ -1,8 +1,8 @@
 // orbitlab._orbitlab.sweep: a saved model's answer to one input moved over a range of one parameter
-// (orbit/experiments/PredictSweep.hpp; `orbitlab-cli predict --sweep`, orbitlab.sweep).
+// (orbit/figures/PredictSweep.hpp; `orbitlab-cli predict --sweep`, orbitlab.sweep).
 #include "Compute.hpp"
 
-#include "orbit/experiments/PredictSweep.hpp"
+#include "orbit/figures/PredictSweep.hpp"
 #include "orbit/models/SavedModel.hpp"
 
 #include <pybind11/stl.h>

@@ -23,8 +23,8 @@
 // --after-stage learn: the --at times count from the first report of that stage (e.g. "learn",
 // "features"), to cancel inside a late stage.
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 

@@ -1,7 +1,7 @@
 // The hot paths against Eigen's float32 product of the same shapes, on the real QM7 when it is
 // present next to the repository (../shared/data/qm7/qm7.extxyz), else synthetic data of its shape.
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/Bench.hpp"
+#include "orbit/bench/Bench.hpp"
 
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-// The one table of training settings (orbit/experiments/TrainSettings.hpp) is what every front end
+// The one table of training settings (orbit/training/TrainSettings.hpp) is what every front end
 // reads: each row set to a value other than its default reaches TrainConfig alike through the CLI's
 // flags, an experiment file's keys and the table's own parser; `train --help` lists every row;
 // Copy as Python writes every row that is not at its default; bad values name the row's flag.
@@ -7,8 +7,8 @@
 #include "TestPaths.hpp"
 
 #include "orbit/cli/ExperimentConfig.hpp"
-#include "orbit/experiments/TrainSettings.hpp"
-#include "orbit/experiments/TrainingPython.hpp"
+#include "orbit/training/TrainSettings.hpp"
+#include "orbit/training/TrainingPython.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 

@@ -2,7 +2,7 @@
 // The bundled digits (resources/data/digits.png: OpenCV's 5000 20 x 20 digits) as the core suites
 // use them: the first few hundred, or the points of a kernel plot among them, each loaded once.
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/ApproxError.hpp"
+#include "orbit/figures/ApproxError.hpp"
 
 #include "TestPaths.hpp"
 

@@ -2,7 +2,7 @@
 // The picture of the last Learn locality, as data: what the Training panel's chart was fed (the
 // landscape grid and its points, the optimiser's path, or the learn's own evaluations as the curve).
 // The working state keeps it, so the chart comes back after a quit or a crash without a new learn.
-#include "orbit/experiments/EvidenceObjective.hpp"
+#include "orbit/locality/EvidenceObjective.hpp"
 
 #include <QJsonObject>
 #include <QString>

@@ -3,7 +3,7 @@
 #include "state/AtomicWrite.hpp"
 #include "state/KernelChoice.hpp"
 
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 #include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

@@ -2,7 +2,7 @@
 
 #include "state/KernelChoice.hpp"
 
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

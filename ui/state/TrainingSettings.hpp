@@ -3,7 +3,7 @@
 // their translation into the core's TrainConfig together with the shared orbit settings.
 #include "state/OrbitSettings.hpp"
 
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/registry/Registry.hpp"
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 #include "orbit/util/RandomSubset.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 
-#include "features/OrbitPlan.hpp"
 #include "util/Deterministic.hpp"
+#include "util/ValuesPerReport.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -39,7 +39,7 @@ MatrixXfR kMeansCentres(const MatrixXfR& Xall, int k, std::uint64_t seed, int it
     C.row(0) = X.row(first);
     // Progress: the seeding (k passes over the rows) and the Lloyd rounds, by their row passes.
     const double passes = double(k) + double(iterations);
-    const int centresPerReport = std::max<int>(1, int(detail::kTemplateChunkValues / std::max<Eigen::Index>(1, n * X.cols())));
+    const int centresPerReport = std::max<int>(1, int(detail::kValuesPerReport / std::max<Eigen::Index>(1, n * X.cols())));
     for (int c = 1; c < k; ++c) {
         if (c % centresPerReport == 0)
             reportProgress(progress, double(c) / passes, "k-means seeding " + std::to_string(c) + "/" + std::to_string(k));

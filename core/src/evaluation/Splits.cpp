@@ -1,6 +1,6 @@
 #include "orbit/evaluation/Splits.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 

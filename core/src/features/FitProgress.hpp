@@ -1,6 +1,6 @@
 #pragma once
 // Private: progress of a feature map's fit, split into sub-steps.
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/features/FeatureMap.hpp"
 
 #include <string>

@@ -20,15 +20,15 @@
 #include "orbit/orbits/OrbitSampler.hpp"
 
 #include "features/Pooling.hpp"
+#include "util/ValuesPerReport.hpp"
 
 #include <memory>
 #include <string>
 
 namespace orbit::detail {
 
-/// Values of moved templates (r s d in all) written between two progress reports of prepareTemplates:
-/// 2^21 floats, e.g. 2675 rotated 28 x 28 images, a few tens of milliseconds on two cores.
-constexpr long long kTemplateChunkValues = 1LL << 21;
+/// Values of moved templates (r s d in all) written between two progress reports of prepareTemplates.
+constexpr long long kTemplateChunkValues = kValuesPerReport;
 
 struct OrbitPlan {
     std::shared_ptr<const OrbitSampler> sampler;  ///< null: no group (plain map, r = 1)

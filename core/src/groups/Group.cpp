@@ -15,8 +15,6 @@
 
 namespace orbit {
 
-const char* toString(GroupKind kind) { return groupDescriptor(kind).name.c_str(); }
-
 std::vector<GroupElement> Group::elements(const Shape&, std::size_t) const
 {
     throw SpecError("group", "an infinite group has no list of elements (use a finite group such as cyclic:n=N)",

@@ -1,7 +1,7 @@
 #include "orbit/learn/FeatureKernel.hpp"
 
 #include "orbit/kernels/BaseKernel.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/linalg/Gemm.hpp"
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"

@@ -1,6 +1,6 @@
 #include "orbit/learn/LinearPredictor.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/util/Error.hpp"
 
 namespace orbit {

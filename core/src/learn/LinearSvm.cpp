@@ -1,6 +1,6 @@
 #include "orbit/learn/LinearSvm.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/util/Error.hpp"

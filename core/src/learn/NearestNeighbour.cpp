@@ -1,6 +1,6 @@
 #include "orbit/learn/NearestNeighbour.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "util/Deterministic.hpp"

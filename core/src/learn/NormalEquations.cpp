@@ -1,6 +1,6 @@
 #include "orbit/learn/NormalEquations.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 

@@ -4,7 +4,7 @@
 #include "orbit/models/ExactModel.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/FeatureKernel.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/parallel/Ranks.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

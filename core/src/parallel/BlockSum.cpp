@@ -1,6 +1,6 @@
 #include "orbit/parallel/BlockSum.hpp"
 
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/linalg/MatrixPool.hpp"
 #include "orbit/util/Error.hpp"
 

@@ -1,7 +1,6 @@
 // The registry's groups: one descriptor per transformation group (makeGroup reads them).
 #include "orbit/registry/Registry.hpp"
 
-#include "orbit/groups/OrthogonalSetGroup.hpp"
 #include "orbit/util/Error.hpp"
 #include "registry/Builders.hpp"
 
@@ -58,7 +57,7 @@ std::vector<GroupDescriptor> makeGroups()
               {integer("k", 1, 1 << 20, true, 16, "The number of random orthogonal matrices in the set."),
                integer("d", 1, 1 << 30, false, 1, "The dimension of the matrices, only needed without data.",
                        "the data's dimension")});
-    orthogonal.maxDimension = OrthogonalSetGroup::kMaxDim;
+    orthogonal.maxDimension = kOrthogonalSetMaxDim;
     all.push_back(orthogonal);
     return all;
 }
@@ -82,6 +81,8 @@ const std::vector<GroupDescriptor>& groupDescriptors()
 }
 
 const GroupDescriptor* findGroup(const std::string& name) { return findIn(groupDescriptors(), name); }
+
+const char* toString(GroupKind kind) { return groupDescriptor(kind).name.c_str(); }
 
 const GroupDescriptor& groupDescriptor(GroupKind kind)
 {

@@ -2,7 +2,7 @@
 // [0, numClasses), labels xor targets), subset, and the format / kind names.
 #include "orbit/data/Dataset.hpp"
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/RotatedImages.hpp"
+#include "orbit/training/RotatedImages.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QTest>

@@ -10,8 +10,8 @@
 
 #include "orbit/data/Loaders.hpp"
 #include "orbit/distributions/Distribution.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"

@@ -1,7 +1,7 @@
 // Group actions T_g (docs/design.md, "Groups and actions"): group laws, exactness of the finite groups, unitarity,
 // conventions (counter-clockwise rotation, +dx moves content right), channel-wise action.
 #include "TestPaths.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/groups/AffineGroup.hpp"
 #include "orbit/groups/CyclicGroup.hpp"
 #include "orbit/groups/OrthogonalSetGroup.hpp"

@@ -5,7 +5,7 @@
 #include "RandomMatrices.hpp"
 #include "ThreadRanks.hpp"
 #include "orbit/evaluation/Splits.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/learn/NormalEquations.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"

@@ -1,6 +1,6 @@
 // Ridge regression: W = (X^T X + lambda I)^{-1} X^T Y = X^T (X X^T + lambda I)^{-1} Y.
 #include "LearnTestData.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/util/Error.hpp"
 

@@ -8,7 +8,7 @@
 #include "RandomMatrices.hpp"
 
 #include "orbit/features/FeatureMap.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/linalg/Gemm.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/util/ComputeBudget.hpp"

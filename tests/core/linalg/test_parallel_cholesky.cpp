@@ -1,7 +1,7 @@
 // The multi-core fast paths of the learners: the tile-parallel Cholesky factorisation
 // (ParallelCholesky.hpp), the tiled triangular inverse of the Nystrom whitening
 // (TriangularInverse.hpp) and the mixed-precision Gram matrix (Gram.hpp).
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/linalg/TriangularInverse.hpp"
 #include "orbit/util/Error.hpp"

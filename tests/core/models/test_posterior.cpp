@@ -4,10 +4,10 @@
 // the intervals cover about 95 % of the held-out targets; sweeps carry them; classifiers and older
 // files have none; a damaged factor is refused naming the member.
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/PredictSweep.hpp"
-#include "orbit/experiments/TrainedModel.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/figures/PredictSweep.hpp"
+#include "orbit/training/TrainedModel.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
 #include "orbit/models/ExactModel.hpp"

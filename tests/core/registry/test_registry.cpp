@@ -8,8 +8,8 @@
 #include "TestPaths.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"

@@ -3,9 +3,9 @@
 #include "state/TrainingSettings.hpp"
 #include "state/workers/KernelTasks.hpp"
 
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainSettings.hpp"
-#include "orbit/experiments/TrainingPython.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/training/TrainingPython.hpp"
+#include "orbit/training/TrainSettings.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -45,7 +45,7 @@ CliCommand trainCommand(const SessionState& s, const CommandContext& c)
     const orbit::TrainConfig config = perClass ? *perClass : makeTrainConfig(s.training, s.orbit);
     CliCommand cmd{{"train", "--data", dataPath(s)}, true};
     addSubset(cmd.args, s.training.subset, c);
-    for (const orbit::TrainSetting& setting : orbit::trainSettings())  // orbit/experiments/TrainSettings.hpp
+    for (const orbit::TrainSetting& setting : orbit::trainSettings())  // orbit/training/TrainSettings.hpp
         if (orbit::writesSetting(setting, config))
             add(cmd.args, {"--" + setting.flag, setting.get(config)});
     if (perClass)

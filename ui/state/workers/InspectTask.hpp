@@ -6,7 +6,7 @@
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/KernelCurve.hpp"
+#include "orbit/figures/KernelCurve.hpp"
 
 #include <QImage>
 #include <QMetaType>

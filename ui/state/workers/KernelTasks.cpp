@@ -4,8 +4,8 @@
 #include "render/SampleImage.hpp"
 #include "state/KernelChoice.hpp"
 
-#include "orbit/experiments/InvarianceProbe.hpp"
-#include "orbit/experiments/KernelComparison.hpp"
+#include "orbit/figures/InvarianceProbe.hpp"
+#include "orbit/figures/KernelComparison.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"

@@ -6,7 +6,7 @@
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/ApproxError.hpp"
+#include "orbit/figures/ApproxError.hpp"
 
 #include <Eigen/Core>
 

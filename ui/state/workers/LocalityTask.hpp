@@ -7,9 +7,9 @@
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 #include "orbit/registry/Parameters.hpp"
 
 #include <QMetaType>

@@ -1,6 +1,6 @@
 #include "state/workers/ModelTask.hpp"
 
-#include "orbit/experiments/TrainedModel.hpp"
+#include "orbit/training/TrainedModel.hpp"
 #include "orbit/models/SavedModel.hpp"
 
 #include <filesystem>

@@ -3,8 +3,8 @@
 #include "render/SafeText.hpp"
 #include "render/SampleImage.hpp"
 
-#include "orbit/experiments/DensitySummary.hpp"
-#include "orbit/experiments/OrbitEmbedding.hpp"
+#include "orbit/figures/DensitySummary.hpp"
+#include "orbit/figures/OrbitEmbedding.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"
 #include "orbit/util/Error.hpp"
 

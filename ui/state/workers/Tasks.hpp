@@ -6,7 +6,7 @@
 
 #include "orbit/data/Dataset.hpp"
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/DensitySummary.hpp"
+#include "orbit/figures/DensitySummary.hpp"
 
 #include <QImage>
 #include <QMetaType>

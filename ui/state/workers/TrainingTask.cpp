@@ -1,7 +1,7 @@
 #include "state/workers/TrainingTask.hpp"
 
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 
 namespace orbitui {
 

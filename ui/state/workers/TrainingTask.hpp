@@ -4,8 +4,8 @@
 #include "state/workers/Worker.hpp"
 
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainingSummary.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/figures/TrainingSummary.hpp"
 
 #include <QMetaType>
 
@@ -29,7 +29,7 @@ struct TrainingRequest {
     std::string distPerClass;
 };
 
-/// The score curve and the axis choice are the core's (orbit/experiments/TrainingSummary.hpp).
+/// The score curve and the axis choice are the core's (orbit/figures/TrainingSummary.hpp).
 using orbit::AxisCurve;
 using orbit::chooseMainAxis;
 using orbit::curveAlong;

@@ -10,7 +10,7 @@
 // passes through one std::mutex-guarded Mailbox; the queued calls between the threads only wake
 // the other side and carry no data. So the hand-off is a synchronisation our own code performs,
 // visible to ThreadSanitizer (Qt's event-queue lock lives in an uninstrumented library).
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <QObject>
 #include <QString>

@@ -6,7 +6,7 @@
 #include "state/AnalysisSettings.hpp"
 #include "widgets/Panel.hpp"
 
-#include "orbit/experiments/ApproxError.hpp"
+#include "orbit/figures/ApproxError.hpp"
 
 #include <memory>
 #include <optional>

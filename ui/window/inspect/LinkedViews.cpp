@@ -13,7 +13,7 @@
 #include "window/orbits/OrbitsPanel.hpp"
 #include "window/training/TrainingPanel.hpp"
 
-#include "orbit/experiments/Experiment.hpp"
+#include "orbit/training/Experiment.hpp"
 
 #include <QChart>
 #include <QChartView>

@@ -11,7 +11,7 @@
 #include "state/OrbitSettings.hpp"
 
 #include "orbit/data/Dataset.hpp"
-#include "orbit/experiments/KernelCurve.hpp"
+#include "orbit/figures/KernelCurve.hpp"
 
 #include <QImage>
 #include <QString>

@@ -5,7 +5,7 @@
 #include "state/workers/KernelTasks.hpp"
 #include "widgets/HeatmapView.hpp"
 
-#include "orbit/experiments/KernelComparison.hpp"
+#include "orbit/figures/KernelComparison.hpp"
 #include "window/kernels/KernelsPanel.hpp"
 
 #include <QComboBox>

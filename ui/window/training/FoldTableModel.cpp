@@ -4,7 +4,7 @@
 
 #include "window/training/TrainingCharts.hpp"
 
-#include "orbit/experiments/TrainingSummary.hpp"
+#include "orbit/figures/TrainingSummary.hpp"
 
 #include <QFont>
 

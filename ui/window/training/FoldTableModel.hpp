@@ -3,7 +3,7 @@
 // regression, log evidence for blr, seconds, the parameters chosen on its validation split) and a
 // bold summary row with the core's fold statistics (orbit::summarizeFolds, as `train --json`
 // reports them).
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Training.hpp"
 
 #include <QAbstractTableModel>
 #include <QString>

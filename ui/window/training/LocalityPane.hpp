@@ -15,7 +15,7 @@
 #include "state/OrbitSettings.hpp"
 #include "state/TrainingSettings.hpp"
 
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 
 #include <QObject>
 #include <QString>

@@ -5,7 +5,7 @@
 // three or more parameters, each parameter's path through its range and the evidence, against the
 // evaluation number. Fed point by point while the worker runs.
 #include "state/LearnPicture.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
 #include "orbit/registry/Parameters.hpp"
 
 #include <QString>

@@ -5,7 +5,7 @@
 // learned value of the first parameter; a line marks the single learned locality shared by every
 // class. Below, A/B style, the confusion matrices of the single model and the per-class model on the
 // held-out rows. A click on a bar announces its class.
-#include "orbit/experiments/PerClassLocality.hpp"
+#include "orbit/locality/PerClassLocality.hpp"
 
 #include <Eigen/Core>
 

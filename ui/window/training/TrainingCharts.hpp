@@ -2,8 +2,8 @@
 // The Training panel's charts: the validation score along the main grid axis (with the log evidence
 // on a second axis for blr, so a locality such as kappa can be chosen by the evidence next to the
 // validation accuracy) and the learning curve. Both are redrawn from a finished TrainResult.
-#include "orbit/experiments/Training.hpp"
-#include "orbit/experiments/TrainingSummary.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/figures/TrainingSummary.hpp"
 
 #include <QString>
 

@@ -8,7 +8,7 @@
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingCharts.hpp"
 
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/util/Error.hpp"
 
 #include <QCheckBox>

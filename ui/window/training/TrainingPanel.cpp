@@ -15,7 +15,7 @@
 #include "window/training/TrainingForm.hpp"
 #include "window/training/TrainingRunControl.hpp"
 
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 

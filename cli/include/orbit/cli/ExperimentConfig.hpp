@@ -2,8 +2,8 @@
 // The config file of `orbitlab-cli experiment CONFIG.json` (JSON, docs/experiments.md): a table of
 // training runs (settings) on one dataset. The JSON stays in the CLI: the core only sees DataRecipe
 // and TrainConfig.
-#include "orbit/experiments/Experiment.hpp"
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Experiment.hpp"
+#include "orbit/training/Training.hpp"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // k-means clustering of the rows of a matrix (the Nyström map's k-means landmarks).
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <cstddef>
 #include <cstdint>

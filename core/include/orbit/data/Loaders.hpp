@@ -3,7 +3,7 @@
 // Every loader validates sizes against the file before allocating, and throws LoadError naming the
 // file, the position (record, line, field) and the offending value. Nothing half-loaded escapes.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <cstddef>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 // Learning curves: a score as a function of the training-set size.
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Feature maps psi: R^d -> R^D with <psi(x), psi(y)> ~ k(x, y) for the kernel they approximate.
 #include "orbit/data/Dataset.hpp"
 #include "orbit/distributions/Distribution.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Invariant random Fourier features as a differentiable function of the distribution's parameters.
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/features/InvariantRandomFourier.hpp"
 

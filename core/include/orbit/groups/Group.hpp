@@ -1,7 +1,8 @@
 #pragma once
 // Transformation groups and their actions T_g on samples (docs/design.md, "Groups and actions").
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/registry/GroupKinds.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -9,9 +10,6 @@
 #include <vector>
 
 namespace orbit {
-
-enum class GroupKind { Rotation, Translation, Scale, Affine, Cyclic, Permutation, Orthogonal };
-const char* toString(GroupKind kind);
 
 /// One group element, in the parameters of its group. Unused fields keep their identity values.
 /// Affine elements act as rotation(theta) * translation(dx, dy) * scale(s): scale first.

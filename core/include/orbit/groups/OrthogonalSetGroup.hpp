@@ -47,7 +47,7 @@ public:
     /// on where a drawing stopped).
     void prepare(const Progress& progress) const override;
 
-    static constexpr int kMaxDim = 2048;
+    static constexpr int kMaxDim = kOrthogonalSetMaxDim;
 
     /// The drawing shared by the groups of one (K, d, seed) (defined in the .cpp).
     struct Drawing;

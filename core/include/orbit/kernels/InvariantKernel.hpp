@@ -1,7 +1,7 @@
 #pragma once
 // Invariant kernel matrices: Monte Carlo k_qG (LGIKA eq. 3), the exact Haar sum for finite
 // groups, and the template-projection kernel of Pal & Savvides (their Theorem 3.1).
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/orbits/OrbitSampler.hpp"

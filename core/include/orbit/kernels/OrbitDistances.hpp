@@ -4,7 +4,7 @@
 // over all R x R pairs, so the matrix stays positive semi-definite), or summed exactly over a finite
 // group with Haar weights.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 

@@ -3,7 +3,7 @@
 // al. 2020 for the out-of-core version): kernel ridge regression on m Nystrom centres solved by
 // conjugate gradients with the paper's preconditioner, for n past what an n x n kernel matrix allows.
 // Knows nothing of the kernel: K_nm comes in row blocks from a callback.
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <Eigen/Core>
 

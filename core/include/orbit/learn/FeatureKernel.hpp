@@ -4,7 +4,7 @@
 // predictions (new rows against the support rows) then give the same kernel values, and the same
 // predictions, for the same rows.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/parallel/BlockSum.hpp"
 #include "orbit/parallel/Ranks.hpp"
 

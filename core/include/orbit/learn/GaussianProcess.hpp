@@ -1,7 +1,7 @@
 #pragma once
 // Gaussian-process regression on a precomputed (invariant) kernel matrix, with its hyperparameters
 // fitted by the log marginal likelihood (Rasmussen & Williams 2006, §2.2 and §5.4.1).
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <Eigen/Core>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Linear support vector machine through liblinear.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <Eigen/Core>
 

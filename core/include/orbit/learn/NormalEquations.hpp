@@ -2,7 +2,7 @@
 // The normal equations of a linear model, summed over fixed row blocks so that they are the same
 // bits in one process or spread over many (orbit/parallel/BlockSum.hpp).
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/parallel/BlockSum.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // A blocked Cholesky factorisation whose trailing updates run as OpenMP tiles: the multi-core
 // path for the ridge / kernel-ridge systems of many lambdas (one factorisation per lambda).
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <Eigen/Core>
 

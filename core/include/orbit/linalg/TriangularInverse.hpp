@@ -2,7 +2,7 @@
 // The inverse of a lower-triangular factor (the whitening of the Nyström map: L = C^-1 for
 // K = C C^T, so L^T L = K^-1).
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 
 #include <Eigen/Core>
 

@@ -3,7 +3,7 @@
 // feature map, the invariant kernel k_G(x, y) = E k(g x, g' y) between new rows and the support rows
 // (the training rows themselves), from group samples redrawn from the file's seed and sub-streams.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/models/SavedModel.hpp"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // krr), kept in a NumPy .npz that `orbitlab-cli train --save-model` and the Python module write, and
 // `orbitlab-cli predict` and the Python module read (docs/cli.md, "Saved models" lists the arrays).
 #include "orbit/data/Dataset.hpp"
-#include "orbit/evaluation/Progress.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/models/Npz.hpp"

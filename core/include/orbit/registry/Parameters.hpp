@@ -2,7 +2,7 @@
 // One description of every distribution parameter: what the spec parser checks, what the panels'
 // sliders span, what `learn` and `evidence` may change and within which bounds (docs/design.md, "One source of truth";
 // "one source of truth").
-#include "orbit/groups/Group.hpp"
+#include "orbit/registry/GroupKinds.hpp"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // `orbitlab-cli --help` lists it, the panels build their combo boxes, sliders and tooltips from it,
 // and sessions check the names they read with it.
 #include "orbit/data/Dataset.hpp"
-#include "orbit/groups/Group.hpp"
+#include "orbit/registry/GroupKinds.hpp"
 #include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Spec.hpp"
 

@@ -13,7 +13,7 @@
 #include "window/training/TrainingPanel.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"

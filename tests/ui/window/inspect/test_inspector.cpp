@@ -25,7 +25,7 @@
 #include "window/shell/MainWindow.hpp"
 #include "window/training/TrainingPanel.hpp"
 
-#include "orbit/experiments/Experiment.hpp"
+#include "orbit/training/Experiment.hpp"
 
 #include "CliRunner.hpp"
 #include "QuickSettings.hpp"

@@ -21,7 +21,7 @@
 #include "window/shell/SessionController.hpp"
 
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/ApproxError.hpp"
+#include "orbit/figures/ApproxError.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "QuickSettings.hpp"

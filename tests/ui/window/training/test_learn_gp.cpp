@@ -15,7 +15,7 @@
 #include "window/training/LocalityView.hpp"
 #include "window/training/TrainingPanel.hpp"
 
-#include "orbit/experiments/ExactKernelMachines.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
 
 #include "PanelFixture.hpp"
 #include "QuickSettings.hpp"

@@ -14,7 +14,7 @@
 #include "window/training/TrainingPanel.hpp"
 
 #include "orbit/data/Loaders.hpp"
-#include "orbit/experiments/LocalityLearning.hpp"
+#include "orbit/locality/LocalityLearning.hpp"
 
 #include "PanelFixture.hpp"
 #include "QuickSettings.hpp"

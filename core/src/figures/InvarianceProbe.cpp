@@ -1,0 +1,134 @@
+#include "orbit/figures/InvarianceProbe.hpp"
+
+#include "orbit/figures/ApproxError.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Random.hpp"
+#include "orbit/util/Spec.hpp"
+
+#include "features/FitProgress.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace orbit {
+
+InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const Shape& shape, const float* x,
+                                int points, std::uint64_t seed)
+{
+    if (points < 2) throw SpecError("points", "the probe needs at least 2 points", std::to_string(points));
+    InvarianceCurve curve;
+    std::vector<GroupElement> g;
+    switch (group.kind()) {
+    case GroupKind::Rotation:
+    case GroupKind::Affine:
+        curve.parameter = "theta (rad)";
+        for (int i = 0; i < points; ++i) {
+            GroupElement e = group.identity(shape);
+            e.theta = -std::numbers::pi + 2 * std::numbers::pi * i / (points - 1);
+            g.push_back(e);
+            curve.values.push_back(e.theta);
+        }
+        break;
+    case GroupKind::Translation:
+        curve.parameter = "dx (px)";
+        for (int i = 0; i < points; ++i) {
+            GroupElement e = group.identity(shape);
+            e.dx = shape.width * (-0.5 + double(i) / (points - 1));
+            g.push_back(e);
+            curve.values.push_back(e.dx);
+        }
+        break;
+    case GroupKind::Scale:
+        curve.parameter = "scale";
+        for (int i = 0; i < points; ++i) {
+            GroupElement e = group.identity(shape);
+            e.scale = std::pow(2.0, -1.0 + 2.0 * i / (points - 1));
+            g.push_back(e);
+            curve.values.push_back(e.scale);
+        }
+        break;
+    case GroupKind::Cyclic:
+    case GroupKind::Orthogonal:
+        curve.parameter = "k";
+        g = group.elements(shape);
+        for (std::size_t i = 0; i < g.size(); ++i) curve.values.push_back(double(i));
+        break;
+    case GroupKind::Permutation: {
+        curve.parameter = "transpositions";
+        Rng rng = makeRng(seed, 0x70726f6265ULL);
+        GroupElement e = group.identity(shape);
+        for (int i = 0; i < points; ++i) {
+            g.push_back(e);
+            curve.values.push_back(i);
+            const std::size_t n = e.perm.size();
+            if (n > 1) {
+                const std::size_t a = uniformIndex(rng, n), b = (a + 1 + uniformIndex(rng, n - 1)) % n;
+                std::swap(e.perm[a], e.perm[b]);
+            }
+        }
+        break;
+    }
+    }
+    const int d = shape.dim();
+    MatrixXfR one(1, d), psi0, psi;
+    std::copy(x, x + d, one.data());
+    map.transform(one, 0, 1, psi0);
+    const double n0 = psi0.norm();
+    for (const GroupElement& e : g) {
+        group.apply(e, x, one.data(), shape);
+        map.transform(one, 0, 1, psi);
+        const double n1 = psi.norm();
+        curve.similarity.push_back(n0 > 0 && n1 > 0 ? double(psi0.row(0).dot(psi.row(0))) / (n0 * n1) : 0.0);
+    }
+    return curve;
+}
+
+std::string plainFeatureSpec(const std::string& invariantSpec)
+{
+    const std::size_t plus = invariantSpec.find('+');
+    const std::string first = invariantSpec.substr(0, plus);
+    const std::string rest = plus == std::string::npos ? std::string() : invariantSpec.substr(plus);
+    Spec s = parseSpec(first, "features");
+    if (s.name == "irf")
+        s.name = "rf";
+    else if (s.name == "inystrom")
+        s.name = "nystrom";
+    else
+        throw SpecError("features", "the probe compares irf or inystrom with its plain map (rf, nystrom)", s.name);
+    s.params.erase("r");
+    s.params.erase("mode");
+    return formatSpec(s) + rest;
+}
+
+ProbeResult probeInvariance(const Dataset& data, std::size_t index, const ProbeConfig& config, const Progress& progress)
+{
+    if (index >= data.count())
+        throw SpecError("index", "no such sample (the data hold " + std::to_string(data.count()) + ")",
+                        std::to_string(index));
+    const std::size_t fit = std::min(data.count(), config.fitCount);
+    if (fit < 2) throw SpecError("data", "the probe needs at least two samples to fit the maps", std::to_string(fit));
+    const std::string plainSpec = plainFeatureSpec(config.features);
+    reportProgress(progress, 0.0, "choosing " + std::to_string(fit) + " points");
+    const Dataset points = data.subset(kernelPlotIndices(data, fit, config.seed));
+    const FeatureContext context = makeFeatureContext(points, config.group, config.dist, config.kernel, config.seed);
+    const auto invariant = makeFeatureMap(config.features, context);
+    const auto plain = makeFeatureMap(plainSpec, context);
+    invariant->fit(points.X, config.seed, detail::subProgress(progress, 0.0, 0.4, "fitting " + config.features + ": "));
+    plain->fit(points.X, config.seed, detail::subProgress(progress, 0.4, 0.5, "fitting " + plainSpec + ": "));
+    ProbeResult result;
+    result.invariantSpec = invariant->spec();
+    result.plainSpec = plain->spec();
+    const float* x = data.sample(index);
+    reportProgress(progress, 0.5, "probing the invariant map");
+    const InvarianceCurve a = invarianceProbe(*invariant, *context.group, context.shape, x, config.points, config.seed);
+    reportProgress(progress, 0.75, "probing the plain map");
+    const InvarianceCurve b = invarianceProbe(*plain, *context.group, context.shape, x, config.points, config.seed);
+    result.parameter = a.parameter;
+    result.values = a.values;
+    result.invariant = a.similarity;
+    result.plain = b.similarity;
+    reportProgress(progress, 1.0, "done");
+    return result;
+}
+
+} // namespace orbit

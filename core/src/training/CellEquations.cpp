@@ -1,0 +1,169 @@
+// The normal equations of the shared row sets and of the fits added from them (CellEquations.hpp).
+#include "training/CellEquations.hpp"
+
+#include "orbit/util/Error.hpp"
+
+#include <string>
+
+namespace orbit::detail {
+
+namespace {
+
+/// Unless spread, Trainer::features gathers every feature row on every rank (PointFeatures::F is whole).
+constexpr bool kRowsGathered = true;
+
+/// The cells inside the rows marked in `in` (`size` of them), in cell order, when those rows are
+/// exactly a union of cells; else nullopt.
+std::optional<std::vector<std::size_t>> cellsCovering(const std::vector<CellEquations>& cells, const std::vector<char>& in,
+                                                      std::size_t size)
+{
+    std::vector<std::size_t> inside;
+    std::size_t covered = 0;
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+        const CellEquations& c = cells[k];
+        const auto n = std::size_t(std::count_if(c.rows.begin(), c.rows.end(), [&](std::size_t r) { return in[r] != 0; }));
+        if (n == 0) continue;
+        if (n != c.rows.size()) return std::nullopt;
+        covered += n;
+        inside.push_back(k);
+    }
+    if (covered != size || inside.empty()) return std::nullopt;
+    return inside;
+}
+
+/// How `train` is made of the shared sets (SharedRowSets): the cells it is made of, or the cells it
+/// is made of with a removable set R, less R. Nullopt when neither fits.
+std::optional<CellPlan> planOfCells(const PointFeatures& p, const Indices& train)
+{
+    if (p.cells.empty()) return std::nullopt;
+    std::vector<char> in(static_cast<std::size_t>(p.rows()), 0);
+    for (std::size_t r : train) in[r] = 1;
+    if (auto cells = cellsCovering(p.cells, in, train.size())) return CellPlan{std::move(*cells), std::nullopt};
+    for (std::size_t k = 0; k < p.removable.size(); ++k) {
+        const CellEquations& R = p.removable[k];
+        if (std::any_of(R.rows.begin(), R.rows.end(), [&](std::size_t r) { return in[r] != 0; })) continue;
+        for (std::size_t r : R.rows) in[r] = 1;
+        auto cells = cellsCovering(p.cells, in, train.size() + R.rows.size());
+        for (std::size_t r : R.rows) in[r] = 0;
+        if (cells) return CellPlan{std::move(*cells), k};
+    }
+    return std::nullopt;
+}
+
+/// The normal equations of dataset rows `set` (targets Y) summed over the run's row blocks and
+/// ranks: each rank sums the blocks it holds when the features are spread, else any blocks.
+NormalEquations equationsOf(const PointFeatures& p, const Indices& set, const Eigen::MatrixXd& Y,
+                            const RowPartition& rows, FitClock& clock, const Progress& progress)
+{
+    clock.rows += static_cast<long long>(set.size());
+    if (p.spread()) return normalEquationsOfHeld(p.F, p.starts, set, Y, p.blocks, *rows.ranks, &clock.sums, progress);
+    return normalEquations(p.F, set, Y, RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, progress,
+                           kRowsGathered);
+}
+
+} // namespace
+
+NormalEquations sumOfPlan(const PointFeatures& p, const CellPlan& plan)
+{
+    const Eigen::Index D = p.F.cols();
+    auto held = [&](const CellEquations& c, const char* what, std::size_t k) -> const NormalEquations& {
+        if (c.raw.G.rows() != D || c.raw.G.cols() != D)
+            throw ContractError("sumOfPlan", std::string(what) + " " + std::to_string(k) + " is " + std::to_string(c.raw.G.rows()) +
+                                                 " x " + std::to_string(c.raw.G.cols()) + " on this rank, not " + std::to_string(D) +
+                                                 " x " + std::to_string(D) + " (not sent here)");
+        return c.raw;
+    };
+    // op(column j of `to`, column j of `from`) on and below the diagonal, column by column.
+    auto lower = [D](Eigen::MatrixXd& to, const Eigen::MatrixXd& from, auto op) {
+        for (Eigen::Index j = 0; j < D; ++j) op(to.col(j).tail(D - j), from.col(j).tail(D - j));
+    };
+    const NormalEquations& first = held(p.cells[plan.cells.front()], "cell", plan.cells.front());
+    NormalEquations sum;
+    sum.G = MatrixPool::take(D, D);
+    sum.B = first.B;
+    sum.samples = first.samples;
+    lower(sum.G, first.G, [](auto to, const auto& from) { to = from; });
+    for (std::size_t i = 1; i < plan.cells.size(); ++i) {
+        const NormalEquations& c = held(p.cells[plan.cells[i]], "cell", plan.cells[i]);
+        lower(sum.G, c.G, [](auto to, const auto& from) { to += from; });
+        sum.B += c.B;
+        sum.samples += c.samples;
+    }
+    if (plan.removed) {
+        const NormalEquations& R = held(p.removable[*plan.removed], "removable set", *plan.removed);
+        lower(sum.G, R.G, [](auto to, const auto& from) { to -= from; });
+        sum.B -= R.B;
+        sum.samples -= R.samples;
+    }
+    return sum;
+}
+
+std::shared_ptr<FitEquations> trainingEquations(const PointFeatures& p, const Indices& train, const TargetCoding& coding,
+                                                const Eigen::MatrixXd& Y, const RowPartition& rows, FitClock& clock,
+                                                const Progress& progress, bool whole)
+{
+    if (auto plan = planOfCells(p, train)) return std::make_shared<FitEquations>(p, std::move(*plan), coding, whole);
+    return std::make_shared<FitEquations>(equationsOf(p, train, Y, rows, clock, progress));
+}
+
+void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSets& sets, const RowPartition& rows,
+                  const Progress& poll)
+{
+    p.cells.clear();
+    p.removable.clear();
+    std::size_t total = 0;
+    for (const Indices& c : sets.cells) total += c.size();
+    if (std::size_t(p.F.cols()) > total) return;
+    FitClock clock(rows);
+    // Every set in one block sum (the ranks meet once), left on the root; fitAll sends each on to
+    // the ranks whose fits add it (sendCells).
+    std::vector<Indices> all = sets.cells;
+    all.insert(all.end(), sets.removable.begin(), sets.removable.end());
+    std::vector<Eigen::MatrixXd> targets;
+    for (const Indices& set : all) {
+        targets.push_back(data.isClassification() ? rawTargets(select(data.labels, set), data.numClasses)
+                                                  : rawTargets(select(data.targets, set)));
+        clock.rows += static_cast<long long>(set.size());
+    }
+    std::vector<NormalEquations> sums =
+        normalEquationsAtRoot(p.F, p.starts, all, targets,
+                              p.spread() ? p.blocks : RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, poll);
+    std::vector<char> onRoot(static_cast<std::size_t>(rows.ranks->size()), 0);
+    onRoot[0] = 1;
+    for (std::size_t k = 0; k < all.size(); ++k)
+        (k < sets.cells.size() ? p.cells : p.removable).push_back(CellEquations{all[k], std::move(sums[k]), onRoot});
+}
+
+void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEquations>>& equations,
+               const std::vector<int>& owners, const std::vector<std::pair<std::size_t, std::size_t>>& task,
+               const Ranks& ranks)
+{
+    for (int q = 1; q < ranks.size(); ++q) {
+        std::vector<char> cell(p.cells.size(), 0), removable(p.removable.size(), 0);
+        for (std::size_t t = 0; t < task.size(); ++t) {
+            const FitEquations* e = equations[task[t].first].get();
+            if (owners[t] != q || !e || !e->plan()) continue;
+            for (std::size_t c : e->plan()->cells) cell[c] = 1;
+            if (e->plan()->removed) removable[*e->plan()->removed] = 1;
+        }
+        auto move = [&](CellEquations& c) {
+            if (c.on[std::size_t(q)]) return;
+            c.on[std::size_t(q)] = 1;
+            if (ranks.isRoot()) {  // posted: the root goes on to its own fits while they travel
+                ranks.post(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
+                ranks.post(c.raw.B, q);
+            } else if (ranks.rank() == q) {
+                Eigen::MatrixXd G = ranks.receive(0);
+                const LeafShape shape{Eigen::Index(G(0))};
+                c.raw.G = unpackedCarried(std::move(G), shape, MatrixPool::takeAny());
+                c.raw.B = ranks.receive(0);
+            }
+        };
+        for (std::size_t k = 0; k < cell.size(); ++k)
+            if (cell[k]) move(p.cells[k]);
+        for (std::size_t k = 0; k < removable.size(); ++k)
+            if (removable[k]) move(p.removable[k]);
+    }
+}
+
+} // namespace orbit::detail

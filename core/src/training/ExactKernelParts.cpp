@@ -1,0 +1,87 @@
+// Private: the parts the exact invariant kernel machines share with their m-centre FALKON path
+// (ExactKernelParts.hpp).
+#include "training/ExactKernelParts.hpp"
+
+#include "training/TrainingGrid.hpp"
+#include "orbit/evaluation/Metrics.hpp"
+#include "orbit/registry/Registry.hpp"
+#include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
+
+namespace orbit::detail {
+
+/// The base kernel of an exact machine with its bandwidth from the training rows (median rule).
+BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
+{
+    const BaseKernel k = makeKernel(trim(spec).empty() ? "gaussian:median=1" : spec, trainingInputs, seed);
+    if (!k.stationary())
+        throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
+                        spec);
+    return k;
+}
+
+/// The distance a kernel family's spec is a function of (SpecError for the polynomial kernel).
+BaseKernel::Distance exactDistance(const std::string& spec)
+{
+    const std::string name = parseSpec(spec, "kernel").name;
+    if (name == "laplacian") return BaseKernel::Distance::L1;
+    if (name == "matern") return BaseKernel::Distance::Euclidean;
+    if (name == "gaussian") return BaseKernel::Distance::SquaredEuclidean;
+    throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
+                    spec);
+}
+
+/// "the laplacian kernel (sigma 3.2) on exact:r=4": what a failed Cholesky names.
+std::string exactWhat(const BaseKernel& k, const std::string& features)
+{
+    return k.spec() + " on " + features;
+}
+
+/// The median distance of a kernel's family on the training rows: sigma of `spec` with median=1.
+double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
+{
+    const std::string name = parseSpec(trim(spec).empty() ? "gaussian" : spec, "kernel").name;
+    if (name == "laplacian") return medianPairwiseL1Distance(trainingInputs, 1000, seed);
+    return medianPairwiseDistance(trainingInputs, 1000, seed);
+}
+
+double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test, double* maeOut)
+{
+    if (coding.isClassification()) {
+        const std::vector<int> predicted = TargetCoding::argmax(F);
+        return accuracy(predicted, select(data.labels, test));
+    }
+    const std::vector<double> predicted = coding.decode(F);
+    const std::vector<double> truth = select(data.targets, test);
+    if (maeOut) *maeOut = mae(predicted, truth);
+    return rmse(predicted, truth);
+}
+
+TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind)
+{
+    if (data.isClassification()) return TargetCoding::classes(data.numClasses, classKind);
+    return TargetCoding::regression(select(data.targets, train));
+}
+
+Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows)
+{
+    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
+}
+
+void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std::vector<double>& lambdas)
+{
+    // The kernel's own median=F is the one multiple when no grid gives others.
+    multiples = {usesMedianRule(config.kernel) ? parseSpec(config.kernel, "kernel").number("median") : 1.0};
+    lambdas = {1e-6, 1e-4, 1e-2, 1.0};
+    for (const ParamAxis& a : config.grid) {
+        if (a.name == "median") multiples = a.values;
+        if (a.name == "lambda") lambdas = a.values;
+    }
+    if (trim(config.kernel).empty() && parseLearner(config.learner) == Learner::Krr) {
+        bool given = false;
+        for (const ParamAxis& a : config.grid) given = given || a.name == "median";
+        if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
+    }
+}
+
+} // namespace orbit::detail

@@ -1,0 +1,52 @@
+#pragma once
+// Private: the parts the exact invariant kernel machines (ExactKernelMachines.cpp) share with their
+// m-centre FALKON path (ExactFalkon.cpp).
+#include "orbit/data/Dataset.hpp"
+#include "orbit/util/Progress.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/training/Training.hpp"
+#include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/TargetCoding.hpp"
+
+#include <Eigen/Core>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace orbit::detail {
+
+using ExactClock = std::chrono::steady_clock;
+double exactSeconds(ExactClock::time_point t0);
+/// Kernel ridge on a Gram: (K + lambda I)^-1 Y, or nullopt when not positive definite.
+std::optional<Eigen::MatrixXd> exactRidgeSolve(const Eigen::MatrixXd& K, const Eigen::MatrixXd& Y, double lambda);
+/// Which rank computes outer fold f: whole folds are dealt out, fold f to rank f mod P.
+inline int exactFoldOwner(std::size_t f, int ranks) { return int(f % std::size_t(ranks)); }
+
+/// The base kernel of an exact machine with its bandwidth from the training rows (median rule);
+/// SpecError("kernel") unless shift-invariant.
+BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed);
+/// The distance a kernel family's spec is a function of (SpecError for the polynomial kernel).
+BaseKernel::Distance exactDistance(const std::string& spec);
+/// "the laplacian kernel (sigma 3.2) on exact:r=4": what a failed Cholesky names.
+std::string exactWhat(const BaseKernel& k, const std::string& features);
+/// The median distance of a kernel's family on the training rows: sigma of `spec` with median=1.
+double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed);
+/// Accuracy (classes) or RMSE (with the MAE in maeOut) of the decision values F of the rows `test`.
+double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test,
+                  double* maeOut);
+TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind);
+Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows);
+/// krr's grid on the exact kernel: the bandwidth's multiples of the median (config's `median` axis,
+/// or 0.25 .. 4 without a kernel spec, else the spec's own median=F, or 1 for a fixed sigma) and
+/// lambda (config's `lambda` axis or 1e-6 .. 1).
+void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std::vector<double>& lambdas);
+
+/// trainExact's krr with `centres=M` (ExactKernelMachines.hpp), in ExactFalkon.cpp.
+TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, const ExactKernelSpec& spec,
+                             const Progress& progress);
+
+} // namespace orbit::detail

@@ -1,0 +1,99 @@
+// The Orbits panel's invariance probe in core: an invariant map and its plain map of the same
+// templates, fitted on the kernel-plot points, probed on one input. Exact group averaging (Haar on
+// C_4 with the whole-group Nystrom map, LGIKA Lemma: k_G(gx, y) = k_G(x, y)) gives similarity 1.
+#include "orbit/figures/InvarianceProbe.hpp"
+#include "orbit/util/Error.hpp"
+
+#include "BundledDigits.hpp"
+
+#include <QTest>
+#include <QObject>
+#include <QString>
+
+using namespace orbit;
+
+namespace {
+
+/// The first 500 bundled digits.
+const Dataset& digits() { return orbittest::firstDigits<500>(); }
+
+ProbeResult probe(const std::string& group, const std::string& dist, const std::string& features, std::size_t index = 17,
+                  std::uint64_t seed = 3)
+{
+    ProbeConfig c;
+    c.group = group;
+    c.dist = dist;
+    c.features = features;
+    c.fitCount = 120;
+    c.points = 25;
+    c.seed = seed;
+    return probeInvariance(digits(), index, c);
+}
+
+} // namespace
+
+class TestInvarianceProbe : public QObject {
+    Q_OBJECT
+private slots:
+    // Haar on the finite group C_4 with inystrom, which averages over all four rotations: psi(g x)
+    // = psi(x) for every g, so the invariant column is 1; the plain Nystrom map is not invariant.
+    void exactGroupAveragingIsInvariant()
+    {
+        const ProbeResult p = probe("cyclic:n=4", "haar", "inystrom:s=60,r=4");
+        QCOMPARE(p.parameter, std::string("k"));
+        QCOMPARE(p.values, (std::vector<double>{0, 1, 2, 3}));
+        for (double s : p.invariant) QVERIFY2(std::abs(s - 1.0) < 1e-5, qPrintable(QString::number(s, 'g', 10)));
+        QVERIFY(std::abs(p.plain[0] - 1.0) < 1e-5);  // k = 0 is the identity
+        QVERIFY2(*std::min_element(p.plain.begin(), p.plain.end()) < 0.95,
+                 qPrintable(QString::number(*std::min_element(p.plain.begin(), p.plain.end()))));
+        QCOMPARE(p.plainSpec, std::string("nystrom:s=60"));
+    }
+
+    // q = delta: the invariant map averages r copies of the identity, i.e. it is the plain map of
+    // the same templates, so the two curves coincide (up to float rounding).
+    void deltaMakesTheInvariantMapPlain()
+    {
+        const ProbeResult p = probe("rotation", "delta", "irf:s=150,r=3");
+        QCOMPARE(int(p.values.size()), 25);
+        for (std::size_t i = 0; i < p.values.size(); ++i)
+            QVERIFY2(std::abs(p.invariant[i] - p.plain[i]) < 1e-5,
+                     qPrintable(QString("t = %1: %2 vs %3").arg(p.values[i]).arg(p.invariant[i]).arg(p.plain[i])));
+    }
+
+    // A von Mises locality: similarity 1 at the identity for both maps; at a quarter turn the invariant
+    // map stays more similar than the plain one.
+    void localInvarianceWidensTheCurve()
+    {
+        const ProbeResult p = probe("rotation", "vonmises:kappa=1", "irf:s=600,r=32");
+        QCOMPARE(p.parameter, std::string("theta (rad)"));
+        QCOMPARE(p.values[12], 0.0);
+        QVERIFY(std::abs(p.invariant[12] - 1.0) < 1e-5 && std::abs(p.plain[12] - 1.0) < 1e-5);
+        QVERIFY2(p.invariant[18] > p.plain[18] + 0.05,  // theta = pi/2
+                 qPrintable(QString("%1 vs %2").arg(p.invariant[18]).arg(p.plain[18])));
+    }
+
+    void sameSeedSameBits()
+    {
+        const ProbeResult a = probe("rotation", "vonmises:kappa=2", "irf:s=80,r=4", 9, 5);
+        const ProbeResult b = probe("rotation", "vonmises:kappa=2", "irf:s=80,r=4", 9, 5);
+        QVERIFY(a.invariant == b.invariant && a.plain == b.plain);
+    }
+
+    void plainSpecKeepsTheTemplates()
+    {
+        QCOMPARE(plainFeatureSpec("irf:s=10,r=4"), std::string("rf:s=10"));
+        QCOMPARE(plainFeatureSpec("irf:s=10,r=4,mode=templates,form=complex"), std::string("rf:form=complex,s=10"));
+        QCOMPARE(plainFeatureSpec("inystrom:s=5,r=2,landmarks=kmeans"), std::string("nystrom:landmarks=kmeans,s=5"));
+        QCOMPARE(plainFeatureSpec("irf:s=10,r=4+rf2:s=20"), std::string("rf:s=10+rf2:s=20"));
+        QVERIFY_THROWS_EXCEPTION(SpecError, plainFeatureSpec("gicdf:m=4,bins=3,r=2"));
+    }
+
+    void refusesBadInputs()
+    {
+        QVERIFY_THROWS_EXCEPTION(SpecError, probe("rotation", "haar", "irf:s=10,r=2", digits().count()));
+        QVERIFY_THROWS_EXCEPTION(SpecError, probe("rotation", "haar", "kif:k=3,eta=mean"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestInvarianceProbe)
+#include "test_invariance_probe.moc"
