@@ -29,12 +29,16 @@ namespace {
 /// One learned parameter's box: u = log v on a log scale, v otherwise; z = (u - lo) / (hi - lo).
 struct JointRange {
     std::string name;
-    double lo = 0.0, hi = 1.0;  ///< in u
+    double lo = 0.0, hi = 1.0;    ///< in u
+    double vlo = 0.0, vhi = 1.0;  ///< in the parameter's units
     bool logScale = false;
+    /// The value at z, inside the range (exp(log(30)) is 29.999999999999993: a bound is the bound).
     double toV(double z) const
     {
-        const double u = lo + std::clamp(z, 0.0, 1.0) * (hi - lo);
-        return logScale ? std::exp(u) : u;
+        if (z <= 0.0) return vlo;
+        if (z >= 1.0) return vhi;
+        const double u = lo + z * (hi - lo);
+        return std::clamp(logScale ? std::exp(u) : u, vlo, vhi);
     }
     /// d v / d z: the factor from a slope in the parameter's units to one in z.
     double dvdz(double z) const { return (hi - lo) * (logScale ? toV(z) : 1.0); }
@@ -128,6 +132,8 @@ ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& co
         r.logScale = pd->logScale && lo > 0;
         r.lo = r.logScale ? std::log(lo) : lo;
         r.hi = r.logScale ? std::log(hi) : hi;
+        r.vlo = lo;
+        r.vhi = hi;
         const double v = std::clamp(current.count(name) ? current.at(name) : pd->defaultValue, lo, hi);
         z0.push_back(std::clamp(((r.logScale ? std::log(v) : v) - r.lo) / (r.hi - r.lo), 0.0, 1.0));
         ranges.push_back(r);
