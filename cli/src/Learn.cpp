@@ -457,7 +457,10 @@ Command learnCommand()
                 "Everything is fitted on training rows only (the median rule too). With --eval kfold:K every fold\n"
                 "learns on its own training part and scores its test part: --json gives `folds` [{params, dist,\n"
                 "log_evidence, bandwidth, signal, noise, test, rmse, mae, curve}], `mean`, `stddev`, and for\n"
-                "regression `rmse` and `mae`; `evaluations` and `seconds_per_evaluation`.\n\n" +
+                "regression `rmse` and `mae`; `evaluations` and `seconds_per_evaluation`. Several parameters\n"
+                "(e.g. --learn rotation.kappa,scale.sigma on the affine group) are learned jointly by an outer\n"
+                "NLopt search over their vector (L-BFGS on the analytic slopes when all are smooth, BOBYQA\n"
+                "otherwise; --max-evals points per fold): `curve` and `slopes` then give every point's `params`.\n\n" +
                 manyProcessesHelp() + groupSpecHelp(),
             options,
             runLearn};

@@ -35,6 +35,17 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
             Json params = Json::object(), curve = Json::array();
             for (const auto& [k, v] : f.params) params[k] = v;
             for (const auto& [v, l] : f.curve) curve.push_back({{"value", v}, {"log_evidence", l}});
+            // Several parameters: the curve's points carry them all, and the slopes one per parameter.
+            Json pointSlopes = Json::array();
+            for (const ExactLearnPoint& p : f.points) {
+                Json at = Json::object();
+                for (const auto& [k, v] : p.params) at[k] = v;
+                curve.push_back({{"params", at}, {"log_evidence", p.logEvidence}});
+                if (p.slopes.empty()) continue;
+                Json g = Json::object();
+                for (const auto& [k, v] : p.slopes) g[k] = v;
+                pointSlopes.push_back({{"params", at}, {"d_log_evidence", g}});
+            }
             Json j = {{"params", params}, {"dist", f.dist}, {"log_evidence", f.logEvidence},
                       {"bandwidth", f.hyper.sigma}, {"signal", f.hyper.signal}, {"noise", f.hyper.noise},
                       {"outer_evaluations", f.outerEvaluations}, {"evaluations", f.innerEvaluations},
@@ -44,6 +55,7 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
                 for (const auto& [v, g] : f.slopes) slopes.push_back({{"value", v}, {"d_log_evidence", g}});
                 j["slopes"] = slopes;
             }
+            if (!pointSlopes.empty()) j["slopes"] = pointSlopes;
             if (f.test) j["test"] = *f.test;
             if (f.mae) j["mae"] = *f.mae;
             if (f.test && !f.mae) j["accuracy"] = *f.test;
@@ -53,6 +65,10 @@ int runLearnGp(const Args& args, LocalityConfig c, Io& io)
         Json j = {{"learner", "gp"}, {"param", r.param}, {"folds", folds}, {"evaluations", r.evaluations},
                   {"seconds_per_evaluation", r.secondsPerEvaluation}, {"seconds", r.seconds}, {"ranks", io.ranks.size()},
                   {"rank_counters", rankCountersJson(io.ranks)}};
+        if (r.params.size() > 1) {  // several parameters learned jointly: their names and the outer search
+            j["learn"] = r.params;
+            j["method"] = r.method;
+        }
         if (r.folds.size() == 1) {
             const ExactLearnFold& f = r.folds.front();
             Json params = Json::object();
@@ -103,7 +119,9 @@ int runEvidenceGp(const Args& args, LocalityConfig c, const std::vector<std::str
     // The curve learn --learner gp climbs: at each value the marginal likelihood maximised over
     // the bandwidth, signal and noise.
     if (params.size() != 1 || args.flag("per-class"))
-        throw SpecError("--param", "evidence --learner gp draws one curve over one parameter", args.text("param"));
+        throw SpecError("--param",
+                        "evidence --learner gp draws one curve over one parameter (learn --learner gp learns several jointly)",
+                        args.text("param"));
     if (!args.has("features")) c.features = "exact:r=4";
     if (!isExactKernelSpec(c.features))
         throw SpecError("--features", "evidence --learner gp works on the exact invariant kernel: exact:r=R", c.features);

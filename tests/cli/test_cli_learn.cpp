@@ -98,6 +98,49 @@ private slots:
         }
     }
 
+    // learn --learner gp with the affine group's rotation and scale learns both jointly (L-BFGS on
+    // the analytic slopes): every fold point carries both values and both slopes; evidence --learner
+    // gp over two parameters is refused in one line.
+    void learnGpJointAffine()
+    {
+        const std::vector<std::string> data = {"--data", orbittest::source("resources/data/digits.png"), "--n", "60", "--rotate",
+                                               "--pad", "20", "--group", "affine", "--seed", "2", "--learner", "gp",
+                                               "--features", "exact:r=3", "--kernel", "gaussian:median=1"};
+        std::vector<std::string> a = {"learn"};
+        a.insert(a.end(), data.begin(), data.end());
+        for (const char* more : {"--dist", "rotation=vonmises:kappa=2,scale=lognormal:sigma=0.2", "--learn",
+                                 "rotation.kappa,scale.sigma", "--eval", "holdout:0.5", "--max-evals", "6", "--inner-evals", "4",
+                                 "--json"})
+            a.push_back(more);
+        const auto r = orbittest::runCli(a);
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const Json j = Json::parse(r.out);
+        QCOMPARE(j["method"].get<std::string>(), std::string("lbfgs"));
+        QCOMPARE(j["learn"].size(), std::size_t(2));
+        QVERIFY(j["params"].contains("rotation.kappa") && j["params"].contains("scale.sigma"));
+        QVERIFY(j.contains("test") && j.contains("log_evidence"));
+        const Json& f = j["folds"][0];
+        QVERIFY(f["outer_evaluations"].get<int>() >= 1 && f["outer_evaluations"].get<int>() <= 6);
+        QCOMPARE(f["curve"].size(), std::size_t(f["outer_evaluations"].get<int>()));
+        QCOMPARE(f["slopes"].size(), f["curve"].size());
+        for (const Json& s : f["slopes"])
+            QVERIFY(s["d_log_evidence"].contains("rotation.kappa") && s["d_log_evidence"].contains("scale.sigma"));
+        double best = -1e300;
+        for (const Json& p : f["curve"]) best = std::max(best, p["log_evidence"].get<double>());
+        QCOMPARE(f["log_evidence"].get<double>(), best);
+        QVERIFY(j["dist"].get<std::string>().find("lognormal") != std::string::npos);
+
+        std::vector<std::string> e = {"evidence"};
+        e.insert(e.end(), data.begin(), data.end());
+        for (const char* more : {"--dist", "rotation=vonmises:kappa=2,scale=lognormal:sigma=0.2", "--param",
+                                 "rotation.kappa,scale.sigma", "--values", "1,2;0.1,0.2"})
+            e.push_back(more);
+        const auto refused = orbittest::runCli(e);
+        QCOMPARE(refused.status, 2);
+        QVERIFY2(QString::fromStdString(refused.err).count('\n') == 1 && refused.err.find("one parameter") != std::string::npos,
+                 refused.err.c_str());
+    }
+
     void learnedPointLiesOnTheEvidenceCurve()
     {
         // With the same --seed, `evidence` at the learned value gives the learned log evidence.

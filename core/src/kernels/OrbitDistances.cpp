@@ -212,18 +212,29 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
 void OrbitDistances::gram(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
                           Eigen::MatrixXd* dK) const
 {
-    gramAny(kernel, rows, cols, K, dK, nullptr);
+    gramAny(kernel, rows, cols, K, dK, nullptr, 0);
 }
 
 void OrbitDistances::gramWithTangent(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
                                      Eigen::MatrixXd& dKtheta) const
 {
     if (!hasTangents()) throw ContractError("OrbitDistances::gramWithTangent", "setTangents was not called");
-    gramAny(kernel, rows, cols, K, nullptr, &dKtheta);
+    std::vector<Eigen::MatrixXd> one(1);
+    one.front().swap(dKtheta);
+    gramAny(kernel, rows, cols, K, nullptr, &one, 1);
+    dKtheta.swap(one.front());
+}
+
+void OrbitDistances::gramWithTangents(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+                                      std::vector<Eigen::MatrixXd>& dKthetas) const
+{
+    if (!hasTangents()) throw ContractError("OrbitDistances::gramWithTangents", "setTangents was not called");
+    dKthetas.resize(dD_.size());
+    gramAny(kernel, rows, cols, K, nullptr, &dKthetas, dD_.size());
 }
 
 void OrbitDistances::gramAny(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
-                             Eigen::MatrixXd* dK, Eigen::MatrixXd* dKtheta) const
+                             Eigen::MatrixXd* dK, std::vector<Eigen::MatrixXd>* dKthetas, std::size_t tangents) const
 {
     if (kernel.distance() != distance_)
         throw ContractError("OrbitDistances::gram", "the kernel " + kernel.spec() + " is not a function of these distances");
@@ -234,7 +245,7 @@ void OrbitDistances::gramAny(const BaseKernel& kernel, const Indices& rows, cons
     const Eigen::Index p = Eigen::Index(rows.size()), q = Eigen::Index(cols.size()), R = r_;
     K.resize(p, q);
     if (dK) dK->resize(p, q);
-    if (dKtheta) dKtheta->resize(p, q);
+    for (std::size_t t = 0; t < tangents; ++t) (*dKthetas)[t].resize(p, q);
     const float scale = 1.0f / float(R * R);
     // The square Gram of the same rows and columns is symmetric: its lower triangle is computed and
     // mirrored (half the kernel values; the matrix symmetric to the bit).
@@ -247,27 +258,30 @@ void OrbitDistances::gramAny(const BaseKernel& kernel, const Indices& rows, cons
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> out = Eigen::MatrixXd::Zero(height, width);
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dout(dK ? height : 0, dK ? width : 0);
         if (dK) dout.setZero();
-        std::vector<float> tbuf(dKtheta ? buf.size() : 0), tk(tbuf.size()), tsum(dKtheta ? sum.size() : 0);
-        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tout(dKtheta ? height : 0, dKtheta ? width : 0);
-        if (dKtheta) tout.setZero();
+        // Per parameter: its gathered distance derivatives, their kernel tangents and row sums.
+        std::vector<float> tbuf(tangents ? buf.size() : 0), tk(tbuf.size());
+        std::vector<std::vector<float>> tsum(tangents, std::vector<float>(sum.size()));
+        std::vector<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> tout(tangents);
+        for (auto& t : tout) t = Eigen::MatrixXd::Zero(height, width);
         for (std::size_t a = a0; a < a1; ++a) {
             const Eigen::Index qa = square ? Eigen::Index(a) + 1 : q;  // columns of this row
             std::fill(sum.begin(), sum.end(), 0.0f);
             std::fill(dsum.begin(), dsum.end(), 0.0f);
-            std::fill(tsum.begin(), tsum.end(), 0.0f);
+            for (auto& t : tsum) std::fill(t.begin(), t.end(), 0.0f);
             for (Eigen::Index i = 0; i < R; ++i) {
                 const float* Drow = D_.data() + (Eigen::Index(rows[a]) * R + i) * D_.cols();
                 for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) buf[std::size_t(b * R + j)] = Drow[Eigen::Index(cols[std::size_t(b)]) * R + j];
                 distanceKernelValues(kernel, buf.data(), qa * R, k.data(), dK ? dk.data() : nullptr);
-                if (dKtheta) {
-                    const float* Trow = dD_.data() + (Eigen::Index(rows[a]) * R + i) * dD_.cols();
+                for (std::size_t t = 0; t < tangents; ++t) {
+                    const MatrixXfR& dD = dD_[t];
+                    const float* Trow = dD.data() + (Eigen::Index(rows[a]) * R + i) * dD.cols();
                     for (Eigen::Index b = 0; b < qa; ++b)
                         for (Eigen::Index j = 0; j < R; ++j)
                             tbuf[std::size_t(b * R + j)] = Trow[Eigen::Index(cols[std::size_t(b)]) * R + j];
                     distanceKernelTangents(kernel, buf.data(), k.data(), tbuf.data(), qa * R, tk.data());
                     for (Eigen::Index b = 0; b < qa; ++b)
-                        for (Eigen::Index j = 0; j < R; ++j) tsum[std::size_t(b)] += tk[std::size_t(b * R + j)];
+                        for (Eigen::Index j = 0; j < R; ++j) tsum[t][std::size_t(b)] += tk[std::size_t(b * R + j)];
                 }
                 for (Eigen::Index b = 0; b < qa; ++b)
                     for (Eigen::Index j = 0; j < R; ++j) sum[std::size_t(b)] += k[std::size_t(b * R + j)];
@@ -279,21 +293,32 @@ void OrbitDistances::gramAny(const BaseKernel& kernel, const Indices& rows, cons
             for (Eigen::Index b = 0; b < qa; ++b) out(row, b) = double(sum[std::size_t(b)] * scale);
             if (dK)
                 for (Eigen::Index b = 0; b < qa; ++b) dout(row, b) = double(dsum[std::size_t(b)] * scale);
-            if (dKtheta)
-                for (Eigen::Index b = 0; b < qa; ++b) tout(row, b) = double(tsum[std::size_t(b)] * scale);
+            for (std::size_t t = 0; t < tangents; ++t)
+                for (Eigen::Index b = 0; b < qa; ++b) tout[t](row, b) = double(tsum[t][std::size_t(b)] * scale);
         }
         K.block(first, 0, height, width) = out;
         if (dK) dK->block(first, 0, height, width) = dout;
-        if (dKtheta) dKtheta->block(first, 0, height, width) = tout;
+        for (std::size_t t = 0; t < tangents; ++t) (*dKthetas)[t].block(first, 0, height, width) = tout[t];
     });
     if (square) {
         mirrorLowerTriangle(K);
         if (dK) mirrorLowerTriangle(*dK);
-        if (dKtheta) mirrorLowerTriangle(*dKtheta);
+        for (std::size_t t = 0; t < tangents; ++t) mirrorLowerTriangle((*dKthetas)[t]);
     }
 }
 
 void OrbitDistances::setTangents(const MatrixXfR& orbits, const MatrixXfR& tangents)
+{
+    setTangents(orbits, std::vector<MatrixXfR>{tangents});
+}
+
+void OrbitDistances::setTangents(const MatrixXfR& orbits, const std::vector<MatrixXfR>& all)
+{
+    dD_.clear();
+    for (const MatrixXfR& tangents : all) addTangent(orbits, tangents);
+}
+
+void OrbitDistances::addTangent(const MatrixXfR& orbits, const MatrixXfR& tangents)
 {
     if (!symmetric_ || distance_ == BaseKernel::Distance::L1)
         throw ContractError("OrbitDistances::setTangents", "needs square squared-Euclidean or Euclidean distances");
@@ -303,7 +328,7 @@ void OrbitDistances::setTangents(const MatrixXfR& orbits, const MatrixXfR& tange
                                                                ", tangents " + std::to_string(tangents.rows()) + " x " +
                                                                std::to_string(tangents.cols()) + ", distances of " +
                                                                std::to_string(D_.rows()) + " rows");
-    dD_.resize(N, N);
+    MatrixXfR& dD = dD_.emplace_back(N, N);
     // P = O T^T: its diagonal o_p.t_p, then per pair of tiles I >= J the blocks P_IJ and P_JI^T,
     // dD_IJ = 2 (P_pp + P_qq - P_IJ - P_JI^T) and dD_JI its transpose (symmetric to the bit).
     const Eigen::VectorXf self = (orbits.array() * tangents.array()).rowwise().sum();
@@ -322,8 +347,8 @@ void OrbitDistances::setTangents(const MatrixXfR& orbits, const MatrixXfR& tange
             for (Eigen::Index b = 0; b < wj; ++b) A(a, b) = 2.0f * (self[i0 + a] + self[j0 + b] - (A(a, b) + B(b, a)));
         if (I == J)
             for (Eigen::Index a = 0; a < wi; ++a) A(a, a) = 0.0f;
-        dD_.block(i0, j0, wi, wj) = A;
-        if (I != J) dD_.block(j0, i0, wj, wi) = A.transpose();
+        dD.block(i0, j0, wi, wj) = A;
+        if (I != J) dD.block(j0, i0, wj, wi) = A.transpose();
     });
 }
 

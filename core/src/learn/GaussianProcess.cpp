@@ -27,10 +27,13 @@ constexpr Eigen::Index kGpTile = 256;
 /// each pair of tiles I >= J the product W_I W_J^T, whose entries are weighed against K's and dK's
 /// at once. Tile sums in a fixed order: the same bits at any thread count.
 struct GpTraces {
-    double trace = 0.0, withK = 0.0, withDK = 0.0;
+    double trace = 0.0, withK = 0.0;
+    std::vector<double> withDK;  ///< one per derivative matrix
 };
 
-GpTraces gpTracesFromFactor(const Eigen::MatrixXd& L, const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK, Eigen::MatrixXd& W)
+/// With several derivative matrices dKs (each weighed as one dK is: the same bits for each).
+GpTraces gpTracesFromFactor(const Eigen::MatrixXd& L, const Eigen::MatrixXd& K, const std::vector<const Eigen::MatrixXd*>& dKs,
+                            Eigen::MatrixXd& W)
 {
     const Eigen::Index n = L.rows();
     const Eigen::Index tiles = (n + kGpTile - 1) / kGpTile;
@@ -45,7 +48,9 @@ GpTraces gpTracesFromFactor(const Eigen::MatrixXd& L, const Eigen::MatrixXd& K, 
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < tiles; ++I)
         for (Eigen::Index J = 0; J <= I; ++J) pairs.emplace_back(I, J);
+    const std::size_t nd = dKs.size();
     std::vector<GpTraces> parts(pairs.size());
+    for (GpTraces& p : parts) p.withDK.assign(nd, 0.0);
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
         const auto [I, J] = pairs[p];
         const Eigen::Index i0 = I * kGpTile, j0 = J * kGpTile;
@@ -59,22 +64,23 @@ GpTraces gpTracesFromFactor(const Eigen::MatrixXd& L, const Eigen::MatrixXd& K, 
             for (Eigen::Index b = 0; b < wj; ++b) {
                 part.trace += C(b, b);
                 part.withK += C(b, b) * K(j0 + b, j0 + b);
-                if (dK) part.withDK += C(b, b) * (*dK)(j0 + b, j0 + b);
+                for (std::size_t k = 0; k < nd; ++k) part.withDK[k] += C(b, b) * (*dKs[k])(j0 + b, j0 + b);
                 for (Eigen::Index a = b + 1; a < wi; ++a) {
                     part.withK += 2.0 * C(a, b) * K(i0 + a, j0 + b);
-                    if (dK) part.withDK += 2.0 * C(a, b) * (*dK)(i0 + a, j0 + b);
+                    for (std::size_t k = 0; k < nd; ++k) part.withDK[k] += 2.0 * C(a, b) * (*dKs[k])(i0 + a, j0 + b);
                 }
             }
         } else {
             part.withK = 2.0 * (C.array() * K.block(i0, j0, wi, wj).array()).sum();
-            if (dK) part.withDK = 2.0 * (C.array() * dK->block(i0, j0, wi, wj).array()).sum();
+            for (std::size_t k = 0; k < nd; ++k) part.withDK[k] = 2.0 * (C.array() * dKs[k]->block(i0, j0, wi, wj).array()).sum();
         }
     });
     GpTraces out;
+    out.withDK.assign(nd, 0.0);
     for (const GpTraces& p : parts) {
         out.trace += p.trace;
         out.withK += p.withK;
-        out.withDK += p.withDK;
+        for (std::size_t k = 0; k < nd; ++k) out.withDK[k] += p.withDK[k];
     }
     return out;
 }
@@ -145,11 +151,34 @@ GpLikelihood gpLogLikelihood(const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK
     if (!gradient && !dK) return out;
     const double m = double(Y.cols());
     // 1/2 tr((A - m C^-1) dC), A = sum_c a_c a_c^T: a^T dC a - m <C^-1, dC>.
-    const GpTraces t = gpTracesFromFactor(ws.L, K, dK, ws.W);
+    std::vector<const Eigen::MatrixXd*> dKs;
+    if (dK) dKs.push_back(dK);
+    const GpTraces t = gpTracesFromFactor(ws.L, K, dKs, ws.W);
     const double aKa = gpQuadraticForm(K, f.alpha);
     out.dLogSignal = 0.5 * signal * (aKa - m * t.withK);
     out.dLogNoise = 0.5 * (noise + f.jitter) * (f.alpha.squaredNorm() - m * t.trace);
-    if (dK) out.dLogSigma = 0.5 * signal * (gpQuadraticForm(*dK, f.alpha) - m * t.withDK);
+    if (dK) out.dLogSigma = 0.5 * signal * (gpQuadraticForm(*dK, f.alpha) - m * t.withDK.front());
+    return out;
+}
+
+GpLikelihood gpLogLikelihoodSlopes(const Eigen::MatrixXd& K, const std::vector<Eigen::MatrixXd>& dKs, const Eigen::MatrixXd& Y,
+                                   double signal, double noise, std::vector<double>& slopes, const std::string& what)
+{
+    GpWorkspace ws;
+    GpFactor f;
+    factoriseGpInto(ws.L, f, K, Y, signal, noise, what, {});
+    GpLikelihood out;
+    out.logLikelihood = f.logLikelihood;
+    out.jitter = f.jitter;
+    const double m = double(Y.cols());
+    std::vector<const Eigen::MatrixXd*> pointers;
+    for (const Eigen::MatrixXd& d : dKs) pointers.push_back(&d);
+    const GpTraces t = gpTracesFromFactor(ws.L, K, pointers, ws.W);
+    out.dLogSignal = 0.5 * signal * (gpQuadraticForm(K, f.alpha) - m * t.withK);
+    out.dLogNoise = 0.5 * (noise + f.jitter) * (f.alpha.squaredNorm() - m * t.trace);
+    slopes.resize(dKs.size());
+    for (std::size_t k = 0; k < dKs.size(); ++k) slopes[k] = 0.5 * signal * (gpQuadraticForm(dKs[k], f.alpha) - m * t.withDK[k]);
+    if (!slopes.empty()) out.dLogSigma = slopes.front();
     return out;
 }
 

@@ -79,22 +79,27 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
     if (spec.centres > 0)
         throw SpecError("learner", "gp's marginal likelihood needs the exact n x n solve: exact centres are for krr", "gp");
-    if (config.learn.size() != 1)
-        throw SpecError("learn", "the GP learns one distribution parameter (with the bandwidth, signal and noise)",
-                        std::to_string(config.learn.size()) + " parameters");
+    if (config.learn.empty()) throw SpecError("learn", "name at least one parameter of the distribution", config.dist);
+    if (config.learn.size() > 1) {
+        if (curveValues)
+            throw SpecError("learn", "the GP's curve is over one parameter (several are learned jointly, without a curve)",
+                            std::to_string(config.learn.size()) + " parameters");
+        return learnExactGpJoint(data, config, innerEvaluations, progress, ranks);
+    }
     const std::string param = config.learn.front();
     const FeatureContext ctx = makeFeatureContext(data, config.group, config.dist, "", featureSeed(config.seed));
     if (!ctx.group || !ctx.dist) throw SpecError("group", "the GP learns the locality of a group and a distribution", config.group);
-    // The parameter's range: --bounds, or the descriptor's learning range.
-    const DistributionDescriptor* dd = findDistribution(parseSpec(ctx.dist->spec(), "distribution").name);
+    // The parameter's range: --bounds, or the descriptor's learning range. The affine product's spec
+    // is not one name: its factors' parameters (factor.key) come from the distribution itself.
+    const bool affine = ctx.group->kind() == GroupKind::Affine;
+    const std::string distName = affine ? std::string("affine") : parseSpec(ctx.dist->spec(), "distribution").name;
+    const DistributionDescriptor* dd = affine ? nullptr : findDistribution(distName);
     const ParamDescriptor* pd = nullptr;
     if (dd)
         for (const ParamDescriptor& p : dd->parametersOn(ctx.group->kind()))
             if (p.key == param) pd = &p;
-    if (!pd)
-        throw SpecError("learn", "the GP learns a parameter of the distribution " + ctx.dist->spec() +
-                                     " (affine factors are not searched by it)",
-                        param);
+    if (!pd && affine) pd = exactParamDescriptor(*ctx.dist, param);
+    if (!pd) throw SpecError("learn", "the GP learns a parameter of the distribution " + ctx.dist->spec(), param);
     double lo = pd->learnMinimum, hi = pd->learnMaximum;
     if (const auto b = config.bounds.find(param); b != config.bounds.end()) {
         lo = b->second.first;
@@ -108,7 +113,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
     // A smooth parameter: the log marginal likelihood's derivative in it from the orbits' tangents.
     const bool smooth = pd->learnable && ctx.group->isDifferentiable() && exactDistance(family) != BaseKernel::Distance::L1 &&
-                        parseSpec(ctx.dist->spec(), "distribution").name != "haar";
+                        distName != "haar";
 
     TrainConfig tc;
     tc.group = config.group;
@@ -163,6 +168,8 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     }
     ExactLearnResult result;
     result.param = param;
+    result.params = {param};
+    result.method = smooth ? "scan+secant" : "scan+golden";
     result.metric = toString(metricFor(data));
     const int budget = std::max(scan + 1, config.maxEvaluations);
     const double totalOuter = double(std::max<std::size_t>(1, myFolds)) * double(budget);
@@ -208,15 +215,6 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         return std::make_pair(fit.logLikelihood, slope);
     };
     auto distAt = [&](double u) { return detail::distWith(tc, data.shape, {{param, fromU(u)}}); };
-    // The orbit rows of `rows` at parameter u (their own per-input seeds: the same draws whatever
-    // other rows are taken).
-    auto orbitsAt = [&](double u, const Indices& rows) {
-        const ExactOrbits o = exactOrbits(data, config.group, distAt(u), spec.r, exactOrbitSeed(config.seed));
-        MatrixXfR sub(Eigen::Index(rows.size()) * o.r, o.orbits.cols());
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index(rows[i]) * o.r, o.r);
-        return std::make_pair(std::move(sub), o.r);
-    };
     auto subRows = [](const MatrixXfR& all, int r, const Indices& rows) {
         MatrixXfR sub(Eigen::Index(rows.size()) * r, all.cols());
         for (std::size_t i = 0; i < rows.size(); ++i) sub.middleRows(Eigen::Index(i) * r, r) = all.middleRows(Eigen::Index(rows[i]) * r, r);
@@ -349,21 +347,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         out.testRows = s.test.size();
         if (!s.test.empty() && !curveValues) {
             report("fold " + std::to_string(f + 1) + ": the test rows");
-            // The training rows' square distances and the test rows' against them.
-            const auto [trainOrbits, r] = orbitsAt(st.bestU, s.train);
-            const auto [testOrbits, rt] = orbitsAt(st.bestU, s.test);
-            const OrbitDistances Dtt(trainOrbits, r, exactDistance(family));
-            const OrbitDistances Dst(testOrbits, trainOrbits, rt, exactDistance(family));
-            const Indices tr = localRows(s.train.size()), te = localRows(s.test.size());
-            const BaseKernel k = st.start.withSigma(st.best.sigma);
-            Eigen::MatrixXd Kmat, Ks, F;
-            Dtt.gram(k, tr, tr, Kmat);
-            const GpFactor factor = factoriseGp(Kmat, st.Y, st.best.signal, st.best.noise, exactWhat(k, config.features));
-            Dst.gram(k, te, tr, Ks);
-            predictGp(factor, st.best, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
-            double m = 0.0;
-            out.test = exactScore(data, st.coding, F, s.test, &m);
-            if (!data.isClassification()) out.mae = m;
+            exactGpTestScore(data, config, distAt(st.bestU), spec.r, st.start, st.best, st.coding, st.Y, s, out);
         }
     }
     // Every fold's result on every rank, from the rank that fitted it.

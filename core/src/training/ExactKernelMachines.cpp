@@ -147,7 +147,8 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
     }
     const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
     if (!ctx.group || !ctx.dist) throw SpecError("distribution", "the exact invariant kernel needs a group and a distribution", dist);
-    const bool haar = parseSpec(ctx.dist->spec(), "distribution").name == "haar";
+    // The affine product's spec is its factors' (rotation=...,scale=...), never haar as a whole.
+    const bool haar = ctx.group->kind() != GroupKind::Affine && parseSpec(ctx.dist->spec(), "distribution").name == "haar";
     if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
         const auto elements = ctx.group->elements(data.shape, 4096);
         const Eigen::Index G = Eigen::Index(elements.size()), d = data.X.cols();
@@ -168,22 +169,31 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
 MatrixXfR exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed,
                              const std::string& param)
 {
+    return std::move(exactOrbitTangents(data, group, dist, r, seed, std::vector<std::string>{param}).front());
+}
+
+std::vector<MatrixXfR> exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r,
+                                          std::uint64_t seed, const std::vector<std::string>& params)
+{
+    const std::string named = params.empty() ? std::string() : params.front();
     const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
-    if (!ctx.group || !ctx.dist) throw SpecError("learn", "a parameter's tangents need a group and a distribution", param);
+    if (!ctx.group || !ctx.dist) throw SpecError("learn", "a parameter's tangents need a group and a distribution", named);
     if (!ctx.group->isDifferentiable())
-        throw SpecError("learn", "the action of " + ctx.group->spec() + " has no derivative: " + param + " is searched without one", param);
+        throw SpecError("learn", "the action of " + ctx.group->spec() + " has no derivative: " + named + " is searched without one",
+                        named);
     const OrbitSampler sampler(ctx.group, ctx.dist, data.shape, r, seed);
     const Eigen::Index d = data.X.cols();
-    MatrixXfR T(data.X.rows() * r, d);
-    const std::vector<std::string> params = {param};
+    std::vector<MatrixXfR> T(params.size(), MatrixXfR(data.X.rows() * r, d));
+    // One sampling pass: each draw's tangents in every parameter at once.
     detail::forEachBlock(std::size_t(data.X.rows()), 16, [&](std::size_t b0, std::size_t b1) {
         std::vector<std::vector<GroupTangent>> tangents;
         for (std::size_t i = b0; i < b1; ++i) {
             const float* x = data.X.data() + Eigen::Index(i) * d;
             const std::vector<GroupElement> g = sampler.elementsFor(i, x, params, tangents);
             for (int k = 0; k < r; ++k)
-                ctx.group->applyTangent(g[std::size_t(k)], tangents[std::size_t(k)][0], x, T.data() + (Eigen::Index(i) * r + k) * d,
-                                        data.shape);
+                for (std::size_t p = 0; p < params.size(); ++p)
+                    ctx.group->applyTangent(g[std::size_t(k)], tangents[std::size_t(k)][p], x,
+                                            T[p].data() + (Eigen::Index(i) * r + k) * d, data.shape);
         }
     });
     return T;

@@ -4,6 +4,8 @@
 
 #include "training/TrainingGrid.hpp"
 #include "orbit/evaluation/Metrics.hpp"
+#include "orbit/kernels/OrbitDistances.hpp"
+#include "orbit/learn/GaussianProcess.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -82,6 +84,45 @@ void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std
         for (const ParamAxis& a : config.grid) given = given || a.name == "median";
         if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};
     }
+}
+
+const ParamDescriptor* exactParamDescriptor(const Distribution& dist, const std::string& name)
+{
+    try {
+        return &dist.parameterDescriptor(name);
+    } catch (const SpecError&) {
+        return nullptr;
+    }
+}
+
+void exactGpTestScore(const Dataset& data, const LocalityConfig& config, const std::string& dist, int r,
+                      const BaseKernel& start, const GpHyper& hyper, const TargetCoding& coding, const Eigen::MatrixXd& Y,
+                      const Split& s, ExactLearnFold& out)
+{
+    // The training rows' distances and the test rows' against them, from the orbits of every row
+    // (each row's own per-input seed: the same draws whichever rows are taken).
+    const ExactOrbits o = exactOrbits(data, config.group, dist, r, exactOrbitSeed(config.seed));
+    auto rowsOf = [&](const Indices& rows) {
+        MatrixXfR sub(Eigen::Index(rows.size()) * o.r, o.orbits.cols());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            sub.middleRows(Eigen::Index(i) * o.r, o.r) = o.orbits.middleRows(Eigen::Index(rows[i]) * o.r, o.r);
+        return sub;
+    };
+    const MatrixXfR trainOrbits = rowsOf(s.train), testOrbits = rowsOf(s.test);
+    const OrbitDistances Dtt(trainOrbits, o.r, start.distance());
+    const OrbitDistances Dst(testOrbits, trainOrbits, o.r, start.distance());
+    Indices tr(s.train.size()), te(s.test.size());
+    for (std::size_t i = 0; i < tr.size(); ++i) tr[i] = i;
+    for (std::size_t i = 0; i < te.size(); ++i) te[i] = i;
+    const BaseKernel k = start.withSigma(hyper.sigma);
+    Eigen::MatrixXd Kmat, Ks, F;
+    Dtt.gram(k, tr, tr, Kmat);
+    const GpFactor factor = factoriseGp(Kmat, Y, hyper.signal, hyper.noise, exactWhat(k, config.features));
+    Dst.gram(k, te, tr, Ks);
+    predictGp(factor, hyper, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
+    double m = 0.0;
+    out.test = exactScore(data, coding, F, s.test, &m);
+    if (!data.isClassification()) out.mae = m;
 }
 
 } // namespace orbit::detail

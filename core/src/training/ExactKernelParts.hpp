@@ -6,6 +6,8 @@
 #include "orbit/evaluation/Splits.hpp"
 #include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/training/Training.hpp"
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/parallel/Ranks.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 
@@ -44,6 +46,19 @@ Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, co
 /// or 0.25 .. 4 without a kernel spec, else the spec's own median=F, or 1 for a fixed sigma) and
 /// lambda (config's `lambda` axis or 1e-6 .. 1).
 void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std::vector<double>& lambdas);
+
+/// learnExactGp with several parameters (ExactGpJoint.cpp).
+ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& config, int innerEvaluations,
+                                   const Progress& progress, const Ranks& ranks);
+/// The descriptor of the parameter `name` of the run's distribution (affine factors as
+/// factor.key), or null when it has none of that name.
+const ParamDescriptor* exactParamDescriptor(const Distribution& dist, const std::string& name);
+/// A learnExactGp fold's test part: the GP of the training rows of `s` at the distribution `dist`
+/// and hyperparameters `hyper` (base kernel `start` at hyper.sigma), scored on the test rows into
+/// out.test (and out.mae for regression).
+void exactGpTestScore(const Dataset& data, const LocalityConfig& config, const std::string& dist, int r,
+                      const BaseKernel& start, const GpHyper& hyper, const TargetCoding& coding, const Eigen::MatrixXd& Y,
+                      const Split& s, ExactLearnFold& out);
 
 /// trainExact's krr with `centres=M` (ExactKernelMachines.hpp), in ExactFalkon.cpp.
 TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, const ExactKernelSpec& spec,

@@ -1,6 +1,6 @@
 #include "orbit/training/TrainSettings.hpp"
 
-#include "orbit/experiments/Experiment.hpp"
+#include "orbit/training/Experiment.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"

@@ -10,6 +10,8 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 namespace orbit {
 
 /// The pairwise distances of the orbit samples of n inputs, in a shift-invariant base kernel's own
@@ -57,20 +59,34 @@ public:
     /// Euclidean kind only (ContractError otherwise: the L1 distance's derivative is not a product).
     /// Memory: another 4 (nR)^2 bytes.
     void setTangents(const MatrixXfR& orbits, const MatrixXfR& tangents);
-    bool hasTangents() const { return dD_.size() > 0; }
+    /// The same for several parameters theta_1 .. theta_m at once (tangents[k] = d o / d theta_k,
+    /// e.g. exactOrbitTangents' rows of one sampling pass): one product O T_k^T per parameter, each
+    /// kept as its own derivative (the first's bits are setTangents' of tangents[0]). Memory: m more
+    /// times 4 (nR)^2 bytes.
+    void setTangents(const MatrixXfR& orbits, const std::vector<MatrixXfR>& tangents);
+    bool hasTangents() const { return !dD_.empty(); }
+    /// How many parameters setTangents was given (0 without).
+    std::size_t tangentCount() const { return dD_.size(); }
     /// gram() with, in dKtheta, dK / d theta (needs setTangents): the chain rule through the base
-    /// kernel's derivative in its distance, summed over the R x R pairs as K is.
+    /// kernel's derivative in its distance, summed over the R x R pairs as K is. With several
+    /// tangents, the first parameter's.
     void gramWithTangent(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
                          Eigen::MatrixXd& dKtheta) const;
+    /// gram() with dK / d theta_k of every parameter setTangents was given, in its order, from one
+    /// pass over the distances (each dKthetas[k] the bits gramWithTangent would give for it alone).
+    void gramWithTangents(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K,
+                          std::vector<Eigen::MatrixXd>& dKthetas) const;
 
 private:
     OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, int r, BaseKernel::Distance distance, const Progress& progress);
 
     void gramAny(const BaseKernel& kernel, const Indices& rows, const Indices& cols, Eigen::MatrixXd& K, Eigen::MatrixXd* dK,
-                 Eigen::MatrixXd* dKtheta) const;
+                 std::vector<Eigen::MatrixXd>* dKthetas, std::size_t tangents) const;
+    /// One parameter's distance derivative appended to dD_ (setTangents' product).
+    void addTangent(const MatrixXfR& orbits, const MatrixXfR& tangents);
 
     MatrixXfR D_;
-    MatrixXfR dD_;  ///< d D / d theta (squared Euclidean form) when setTangents was called
+    std::vector<MatrixXfR> dD_;  ///< d D / d theta_k (squared Euclidean form) when setTangents was called
     Eigen::Index n_ = 0, m_ = 0;
     bool symmetric_ = true;
     int r_ = 1;

@@ -65,6 +65,14 @@ GpLikelihood gpLogLikelihood(const Eigen::MatrixXd& K, const Eigen::MatrixXd* dK
                              double noise, bool gradient, const std::string& what, const Progress& progress = {},
                              GpWorkspace* workspace = nullptr);
 
+/// gpLogLikelihood's gradient for several derivative matrices of K at once: slopes[k] = d log p / d
+/// theta_k with dC/d theta_k = s2f dKs[k] (e.g. the derivatives in several distribution parameters,
+/// OrbitDistances::gramWithTangents), from one factorisation and one pass of L^-T's tiles (each
+/// slope the bits gpLogLikelihood's dLogSigma gives with that matrix as dK). Returns the log
+/// likelihood, dLogSignal and dLogNoise (dLogSigma: the first slope).
+GpLikelihood gpLogLikelihoodSlopes(const Eigen::MatrixXd& K, const std::vector<Eigen::MatrixXd>& dKs, const Eigen::MatrixXd& Y,
+                                   double signal, double noise, std::vector<double>& slopes, const std::string& what);
+
 /// What fitGaussianProcess found.
 struct GpFit {
     GpHyper hyper;

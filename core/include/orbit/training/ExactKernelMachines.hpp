@@ -50,6 +50,10 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
 /// has no derivative.
 MatrixXfR exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r, std::uint64_t seed,
                              const std::string& param);
+/// The tangents in several parameters at once, from one sampling pass (the same draws): element k
+/// is exactOrbitTangents(..., params[k]).
+std::vector<MatrixXfR> exactOrbitTangents(const Dataset& data, const std::string& group, const std::string& dist, int r,
+                                          std::uint64_t seed, const std::vector<std::string>& params);
 
 /// The exact invariant kernel between the rows of A and the rows of B (inputs of `kind` and
 /// `shape`): K(i, j) = k_G(a_i, b_j) at the bandwidth of `kernel`, each row's R group samples drawn
@@ -100,6 +104,14 @@ std::uint64_t exactOrbitSeed(std::uint64_t seed);
 TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Progress& progress = {},
                        const Ranks& ranks = oneProcess());
 
+/// One outer evaluation of learnExactGp with several parameters: the point, the maximised log
+/// marginal likelihood there and, for smooth parameters, its derivative in each (envelope theorem).
+struct ExactLearnPoint {
+    std::map<std::string, double> params;
+    double logEvidence = 0.0;
+    std::map<std::string, double> slopes;  ///< d log marginal likelihood / d parameter (empty without)
+};
+
 /// One fold of learnExactGp.
 struct ExactLearnFold {
     std::map<std::string, double> params;   ///< the learned distribution parameter
@@ -113,12 +125,16 @@ struct ExactLearnFold {
     /// Gaussian or Matérn kernel): (parameter value, d log marginal likelihood / d parameter at the
     /// inner optimum) of each outer evaluation, in the curve's order; empty otherwise.
     std::vector<std::pair<double, double>> slopes;
+    /// With several parameters (curve and slopes empty then): every outer evaluation, in order.
+    std::vector<ExactLearnPoint> points;
     std::size_t trainRows = 0, testRows = 0;
 };
 
 /// What learnExactGp found.
 struct ExactLearnResult {
-    std::string param, metric;
+    std::string param, metric;               ///< param: the names learned, comma-separated when several
+    std::vector<std::string> params;         ///< the names learned, in config.learn's order
+    std::string method;                      ///< the outer search: "scan+secant", "scan+golden", "lbfgs" or "bobyqa"
     std::vector<ExactLearnFold> folds;
     std::optional<double> mean, stddev, mae;  ///< over the folds' test scores
     double seconds = 0.0;
@@ -148,6 +164,24 @@ struct ExactLearnResult {
 /// in the one fold's `curve`.
 /// Spread over `ranks` as trainExact is: fold f is learned and scored on rank f mod P (one split,
 /// e.g. a hold-out or the curve, runs on rank 0 alone), and every rank gets every fold.
+///
+/// Several parameters (config.learn, e.g. the affine factors rotation.kappa and scale.sigma) are
+/// learned jointly by an outer search over their vector, in box coordinates z_k = (u_k - lo_k) /
+/// (hi_k - lo_k) in [0, 1] (u = log v on log-scale ranges, v otherwise; the ranges are config.bounds
+/// or the registry's learning ranges), from the distribution's own values (clamped into the box).
+/// Its objective is the profile log marginal likelihood: at each point the inner L-BFGS above over
+/// the bandwidth, signal and noise, warm-started from the fold's best so far. Budget: at most
+/// config.maxEvaluations outer evaluations per fold (each at most `innerEvaluations` inner ones,
+/// plus one for the slopes), so at most K maxEvaluations (innerEvaluations + 1) likelihood
+/// evaluations; `scan` is not used.
+///  - All parameters smooth (as above): NLopt's LD_LBFGS within the box, the gradient the
+///    envelope-theorem slopes (dK / d theta_k from the tangents of one sampling pass, one product
+///    per parameter, OrbitDistances::setTangents; all slopes from one factorisation,
+///    gpLogLikelihoodSlopes). Method "lbfgs".
+///  - Otherwise (the Laplacian's L1 distance, a group without a derivative, a parameter without a
+///    reparameterised derivative): NLopt's derivative-free LN_BOBYQA (a quadratic model from 2m + 1
+///    points, first trust radius a quarter of the box). Method "bobyqa".
+/// curveValues must be null (SpecError("learn") otherwise: a curve is over one parameter).
 ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config, int innerEvaluations = 12, int scan = 5,
                               const Progress& progress = {}, const std::vector<double>* curveValues = nullptr,
                               const Ranks& ranks = oneProcess());

@@ -4,7 +4,7 @@
 // The CLI's `train` options and parser, the experiment files (`experiment`), Copy as command, Copy
 // as Python, the Python module's `orbitlab.train` and the session's run fields all read it, so a
 // new setting is one row in core/src/experiments/TrainSettings.cpp.
-#include "orbit/experiments/Training.hpp"
+#include "orbit/training/Training.hpp"
 
 #include <string>
 #include <vector>
