@@ -295,6 +295,24 @@ private slots:
             }
     }
 
+    void everyDistributionIsBuiltByItsDescriptor()
+    {
+        for (const DistributionDescriptor& d : distributionDescriptors()) {
+            QVERIFY2(d.make, d.name.c_str());
+            QVERIFY(!d.groups.empty());
+        }
+        // A second registration of a name, or one without a factory, is a programming error.
+        DistributionDescriptor again = *findDistribution("vonmises");
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerDistribution(again));
+        again.name = "vonmises2";
+        again.make = nullptr;
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerDistribution(again));
+        QVERIFY(!findDistribution("vonmises2"));
+        // The Haar measure is known by asking the object, not by its name.
+        QVERIFY(makeDistribution("haar", *defaultGroup(GroupKind::Cyclic))->isHaar());
+        QVERIFY(!makeDistribution("vonmises:kappa=0", *defaultGroup(GroupKind::Rotation))->isHaar());
+    }
+
     void distributionParametersShareTheirKeysAcrossGroups()
     {
         for (const DistributionDescriptor& d : distributionDescriptors()) {
@@ -306,6 +324,8 @@ private slots:
         }
         QVERIFY(distributionParameters("haar", GroupKind::Rotation).empty());
         QVERIFY(distributionParameters("cauchy", GroupKind::Rotation).empty());
+        // Only a program that links the test-only toy (tests/toy) knows it: registration, not the core, adds it.
+        QVERIFY(!findDistribution("toyshift"));
         // The bounds the constructors enforce are the descriptors': just inside is accepted, just outside refused.
         for (const DistributionDescriptor& d : distributionDescriptors())
             for (GroupKind k : d.groups)

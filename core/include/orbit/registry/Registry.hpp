@@ -9,11 +9,16 @@
 #include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbit {
+
+class Distribution;
 
 /// At most one of these keys in a spec (exactly one when `required`): gaussian's sigma | median.
 struct KeyAlternatives {
@@ -51,15 +56,46 @@ struct GroupDescriptor : SpecDescriptor {
     bool appliesTo(DataKind kind, const Shape& shape) const;
 };
 
-/// A distribution over a group (makeDistribution). `parameters` are those on its first group;
-/// parametersOn(kind) those on another (uniform's window is in radians on rotations, pixels on
-/// translations; the keys are the same).
+struct DistributionDescriptor;
+
+/// What a distribution's factory is given: a spec whose keys checkSpecKeys accepted, the kind of
+/// (factor) group it is for and the descriptor it was found under.
+struct DistributionArguments {
+    const Spec& spec;
+    GroupKind group;
+    const DistributionDescriptor& descriptor;
+    /// The number under `key`: the spec's value, or the parameter's default when it is optional and
+    /// left out. Its range is the constructor's to check (requireDistributionParameter).
+    double number(const std::string& key) const;
+};
+
+/// A distribution over a group: what it is and how to build it (makeDistribution calls `make`).
+/// `parameters` are those on its first group; parametersOn(kind) those on another (uniform's window
+/// is in radians on rotations, pixels on translations; the keys are the same).
 struct DistributionDescriptor : SpecDescriptor {
+    using Factory = std::function<std::shared_ptr<const Distribution>(const DistributionArguments&)>;
     std::vector<GroupKind> groups;  ///< the (factor) groups it applies to
     bool dependsOnInput = false;    ///< q depends on the sample x (noisy sort)
+    /// Where its parameters on a group differ from `parameters` (same keys, other units or ranges).
+    std::vector<std::pair<GroupKind, std::vector<ParamDescriptor>>> parametersByGroup;
+    Factory make;                   ///< builds it from a checked spec
 
     bool appliesTo(GroupKind kind) const;
     const std::vector<ParamDescriptor>& parametersOn(GroupKind kind) const;
+};
+
+/// Adds a distribution to distributionDescriptors(), after the built-in ones: one class and this
+/// one call make it known to the spec parser, --help, the panels and Python. Throws ContractError
+/// when the name is taken or empty, `groups` is empty or `make` is unset. Call it before anything
+/// reads the registry (a DistributionRegistration at static initialisation does): it may move the
+/// table, so earlier pointers to descriptors do not survive it.
+void registerDistribution(DistributionDescriptor descriptor);
+
+/// Registers a distribution when the library that holds it is loaded:
+/// `const orbit::DistributionRegistration toy{toyDescriptor()};` at namespace scope. The
+/// registry's table is a function-local static, so the order of static initialisation does not matter.
+struct DistributionRegistration {
+    explicit DistributionRegistration(DistributionDescriptor descriptor) { registerDistribution(std::move(descriptor)); }
 };
 
 /// A feature map (makeFeatureMap).
