@@ -313,6 +313,31 @@ private slots:
         QVERIFY(!makeDistribution("vonmises:kappa=0", *defaultGroup(GroupKind::Rotation))->isHaar());
     }
 
+    void everyFeatureMapAndKernelIsBuiltByItsDescriptor()
+    {
+        for (const FeatureMapDescriptor& d : featureMapDescriptors()) QVERIFY2(bool(d.make) != d.secondLayer, d.name.c_str());
+        for (const KernelDescriptor& d : kernelDescriptors()) QVERIFY2(d.make, d.name.c_str());
+        FeatureMapDescriptor map = *findFeatureMap("irf");
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerFeatureMap(map));
+        KernelDescriptor kernel = *findKernel("gaussian");
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerKernel(kernel));
+        // A kernel family is asked what it is: its distance, whatever its bandwidth.
+        QVERIFY(kernelFamily("laplacian:median=2").distance() == BaseKernel::Distance::L1);
+        QVERIFY(kernelFamily("matern:nu=0.5,sigma=3").distance() == BaseKernel::Distance::Euclidean);
+        QVERIFY(kernelFamily("gaussian").distance() == BaseKernel::Distance::SquaredEuclidean);
+        QVERIFY(!kernelFamily("polynomial:degree=3").stationary());
+        QVERIFY_THROWS_EXCEPTION(SpecError, kernelFamily("cauchy:sigma=1"));
+        // The median rule measures the kernel's own distance: L1 for the Laplacian.
+        MatrixXfR X(3, 2);
+        X << 0, 0, 3, 4, 6, 8;
+        QCOMPARE(medianDistanceOf(kernelFamily("gaussian"), X), 5.0);
+        QCOMPARE(medianDistanceOf(kernelFamily("laplacian"), X), 7.0);
+        QCOMPARE(makeKernel("laplacian:median=2", X).sigma(), 14.0);
+        // The invariance probe's plain maps are the registry's.
+        for (const FeatureMapDescriptor& d : featureMapDescriptors())
+            if (!d.plainMap.empty()) QVERIFY2(findFeatureMap(d.plainMap) && d.invariant, d.name.c_str());
+    }
+
     void distributionParametersShareTheirKeysAcrossGroups()
     {
         for (const DistributionDescriptor& d : distributionDescriptors()) {

@@ -18,7 +18,10 @@
 
 namespace orbit {
 
+class BaseKernel;
 class Distribution;
+class FeatureMap;
+struct FeatureContext;
 
 /// At most one of these keys in a spec (exactly one when `required`): gaussian's sigma | median.
 struct KeyAlternatives {
@@ -98,17 +101,39 @@ struct DistributionRegistration {
     explicit DistributionRegistration(DistributionDescriptor descriptor) { registerDistribution(std::move(descriptor)); }
 };
 
-/// A feature map (makeFeatureMap).
+/// A feature map: what it is and how to build it (makeFeatureMap calls `make`).
 struct FeatureMapDescriptor : SpecDescriptor {
+    /// Builds a first-layer map from a spec whose keys checkSpecKeys accepted, for a context that
+    /// holds a group and a distribution when `invariant`; the descriptor is the one it was found under.
+    using Factory = std::function<std::unique_ptr<FeatureMap>(const Spec&, const FeatureContext&,
+                                                              const FeatureMapDescriptor&)>;
+    Factory make;                 ///< unset for a second layer (makeFeatureMap stacks it on a first map)
     bool invariant = false;       ///< averages over the group: needs --group and --dist
     bool usesBaseKernel = false;  ///< uses the base kernel of the context (the `median` axis sets its width)
     bool seedOnlyFit = false;     ///< its fit draws from the seed only, never from the rows' values
     bool foldsCoulomb = true;     ///< folds symmetric Coulomb inputs onto one triangle (Nystrom and GICDF keep them whole)
     bool secondLayer = false;     ///< rf2: appended to a first map as `...+rf2:s=S2`
+    std::string plainMap;         ///< an invariant map's counterpart without the group (irf: rf), for the invariance probe
 };
 
-/// A base kernel (makeKernel).
-struct KernelDescriptor : SpecDescriptor {};
+/// Adds a feature map to featureMapDescriptors(), after the built-in ones (registerDistribution's
+/// rules: a new name and a factory, unless it is a second layer; call it before the registry is read).
+void registerFeatureMap(FeatureMapDescriptor descriptor);
+/// Registers a feature map at static initialisation (DistributionRegistration's pattern).
+struct FeatureMapRegistration {
+    explicit FeatureMapRegistration(FeatureMapDescriptor descriptor) { registerFeatureMap(std::move(descriptor)); }
+};
+
+/// A base kernel: what it is and how to build it (makeKernel calls `make`).
+struct KernelDescriptor : SpecDescriptor {
+    /// Builds it from a spec whose keys checkSpecKeys accepted, with bandwidth `sigma` where it has
+    /// one (makeKernel resolves sigma=S or median=F first; the polynomial kernel ignores it).
+    using Factory = std::function<BaseKernel(const Spec&, const KernelDescriptor&, double sigma)>;
+    Factory make;
+};
+
+/// Adds a base kernel to kernelDescriptors(), after the built-in ones (registerDistribution's rules).
+void registerKernel(KernelDescriptor descriptor);
 
 /// The learners of `train`.
 enum class Learner { Ridge, Svm, Krr, Blr, Gp };
