@@ -295,49 +295,6 @@ private slots:
             }
     }
 
-    void everyDistributionIsBuiltByItsDescriptor()
-    {
-        for (const DistributionDescriptor& d : distributionDescriptors()) {
-            QVERIFY2(d.make, d.name.c_str());
-            QVERIFY(!d.groups.empty());
-        }
-        // A second registration of a name, or one without a factory, is a programming error.
-        DistributionDescriptor again = *findDistribution("vonmises");
-        QVERIFY_THROWS_EXCEPTION(ContractError, registerDistribution(again));
-        again.name = "vonmises2";
-        again.make = nullptr;
-        QVERIFY_THROWS_EXCEPTION(ContractError, registerDistribution(again));
-        QVERIFY(!findDistribution("vonmises2"));
-        // The Haar measure is known by asking the object, not by its name.
-        QVERIFY(makeDistribution("haar", *defaultGroup(GroupKind::Cyclic))->isHaar());
-        QVERIFY(!makeDistribution("vonmises:kappa=0", *defaultGroup(GroupKind::Rotation))->isHaar());
-    }
-
-    void everyFeatureMapAndKernelIsBuiltByItsDescriptor()
-    {
-        for (const FeatureMapDescriptor& d : featureMapDescriptors()) QVERIFY2(bool(d.make) != d.secondLayer, d.name.c_str());
-        for (const KernelDescriptor& d : kernelDescriptors()) QVERIFY2(d.make, d.name.c_str());
-        FeatureMapDescriptor map = *findFeatureMap("irf");
-        QVERIFY_THROWS_EXCEPTION(ContractError, registerFeatureMap(map));
-        KernelDescriptor kernel = *findKernel("gaussian");
-        QVERIFY_THROWS_EXCEPTION(ContractError, registerKernel(kernel));
-        // A kernel family is asked what it is: its distance, whatever its bandwidth.
-        QVERIFY(kernelFamily("laplacian:median=2").distance() == BaseKernel::Distance::L1);
-        QVERIFY(kernelFamily("matern:nu=0.5,sigma=3").distance() == BaseKernel::Distance::Euclidean);
-        QVERIFY(kernelFamily("gaussian").distance() == BaseKernel::Distance::SquaredEuclidean);
-        QVERIFY(!kernelFamily("polynomial:degree=3").stationary());
-        QVERIFY_THROWS_EXCEPTION(SpecError, kernelFamily("cauchy:sigma=1"));
-        // The median rule measures the kernel's own distance: L1 for the Laplacian.
-        MatrixXfR X(3, 2);
-        X << 0, 0, 3, 4, 6, 8;
-        QCOMPARE(medianDistanceOf(kernelFamily("gaussian"), X), 5.0);
-        QCOMPARE(medianDistanceOf(kernelFamily("laplacian"), X), 7.0);
-        QCOMPARE(makeKernel("laplacian:median=2", X).sigma(), 14.0);
-        // The invariance probe's plain maps are the registry's.
-        for (const FeatureMapDescriptor& d : featureMapDescriptors())
-            if (!d.plainMap.empty()) QVERIFY2(findFeatureMap(d.plainMap) && d.invariant, d.name.c_str());
-    }
-
     void distributionParametersShareTheirKeysAcrossGroups()
     {
         for (const DistributionDescriptor& d : distributionDescriptors()) {
@@ -349,8 +306,6 @@ private slots:
         }
         QVERIFY(distributionParameters("haar", GroupKind::Rotation).empty());
         QVERIFY(distributionParameters("cauchy", GroupKind::Rotation).empty());
-        // Only a program that links the test-only toy (tests/toy) knows it: registration, not the core, adds it.
-        QVERIFY(!findDistribution("toyshift"));
         // The bounds the constructors enforce are the descriptors': just inside is accepted, just outside refused.
         for (const DistributionDescriptor& d : distributionDescriptors())
             for (GroupKind k : d.groups)
