@@ -39,6 +39,10 @@ private slots:
         // The Haar measure is known by asking the object, not by its name.
         QVERIFY(makeDistribution("haar", *makeGroup("cyclic:n=4", Shape{8, 8, 1}, 1))->isHaar());
         QVERIFY(!makeDistribution("vonmises:kappa=0", *makeGroup("rotation", Shape{8, 8, 1}, 1))->isHaar());
+        // A distribution registered for the whole affine group, named alone, is every factor's.
+        const auto affine = makeGroup("affine", Shape{8, 8, 1}, 1);
+        QCOMPARE(makeDistribution("delta", *affine)->spec(), std::string("rotation=delta,translation=delta,scale=delta"));
+        QVERIFY_THROWS_EXCEPTION(SpecError, makeDistribution("haar", *affine));
     }
 
     void everyFeatureMapAndKernelIsBuiltByItsDescriptor()
