@@ -4,6 +4,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/figures/InvarianceProbe.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
@@ -21,7 +22,8 @@ std::string probeFeatures(const Args& args)
     std::string text = args.text("features", "irf:s=200");
     const std::size_t plus = text.find('+');
     Spec first = parseSpec(text.substr(0, plus), "--features");
-    if (first.name != "irf" && first.name != "inystrom")
+    const FeatureMapDescriptor* map = findFeatureMap(first.name);
+    if (!map || map->plainMap.empty())
         throw SpecError("--features", "the probe compares an invariant map with its plain map: use irf or inystrom",
                         first.name);
     const long long r = args.integer("r", 20, 1, 100000);

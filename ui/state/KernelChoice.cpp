@@ -1,5 +1,6 @@
 #include "state/KernelChoice.hpp"
 
+#include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -31,7 +32,9 @@ bool usesMedianBandwidth(const std::string& choice)
 
 bool isGridGaussian(const std::string& choice)
 {
-    return kernelName(choice) == "gaussian" && usesMedianBandwidth(choice);
+    // Asked of the kernel itself, not its name; an unknown name is not the grid's Gaussian.
+    return orbit::findKernel(kernelName(choice)) && usesMedianBandwidth(choice) &&
+           orbit::kernelFamily(choice).kind() == orbit::BaseKernel::Kind::Gaussian;
 }
 
 std::string baseKernelSpec(const std::string& choice, double medianMultiple)

@@ -6,6 +6,7 @@
 #include "orbit/groups/RotationGroup.hpp"
 #include "orbit/groups/ScaleGroup.hpp"
 #include "orbit/groups/TranslationGroup.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -54,7 +55,12 @@ AffineProduct::AffineProduct(std::shared_ptr<const Distribution> rotation,
 
 std::shared_ptr<const AffineProduct> AffineProduct::parse(const std::string& text)
 {
-    if (trim(text) == "delta") return std::make_shared<AffineProduct>(nullptr, nullptr, nullptr);
+    // A distribution registered for the whole affine group, named alone (delta), is every factor's.
+    if (const DistributionDescriptor* whole = findDistribution(trim(text)); whole && whole->appliesTo(GroupKind::Affine)) {
+        auto factor = [&](GroupKind k) { return detail::makeSingleDistribution(text, "distribution", k); };
+        return std::make_shared<AffineProduct>(factor(GroupKind::Rotation), factor(GroupKind::Translation),
+                                               factor(GroupKind::Scale));
+    }
     std::array<std::string, 3> specs;
     std::array<bool, 3> given{false, false, false};
     for (const auto& chunk : split(text, ';')) {

@@ -2,13 +2,6 @@
 
 #include "groups/GroupSupport.hpp"
 #include "orbit/distributions/AffineProduct.hpp"
-#include "orbit/distributions/Delta.hpp"
-#include "orbit/distributions/GaussianTranslation.hpp"
-#include "orbit/distributions/Haar.hpp"
-#include "orbit/distributions/LogNormalScale.hpp"
-#include "orbit/distributions/NoisySort.hpp"
-#include "orbit/distributions/UniformWindow.hpp"
-#include "orbit/distributions/VonMises.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
@@ -24,13 +17,7 @@ namespace detail {
 
 void requireParameter(const std::string& name, GroupKind kind, const std::string& key, double v)
 {
-    for (const ParamDescriptor& p : distributionParameters(name, kind)) {
-        if (p.key != key) continue;
-        const std::string why = p.violation(v);
-        if (!why.empty()) throw SpecError("distribution " + name + "." + key, why, formatNumber(v));
-        return;
-    }
-    throw ContractError("requireParameter", "no descriptor for the parameter " + name + "." + key);
+    requireDistributionParameter(name, kind, key, v);
 }
 
 void groupMismatch(const Distribution& dist, const Group& group, const std::string& needs)
@@ -47,19 +34,8 @@ std::shared_ptr<const Distribution> makeSingleDistribution(const std::string& te
     const DistributionDescriptor* d = findDistribution(name);
     if (!d) throw SpecError(field, "unknown distribution (expected " + synopsisList(distributionDescriptors()) + ")", name);
     checkSpecKeys(spec, *d);
-    // Presence was checked; the values' ranges are the constructors' (requireParameter).
-    auto value = [&](const std::string& key) {
-        const ParamDescriptor& p = *d->parameter(key);
-        return p.required ? spec.number(key) : spec.number(key, p.defaultValue);
-    };
-    if (name == "vonmises") return std::make_shared<VonMises>(value("kappa"));
-    if (name == "uniform") return std::make_shared<UniformWindow>(value("a"), kind);
-    if (name == "gaussian") return std::make_shared<GaussianTranslation>(value("sigma"));
-    if (name == "lognormal") return std::make_shared<LogNormalScale>(value("mu"), value("sigma"));
-    if (name == "noisysort") return std::make_shared<NoisySort>(value("sigma"));
-    if (name == "haar") return std::make_shared<Haar>(kind);
-    if (name == "delta") return std::make_shared<Delta>();
-    throw ContractError("makeDistribution", "no factory for the registered distribution " + name);
+    // Presence was checked; the values' ranges are the constructors' (requireDistributionParameter).
+    return d->make(DistributionArguments{spec, kind, *d});
 }
 
 void requireGroupOf(const Distribution& dist, const std::string& name, const Group& group, const std::string& note)
@@ -85,6 +61,22 @@ void requireGroupOf(const Distribution& dist, const std::string& name, const Gro
 }
 
 } // namespace detail
+
+void requireDistributionParameter(const std::string& name, GroupKind kind, const std::string& key, double v)
+{
+    for (const ParamDescriptor& p : distributionParameters(name, kind)) {
+        if (p.key != key) continue;
+        const std::string why = p.violation(v);
+        if (!why.empty()) throw SpecError("distribution " + name + "." + key, why, formatNumber(v));
+        return;
+    }
+    throw ContractError("requireDistributionParameter", "no descriptor for the parameter " + name + "." + key);
+}
+
+void Distribution::checkGroup(const Group& group) const
+{
+    detail::requireGroupOf(*this, parseSpec(spec(), "distribution").name, group);
+}
 
 double Distribution::density(double) const
 {

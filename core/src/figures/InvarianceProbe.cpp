@@ -1,6 +1,7 @@
 #include "orbit/figures/InvarianceProbe.hpp"
 
 #include "orbit/figures/ApproxError.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 #include "orbit/util/Spec.hpp"
@@ -89,12 +90,10 @@ std::string plainFeatureSpec(const std::string& invariantSpec)
     const std::string first = invariantSpec.substr(0, plus);
     const std::string rest = plus == std::string::npos ? std::string() : invariantSpec.substr(plus);
     Spec s = parseSpec(first, "features");
-    if (s.name == "irf")
-        s.name = "rf";
-    else if (s.name == "inystrom")
-        s.name = "nystrom";
-    else
+    const FeatureMapDescriptor* d = findFeatureMap(s.name);
+    if (!d || d->plainMap.empty())
         throw SpecError("features", "the probe compares irf or inystrom with its plain map (rf, nystrom)", s.name);
+    s.name = d->plainMap;
     s.params.erase("r");
     s.params.erase("mode");
     return formatSpec(s) + rest;

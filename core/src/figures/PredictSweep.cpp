@@ -236,7 +236,7 @@ MonteCarloError monteCarloError(const ModelPredictor& predictor, const float* x,
         const auto group = makeGroup(m.map.group, shape, m.map.contextSeed);
         const auto dist = makeDistribution(m.map.dist, *group);
         const GroupKind kind = group->kind();
-        const bool haar = parseSpec(m.map.dist, "distribution").name == "haar" &&
+        const bool haar = dist->isHaar() &&
                           (kind == GroupKind::Rotation || kind == GroupKind::Cyclic || kind == GroupKind::Permutation);
         if (!haar) {
             e.sd.setConstant(std::numeric_limits<double>::quiet_NaN());

@@ -288,30 +288,46 @@ bool usesMedianRule(const std::string& spec)
     return !trim(spec).empty() && parseSpec(spec, "kernel").has("median");
 }
 
+namespace {
+
+/// The descriptor of the spec's kernel, its keys checked (without the one-of-sigma-or-median rule
+/// when `family`: a family is the kernel whatever its bandwidth).
+const KernelDescriptor& checkedKernel(const Spec& s, bool family)
+{
+    const KernelDescriptor* d = findKernel(s.name);
+    if (!d) throw SpecError("kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
+    if (family)
+        checkSpecKeys(s, d->parameters);
+    else
+        checkSpecKeys(s, *d);
+    return *d;
+}
+
+} // namespace
+
+BaseKernel kernelFamily(const std::string& text)
+{
+    const Spec s = parseSpec(text, "kernel");
+    const KernelDescriptor& d = checkedKernel(s, true);
+    return d.make(s, d, 1.0);
+}
+
+double medianDistanceOf(const BaseKernel& k, const MatrixXfR& X, std::size_t maxSamples, std::uint64_t seed)
+{
+    return k.distance() == BaseKernel::Distance::L1 ? medianPairwiseL1Distance(X, maxSamples, seed)
+                                                    : medianPairwiseDistance(X, maxSamples, seed);
+}
+
 BaseKernel makeKernel(const std::string& text, const MatrixXfR& sample, std::uint64_t seed)
 {
     const Spec s = parseSpec(text, "kernel");
-    const KernelDescriptor* d = findKernel(s.name);
-    if (!d) throw SpecError("kernel", "unknown kernel (expected " + synopsisList(kernelDescriptors()) + ")", s.name);
-    checkSpecKeys(s, *d);
-    if (s.name == "gaussian" || s.name == "laplacian" || s.name == "matern") {
-        const double nu = s.name == "matern" ? *parseDouble(readText(s, *d->parameter("nu"))) : 0.0;
-        auto make = [&](double sigma) {
-            if (s.name == "laplacian") return BaseKernel::laplacian(sigma);
-            if (s.name == "matern") return BaseKernel::matern(nu, sigma);
-            return BaseKernel::gaussian(sigma);
-        };
-        if (s.has("sigma")) return make(readReal(s, *d->parameter("sigma")));
-        const double f = readReal(s, *d->parameter("median"));
-        const double med = s.name == "laplacian" ? medianPairwiseL1Distance(sample, 1000, seed)
-                                                 : medianPairwiseDistance(sample, 1000, seed);
-        if (!(med > 0)) throw SpecError("kernel.median", "the median pairwise distance of the data is 0", text);
-        return make(f * med);
-    }
-    if (s.name == "polynomial")
-        return BaseKernel::polynomial(static_cast<int>(readInteger(s, *d->parameter("degree"))),
-                                      readReal(s, *d->parameter("c")));
-    throw ContractError("makeKernel", "no factory for the registered kernel " + s.name);
+    const KernelDescriptor& d = checkedKernel(s, false);
+    if (!s.has("median")) return d.make(s, d, s.has("sigma") ? readReal(s, *d.parameter("sigma")) : 1.0);
+    const double f = readReal(s, *d.parameter("median"));
+    // The median of the distance the kernel is a function of (L1 for the Laplacian).
+    const double med = medianDistanceOf(d.make(s, d, 1.0), sample, 1000, seed);
+    if (!(med > 0)) throw SpecError("kernel.median", "the median pairwise distance of the data is 0", text);
+    return d.make(s, d, f * med);
 }
 
 } // namespace orbit

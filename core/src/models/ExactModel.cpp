@@ -49,7 +49,7 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
     if (!ctx.group || !ctx.dist) throw SpecError("distribution", "the exact invariant kernel needs a group and a distribution", dist);
     const Eigen::Index d = X.cols();
     MatrixXfR out;
-    const bool haar = parseSpec(ctx.dist->spec(), "distribution").name == "haar";
+    const bool haar = ctx.dist->isHaar();
     if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
         const auto elements = ctx.group->elements(shape, 4096);
         const auto G = Eigen::Index(elements.size());

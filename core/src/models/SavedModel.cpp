@@ -346,10 +346,10 @@ void readKernelRidge(const ArchiveReader& in, SavedModel& m)
     try {
         const Spec k = parseSpec(m.kernel, "kernel");
         if (m.isExact()) {
-            if ((k.name != "gaussian" && k.name != "laplacian" && k.name != "matern") || !k.has("sigma") || k.has("median"))
+            if (!kernelFamily(m.kernel).stationary() || !k.has("sigma") || k.has("median"))
                 in.fail(LoadErrorKind::BadValue, "kernel", "must be a gaussian, laplacian or matern kernel with its bandwidth sigma",
                         m.kernel);
-        } else if (k.name != "gaussian" || !k.has("sigma") || k.params.size() != 1) {
+        } else if (kernelFamily(m.kernel).kind() != BaseKernel::Kind::Gaussian || !k.has("sigma") || k.params.size() != 1) {
             in.fail(LoadErrorKind::BadValue, "kernel", "must be a Gaussian with its bandwidth, gaussian:sigma=S", m.kernel);
         }
         const BaseKernel kernel = makeKernel(m.kernel, MatrixXfR());

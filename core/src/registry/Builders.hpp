@@ -2,6 +2,7 @@
 // The registry's building blocks, shared by its tables (Groups.cpp, Distributions.cpp, Kernels.cpp,
 // FeatureMaps.cpp, Learners.cpp) and its checks (Registry.cpp). Private to the core.
 #include "orbit/registry/Parameters.hpp"
+#include "orbit/registry/Registry.hpp"
 
 #include <limits>
 #include <string>
@@ -26,6 +27,14 @@ ParamDescriptor real(std::string key, double lo, bool loOpen, double hi, bool hi
                      double typicalLo, double typicalHi, bool logScale, std::string doc, std::string defaultText = {});
 /// An optional word of `words` (the first is the default).
 ParamDescriptor choice(std::string key, std::vector<std::string> words, std::string doc);
+
+/// The built-in distributions with their factories, in registry order (defined beside the classes,
+/// in distributions/Registered.cpp); the registry's table starts with them.
+std::vector<DistributionDescriptor> builtinDistributions();
+/// The built-in feature maps with their factories (features/RegisteredMaps.cpp).
+std::vector<FeatureMapDescriptor> builtinFeatureMaps();
+/// The built-in base kernels with their factories (kernels/RegisteredKernels.cpp).
+std::vector<KernelDescriptor> builtinKernels();
 
 /// The descriptor called `name` in `all`, or null.
 template <class D>

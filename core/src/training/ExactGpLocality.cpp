@@ -113,7 +113,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
     // A smooth parameter: the log marginal likelihood's derivative in it from the orbits' tangents.
     const bool smooth = pd->learnable && ctx.group->isDifferentiable() && exactDistance(family) != BaseKernel::Distance::L1 &&
-                        distName != "haar";
+                        !ctx.dist->isHaar();
 
     TrainConfig tc;
     tc.group = config.group;

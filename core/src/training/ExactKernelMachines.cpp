@@ -147,8 +147,7 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
     }
     const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
     if (!ctx.group || !ctx.dist) throw SpecError("distribution", "the exact invariant kernel needs a group and a distribution", dist);
-    // The affine product's spec is its factors' (rotation=...,scale=...), never haar as a whole.
-    const bool haar = ctx.group->kind() != GroupKind::Affine && parseSpec(ctx.dist->spec(), "distribution").name == "haar";
+    const bool haar = ctx.dist->isHaar();
     if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
         const auto elements = ctx.group->elements(data.shape, 4096);
         const Eigen::Index G = Eigen::Index(elements.size()), d = data.X.cols();

@@ -25,10 +25,8 @@ BaseKernel exactBaseKernel(const std::string& spec, const MatrixXfR& trainingInp
 /// The distance a kernel family's spec is a function of (SpecError for the polynomial kernel).
 BaseKernel::Distance exactDistance(const std::string& spec)
 {
-    const std::string name = parseSpec(spec, "kernel").name;
-    if (name == "laplacian") return BaseKernel::Distance::L1;
-    if (name == "matern") return BaseKernel::Distance::Euclidean;
-    if (name == "gaussian") return BaseKernel::Distance::SquaredEuclidean;
+    const BaseKernel::Distance d = kernelFamily(spec).distance();
+    if (d != BaseKernel::Distance::None) return d;
     throw SpecError("kernel", "exact invariant kernel machines need a shift-invariant kernel (gaussian, laplacian or matern)",
                     spec);
 }
@@ -42,9 +40,7 @@ std::string exactWhat(const BaseKernel& k, const std::string& features)
 /// The median distance of a kernel's family on the training rows: sigma of `spec` with median=1.
 double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed)
 {
-    const std::string name = parseSpec(trim(spec).empty() ? "gaussian" : spec, "kernel").name;
-    if (name == "laplacian") return medianPairwiseL1Distance(trainingInputs, 1000, seed);
-    return medianPairwiseDistance(trainingInputs, 1000, seed);
+    return medianDistanceOf(kernelFamily(trim(spec).empty() ? "gaussian" : spec), trainingInputs, 1000, seed);
 }
 
 double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test, double* maeOut)

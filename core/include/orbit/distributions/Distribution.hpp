@@ -29,12 +29,16 @@ class Distribution {
 public:
     virtual ~Distribution() = default;
     virtual std::string spec() const = 0;
-    /// Throws SpecError if this distribution cannot be used with the group.
-    virtual void checkGroup(const Group& group) const = 0;
+    /// Throws SpecError if this distribution cannot be used with the group. By default: unless its
+    /// registry descriptor (found by the name of spec()) applies to the group's kind.
+    virtual void checkGroup(const Group& group) const;
     /// x points to shape.dim() floats; it may be null when !dependsOnInput().
     virtual GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const = 0;
     virtual bool isSymmetric() const = 0;
     virtual bool dependsOnInput() const { return false; }
+    /// Whether q is the Haar (uniform) measure of the group: with a finite group, averages over q
+    /// may then be exact sums over all elements, and a sample may be redrawn by moving the input.
+    virtual bool isHaar() const { return false; }
     virtual bool hasDensity() const { return false; }
     virtual double density(double t) const;
     virtual std::pair<double, double> densityRange() const { return {-1.0, 1.0}; }
@@ -64,10 +68,16 @@ protected:
     void requireDifferentiable(const std::vector<std::string>& params) const;
 };
 
+/// Throws SpecError("distribution NAME.KEY") naming the value unless the registry's description of
+/// parameter `key` of distribution `name` on a group of `kind` accepts v: what a constructor calls
+/// on each of its parameters. ContractError when there is no such parameter.
+void requireDistributionParameter(const std::string& name, GroupKind kind, const std::string& key, double v);
+
 /// Builds a distribution from its spec (`vonmises:kappa=K`, `uniform:a=A`, `gaussian:sigma=S`,
 /// `lognormal:mu=M,sigma=S`, `haar`, `noisysort:sigma=S`, `delta`) for the given group; for the
 /// affine group one per factor: `rotation=D1,translation=D2,scale=D3` (any factor may be left out,
-/// it is then the delta). Throws SpecError("distribution") on bad text, parameters or group mismatch.
+/// it is then the delta). The registry's descriptor of the name builds it (DistributionDescriptor::make),
+/// so a registered distribution is built the same way. Throws SpecError("distribution") on bad text, parameters or group mismatch.
 std::shared_ptr<const Distribution> makeDistribution(const std::string& spec, const Group& group);
 
 } // namespace orbit

@@ -16,6 +16,7 @@ public:
     void checkGroup(const Group& group) const override;
     GroupElement sample(Rng& rng, const Group& group, const Shape& shape, const float* x) const override;
     bool isSymmetric() const override { return true; }
+    bool isHaar() const override { return true; }
     /// The rotation angle's density 1 / (2 pi) (for plotting; the discrete groups have none).
     bool hasDensity() const override { return kind_ == GroupKind::Rotation; }
     double density(double theta) const override;
@@ -29,8 +30,8 @@ private:
     GroupKind kind_;
 };
 
-/// Whether d is the Haar measure (by type): with a finite group, averages over q may then be
-/// exact sums over all elements.
-inline bool isHaar(const Distribution& d) { return dynamic_cast<const Haar*>(&d) != nullptr; }
+/// Whether d is the Haar measure (Distribution::isHaar): with a finite group, averages over q may
+/// then be exact sums over all elements.
+inline bool isHaar(const Distribution& d) { return d.isHaar(); }
 
 } // namespace orbit

@@ -124,10 +124,18 @@ std::vector<std::size_t> medianSampleRows(std::size_t n, std::size_t maxSamples,
 /// which rows a rank of many must load. False for an empty spec; SpecError("kernel") on bad text.
 bool usesMedianRule(const std::string& spec);
 
+/// The kernel `spec` names at bandwidth 1, whatever its sigma= or median= (no data is read): its
+/// family, to ask what it is (kind(), distance(), stationary()). SpecError("kernel") on bad text.
+BaseKernel kernelFamily(const std::string& spec);
+/// The median pairwise distance of X in the metric k is a function of: L1 distances for the
+/// Laplacian (medianPairwiseL1Distance), Euclidean ones otherwise (medianPairwiseDistance).
+double medianDistanceOf(const BaseKernel& k, const MatrixXfR& X, std::size_t maxSamples = 1000, std::uint64_t seed = 0);
+
 /// Parses `gaussian:sigma=X`, `gaussian:median=F` (sigma = F x medianPairwiseDistance(sample)),
 /// `laplacian:sigma=X|median=F` (the median of L1 distances of the same rows),
 /// `matern:nu=0.5|1.5|2.5,sigma=X|median=F` (Euclidean median) or `polynomial:degree=D,c=C`
-/// (defaults D = 2, C = 1). `sample` is only read for the median rule.
+/// (defaults D = 2, C = 1), or a registered kernel: its descriptor's factory builds it (KernelDescriptor::make).
+/// `sample` is only read for the median rule.
 /// Throws SpecError("kernel") on bad text or parameters, and when the median distance is 0.
 BaseKernel makeKernel(const std::string& spec, const MatrixXfR& sample, std::uint64_t seed = 0);
 

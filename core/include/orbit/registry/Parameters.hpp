@@ -65,7 +65,7 @@ struct ParamDescriptor {
 };
 
 /// The parameters of distribution `name` on a group of `kind` (for affine: the factor's kind), in
-/// spec order; empty for haar and delta and for unknown names.
+/// spec order (its descriptor's parametersOn(kind)); empty for haar and delta and for unknown names.
 const std::vector<ParamDescriptor>& distributionParameters(const std::string& name, GroupKind kind);
 
 } // namespace orbit

@@ -9,11 +9,19 @@
 #include "orbit/registry/Parameters.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbit {
+
+class BaseKernel;
+class Distribution;
+class FeatureMap;
+struct FeatureContext;
 
 /// At most one of these keys in a spec (exactly one when `required`): gaussian's sigma | median.
 struct KeyAlternatives {
@@ -51,28 +59,81 @@ struct GroupDescriptor : SpecDescriptor {
     bool appliesTo(DataKind kind, const Shape& shape) const;
 };
 
-/// A distribution over a group (makeDistribution). `parameters` are those on its first group;
-/// parametersOn(kind) those on another (uniform's window is in radians on rotations, pixels on
-/// translations; the keys are the same).
+struct DistributionDescriptor;
+
+/// What a distribution's factory is given: a spec whose keys checkSpecKeys accepted, the kind of
+/// (factor) group it is for and the descriptor it was found under.
+struct DistributionArguments {
+    const Spec& spec;
+    GroupKind group;
+    const DistributionDescriptor& descriptor;
+    /// The number under `key`: the spec's value, or the parameter's default when it is optional and
+    /// left out. Its range is the constructor's to check (requireDistributionParameter).
+    double number(const std::string& key) const;
+};
+
+/// A distribution over a group: what it is and how to build it (makeDistribution calls `make`).
+/// `parameters` are those on its first group; parametersOn(kind) those on another (uniform's window
+/// is in radians on rotations, pixels on translations; the keys are the same).
 struct DistributionDescriptor : SpecDescriptor {
+    using Factory = std::function<std::shared_ptr<const Distribution>(const DistributionArguments&)>;
     std::vector<GroupKind> groups;  ///< the (factor) groups it applies to
     bool dependsOnInput = false;    ///< q depends on the sample x (noisy sort)
+    /// Where its parameters on a group differ from `parameters` (same keys, other units or ranges).
+    std::vector<std::pair<GroupKind, std::vector<ParamDescriptor>>> parametersByGroup;
+    Factory make;                   ///< builds it from a checked spec
 
     bool appliesTo(GroupKind kind) const;
     const std::vector<ParamDescriptor>& parametersOn(GroupKind kind) const;
 };
 
-/// A feature map (makeFeatureMap).
+/// Adds a distribution to distributionDescriptors(), after the built-in ones: one class and this
+/// one call make it known to the spec parser, --help, the panels and Python. Throws ContractError
+/// when the name is taken or empty, `groups` is empty or `make` is unset. Call it before anything
+/// reads the registry (a DistributionRegistration at static initialisation does): it may move the
+/// table, so earlier pointers to descriptors do not survive it.
+void registerDistribution(DistributionDescriptor descriptor);
+
+/// Registers a distribution when the library that holds it is loaded:
+/// `const orbit::DistributionRegistration toy{toyDescriptor()};` at namespace scope. The
+/// registry's table is a function-local static, so the order of static initialisation does not matter.
+struct DistributionRegistration {
+    explicit DistributionRegistration(DistributionDescriptor descriptor) { registerDistribution(std::move(descriptor)); }
+};
+
+/// A feature map: what it is and how to build it (makeFeatureMap calls `make`).
 struct FeatureMapDescriptor : SpecDescriptor {
+    /// Builds a first-layer map from a spec whose keys checkSpecKeys accepted, for a context that
+    /// holds a group and a distribution when `invariant`; the descriptor is the one it was found under.
+    using Factory = std::function<std::unique_ptr<FeatureMap>(const Spec&, const FeatureContext&,
+                                                              const FeatureMapDescriptor&)>;
+    Factory make;                 ///< unset for a second layer (makeFeatureMap stacks it on a first map)
     bool invariant = false;       ///< averages over the group: needs --group and --dist
     bool usesBaseKernel = false;  ///< uses the base kernel of the context (the `median` axis sets its width)
     bool seedOnlyFit = false;     ///< its fit draws from the seed only, never from the rows' values
     bool foldsCoulomb = true;     ///< folds symmetric Coulomb inputs onto one triangle (Nystrom and GICDF keep them whole)
     bool secondLayer = false;     ///< rf2: appended to a first map as `...+rf2:s=S2`
+    std::string plainMap;         ///< an invariant map's counterpart without the group (irf: rf), for the invariance probe
 };
 
-/// A base kernel (makeKernel).
-struct KernelDescriptor : SpecDescriptor {};
+/// Adds a feature map to featureMapDescriptors(), after the built-in ones (registerDistribution's
+/// rules: a new name and a factory, unless it is a second layer; call it before the registry is read).
+void registerFeatureMap(FeatureMapDescriptor descriptor);
+/// Registers a feature map at static initialisation (DistributionRegistration's pattern).
+struct FeatureMapRegistration {
+    explicit FeatureMapRegistration(FeatureMapDescriptor descriptor) { registerFeatureMap(std::move(descriptor)); }
+};
+
+/// A base kernel: what it is and how to build it (makeKernel calls `make`).
+struct KernelDescriptor : SpecDescriptor {
+    /// Builds it from a spec whose keys checkSpecKeys accepted, with bandwidth `sigma` where it has
+    /// one (makeKernel resolves sigma=S or median=F first; the polynomial kernel ignores it).
+    using Factory = std::function<BaseKernel(const Spec&, const KernelDescriptor&, double sigma)>;
+    Factory make;
+};
+
+/// Adds a base kernel to kernelDescriptors(), after the built-in ones (registerDistribution's rules).
+void registerKernel(KernelDescriptor descriptor);
 
 /// The learners of `train`.
 enum class Learner { Ridge, Svm, Krr, Blr, Gp };

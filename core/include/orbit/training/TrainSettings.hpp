@@ -3,7 +3,7 @@
 // of TrainConfig a user sets, with its name in each front end, its type, range, default and help.
 // The CLI's `train` options and parser, the experiment files (`experiment`), Copy as command, Copy
 // as Python, the Python module's `orbitlab.train` and the session's run fields all read it, so a
-// new setting is one row in core/src/experiments/TrainSettings.cpp.
+// new setting is one row in core/src/training/TrainSettings.cpp.
 #include "orbit/training/Training.hpp"
 
 #include <string>

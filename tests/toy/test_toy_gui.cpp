@@ -1,0 +1,65 @@
+// The window's distribution editor with the test-only toy distribution linked in (tests/toy): on the
+// translation group the editor offers "toyshift" beside the built-in ones, choosing it shows its
+// parameter as slider and spin box over the descriptor's ranges, and the settings' spec builds it
+// (issue 45 item 3).
+#include "ToyDistribution.hpp"
+
+#include "state/LabState.hpp"
+#include "state/OrbitSettings.hpp"
+#include "widgets/ParameterControl.hpp"
+#include "window/group/DistributionEditor.hpp"
+
+#include "orbit/distributions/Distribution.hpp"
+#include "orbit/groups/Group.hpp"
+#include "orbit/registry/Registry.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QObject>
+#include <QSlider>
+#include <QTest>
+
+using namespace orbitui;
+
+class ToyGuiTest : public QObject {
+    Q_OBJECT
+private slots:
+    void theEditorOffersItAndItsSlider()
+    {
+        LabState state;
+        DistributionEditor editor(&state, false);
+        OrbitSettings s = state.orbitSettings();
+        s.group = "translation";
+        s.dist.choose(validDistributions(s.groupSpec()).front(), orbit::GroupKind::Translation);
+        state.setOrbitSettings(s);
+        QVERIFY(editor.parameterControl("translation", "sigma") || editor.parameterControl("translation", "a"));
+
+        QComboBox* dist = nullptr;
+        for (QComboBox* c : editor.findChildren<QComboBox*>())
+            if (c->findData("toyshift") >= 0) dist = c;
+        QVERIFY2(dist, "no distribution box offers toyshift");
+        QCOMPARE(dist->findData("toyshift"), dist->count() - 1);  // after the built-in ones
+        QVERIFY(dist->itemData(dist->findData("toyshift"), Qt::ToolTipRole).toString().contains("test-only"));
+        dist->setCurrentIndex(dist->findData("toyshift"));
+        QCOMPARE(state.orbitSettings().dist.name, std::string("toyshift"));
+
+        const orbit::ParamDescriptor& d = *orbit::findDistribution("toyshift")->parameter("d");
+        ParameterControl* control = editor.parameterControl("translation", "d");
+        QVERIFY2(control, "no control for toyshift's d");
+        QCOMPARE(control->spinBox()->maximum(), d.maximum);
+        QCOMPARE(control->sliderMinimum(), d.learnMinimum);
+        QCOMPARE(control->sliderMaximum(), d.learnMaximum);
+        QCOMPARE(control->value(), d.defaultValue);
+        control->slider()->setValue(control->slider()->maximum());
+        QCOMPARE(state.orbitSettings().dist.value("d"), d.learnMaximum);
+
+        // The settings' spec builds the toy through the registry.
+        const auto group = orbit::makeGroup(state.orbitSettings().groupSpec(), orbit::Shape{8, 8, 1}, 0);
+        const auto built = orbit::makeDistribution(state.orbitSettings().dist.spec(), *group);
+        QVERIFY(dynamic_cast<const orbittest::ToyShift*>(built.get()));
+        QCOMPARE(built->spec(), std::string("toyshift:d=10"));
+    }
+};
+
+QTEST_MAIN(ToyGuiTest)
+#include "test_toy_gui.moc"

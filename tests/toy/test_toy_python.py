@@ -1,0 +1,35 @@
+"""The Python module built with the test-only toy distribution linked in (tests/toy, python/CMakeLists.txt's
+_orbitlab_toy in build/python_toy): registered by its library alone, "toyshift" reaches the module's
+registry-facing functions and an estimator, like a built-in distribution (issue 45 item 3)."""
+import numpy as np
+import pytest
+
+import orbitlab
+from orbitlab import _orbitlab
+
+
+def test_it_is_the_toy_build():
+    assert orbitlab.__file__.endswith("python_toy/orbitlab/__init__.py")
+
+
+def test_its_parameters_come_from_its_descriptor():
+    params = _orbitlab.distribution_parameters("translation", "toyshift:d=2", "images", [8, 8, 1])
+    assert [(name, value) for name, value, _, _ in params] == [("d", 2.0)]
+    assert _orbitlab.dist_with("translation", "toyshift:d=2", "images", [8, 8, 1], {"d": 3.0}) == "toyshift:d=3"
+    assert _orbitlab.distribution_info("toyshift:d=1")["depends_on_input"] is False
+
+
+def test_it_is_checked_like_a_built_in_one():
+    with pytest.raises(ValueError, match="toyshift.d"):
+        _orbitlab.distribution_parameters("translation", "toyshift:d=500", "images", [8, 8, 1])
+    with pytest.raises(ValueError, match="translation"):
+        _orbitlab.distribution_parameters("rotation", "toyshift:d=1", "images", [8, 8, 1])
+
+
+def test_an_estimator_takes_it():
+    X = np.random.default_rng(0).random((6, 64), dtype=np.float32)
+    F = orbitlab.InvariantRBFSampler(group="translation", distribution="toyshift:d=1", n_components=20,
+                                     n_group_samples=4, gamma=0.1, image_shape=(8, 8),
+                                     random_state=0).fit_transform(X)
+    assert F.shape == (6, 20)
+    assert np.all(np.isfinite(F))
