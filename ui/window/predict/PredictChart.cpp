@@ -166,7 +166,7 @@ void PredictChart::draw(const PredictAnswer& sweep, const QStringList& labels, c
     hideFromLegend(chart, marker_);
     QString title = both ? tr("Scores: A dashed, B solid") : tr("Scores of %1").arg(names[sweep.results[0] ? 0 : 1]);
     if (hidden > 0)
-        title += tr(" · %1 classes that never win left out").arg(hidden);
+        title += hidden == 1 ? tr(" · 1 class that never wins left out") : tr(" · %1 classes that never win left out").arg(hidden);
     setChartTitle(chart, title);
 }
 
