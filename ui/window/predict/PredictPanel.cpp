@@ -405,6 +405,7 @@ void PredictPanel::requestModel(int model)
             models_[m].reset();
             modelLabels_[m]->setText(model == 0 ? tr("none: pin a setting as A (Compare) and run, or open a model")
                                                 : tr("none: run the Training panel, or open a model"));
+            succeed(model == 0 ? "A" : "B");  // an earlier file's failure is no longer the question
             requestSweep();
             requestAnswer();
             return;

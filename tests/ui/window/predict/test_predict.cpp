@@ -2,24 +2,37 @@
 // --save-model` in process: at the identity its answer has the bits of `predict --index I`; its
 // sweep curve is the CSV of the command Copy as command gives (run in process), and its export
 // writes that CSV; a digit drawn from a row's pixels reaches the model as that row (the same input
-// floats, the same scores); the session keeps the drawing, the parameter and the slider; and a file
+// floats, the same scores); the session keeps the drawing, the parameter and the slider; a file
 // that is not an image, a model of another input shape and a cut model file each give one line,
-// keeping the setting.
+// keeping the setting; dropped and pasted images (scaled with a note); a G2 molecule's atoms
+// shuffled, against the CLI; and the models of runs (B the last run, A the pinned A), B's answer
+// that of the file Save model… writes.
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
 #include "state/commands/CliCommand.hpp"
 #include "state/workers/PredictTask.hpp"
+#include "state/Comparison.hpp"
+#include "window/compare/CompareActions.hpp"
+#include "window/compare/ComparisonViews.hpp"
+#include "window/training/ModelSaver.hpp"
+#include "window/training/TrainingComparison.hpp"
+#include "window/training/TrainingPanel.hpp"
 #include "widgets/DrawCanvas.hpp"
 #include "window/predict/PredictPanel.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
 
 #include "CliRunner.hpp"
+#include "QuickSettings.hpp"
 #include "WindowFixture.hpp"
 
 #include <QAbstractButton>
 #include <QDir>
+#include <QComboBox>
+#include <QDropEvent>
 #include <QFile>
+#include <QMimeData>
+#include <QUrl>
 #include <QObject>
 #include <QSlider>
 #include <QTest>
@@ -72,6 +85,17 @@ std::vector<std::string> answerFields(const PredictPanel& p, int model)
     for (Eigen::Index c = 0; c < r->scores.cols(); ++c)
         out.push_back(number17(r->scores(0, c)));
     return out;
+}
+
+/// Row i of the digits as the 8-bit grey image a file of it holds.
+QImage rowImage(const orbit::Dataset& ds, std::size_t i)
+{
+    QImage image(ds.shape.width, ds.shape.height, QImage::Format_Grayscale8);
+    const float* row = ds.sample(i);
+    for (int y = 0; y < ds.shape.height; ++y)
+        for (int x = 0; x < ds.shape.width; ++x)
+            image.scanLine(y)[x] = uchar(std::lround(row[y * ds.shape.width + x] * 255.0f));
+    return image;
 }
 
 bool oneLine(const QString& text) { return !text.isEmpty() && !text.contains('\n'); }
@@ -195,11 +219,8 @@ private slots:
         QVERIFY(settle());
         const auto ds = w().state()->dataset();
         const orbit::Shape shape = ds->shape;
-        QImage drawn(shape.width, shape.height, QImage::Format_Grayscale8);
+        const QImage drawn = rowImage(*ds, kSix);
         const float* row = ds->sample(kSix);
-        for (int y = 0; y < shape.height; ++y)
-            for (int x = 0; x < shape.width; ++x)
-                drawn.scanLine(y)[x] = uchar(std::lround(row[y * shape.width + x] * 255.0f));
         const std::vector<std::string> rowScores = answerFields(panel(), 1);
         panel().canvas()->setImage(drawn);
         panel().findChild<QAbstractButton*>("predictSource-drawn")->click();
@@ -277,6 +298,102 @@ private slots:
         QCOMPARE(panel().settings().modelB, before.modelB);
         QCOMPARE(panel().settings().drawn, before.drawn);
         QCOMPARE(w().state()->dataset()->count(), std::size_t(5000));
+    }
+
+    // An image file dropped on the panel is its input: a file of a row's pixels is that row; a larger
+    // one is scaled to the data's shape with a note, and so is a pasted image.
+    void droppedAndPastedImages()
+    {
+        panel().openModel(0, QString());  // A back to the (absent) pinned run: its file's failure goes
+        const auto ds = w().state()->dataset();
+        const QImage six = rowImage(*ds, kSix);
+        QVERIFY(six.save(path("six.png")));
+        QVERIFY(six.scaled(40, 40).save(path("six-40.png")));
+        for (const char* name : {"six.png", "six-40.png"}) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path(name))});
+            QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&panel(), &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&panel(), &drop);
+            QVERIFY(drop.isAccepted());
+            QVERIFY(settle());
+            QVERIFY2(!panel().hasError(), qPrintable(panel().errorText()));
+            QCOMPARE(panel().settings().input, QStringLiteral("file"));
+            QCOMPARE(panel().settings().imageFile, path(name));
+        }
+        QVERIFY2(panel().input()->note.contains("scaled to 20x20"), qPrintable(panel().input()->note));
+        panel().openImage(path("six.png"));
+        QVERIFY(settle());
+        QVERIFY(panel().input()->note.isEmpty());
+        const float* row = ds->sample(kSix);
+        QCOMPARE(panel().input()->x, std::vector<float>(row, row + ds->shape.dim()));
+
+        panel().pasteImage(six.scaled(40, 40));
+        QVERIFY(settle());
+        QCOMPARE(panel().settings().input, QStringLiteral("drawn"));
+        QVERIFY2(panel().input()->note.contains("scaled to 20x20"), qPrintable(panel().input()->note));
+    }
+
+    // A molecule: the slider shuffles its atoms, the answer is the predicted energy, and the curve is
+    // the CLI's for the same model, row and sweep.
+    void moleculeShufflesAtoms()
+    {
+        QVERIFY(orbittest::loadAndSettle(w(), orbittest::g2Xyz()));
+        w().state()->setSelectedIndex(5);
+        panel().openModel(0, QString());
+        panel().openModel(1, path("g2.npz"));
+        panel().findChild<QAbstractButton*>("predictSource-row")->click();
+        QVERIFY(settle());
+        QVERIFY2(!panel().hasError(), qPrintable(panel().errorText()));
+        QCOMPARE(panel().settings().parameter, QStringLiteral("permutation"));
+        QVERIFY(panel().answer()->results[1]->value.size() == 1);
+        const auto r = orbittest::runCli({"predict", "--model", path("g2.npz").toStdString(), "--data",
+                                          orbittest::g2Xyz().toStdString(), "--index", "5", "--sweep", "permutation:0:20:21",
+                                          "--out", path("g2-sweep.csv").toStdString()});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QCOMPARE(panel().sweepCsv(1).toStdString(), readAll(path("g2-sweep.csv")));
+        panel().setValue(3);
+        QVERIFY(settle());
+        QCOMPARE(panel().answer()->request.range.values.front(), 3.0);
+        QCOMPARE(number17(panel().answer()->results[1]->value.front()), csvFields(readAll(path("g2-sweep.csv")), 4, 1).front());
+    }
+
+    // Models of runs: B is the Training panel's last run, A Compare's pinned A as last fitted; B's
+    // answer is that of the file Save model… writes for the run.
+    void modelsOfTrainingRuns()
+    {
+        orbittest::WindowFixture f;
+        MainWindow& win = *f.window;
+        win.show();
+        TrainingSettings t = orbittest::quickInvariantBlr(64, 4, 7);
+        t.learner = "ridge";
+        t.lambdas = {1e-2};
+        win.trainingPanel()->setSettings(t);
+        QVERIFY(orbittest::loadAndSettle(win, orbittest::digitsPng()));
+        win.compare()->pinCurrentAsA();
+        t.s = 128;
+        win.trainingPanel()->setSettings(t);
+        QVERIFY(win.trainingPanel()->run());
+        QVERIFY(QTest::qWaitFor([&] { return win.isIdle() && win.trainingPanel()->lastResult() && win.comparisonViews()->training()->resultA(); },
+                                300000));
+        win.state()->setSelectedIndex(kSix);
+        win.showPanel("predict");
+        PredictPanel& p = *win.predictPanel();
+        QVERIFY(QTest::qWaitFor([&] { return win.isIdle() && p.isIdle() && p.answer() && p.sweep(); }, 300000));
+        QVERIFY2(!p.hasError(), qPrintable(p.errorText()));
+        QVERIFY2(p.modelName(0).contains("irf:s=64"), qPrintable(p.modelName(0)));
+        QVERIFY2(p.modelName(1).contains("irf:s=128"), qPrintable(p.modelName(1)));
+        QVERIFY(p.answer()->results[0] && p.answer()->results[1]);
+        const std::vector<std::string> fromRun = answerFields(p, 1);
+
+        QVERIFY(win.trainingPanel()->modelSaver()->save(path("run.npz")));
+        QVERIFY(QTest::qWaitFor([&] { return win.trainingPanel()->isIdle(); }, 120000));
+        p.openModel(1, path("run.npz"));
+        QVERIFY(QTest::qWaitFor([&] { return win.isIdle() && p.isIdle(); }, 120000));
+        QCOMPARE(p.modelName(1), QStringLiteral("run.npz (irf:s=128,r=4, ridge)"));
+        QCOMPARE(answerFields(p, 1), fromRun);
     }
 };
 
