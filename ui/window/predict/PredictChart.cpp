@@ -164,7 +164,9 @@ void PredictChart::draw(const PredictAnswer& sweep, const QStringList& labels, c
     marker_->setPen(QPen(QColor(40, 40, 40), 1.5));
     attach(marker_);
     hideFromLegend(chart, marker_);
-    QString title = both ? tr("Scores: A dashed, B solid") : tr("Scores of %1").arg(names[sweep.results[0] ? 0 : 1]);
+    const bool regression = wins.empty();
+    QString title = both ? (regression ? tr("Predicted values: A dashed, B solid") : tr("Scores: A dashed, B solid"))
+                         : (regression ? tr("Predicted value of %1") : tr("Scores of %1")).arg(names[sweep.results[0] ? 0 : 1]);
     if (hidden > 0)
         title += hidden == 1 ? tr(" · 1 class that never wins left out") : tr(" · %1 classes that never win left out").arg(hidden);
     setChartTitle(chart, title);

@@ -372,7 +372,7 @@ void PredictPanel::requestInput()
     if (!ds)
         return;
     PredictInputRequest request{ds, settings_.input, state_->selectedIndex(), settings_.drawn, settings_.imageFile};
-    if (settings_.input == "row" && ds->kind == orbit::DataKind::Images)
+    if (settings_.input == "row")  // an image, or a molecule's Coulomb matrix
         rowPicture_->setPixmap(enlarged(renderSample(*ds, std::size_t(std::min<int>(state_->selectedIndex(), int(ds->count()) - 1))), 160));
     if (settings_.input == "drawn" && settings_.drawn.isEmpty()) {
         input_.reset();
@@ -498,7 +498,10 @@ void PredictPanel::drawAnswer(std::shared_ptr<const PredictAnswer> answer)
                                        160));
         }
     }
-    status_->setText(tr("%1 at %2: %3.").arg(input_ ? input_->what : QString(), valueText_->text(), tops.join(", ")));
+    QString truth;  // what the file says of a row
+    if (input_ && settings_.input == "row" && state_->dataset() && input_->index < state_->dataset()->count())
+        truth = tr(" (the file: %1)").arg(sampleCaption(*state_->dataset(), input_->index));
+    status_->setText(tr("%1%2 at %3: %4.").arg(input_ ? input_->what : QString(), truth, valueText_->text(), tops.join(", ")));
 }
 
 void PredictPanel::fail(const QString& source, const QString& message)

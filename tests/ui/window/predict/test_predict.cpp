@@ -9,6 +9,7 @@
 // that of the file Save model… writes.
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
+#include "state/WorkingState.hpp"
 #include "state/commands/CliCommand.hpp"
 #include "state/workers/PredictTask.hpp"
 #include "state/Comparison.hpp"
@@ -244,6 +245,9 @@ private slots:
         QCOMPARE(s.predict.modelB, path("raw.npz"));
         const SessionState back = sessionFromJson(toJson(s));
         QCOMPARE(back.predict, s.predict);
+        WorkingState kept;  // autosave and recovery keep the session as it is
+        kept.session = s;
+        QCOMPARE(workingStateFromJson(toJson(kept)).session.predict, s.predict);
 
         orbittest::WindowFixture other;
         other.window->show();
