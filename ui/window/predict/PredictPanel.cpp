@@ -64,6 +64,8 @@ PredictPanel::PredictPanel(LabState* state, QWidget* parent)
     for (std::size_t m = 0; m < 2; ++m)
         modelRunners_[m] = new TaskRunner(QStringLiteral("predict-model-%1").arg(m == 0 ? "a" : "b"), this);
     chart_ = new PredictChart(this);
+    // The chart's "Data CSV…" writes what --export writes for B: the CLI's sweep CSV.
+    chart_->box()->setCsvSource([this] { return sweepCsv(sweep_ && sweep_->results[1] ? 1 : 0); });
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Move the input by")));

@@ -18,6 +18,7 @@
 #include "window/training/ModelSaver.hpp"
 #include "window/training/TrainingComparison.hpp"
 #include "window/training/TrainingPanel.hpp"
+#include "widgets/ChartBox.hpp"
 #include "widgets/DrawCanvas.hpp"
 #include "window/predict/PredictPanel.hpp"
 #include "window/shell/MainWindow.hpp"
@@ -192,6 +193,7 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(written.contains(dir_.filePath("export/predict-sweep.csv")));
         QCOMPARE(readAll(dir_.filePath("export/predict-sweep.csv")), cli);
+        QCOMPARE(panel().chart()->csv().toStdString(), cli);  // the chart's "Data CSV…"
 
         const std::string python = predictPython(s);
         QVERIFY2(python.find("orbitlab.sweep(model, x, parameter=\"rotation\"") != std::string::npos ||
