@@ -151,6 +151,9 @@ void PredictPanel::connectRunners()
         fail("input", tr("The input cannot be read: %1").arg(message));
     });
     for (std::size_t m = 0; m < 2; ++m) {
+        connect(modelRunners_[m], &TaskRunner::progress, this, [this, m](quint64, double f, const QString& text) {
+            modelLabels_[m]->setText(tr("%1 %2 %").arg(text).arg(int(100 * f)));  // a run's model is refitted
+        });
         connect(modelRunners_[m], &TaskRunner::finished, this, [this, m](quint64, const QVariant& v) {
             models_[m] = v.value<std::shared_ptr<const PredictModel>>();
             modelLabels_[m]->setText(models_[m]->name);
