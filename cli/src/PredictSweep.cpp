@@ -71,22 +71,7 @@ std::string number17(double v)
 void writeSweep(const std::string& path, const SavedModel& m, const SweepResult& r)
 {
     std::ofstream out = openOutput("out", path);
-    out << "t";
-    if (m.isClassification())
-        for (int c = 0; c < m.outputs(); ++c) out << ",score_" << m.labelText(c);
-    else
-        out << ",value" << (r.hasInterval() ? ",lower,upper" : "");
-    out << "\n";
-    for (std::size_t i = 0; i < r.range.values.size(); ++i) {
-        out << number17(r.range.values[i]);
-        if (m.isClassification()) {
-            for (Eigen::Index c = 0; c < r.scores.cols(); ++c) out << "," << number17(r.scores(Eigen::Index(i), c));
-        } else {
-            out << "," << number17(r.value[i]);
-            if (r.hasInterval()) out << "," << number17(r.lower[i]) << "," << number17(r.upper[i]);
-        }
-        out << "\n";
-    }
+    out << sweepCsv(m, r);
     closeOutput(out, "out", path);
 }
 

@@ -9,7 +9,8 @@
 // "play" rows play a parameter sweep (SweepControl) and report the largest gap and GUI-thread CPU
 // per frame (max and 95th percentile over the frames; a frame runs from one settled frame to the next).
 //
-// Usage: bench_gui_stalls [--play-only|--shell-only|--lessons-only] [--gap-events]   (--play-only: the digits and the sweeps only;
+// Usage: bench_gui_stalls [--play-only|--predict-only|--shell-only|--lessons-only] [--gap-events]   (--play-only: the digits and the sweeps only;
+// --predict-only: a training run on the digits, then the Predict panel's slider steps;
 // --shell-only: presentation mode, resizes, panel switches and lessons; --lessons-only: each lesson's start and first Next; --gap-events: also the events of each action's
 // busiest heartbeat gap, the receivers and event types with the most GUI-thread CPU; QT_QPA_PLATFORM defaults to offscreen; QM7 from ../shared/data and
 // Fashion-MNIST from the Debian package are used when present)
@@ -24,6 +25,7 @@
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
 #include "window/training/TrainingPanel.hpp"
+#include "window/predict/PredictPanel.hpp"
 #include "window/group/DistributionEditor.hpp"
 #include "widgets/ParameterControl.hpp"
 #include "window/sweep/SweepControl.hpp"
@@ -166,6 +168,50 @@ void playActions(Heartbeat& hb, MainWindow& w)
     waitUntil([&] { return w.isIdle(); }, 120000);
 }
 
+/// The Predict panel on the Training panel's last run, row 3000 (a 6): 36 slider steps of 5 degrees
+/// a hand apart (30 ms). Per step: the GUI thread's time in the step itself (the slider's value, the
+/// chart's marker, the request), the largest gap and GUI-thread CPU until its answer is drawn, and
+/// the time from the step to its answer on screen. The bars: 16 ms per step, 100 ms to the answer.
+void predictActions(Heartbeat& hb, MainWindow& w)
+{
+    PredictPanel* p = w.predictPanel();
+    w.state()->setSelectedIndex(3000);
+    w.showPanel("predict");
+    measure(hb, "predict: the last run's model and its sweep", [] {}, [&] { return w.isIdle(); }, 300000);
+    if (!p->answer()) {
+        std::printf("  (predict: no answer: %s)\n", qPrintable(p->errorText()));
+        return;
+    }
+    std::vector<double> calls, callCpu, gaps, busy, latency;
+    QElapsedTimer clock;
+    const auto threadCpuMs = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+    };
+    for (int step = 1; step <= 36; ++step) {
+        spin(30);
+        hb.reset();
+        const int before = p->answerCount();
+        clock.start();
+        const double cpu0 = threadCpuMs();
+        p->slider()->setValue(p->slider()->value() + 5);  // 5 degrees: the slider's step is 1 degree
+        callCpu.push_back(threadCpuMs() - cpu0);
+        calls.push_back(clock.nsecsElapsed() * 1e-6);
+        waitUntil([&] { return p->answerCount() > before && p->isIdle(); }, 10000);
+        latency.push_back(clock.nsecsElapsed() * 1e-6);
+        gaps.push_back(hb.maxGapMs());
+        busy.push_back(hb.maxBusyMs());
+    }
+    const auto worst = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+    std::printf("  %-46s 36 steps: GUI call max %5.2f ms (p95 %5.2f; its CPU max %5.2f ms), max gap %5.1f ms, busy max %5.1f ms "
+                "(p95 %5.1f), answer after median %5.1f ms (max %5.1f)\n",
+                "predict: slider steps of 5 degrees", worst(calls), percentile(calls, 0.95), worst(callCpu), worst(gaps),
+                worst(busy), percentile(busy, 0.95), percentile(latency, 0.5), worst(latency));
+    std::fflush(stdout);
+    rows.push_back({"predict: slider steps", worst(calls), worst(gaps), worst(busy), 0.0, true});
+}
+
 /// The window's own actions that the random-click run found slowest: presentation mode on and off,
 /// resizes, each panel shown, each lesson started (digits loaded, nothing computing).
 void shellActions(Heartbeat& hb, MainWindow& w, bool lessonsOnly)
@@ -279,6 +325,15 @@ int main(int argc, char** argv)
         playActions(hb, w);
         return 0;
     }
+    if (app.arguments().contains("--predict-only")) {
+        TrainingSettings ts = w.trainingPanel()->settings();
+        ts.s = 2000;  // the size: irf with s = 2000 on the bundled digits
+        w.trainingPanel()->setSettings(ts);
+        w.showPanel("training");
+        measure(hb, "training: run to the end", [&] { w.trainingPanel()->run(); }, idle, 300000);
+        predictActions(hb, w);
+        return 0;
+    }
     w.showPanel("data");
     load(qm7);
     load(fashion);
@@ -307,6 +362,8 @@ int main(int argc, char** argv)
         w.trainingPanel()->cancel();
     }, idle);
     measure(hb, "training: run to the end", [&] { w.trainingPanel()->run(); }, idle, 300000);
+    predictActions(hb, w);
+    w.showPanel("training");
     // Every learning step moves the distribution in the shared settings: the sliders, the density and
     // (when shown) the orbit gallery redraw on the GUI thread while the worker evaluates.
     measure(hb, "training: learn locality to the end", [&] { w.trainingPanel()->learnLocality(); }, idle, 300000);

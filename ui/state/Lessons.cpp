@@ -276,7 +276,7 @@ SessionState sessionAt(const Lesson& lesson, int step, const QString& dataPath)
 
 const QStringList& lessonPanelNames()
 {
-    static const QStringList names{"data", "group", "orbits", "kernels", "approximation", "training"};
+    static const QStringList names{"data", "group", "orbits", "kernels", "approximation", "training", "predict"};
     return names;
 }
 

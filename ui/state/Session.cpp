@@ -370,10 +370,6 @@ ApproximationSettings approximationFromJson(const QJsonObject& o)
     return a;
 }
 
-} // namespace
-
-namespace {
-
 /// The fields of a session that make up a pinned setting.
 constexpr const char* kPinnedKeys[] = {"orbit", "kernels", "approximation", "training"};
 
@@ -436,6 +432,8 @@ QJsonObject settingsJson(const SessionState& s)
                      {"kernels", kernelsToJson(s.kernels)},
                      {"approximation", approximationToJson(s.approximation)},
                      {"panel", s.panel}};
+    if (const QJsonObject predict = predictToJson(s.predict); !predict.isEmpty())
+        json.insert("predict", predict);
     if (s.pinned)
         json.insert("pinned", pinnedToJson(*s.pinned));
     return json;
@@ -547,7 +545,7 @@ SessionState sessionFromJson(const QJsonObject& json)
         }
     }
     s.training = trainingFromJson(json);
-    for (const char* key : {"kernels", "approximation"})
+    for (const char* key : {"kernels", "approximation", "predict"})
         if (json.contains(key) && !json.value(key).isObject())
             bad(key, "expected an object", json.value(key));
     s.kernels = kernelsFromJson(json.value("kernels").toObject());
@@ -555,6 +553,7 @@ SessionState sessionFromJson(const QJsonObject& json)
     s.panel = readString(json, "panel", "", {});
     if (json.contains("pinned"))
         s.pinned = pinnedFromJson(json.value("pinned"));
+    s.predict = predictFromJson(json.value("predict").toObject());
     return s;
 }
 

@@ -3,6 +3,7 @@
 // as one JSON document, written atomically. (The papers' presets are in Presets.hpp.)
 #include "state/AnalysisSettings.hpp"
 #include "state/OrbitSettings.hpp"
+#include "state/PredictSettings.hpp"
 #include "state/TrainingSettings.hpp"
 
 #include <QJsonObject>
@@ -34,6 +35,8 @@ struct SessionState {
     ApproximationSettings approximation;
     TrainingSettings training;
     QString panel;
+    /// The Predict view's input, transformation and models (the optional "predict" object).
+    PredictSettings predict;
     /// A of the A/B comparison while one is pinned (the optional "pinned" object of the file).
     std::optional<PinnedSetting> pinned;
     bool operator==(const SessionState&) const = default;

@@ -79,6 +79,8 @@ bool ChartBox::exportSvg(const QString& path) const
 
 QString ChartBox::csv() const
 {
+    if (csvSource_)
+        return csvSource_();
     QString out;
     QTextStream s(&out);
     s << "series,x,y\n";

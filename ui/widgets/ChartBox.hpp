@@ -5,6 +5,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 class QChart;
 class QLabel;
 
@@ -30,6 +32,9 @@ public:
     bool exportCsv(const QString& path) const;
     /// The CSV text exportCsv writes.
     QString csv() const;
+    /// Makes `source` the CSV of the chart's data (csv() and "Data CSV…"): a chart whose numbers have
+    /// a file format of their own (the Predict panel's sweep: the CLI's CSV). Empty: series,x,y.
+    void setCsvSource(std::function<QString()> source) { csvSource_ = std::move(source); }
 
 private:
     void exportWithDialog(const QString& kind);
@@ -37,6 +42,7 @@ private:
     QChartView* view_;
     QLabel* note_;
     QString baseName_;
+    std::function<QString()> csvSource_;
 };
 
 /// Common chart styling: readable fonts, no animations, a legend at the bottom.

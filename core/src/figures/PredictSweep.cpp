@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 #include <numeric>
@@ -254,6 +255,32 @@ MonteCarloError monteCarloError(const ModelPredictor& predictor, const float* x,
     const Eigen::RowVectorXd mean = S.colwise().mean();
     e.sd = ((S.rowwise() - mean).array().square().colwise().sum() / double(draws - 1)).sqrt();
     return e;
+}
+
+std::string sweepCsv(const SavedModel& model, const SweepResult& result)
+{
+    auto number17 = [](double v) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        return std::string(buf);
+    };
+    std::string out = "t";
+    if (model.isClassification())
+        for (int c = 0; c < model.outputs(); ++c) out += ",score_" + model.labelText(c);
+    else
+        out += std::string(",value") + (result.hasInterval() ? ",lower,upper" : "");
+    out += "\n";
+    for (std::size_t i = 0; i < result.range.values.size(); ++i) {
+        out += number17(result.range.values[i]);
+        if (model.isClassification()) {
+            for (Eigen::Index c = 0; c < result.scores.cols(); ++c) out += "," + number17(result.scores(Eigen::Index(i), c));
+        } else {
+            out += "," + number17(result.value[i]);
+            if (result.hasInterval()) out += "," + number17(result.lower[i]) + "," + number17(result.upper[i]);
+        }
+        out += "\n";
+    }
+    return out;
 }
 
 } // namespace orbit

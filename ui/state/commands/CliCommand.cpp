@@ -1,5 +1,6 @@
 #include "state/commands/CliCommand.hpp"
 
+#include "state/PredictSettings.hpp"
 #include "state/TrainingSettings.hpp"
 #include "state/workers/KernelTasks.hpp"
 
@@ -97,6 +98,57 @@ CliCommand learnCommand(const SessionState& s, const CommandContext& c)
 
 } // namespace
 
+namespace {
+
+/// The Predict view's model file: B's, else A's; its models of runs have no file to name.
+std::string predictModelPath(const SessionState& s)
+{
+    const QString path = !s.predict.modelB.isEmpty() ? s.predict.modelB : s.predict.modelA;
+    if (path.isEmpty())
+        throw orbit::SpecError("model", "the Predict view asks a model of a training run, which has no file: save it with "
+                                        "Save model… and open it with Open model… first");
+    return path.toStdString();
+}
+
+/// The Predict view's input file: the image file, or the drawing its export writes.
+std::string predictInputFile(const SessionState& s)
+{
+    return s.predict.input == "file" ? s.predict.imageFile.toStdString() : std::string("predict-input.png");
+}
+
+} // namespace
+
+CliCommand predictCommand(const SessionState& s)
+{
+    CliCommand cmd{{"predict", "--model", predictModelPath(s)}, false};
+    if (s.predict.input == "row")
+        add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
+    else
+        add(cmd.args, {"--input", predictInputFile(s)});
+    add(cmd.args, {"--sweep", sweepRangeText(predictSweepRange(s.predict.parameter)).toStdString(), "--out", "predict-sweep.csv"});
+    return cmd;
+}
+
+std::string predictPython(const SessionState& s)
+{
+    const orbit::SweepRange range = predictSweepRange(s.predict.parameter);
+    const bool row = s.predict.input == "row";
+    std::string out = "import numpy as np\nimport orbitlab\n\n";
+    out += "model = orbitlab.load_model(" + orbit::pythonString(predictModelPath(s)) + ")\n";
+    if (row) {
+        out += "data = orbitlab.load(" + orbit::pythonString(dataPath(s)) + ")\n";
+        out += "x = data.X[" + std::to_string(s.selectedIndex) + "]\n";
+    } else {
+        out += "x = orbitlab.load(" + orbit::pythonString(predictInputFile(s)) + ").X[0]  # an image of the model's input shape\n";
+    }
+    out += "values = np.linspace(" + orbit::formatNumber(range.values.front()) + ", " + orbit::formatNumber(range.values.back()) +
+           ", " + std::to_string(range.values.size()) + ")\n";
+    out += "scores = orbitlab.sweep(model, x, parameter=" + orbit::pythonString(orbit::toString(range.parameter)) +
+           ", values=values, index=" + std::to_string(row ? s.selectedIndex : 0) + ")\n";
+    out += "print(scores)\n";
+    return out;
+}
+
 CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& c)
 {
     const OrbitSettings& o = s.orbit;
@@ -137,6 +189,8 @@ CliCommand panelCommand(const SessionState& s, const std::string& panel, const C
     }
     if (panel == "training")
         return c.learn ? learnCommand(s, c) : trainCommand(s, c);
+    if (panel == "predict")
+        return predictCommand(s);
     throw orbit::SpecError("panel", "no command recomputes this panel", panel);
 }
 

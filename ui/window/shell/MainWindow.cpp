@@ -17,10 +17,12 @@
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
+#include "window/predict/PredictPanel.hpp"
 #include "window/shell/PanelTabs.hpp"
 #include "window/shell/SessionController.hpp"
 #include "state/SampleData.hpp"
 #include "state/workers/Worker.hpp"
+#include "window/training/TrainingComparison.hpp"
 #include "window/shell/ShareActions.hpp"
 #include "window/shell/WorkingStateKeeper.hpp"
 #include "window/training/LocalityPane.hpp"
@@ -61,19 +63,25 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     orbitsPanel_ = new OrbitsPanel(state_);
     kernelsPanel_ = new KernelsPanel(state_);
     approximationPanel_ = new ApproximationPanel(state_);
-    trainingPanel_ = new TrainingPanel(state_);  // the last tab
+    trainingPanel_ = new TrainingPanel(state_);
+    predictPanel_ = new PredictPanel(state_);  // the last tab: it asks the trained models
     for (Panel* p : std::initializer_list<Panel*>{dataPanel_, groupPanel_, orbitsPanel_, kernelsPanel_,
-                                                   approximationPanel_, trainingPanel_})
+                                                   approximationPanel_, trainingPanel_, predictPanel_})
         tabs_->add(p);
     linkedViews_ = new LinkedViews(this, state_, orbitsPanel_, kernelsPanel_, trainingPanel_);
     // A/B comparison: the pinned A and the panels' views of it (the Compare menu: buildMenus).
     comparison_ = new Comparison(state_, this);
     comparisonViews_ = new ComparisonViews(comparison_, state_, groupPanel_, kernelsPanel_, approximationPanel_,
                                            trainingPanel_, this);
+    // The Predict panel's models of runs: B the Training panel's last run, A Compare's pinned A.
+    predictPanel_->setRunSources([this] { return trainingPanel_->lastResult(); },
+                                 [this] { return comparisonViews_->training()->resultA(); });
+    connect(trainingPanel_->runner(), &TaskRunner::finished, predictPanel_, &PredictPanel::runsChanged, Qt::QueuedConnection);
+    connect(comparisonViews_->training(), &TrainingComparison::resultAChanged, predictPanel_, &PredictPanel::runsChanged);
     session_ = new SessionController({.state = state_, .settings = settings_, .tabs = tabs_, .data = dataPanel_,
                                       .group = groupPanel_, .kernels = kernelsPanel_,
                                       .approximation = approximationPanel_, .training = trainingPanel_,
-                                      .comparison = comparison_},
+                                      .predict = predictPanel_, .comparison = comparison_},
                                      this);
     connect(session_, &SessionController::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });

@@ -25,6 +25,7 @@ class LinkedViews;
 class OrbitsPanel;
 class Panel;
 class PanelTabs;
+class PredictPanel;
 class PresentationMode;
 class SessionController;
 class Settings;
@@ -49,6 +50,7 @@ public:
     KernelsPanel* kernelsPanel() const { return kernelsPanel_; }
     ApproximationPanel* approximationPanel() const { return approximationPanel_; }
     TrainingPanel* trainingPanel() const { return trainingPanel_; }
+    PredictPanel* predictPanel() const { return predictPanel_; }
     /// Copy setting, Open setting…, Copy as command (ShareActions.hpp).
     ShareActions* share() const { return share_; }
     /// The guided lessons' side panel (hidden until a lesson starts; the Lessons menu).
@@ -115,6 +117,7 @@ private:
     KernelsPanel* kernelsPanel_;
     ApproximationPanel* approximationPanel_;
     TrainingPanel* trainingPanel_;
+    PredictPanel* predictPanel_;
     SessionController* session_ = nullptr;
     ShareActions* share_ = nullptr;
     LessonDock* lessonDock_ = nullptr;

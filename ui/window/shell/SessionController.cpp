@@ -8,6 +8,7 @@
 #include "window/data/DataPanel.hpp"
 #include "window/group/GroupPanel.hpp"
 #include "window/kernels/KernelsPanel.hpp"
+#include "window/predict/PredictPanel.hpp"
 #include "window/shell/PanelTabs.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingPanel.hpp"
@@ -59,6 +60,8 @@ SessionState SessionController::capture() const
     s.training = parts_.training->settings();
     s.kernels = parts_.kernels->settings();
     s.approximation = parts_.approximation->settings();
+    if (parts_.predict)
+        s.predict = parts_.predict->settings();
     if (Panel* p = currentPanel())
         s.panel = p->name();
     s.pinned = parts_.comparison->pinned();
@@ -76,6 +79,8 @@ void SessionController::apply(const SessionState& session)
     parts_.training->setSettings(session.training);
     parts_.kernels->applySettings(session.kernels);
     parts_.approximation->applySettings(session.approximation);
+    if (parts_.predict)
+        parts_.predict->applySettings(session.predict);
     parts_.comparison->setPinned(session.pinned);
     if (!session.dataPath.isEmpty() && !QFileInfo::exists(session.dataPath)) {
         // Moved or renamed: no data rather than the wrong data under the session's settings.

@@ -22,6 +22,7 @@ class KernelsPanel;
 class LabState;
 class Panel;
 class PanelTabs;
+class PredictPanel;
 class Settings;
 class TrainingPanel;
 
@@ -38,6 +39,7 @@ public:
         KernelsPanel* kernels = nullptr;
         ApproximationPanel* approximation = nullptr;
         TrainingPanel* training = nullptr;
+        PredictPanel* predict = nullptr;
         Comparison* comparison = nullptr;
     };
     explicit SessionController(const Parts& parts, QObject* parent = nullptr);

@@ -134,7 +134,10 @@ void ShareActions::copyCommand(int processes)
 std::optional<QString> ShareActions::pythonText() const
 {
     try {
-        return QString::fromStdString(trainingPython(session_->capture(), session_->commandContext()));
+        const SessionState s = session_->capture();
+        if (session_->currentPanel()->name() == "predict")
+            return QString::fromStdString(predictPython(s));
+        return QString::fromStdString(trainingPython(s, session_->commandContext()));
     } catch (const std::exception& e) {
         session_->currentPanel()->showError(tr("Could not write the Python lines: %1").arg(QString::fromUtf8(e.what())));
         return std::nullopt;

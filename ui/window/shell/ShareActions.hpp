@@ -45,7 +45,7 @@ public:
     std::optional<QString> commandText(int processes = 0) const;
     void copyCommand(int processes = 0);
     /// Copy as Python: the Training panel's run as Python lines (trainingPython), whichever panel is
-    /// shown; nullopt with the reason in the panel's message strip (no data file).
+    /// shown but the Predict panel, whose sweep it gives (predictPython); nullopt with the reason in the panel's message strip (no data file).
     std::optional<QString> pythonText() const;
     void copyPython();
     /// The -np of Copy as mpirun command: the machine's cores.

@@ -49,7 +49,7 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
     const QCommandLineOption setting("setting", "Open this setting: the line Edit ▸ Copy setting gives (orbitlab-setting:1:…).",
                                      "TEXT");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
-    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training.", "NAME");
+    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training, predict.", "NAME");
     const QCommandLineOption exportDir("export",
                                        "Compute the panel's charts, write each as the CSV its \"Data CSV…\" button writes "
                                        "into DIR (created if missing), print the paths and exit.",
@@ -103,7 +103,7 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
     if (parser.isSet(exportDir)) {
         // Refused before anything loads: a missing panel, or a folder that cannot be written.
         if (!parser.isSet(panel))
-            return fail("--export: needs --panel NAME (group, orbits, kernels, approximation, training)");
+            return fail("--export: needs --panel NAME (group, orbits, kernels, approximation, training, predict)");
         o.exportDir = parser.value(exportDir);
         if (o.exportDir.isEmpty() || !QDir().mkpath(o.exportDir) || !QFileInfo(o.exportDir).isDir() ||
             !QFileInfo(o.exportDir).isWritable())

@@ -102,6 +102,7 @@ TrainingComparison::TrainingComparison(Comparison* comparison, LabState* state, 
         resultKey_ = pendingKey_;
         failure_.clear();
         draw();
+        emit resultAChanged();
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString&) {
         failure_ = tr("A could not be trained: %1").arg(message);

@@ -43,6 +43,10 @@ public:
     std::shared_ptr<const TrainingResult> resultA() const { return result_; }
     QString noteText() const;
 
+signals:
+    /// A was trained (resultA() holds its run).
+    void resultAChanged();
+
 private:
     void pinnedChanged();
     void ensureA();

@@ -87,6 +87,12 @@ struct SweepResult {
 SweepResult predictSweep(const ModelPredictor& predictor, const float* x, std::size_t index, const SweepRange& range,
                          std::uint64_t seed, const Progress& progress = {});
 
+/// The sweep as CSV text: a header `t` and `score_LABEL` per class (regression: `value`, and
+/// `lower,upper` where the result has an interval), then one line per value of the range, every
+/// number with 17 significant digits (the same double when read back). What `orbitlab-cli predict
+/// --sweep --out` writes and the Predict view's export writes.
+std::string sweepCsv(const SavedModel& model, const SweepResult& result);
+
 /// How much a model's answer for x moves with the random group samples it averages over: the
 /// standard deviation of its scores (per column) over `draws` independent draws of them.
 struct MonteCarloError {

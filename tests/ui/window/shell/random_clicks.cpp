@@ -271,8 +271,8 @@ private:
 
     QString showPanel()
     {
-        static const char* names[] = {"data", "group", "orbits", "kernels", "approximation", "training"};
-        const char* name = names[pick(6)];
+        static const char* names[] = {"data", "group", "orbits", "kernels", "approximation", "training", "predict"};
+        const char* name = names[pick(7)];
         w_.showPanel(name);
         return QString("panel ") + name;
     }

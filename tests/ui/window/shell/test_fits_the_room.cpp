@@ -13,6 +13,7 @@
 #include "widgets/HeatmapView.hpp"
 #include "widgets/ImageGrid.hpp"
 #include "widgets/PresentationMode.hpp"
+#include "widgets/ScoreBars.hpp"
 #include "widgets/WindowFit.hpp"
 #include "window/group/DistributionEditor.hpp"
 #include "window/group/GroupPanel.hpp"
@@ -20,6 +21,7 @@
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
+#include "window/predict/PredictPanel.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/LocalityView.hpp"
@@ -152,6 +154,13 @@ const std::map<QString, PanelFit>& primaryActions()
                       out.append(h);  // the confusion matrix
               return out;
           }}},
+        {"predict",
+         {[](MainWindow& w) {
+              QList<QWidget*> out = buttons(w.panel("predict"), "Open model…") + all<QSlider>(w.panel("predict"));
+              out += all<QComboBox>(w.panel("predict"));
+              return out;
+          },
+          none, [](MainWindow& w) { return QList<QWidget*>{w.predictPanel()->chart()->view(), w.predictPanel()->bars()}; }}},
     };
     return table;
 }
