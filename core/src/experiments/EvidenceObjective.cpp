@@ -1,3 +1,4 @@
+#include "orbit/learn/CompositionMean.hpp"
 #include "orbit/experiments/EvidenceObjective.hpp"
 
 #include "experiments/TrainingGrid.hpp"
@@ -96,6 +97,7 @@ void evidenceOfAllRows(const LinearEvidence& evidence, const Mat& Phi, const std
 
 void LocalityConfig::validate() const
 {
+    checkMeanFunction(mean);
     if (trim(features).empty()) throw SpecError("features", "is empty");
     if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
     if (targetClass < -1) throw SpecError("class", "must be a class label (>= 0)", std::to_string(targetClass));

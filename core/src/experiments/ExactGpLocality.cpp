@@ -142,6 +142,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
 
     struct FoldState {
         BaseKernel start = BaseKernel::gaussian(1.0);
+        std::optional<CompositionMean> mean;  // config.mean composition: fitted on the fold's training rows
         TargetCoding coding;
         Eigen::MatrixXd Y;
         GpHyper best;
@@ -157,8 +158,9 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         if (!mine(f)) continue;
         // Everything a fold fits reads its training rows only: the median rule included.
         state[f].start = exactBaseKernel(family, selectRows(data.X, folds[f].train), config.seed);
-        state[f].coding = exactCoding(data, folds[f].train, TargetCoding::Kind::OneHot);
-        state[f].Y = exactTargets(data, state[f].coding, folds[f].train);
+        state[f].mean = exactMean(data, config.mean, folds[f].train);
+        state[f].coding = exactCoding(data, folds[f].train, TargetCoding::Kind::OneHot, meanOf(state[f].mean));
+        state[f].Y = exactTargets(data, state[f].coding, folds[f].train, meanOf(state[f].mean));
         state[f].best = GpHyper{state[f].start.sigma(), 1.0, 0.01};
     }
     ExactLearnResult result;
@@ -362,7 +364,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
             Dst.gram(k, te, tr, Ks);
             predictGp(factor, st.best, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
             double m = 0.0;
-            out.test = exactScore(data, st.coding, F, s.test, &m);
+            out.test = exactScore(data, st.coding, F, s.test, &m, meanOf(st.mean));
             if (!data.isClassification()) out.mae = m;
         }
     }
