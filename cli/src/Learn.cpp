@@ -58,6 +58,7 @@ LocalityConfig configOf(const Args& args)
     c.group = args.required("group");
     c.dist = args.required("dist");
     c.kernel = args.text("kernel", c.kernel);
+    c.mean = args.text("mean", c.mean);
     c.eval = args.text("eval");
     c.seed = seedOption(args);
     c.maxEvaluations = int(args.integer("max-evals", c.maxEvaluations, 1, 100000));
@@ -168,6 +169,8 @@ int runLearn(const Args& args, Io& io)
     }
     if (isExactKernelSpec(c.features))
         throw SpecError("--features", "exact:r=R is learned by the GP's marginal likelihood: add --learner gp", c.features);
+    if (c.mean != "constant")
+        throw SpecError("--mean", "is the exact GP's mean function: add --learner gp (with --features exact:r=R)", c.mean);
     c.validate();
     if (args.flag("per-class")) return runPerClass(args, c, io);
     // A learn per fold reads every fold's rows: each rank then holds every row.
@@ -381,6 +384,9 @@ std::vector<Option> sharedOptions()
     for (const auto& o : groupOptions()) options.push_back(o);
     options.push_back({"features", "", false, "SPEC", "feature map (default irf:s=1000,r=32,mode=data: own group samples per input); irf has gradients"});
     options.push_back({"kernel", "", false, "SPEC", "base kernel, kept fixed (default gaussian:median=1)"});
+    options.push_back({"mean", "", false, "constant|composition",
+                       "--learner gp's mean function: the training targets' mean (default), or linear in each "
+                       "element's number of atoms, fitted on each fold's training rows (molecules)"});
     options.push_back({"eval", "", false, "holdout:FRAC|kfold:K", "learn on the training part of the first split only"});
     for (const auto& o : recipeOptions()) options.push_back(o);
     options.push_back({"precision", "", false, "float|double", "features and evidence in float (default) or double (2x slower)"});

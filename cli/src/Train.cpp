@@ -74,6 +74,9 @@ int runTrain(const Args& args, Io& io)
     c.validate();  // bad options fail before the data is loaded
     if (args.has("dist-per-class")) return runTrainPerClass(args, c, io);
     checkSaveModel(args, io);
+    if (args.has("save-model") && c.mean != "constant")  // refused before the run, not after it
+        throw SpecError("--save-model", "a model with the composition mean is not saved yet: save one with --mean constant",
+                        args.text("save-model"));
     if (args.has("save-model") && isExactKernelSpec(c.features) && parseExactKernelSpec(c.features).centres > 0)
         throw SpecError("--save-model", "a model of the m-centre solver (exact:r=R,centres=M) is not saved yet: save the n x n "
                                         "solve (exact:r=R) instead",

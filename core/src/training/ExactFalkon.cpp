@@ -167,8 +167,9 @@ TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, con
             const Indices& va = inner[i].test;
             const Indices centres = falkonCentres(tr, std::min(m, tr.size()), centreSeed, 1000 * f + i + 1);
             const MatrixXfR C = falkonOrbitRows(orbits, centres, 0, centres.size());
-            const TargetCoding coding = exactCoding(data, tr, TargetCoding::Kind::PlusMinusOne);
-            const Eigen::MatrixXd Y = exactTargets(data, coding, tr);
+            const auto mean = exactMean(data, config.mean, tr);
+            const TargetCoding coding = exactCoding(data, tr, TargetCoding::Kind::PlusMinusOne, meanOf(mean));
+            const Eigen::MatrixXd Y = exactTargets(data, coding, tr, meanOf(mean));
             for (std::size_t a = 0; a < multiples.size(); ++a) {
                 const BaseKernel k = start.withSigma(fixedSigma ? start.sigma() : multiples[a] * median);
                 at(0.8 * double(step) / double(inner.size() * multiples.size() * lambdas.size()), "kernel of the centres");
@@ -189,7 +190,7 @@ TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, con
                         ok[g] = false;
                         continue;
                     }
-                    value[g] += exactScore(data, coding, F, va, nullptr) / double(inner.size());
+                    value[g] += exactScore(data, coding, F, va, nullptr, meanOf(mean)) / double(inner.size());
                 }
             }
         }
@@ -203,12 +204,13 @@ TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, con
         const BaseKernel k = start.withSigma(fixedSigma ? start.sigma() : bestMultiple * median);
         const Indices centres = falkonCentres(s.train, m, centreSeed, 1000 * f);
         const MatrixXfR C = falkonOrbitRows(orbits, centres, 0, centres.size());
-        const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::PlusMinusOne);
+        const auto mean = exactMean(data, config.mean, s.train);
+        const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::PlusMinusOne, meanOf(mean));
         at(0.85, "kernel of the rows and the centres");
         const FalkonSolver solver(falkonCentreKernel(C, orbits.r, k), Eigen::Index(s.train.size()),
                                   falkonKernelRows(orbits, s.train, C, k), options);
         at(0.9, "conjugate gradients");
-        const FalkonFit fit = solver.solve(exactTargets(data, coding, s.train), bestLambda / double(s.train.size()));
+        const FalkonFit fit = solver.solve(exactTargets(data, coding, s.train, meanOf(mean)), bestLambda / double(s.train.size()));
         FoldResult fr;
         fr.chosen = {{"bandwidth", k.sigma()}, {"lambda", bestLambda}, {"centres", double(m)},
                      {"cg_iterations", double(fit.iterations)}, {"cg_residual", fit.residual}};
@@ -218,7 +220,7 @@ TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, con
             at(0.95, "the test rows");
             const Eigen::MatrixXd F = falkonPredict(Eigen::Index(s.test.size()), falkonKernelRows(orbits, s.test, C, k),
                                                     fit.alpha, kFalkonBlockRows);
-            fr.score = exactScore(data, coding, F, s.test, &fr.mae);
+            fr.score = exactScore(data, coding, F, s.test, &fr.mae, meanOf(mean));
             if (data.isClassification()) {
                 const std::vector<int> predicted = TargetCoding::argmax(F);
                 r.confusion += confusionMatrix(predicted, select(data.labels, s.test), data.numClasses);

@@ -198,8 +198,9 @@ ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& co
         const Split& s = folds[f];
         // Everything a fold fits reads its training rows only: the median rule included.
         const BaseKernel start = exactBaseKernel(family, selectRows(data.X, s.train), config.seed);
-        const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot);
-        const Eigen::MatrixXd Y = exactTargets(data, coding, s.train);
+        const auto mean = exactMean(data, config.mean, s.train);  // config.mean composition: the fold's own
+        const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot, meanOf(mean));
+        const Eigen::MatrixXd Y = exactTargets(data, coding, s.train, meanOf(mean));
         GpHyper best{start.sigma(), 1.0, 0.01};
         double bestLogLik = -std::numeric_limits<double>::infinity();
         std::vector<double> bestZ = z0;

@@ -147,6 +147,7 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
 
     struct FoldState {
         BaseKernel start = BaseKernel::gaussian(1.0);
+        std::optional<CompositionMean> mean;  // config.mean composition: fitted on the fold's training rows
         TargetCoding coding;
         Eigen::MatrixXd Y;
         GpHyper best;
@@ -162,8 +163,9 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
         if (!mine(f)) continue;
         // Everything a fold fits reads its training rows only: the median rule included.
         state[f].start = exactBaseKernel(family, selectRows(data.X, folds[f].train), config.seed);
-        state[f].coding = exactCoding(data, folds[f].train, TargetCoding::Kind::OneHot);
-        state[f].Y = exactTargets(data, state[f].coding, folds[f].train);
+        state[f].mean = exactMean(data, config.mean, folds[f].train);
+        state[f].coding = exactCoding(data, folds[f].train, TargetCoding::Kind::OneHot, meanOf(state[f].mean));
+        state[f].Y = exactTargets(data, state[f].coding, folds[f].train, meanOf(state[f].mean));
         state[f].best = GpHyper{state[f].start.sigma(), 1.0, 0.01};
     }
     ExactLearnResult result;

@@ -323,8 +323,9 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
         FoldResult& fr = done[f];
         Eigen::MatrixXd& F = decisions[f];
         if (learner == Learner::Gp) {
-            const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot);
-            const Eigen::MatrixXd Y = exactTargets(data, coding, s.train);
+            const auto mean = exactMean(data, config.mean, s.train);  // fitted on the fold's training rows
+            const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot, meanOf(mean));
+            const Eigen::MatrixXd Y = exactTargets(data, coding, s.train, meanOf(mean));
             const GramFamily gram = [&](double sigma, Eigen::MatrixXd& K, Eigen::MatrixXd* dK) {
                 D.gram(start.withSigma(sigma), s.train, s.train, K, dK);
             };
@@ -346,7 +347,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
             predictGp(factor, fit.hyper, Ks, Eigen::VectorXd::Zero(Eigen::Index(s.test.size())), F);
             fr.logEvidence = fit.logLikelihood;
             fr.chosen = {{"bandwidth", fit.hyper.sigma}, {"signal", fit.hyper.signal}, {"noise", fit.hyper.noise}};
-            if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae);
+            if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae, meanOf(mean));
         } else {
             const std::vector<Split> inner = innerSplits(data, config, s.train, f);
             double best = std::numeric_limits<double>::quiet_NaN();
@@ -361,16 +362,17 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
                     for (const Split& in : inner) {
                         const Indices& tr = in.train;  // dataset rows, all of the fold's training part
                         const Indices& va = in.test;
-                        const TargetCoding coding = exactCoding(data, tr, TargetCoding::Kind::PlusMinusOne);
+                        const auto mean = exactMean(data, config.mean, tr);
+                        const TargetCoding coding = exactCoding(data, tr, TargetCoding::Kind::PlusMinusOne, meanOf(mean));
                         Eigen::MatrixXd K, Ks;
                         D.gram(k, tr, tr, K);
-                        const auto a = exactRidgeSolve(K, exactTargets(data, coding, tr), lambda);
+                        const auto a = exactRidgeSolve(K, exactTargets(data, coding, tr, meanOf(mean)), lambda);
                         if (!a) {
                             ok = false;
                             break;
                         }
                         D.gram(k, va, tr, Ks);
-                        v += exactScore(data, coding, Ks * *a, va, nullptr) / double(inner.size());
+                        v += exactScore(data, coding, Ks * *a, va, nullptr, meanOf(mean)) / double(inner.size());
                     }
                     at(0.8 * double(++step) / double(multiples.size() * lambdas.size()), "krr grid");
                     if (ok && (std::isnan(best) || (maximise ? v > best : v < best))) {
@@ -381,10 +383,11 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
                 }
             }
             const BaseKernel k = start.withSigma(fixedSigma ? start.sigma() : bestMultiple * median);
-            const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::PlusMinusOne);
+            const auto mean = exactMean(data, config.mean, s.train);
+            const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::PlusMinusOne, meanOf(mean));
             Eigen::MatrixXd K, Ks;
             D.gram(k, s.train, s.train, K);
-            const auto a = exactRidgeSolve(K, exactTargets(data, coding, s.train), bestLambda);
+            const auto a = exactRidgeSolve(K, exactTargets(data, coding, s.train, meanOf(mean)), bestLambda);
             if (!a)
                 throw SpecError("kernel", "the Gram matrix plus lambda " + formatNumber(bestLambda) + " is not positive definite",
                                 exactWhat(k, config.features));
@@ -393,7 +396,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
             fr.chosen = {{"bandwidth", k.sigma()}, {"lambda", bestLambda}};
             if (!fixedSigma) fr.chosen["median"] = bestMultiple;
             fr.logEvidence = std::numeric_limits<double>::quiet_NaN();
-            if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae);
+            if (!s.test.empty()) fr.score = exactScore(data, coding, F, s.test, &fr.mae, meanOf(mean));
         }
         fr.seconds = exactSeconds(tf);
     }

@@ -43,27 +43,54 @@ double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std
     return medianDistanceOf(kernelFamily(trim(spec).empty() ? "gaussian" : spec), trainingInputs, 1000, seed);
 }
 
-double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test, double* maeOut)
+double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test, double* maeOut,
+                  const CompositionMean* mean)
 {
     if (coding.isClassification()) {
         const std::vector<int> predicted = TargetCoding::argmax(F);
         return accuracy(predicted, select(data.labels, test));
     }
-    const std::vector<double> predicted = coding.decode(F);
+    std::vector<double> predicted = coding.decode(F);
+    if (mean) {
+        const std::vector<double> base = mean->at(data, test);
+        for (std::size_t i = 0; i < predicted.size(); ++i) predicted[i] += base[i];
+    }
     const std::vector<double> truth = select(data.targets, test);
     if (maeOut) *maeOut = mae(predicted, truth);
     return rmse(predicted, truth);
 }
 
-TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind)
+namespace {
+
+/// The targets of `rows`, less the mean function's values when there is one.
+std::vector<double> residualTargets(const Dataset& data, const Indices& rows, const CompositionMean* mean)
 {
-    if (data.isClassification()) return TargetCoding::classes(data.numClasses, classKind);
-    return TargetCoding::regression(select(data.targets, train));
+    std::vector<double> y = select(data.targets, rows);
+    if (mean) {
+        const std::vector<double> base = mean->at(data, rows);
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] -= base[i];
+    }
+    return y;
 }
 
-Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows)
+} // namespace
+
+TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind, const CompositionMean* mean)
 {
-    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(select(data.targets, rows));
+    if (data.isClassification()) return TargetCoding::classes(data.numClasses, classKind);
+    return TargetCoding::regression(residualTargets(data, train, mean));
+}
+
+Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows, const CompositionMean* mean)
+{
+    return data.isClassification() ? coding.encode(select(data.labels, rows)) : coding.encode(residualTargets(data, rows, mean));
+}
+
+std::optional<CompositionMean> exactMean(const Dataset& data, const std::string& mean, const Indices& train)
+{
+    checkMeanFunction(mean);
+    if (mean == "constant") return std::nullopt;
+    return CompositionMean::fit(data, train);
 }
 
 void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std::vector<double>& lambdas)
@@ -117,7 +144,8 @@ void exactGpTestScore(const Dataset& data, const LocalityConfig& config, const s
     Dst.gram(k, te, tr, Ks);
     predictGp(factor, hyper, Ks, Eigen::VectorXd::Zero(Eigen::Index(te.size())), F);
     double m = 0.0;
-    out.test = exactScore(data, coding, F, s.test, &m);
+    const auto mean = exactMean(data, config.mean, s.train);  // the caller's coding and Y left it out
+    out.test = exactScore(data, coding, F, s.test, &m, meanOf(mean));
     if (!data.isClassification()) out.mae = m;
 }
 

@@ -9,6 +9,7 @@
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/parallel/Ranks.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/learn/CompositionMean.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 
 #include <Eigen/Core>
@@ -37,11 +38,19 @@ BaseKernel::Distance exactDistance(const std::string& spec);
 std::string exactWhat(const BaseKernel& k, const std::string& features);
 /// The median distance of a kernel's family on the training rows: sigma of `spec` with median=1.
 double exactMedian(const std::string& spec, const MatrixXfR& trainingInputs, std::uint64_t seed);
-/// Accuracy (classes) or RMSE (with the MAE in maeOut) of the decision values F of the rows `test`.
+/// Accuracy (classes) or RMSE (with the MAE in maeOut) of the decision values F of the rows `test`;
+/// with `mean`, the prediction is the mean function plus the decoded values.
 double exactScore(const Dataset& data, const TargetCoding& coding, const Eigen::MatrixXd& F, const Indices& test,
-                  double* maeOut);
-TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind);
-Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows);
+                  double* maeOut, const CompositionMean* mean = nullptr);
+/// The coding of the training rows' targets (with `mean`: of what the mean leaves).
+TargetCoding exactCoding(const Dataset& data, const Indices& train, TargetCoding::Kind classKind,
+                         const CompositionMean* mean = nullptr);
+Eigen::MatrixXd exactTargets(const Dataset& data, const TargetCoding& coding, const Indices& rows,
+                             const CompositionMean* mean = nullptr);
+/// The mean function of `mean` ("constant": none; "composition": fitted on the rows `train`).
+std::optional<CompositionMean> exactMean(const Dataset& data, const std::string& mean, const Indices& train);
+/// The pointer the functions above take (null for the constant mean).
+inline const CompositionMean* meanOf(const std::optional<CompositionMean>& m) { return m ? &*m : nullptr; }
 /// krr's grid on the exact kernel: the bandwidth's multiples of the median (config's `median` axis,
 /// or 0.25 .. 4 without a kernel spec, else the spec's own median=F, or 1 for a fixed sigma) and
 /// lambda (config's `lambda` axis or 1e-6 .. 1).

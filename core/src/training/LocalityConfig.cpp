@@ -1,6 +1,8 @@
 // LocalityConfig's checks (LocalityConfig.hpp).
 #include "orbit/training/LocalityConfig.hpp"
 
+#include "orbit/learn/CompositionMean.hpp"
+
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -20,6 +22,7 @@ TrainConfig splitConfig(const LocalityConfig& c)
 
 void LocalityConfig::validate() const
 {
+    checkMeanFunction(mean);
     if (trim(features).empty()) throw SpecError("features", "is empty");
     if (trim(group).empty() || trim(dist).empty()) throw SpecError(trim(group).empty() ? "group" : "distribution", "is needed to learn a locality");
     if (targetClass < -1) throw SpecError("class", "must be a class label (>= 0)", std::to_string(targetClass));

@@ -51,6 +51,11 @@ std::vector<TrainSetting> makeTrainSettings()
          .help = "learner (default " + defaults.learner + ")", .alwaysWritten = true,
          .get = [](const TrainConfig& c) { return c.learner; },
          .set = [](TrainConfig& c, const SettingValue& v) { c.learner = v.text; }},
+        {.key = "mean", .flag = "mean", .valueName = "constant|composition",
+         .help = "the exact kernel machines' mean function: constant, or composition (linear in each element's "
+                 "number of atoms, fitted on the training rows; molecules)",
+         .get = [](const TrainConfig& c) { return c.mean; },
+         .set = [](TrainConfig& c, const SettingValue& v) { c.mean = v.text; }},
         {.key = "eval", .flag = "eval", .valueName = evaluationChoices(),
          .help = "outer evaluation (default " + defaults.eval + ")", .alwaysWritten = true,
          .get = [](const TrainConfig& c) { return c.eval; },

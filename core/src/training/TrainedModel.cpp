@@ -117,6 +117,9 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
 {
     if (result.folds.empty()) throw ContractError("trainedModel", "a result without folds");
     if (!data.holdsAll()) throw ContractError("trainedModel", "the model is fitted on every training row; only some were read");
+    if (config.mean != "constant")  // the file keeps the coding's mean and scale, not a mean function
+        throw SpecError("mean", "a model with the composition mean is not saved yet: save one with the constant mean",
+                        config.mean);
     if (isExactFeatures(config.features)) return trainedExactModel(data, config, result, progress);
     const Learner learner = parseLearner(config.learner);
     const bool krr = learnerDescriptor(learner).gaussianKernel;  // its bandwidth is on the features

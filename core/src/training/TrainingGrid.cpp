@@ -1,5 +1,7 @@
 #include "training/TrainingGrid.hpp"
 
+#include "orbit/models/ExactModel.hpp"
+#include "orbit/learn/CompositionMean.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -149,6 +151,9 @@ void TrainConfig::validate() const
     parseLearner(learner);
     if (trim(features).empty()) throw SpecError("features", "is empty");
     parseEvaluation(eval);
+    checkMeanFunction(mean);
+    if (mean != "constant" && !isExactFeatures(features))
+        throw SpecError("mean", "is the mean function of the exact kernel machines (features exact:r=R)", mean);
     if (!(validationFraction > 0 && validationFraction < 1))
         throw SpecError("validation", "must be in (0, 1)", formatNumber(validationFraction));
     if (innerFolds != 0 && (innerFolds < 2 || innerFolds > 50))

@@ -19,6 +19,9 @@ struct LocalityConfig {
     std::string group;                         ///< group spec
     std::string dist;                          ///< distribution spec: the start values
     std::string kernel = "gaussian:median=1";  ///< base kernel (its bandwidth stays fixed)
+    /// The exact GP's mean function (learn --learner gp): "constant" (the training targets' mean) or
+    /// "composition" (orbit/learn/CompositionMean.hpp, fitted on each fold's training rows).
+    std::string mean = "constant";
     std::string eval;                          ///< empty: all rows train; holdout:FRAC / kfold:K: learn on split `fold`'s training part
     /// The outer split of `eval` whose training part learns (and whose test part is scored): 0 is
     /// the first; `learn --eval kfold:K` learns K times, once per fold.

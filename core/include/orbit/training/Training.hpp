@@ -35,6 +35,10 @@ struct TrainConfig {
     std::string dist;                    ///< --dist spec, empty for non-invariant features
     std::string kernel;                  ///< --kernel spec; empty: bandwidth chosen over `median` multiples
     std::string learner = "ridge";       ///< ridge | svm | krr | blr
+    /// The exact kernel machines' mean function: "constant" (the training targets' mean) or
+    /// "composition" (a linear mean in each element's number of atoms, orbit/learn/CompositionMean.hpp,
+    /// fitted on each training part); exact:r=R regression on Coulomb matrices only.
+    std::string mean = "constant";
     std::string eval = "holdout:0.2";    ///< holdout:FRAC | kfold:K | folds (the dataset's own folds, e.g. QM7 P)
     std::vector<ParamAxis> grid;         ///< explicit axes; missing ones get defaults (see defaultGrid)
     double validationFraction = 0.2;     ///< inner validation split of each training fold for the grid search

@@ -92,6 +92,7 @@ private:
 ///   dist-per-class           a distribution per class ("C=SPEC;...")        --dist-per-class
 ///   sweep                    a sweep of one input (NAME:FROM:TO:COUNT)      --sweep
 ///   input                    an image given as the one input of a model     --input
+///   mean                     the exact kernel machines' mean function       --mean
 ///
 /// Fields without a flag (labels, targets, lambda, ...) name a property of the data or a
 /// parameter of a learner in the same words.
