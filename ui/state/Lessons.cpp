@@ -40,17 +40,21 @@ QJsonObject merged(QJsonObject base, const QJsonObject& over)
     return base;
 }
 
-/// Sets the session field `path` ("orbit.distribution.kappa") of `json`; false when the session has
-/// no such field (only fields settingsJson writes can be set).
+/// Sets the session field `path` ("orbit.distribution.kappa", "predict.t") of `json`, making the
+/// objects on its way (a session leaves out parts at their defaults); false when the path runs
+/// through a value that is not an object. A name the session does not read changes nothing, which
+/// checkLesson refuses.
 bool setField(QJsonObject& json, const QStringList& path, const QJsonValue& value)
 {
-    if (path.isEmpty() || !json.contains(path.front()))
+    if (path.isEmpty())
         return false;
     if (path.size() == 1) {
         json.insert(path.front(), value);
         return true;
     }
     QJsonValue child = json.value(path.front());
+    if (child.isUndefined())
+        child = QJsonObject();
     if (!child.isObject())
         return false;
     QJsonObject o = child.toObject();

@@ -470,7 +470,11 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b)
     QStringList out;
     const std::function<void(const QString&, const QJsonValue&, const QJsonValue&)> diff =
         [&](const QString& path, const QJsonValue& x, const QJsonValue& y) {
-            if (x.isObject() && y.isObject()) {
+            // A missing object (a part written only when not at its defaults, such as "predict") is
+            // an empty one: its fields are named, not the whole part.
+            const bool xo = x.isObject() || (x.isUndefined() && y.isObject());
+            const bool yo = y.isObject() || (y.isUndefined() && x.isObject());
+            if (xo && yo) {
                 const QJsonObject ox = x.toObject(), oy = y.toObject();
                 QStringList keys = ox.keys();
                 for (const QString& k : oy.keys())

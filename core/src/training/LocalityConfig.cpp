@@ -2,7 +2,6 @@
 #include "orbit/training/LocalityConfig.hpp"
 
 #include "orbit/learn/CompositionMean.hpp"
-
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 

@@ -7,7 +7,7 @@
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
 #include "orbit/learn/BayesianLinearRegression.hpp"
-#include "orbit/learn/Gram.hpp"
+#include "orbit/linalg/Gram.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
 #include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/GaussianProcess.hpp"

@@ -85,7 +85,9 @@ private slots:
         QTest::newRow("unknown key") << lessonText("").replace("\"title\": \"A toy\"", "\"tittle\": \"A toy\"")
                                      << "unknown key tittle";
         QTest::newRow("no such field") << lessonText(R"(, {"title": "x", "set": {"orbit.distribution.kapa": 2}, "text": "t"})")
-                                       << "steps[1].set: no session field orbit.distribution.kapa";
+                                       << "not exactly orbit.distribution.kapa";
+        QTest::newRow("through a value") << lessonText(R"(, {"title": "x", "set": {"panel.name": "group"}, "text": "t"})")
+                                         << "steps[1].set: no session field panel.name";
         QTest::newRow("two fields") << lessonText(R"(, {"title": "x", "set": {"panel": "group", "orbit.r": 4}, "text": "t"})")
                                     << "steps[1].set: expected exactly one session field";
         QTest::newRow("no such panel") << lessonText(R"(, {"title": "x", "set": {"panel": "kernal"}, "text": "t"})")

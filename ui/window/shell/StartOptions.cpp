@@ -63,8 +63,15 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
                                           "renders (default 1400x900), or the window's size when it opens.", "WxH");
     const QCommandLineOption presentation("presentation", "Start in presentation mode (View > Presentation mode): larger "
                                                           "fonts and lines, export buttons hidden.");
-    const QCommandLineOption lesson("lesson", "Start a guided lesson (its number, 1-6, or its name: orbit, locality, kernels, "
-                                              "features, molecules, evidence); it loads its own data.", "N|NAME");
+    // The lessons' names and count from their files (resources/lessons/), not written here.
+    QStringList lessonNames;
+    for (const Lesson& l : lessons())
+        lessonNames << l.name;
+    const QCommandLineOption lesson("lesson",
+                                    QString("Start a guided lesson (its number, 1-%1, or its name: %2); it loads its own data.")
+                                        .arg(lessonNames.size())
+                                        .arg(lessonNames.join(", ")),
+                                    "N|NAME");
     const QCommandLineOption lessonStep("step", "With --lesson: start at this step (1 = the first).", "K");
     parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation, lesson, lessonStep});
     parser.process(arguments);
