@@ -470,8 +470,7 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b)
     QStringList out;
     const std::function<void(const QString&, const QJsonValue&, const QJsonValue&)> diff =
         [&](const QString& path, const QJsonValue& x, const QJsonValue& y) {
-            // A missing object (a part written only when not at its defaults, such as "predict") is
-            // an empty one: its fields are named, not the whole part.
+            // A missing part (written only off its defaults: "predict") is empty: its fields are named.
             const bool xo = x.isObject() || (x.isUndefined() && y.isObject());
             const bool yo = y.isObject() || (y.isUndefined() && x.isObject());
             if (xo && yo) {
