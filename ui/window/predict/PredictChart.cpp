@@ -98,6 +98,8 @@ void PredictChart::draw(const PredictAnswer& sweep, const QStringList& labels, c
         lower->append(sweep.window[m]->first, yLo_);
         lower->append(sweep.window[m]->second, yLo_);
         auto* area = new QAreaSeries(upper, lower);
+        upper->setParent(area);  // the area series does not own its lines
+        lower->setParent(area);
         area->setName(tr("%1's central 90 %").arg(m == 0 ? "A" : "B"));
         area->setBrush(shade[m]);
         area->setPen(QPen(shade[m].darker(150), 1, Qt::DotLine));
@@ -130,6 +132,8 @@ void PredictChart::draw(const PredictAnswer& sweep, const QStringList& labels, c
                     lower->append(t[i], r->lower[i]);
                 }
                 auto* band = new QAreaSeries(upper, lower);
+                upper->setParent(band);
+                lower->setParent(band);
                 band->setName(tr("%1 ± 2 sd").arg(m == 0 ? "A" : "B"));
                 band->setBrush(shade[m]);
                 band->setPen(Qt::NoPen);
