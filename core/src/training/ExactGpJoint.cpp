@@ -143,18 +143,7 @@ ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& co
     const std::size_t m = ranges.size();
 
     TrainConfig tc;
-    tc.group = config.group;
-    tc.dist = config.dist;
-    tc.seed = config.seed;
-    std::vector<Split> folds;
-    if (trim(config.eval).empty()) {
-        Split all;
-        for (std::size_t i = 0; i < data.count(); ++i) all.train.push_back(i);
-        folds.push_back(all);
-    } else {
-        tc.eval = config.eval;
-        folds = outerSplits(data, tc);
-    }
+    std::vector<Split> folds = detail::exactLearnSplits(data, config, tc);
     const std::size_t K = folds.size();
     auto mine = [&](std::size_t f) { return exactFoldOwner(f, ranks.size()) == ranks.rank(); };
     std::size_t myFolds = 0, largest = 0;
@@ -322,26 +311,16 @@ ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& co
     // Every fold's result on every rank, from the rank that fitted it.
     const std::vector<Eigen::MatrixXd> packed =
         ranks.deal(0, K, [&](std::size_t f) { return packedJointFold(done[f], ranges, seconds[f]); });
-    std::vector<double> scores, maes;
+    std::vector<ExactLearnFold> learned;
     double evalSeconds = 0.0;
     for (std::size_t f = 0; f < K; ++f) {
         double sec = seconds[f];
         ExactLearnFold out = mine(f) ? std::move(done[f]) : unpackedJointFold(packed[f], ranges, sec);
         if (!mine(f)) out.dist = distAt(out.params);
         evalSeconds += sec;
-        result.evaluations += out.innerEvaluations;
-        if (out.test) scores.push_back(*out.test);
-        if (out.mae) maes.push_back(*out.mae);
-        result.folds.push_back(std::move(out));
+        learned.push_back(std::move(out));
     }
-    if (!scores.empty()) {
-        result.mean = mean(scores);
-        result.stddev = standardDeviation(scores);
-    }
-    if (!maes.empty()) result.mae = mean(maes);
-    result.seconds = exactSeconds(t0);
-    result.secondsPerEvaluation = evalSeconds / double(std::max(1, result.evaluations));
-    reportProgress(progress, 1.0, "done");
+    summariseExactLearnFolds(std::move(learned), evalSeconds, t0, progress, result);
     return result;
 }
 

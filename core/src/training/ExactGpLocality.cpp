@@ -116,19 +116,8 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
                         !ctx.dist->isHaar();
 
     TrainConfig tc;
-    tc.group = config.group;
-    tc.dist = config.dist;
-    tc.seed = config.seed;
-    std::vector<Split> folds;
-    if (trim(config.eval).empty()) {
-        Split all;
-        for (std::size_t i = 0; i < data.count(); ++i) all.train.push_back(i);
-        folds.push_back(all);
-    } else {
-        tc.eval = config.eval;
-        folds = outerSplits(data, tc);
-        if (curveValues) folds.resize(1);  // the curve: the first split's training rows, as evidence's
-    }
+    std::vector<Split> folds = detail::exactLearnSplits(data, config, tc);
+    if (curveValues && !trim(config.eval).empty()) folds.resize(1);  // the curve: the first split's training rows, as evidence's
     const std::size_t K = folds.size();
     // Whole folds are dealt out to the ranks (fold f on rank f mod P), each fitted by one rank from
     // its own distances: a fold's evaluations need its whole n x n Gram and Cholesky, so splitting
@@ -356,25 +345,15 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     const std::vector<Eigen::MatrixXd> packed = ranks.deal(0, K, [&](std::size_t f) {
         return packedFold(done[f], state[f].bestU, state[f].seconds);
     });
-    std::vector<double> scores, maes;
+    std::vector<ExactLearnFold> learned;
     double evalSeconds = 0.0;
     for (std::size_t f = 0; f < K; ++f) {
         ExactLearnFold out = mine(f) ? std::move(done[f]) : unpackedFold(packed[f], param, fromU);
         if (!mine(f)) out.dist = distAt(packed[f](0, 0));
         evalSeconds += packed[f](kFoldSecondsAt, 0);
-        result.evaluations += out.innerEvaluations;
-        if (out.test) scores.push_back(*out.test);
-        if (out.mae) maes.push_back(*out.mae);
-        result.folds.push_back(std::move(out));
+        learned.push_back(std::move(out));
     }
-    if (!scores.empty()) {
-        result.mean = mean(scores);
-        result.stddev = standardDeviation(scores);
-    }
-    if (!maes.empty()) result.mae = mean(maes);
-    result.seconds = exactSeconds(t0);
-    result.secondsPerEvaluation = evalSeconds / double(std::max(1, result.evaluations));
-    reportProgress(progress, 1.0, "done");
+    summariseExactLearnFolds(std::move(learned), evalSeconds, t0, progress, result);
     return result;
 }
 

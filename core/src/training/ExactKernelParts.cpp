@@ -10,6 +10,8 @@
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <algorithm>
+
 namespace orbit::detail {
 
 /// The base kernel of an exact machine with its bandwidth from the training rows (median rule).
@@ -147,6 +149,40 @@ void exactGpTestScore(const Dataset& data, const LocalityConfig& config, const s
     const auto mean = exactMean(data, config.mean, s.train);  // the caller's coding and Y left it out
     out.test = exactScore(data, coding, F, s.test, &m, meanOf(mean));
     if (!data.isClassification()) out.mae = m;
+}
+
+std::vector<Split> exactLearnSplits(const Dataset& data, const LocalityConfig& config, TrainConfig& tc)
+{
+    tc.group = config.group;
+    tc.dist = config.dist;
+    tc.seed = config.seed;
+    if (!trim(config.eval).empty()) {
+        tc.eval = config.eval;
+        return outerSplits(data, tc);
+    }
+    Split all;
+    for (std::size_t i = 0; i < data.count(); ++i) all.train.push_back(i);
+    return {all};
+}
+
+void summariseExactLearnFolds(std::vector<ExactLearnFold> folds, double evalSeconds, ExactClock::time_point t0,
+                              const Progress& progress, ExactLearnResult& result)
+{
+    std::vector<double> scores, maes;
+    for (ExactLearnFold& out : folds) {
+        result.evaluations += out.innerEvaluations;
+        if (out.test) scores.push_back(*out.test);
+        if (out.mae) maes.push_back(*out.mae);
+        result.folds.push_back(std::move(out));
+    }
+    if (!scores.empty()) {
+        result.mean = mean(scores);
+        result.stddev = standardDeviation(scores);
+    }
+    if (!maes.empty()) result.mae = mean(maes);
+    result.seconds = exactSeconds(t0);
+    result.secondsPerEvaluation = evalSeconds / double(std::max(1, result.evaluations));
+    reportProgress(progress, 1.0, "done");
 }
 
 } // namespace orbit::detail

@@ -69,6 +69,17 @@ void exactGpTestScore(const Dataset& data, const LocalityConfig& config, const s
                       const BaseKernel& start, const GpHyper& hyper, const TargetCoding& coding, const Eigen::MatrixXd& Y,
                       const Split& s, ExactLearnFold& out);
 
+/// The outer splits of a locality-learning run: one split training on every row when config.eval
+/// is empty, else config.eval's splits (as outerSplits). `tc` gets the run's group, distribution,
+/// seed and eval, as the folds' distributions are built from it.
+std::vector<Split> exactLearnSplits(const Dataset& data, const LocalityConfig& config, TrainConfig& tc);
+
+/// Appends the folds to result.folds (in order) and sums them up: the mean and spread of the test
+/// scores, the mean MAE, the inner evaluations, the wall time since t0 and the seconds per
+/// evaluation given the folds' evaluation time `evalSeconds`. Ends the progress at "done".
+void summariseExactLearnFolds(std::vector<ExactLearnFold> folds, double evalSeconds, ExactClock::time_point t0,
+                              const Progress& progress, ExactLearnResult& result);
+
 /// trainExact's krr with `centres=M` (ExactKernelMachines.hpp), in ExactFalkon.cpp.
 TrainResult trainExactFalkon(const Dataset& data, const TrainConfig& config, const ExactKernelSpec& spec,
                              const Progress& progress);

@@ -11,6 +11,7 @@
 #include "orbit/learn/CompositionMean.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "ExactConfigs.hpp"
 #include "TestPaths.hpp"
 
 #include <QObject>
@@ -25,7 +26,7 @@ using namespace orbit;
 
 namespace {
 
-Dataset g2() { return loadDataset(orbittest::bundledFile("g2.extxyz")); }
+using orbittest::g2;
 
 std::string refusal(const std::function<void()>& f)
 {
@@ -91,15 +92,7 @@ private slots:
     void learningWithTheMeanNeverReadsATestRow()
     {
         const Dataset data = g2();
-        LocalityConfig c;
-        c.features = "exact:r=2";
-        c.group = "permutation";
-        c.dist = "noisysort:sigma=1";
-        c.kernel = "laplacian:median=1";
-        c.learn = {"sigma"};
-        c.eval = "kfold:3";
-        c.maxEvaluations = 5;
-        c.seed = 3;
+        LocalityConfig c = orbittest::g2SigmaLearning(2);
         c.mean = "composition";
         const ExactLearnResult a = learnExactGp(data, c, 6, 3);
         TrainConfig tc;

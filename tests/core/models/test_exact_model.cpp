@@ -13,6 +13,7 @@
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "ExactConfigs.hpp"
 #include "TestPaths.hpp"
 
 #include <QObject>
@@ -25,7 +26,7 @@ using namespace orbit;
 
 namespace {
 
-Dataset g2() { return loadDataset(orbittest::bundledFile("g2.extxyz")); }
+using orbittest::g2;
 
 TrainConfig exactConfig(const std::string& learner)
 {

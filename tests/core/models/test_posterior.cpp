@@ -15,6 +15,7 @@
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "ExactConfigs.hpp"
 #include "TestPaths.hpp"
 
 #include <Eigen/Cholesky>
@@ -29,7 +30,7 @@ using namespace orbit;
 
 namespace {
 
-Dataset g2() { return loadDataset(orbittest::bundledFile("g2.extxyz")); }
+using orbittest::g2;
 
 TrainConfig config(const std::string& learner)
 {

@@ -12,6 +12,7 @@
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
 
+#include "ExactConfigs.hpp"
 #include "TestPaths.hpp"
 
 #include <cmath>
@@ -24,21 +25,9 @@ using namespace orbit;
 
 namespace {
 
-Dataset g2() { return loadDataset(orbittest::bundledFile("g2.extxyz")); }
+using orbittest::g2;
 
-LocalityConfig learnConfig()
-{
-    LocalityConfig c;
-    c.features = "exact:r=3";
-    c.group = "permutation";
-    c.dist = "noisysort:sigma=1";
-    c.kernel = "laplacian:median=1";
-    c.learn = {"sigma"};
-    c.eval = "kfold:3";
-    c.maxEvaluations = 5;
-    c.seed = 3;
-    return c;
-}
+LocalityConfig learnConfig() { return orbittest::g2SigmaLearning(3); }
 
 } // namespace
 
