@@ -33,3 +33,19 @@ def test_an_estimator_takes_it():
                                      random_state=0).fit_transform(X)
     assert F.shape == (6, 20)
     assert np.all(np.isfinite(F))
+
+
+def test_its_kernel_reaches_the_module():
+    # The toy kernel (tests/toy/ToyKernel.hpp), the Gaussian at sigma / sqrt(2), by its registration alone:
+    # its spec resolves, bad values are refused naming it, and an estimator predicts with it as with the
+    # Gaussian at the matching bandwidth.
+    rng = np.random.default_rng(1)
+    X = rng.random((30, 16), dtype=np.float32)
+    y = X.sum(axis=1) + 0.1 * rng.standard_normal(30)
+    assert _orbitlab.resolve_kernel("toysquare:sigma=2", X, 0) == "toysquare:sigma=2"
+    with pytest.raises(ValueError, match="toysquare"):
+        _orbitlab.resolve_kernel("toysquare:sigma=-1", X, 0)
+    common = dict(group="cyclic:n=4", distribution="haar", image_shape=(4, 4), n_group_samples=3, random_state=0)
+    toy = orbitlab.InvariantKernelRidge(kernel="toysquare:sigma=2", **common).fit(X, y).predict(X)
+    gauss = orbitlab.InvariantKernelRidge(kernel="gaussian:sigma=1.4142135623730951", **common).fit(X, y).predict(X)
+    np.testing.assert_allclose(toy, gauss, rtol=1e-4, atol=1e-4)

@@ -1,4 +1,5 @@
 #include "orbit/kernels/BaseKernel.hpp"
+#include "orbit/kernels/KernelProfile.hpp"
 #include "orbit/linalg/Gemm.hpp"
 
 #include "orbit/registry/Registry.hpp"
@@ -42,9 +43,31 @@ BaseKernel BaseKernel::matern(double nu, double sigma)
     return k;
 }
 
+BaseKernel BaseKernel::profiled(std::shared_ptr<const KernelProfile> profile, double sigma)
+{
+    if (!profile) throw ContractError("BaseKernel::profiled", "no profile");
+    const std::string name = profile->name();
+    BaseKernel k = stationaryOf(Kind::Profile, name.c_str(), sigma);
+    k.profile_ = std::move(profile);
+    return k;
+}
+
+double KernelProfile::logSigmaSlope(double dist, double sigma) const
+{
+    const double power = distance() == BaseKernel::Distance::SquaredEuclidean ? 2.0 : 1.0;
+    return -power * dist * slope(dist, sigma);
+}
+
+double BaseKernel::profiledFromInnerProduct(double ab, double a2, double b2) const
+{
+    const double d2 = std::max(0.0, a2 + b2 - 2.0 * ab);
+    return ofDistance(distance() == Distance::SquaredEuclidean ? d2 : std::sqrt(d2));
+}
+
 BaseKernel BaseKernel::withSigma(double sigma) const
 {
     switch (kind_) {
+    case Kind::Profile: return profiled(profile_, sigma);
     case Kind::Gaussian: return gaussian(sigma);
     case Kind::Laplacian: return laplacian(sigma);
     case Kind::Matern: return matern(nu_, sigma);
@@ -59,6 +82,7 @@ BaseKernel::Distance BaseKernel::distance() const
     case Kind::Gaussian: return Distance::SquaredEuclidean;
     case Kind::Laplacian: return Distance::L1;
     case Kind::Matern: return Distance::Euclidean;
+    case Kind::Profile: return profile_->distance();
     case Kind::Polynomial: break;
     }
     return Distance::None;
@@ -75,6 +99,7 @@ double BaseKernel::ofDistance(double dist) const
         if (nu_ == 1.5) return (1.0 + r) * std::exp(-r);
         return (1.0 + r + r * r / 3.0) * std::exp(-r);
     }
+    case Kind::Profile: return profile_->value(dist, sigma_);
     case Kind::Polynomial: break;
     }
     throw ContractError("BaseKernel::ofDistance", "the polynomial kernel is not a function of a distance");
@@ -105,6 +130,7 @@ void BaseKernel::drawFrequency(Rng& rng, float* w, Eigen::Index d) const
         for (Eigen::Index t = 0; t < d; ++t) w[t] = static_cast<float>(standardNormal(rng) * scale);
         return;
     }
+    case Kind::Profile: profile_->drawFrequency(rng, w, d, sigma_); return;
     case Kind::Polynomial: break;
     }
     throw SpecError("kernel", "random Fourier features need a shift-invariant kernel (gaussian, laplacian or matern)", spec());
@@ -127,6 +153,11 @@ std::string BaseKernel::spec() const
     case Kind::Gaussian: return formatSpec("gaussian", {{"sigma", sigma_}});
     case Kind::Laplacian: return formatSpec("laplacian", {{"sigma", sigma_}});
     case Kind::Matern: return formatSpec("matern", {{"nu", nu_}, {"sigma", sigma_}});
+    case Kind::Profile: {
+        std::vector<std::pair<std::string, double>> params = profile_->specParameters();
+        params.emplace_back("sigma", sigma_);
+        return formatSpec(profile_->name(), params);
+    }
     case Kind::Polynomial: break;
     }
     return formatSpec("polynomial", {{"degree", double(degree_)}, {"c", c_}});
@@ -142,18 +173,18 @@ double BaseKernel::operator()(const float* x, const float* y, int d) const
         }
         return std::exp(-d2 / (2.0 * sigma_ * sigma_));
     }
-    if (kind_ == Kind::Laplacian) {
+    if (kind_ != Kind::Polynomial && distance() == Distance::L1) {
         double d1 = 0.0;
         for (int i = 0; i < d; ++i) d1 += std::fabs(double(x[i]) - double(y[i]));
         return ofDistance(d1);
     }
-    if (kind_ == Kind::Matern) {
+    if (kind_ != Kind::Polynomial) {
         double d2 = 0.0;
         for (int i = 0; i < d; ++i) {
             const double t = double(x[i]) - double(y[i]);
             d2 += t * t;
         }
-        return ofDistance(std::sqrt(d2));
+        return ofDistance(distance() == Distance::SquaredEuclidean ? d2 : std::sqrt(d2));
     }
     double p = 0.0;
     for (int i = 0; i < d; ++i) p += double(x[i]) * double(y[i]);
@@ -170,8 +201,21 @@ void BaseKernel::fromInnerProducts(float* P, Eigen::Index rows, Eigen::Index col
         for (Eigen::Index i = 0; i < rows; ++i) detail::gaussianRow(P + i * stride, aNorm2[i], bNorm2, g, cols);
         return;
     }
-    if (kind_ == Kind::Laplacian)
-        throw ContractError("BaseKernel::fromInnerProducts", "the laplacian kernel needs L1 distances, not inner products");
+    if (!fromProducts())
+        throw ContractError("BaseKernel::fromInnerProducts", "a kernel of L1 distances needs them, not inner products");
+    if (kind_ == Kind::Profile) {
+        const bool squared = distance() == Distance::SquaredEuclidean;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            float* row = P + i * stride;
+            for (Eigen::Index j = 0; j < cols; ++j) {
+                const double n2 = double(aNorm2[i]) + double(bNorm2[j]);
+                const double d2 = n2 - 2.0 * double(row[j]);
+                const double sq = d2 <= 1e-6 * n2 ? 0.0 : d2;  // as Matérn's: rounding is no distance
+                row[j] = static_cast<float>(ofDistance(squared ? sq : std::sqrt(sq)));
+            }
+        }
+        return;
+    }
     if (kind_ == Kind::Matern) {
         // A float product leaves ~1e-7 (||a||^2 + ||b||^2) of rounding in d^2, and Matérn's square root
         // (with nu = 1/2 its kink at 0) would turn that into a visible distance: below 1e-6 of the
@@ -214,6 +258,11 @@ MatrixXfR BaseKernel::matrix(const MatrixXfR& A, const MatrixXfR& B) const
         MatrixXfR K = l1Distances(A, B);
         const float inv = static_cast<float>(1.0 / sigma_);
         for (Eigen::Index i = 0; i < K.size(); ++i) K.data()[i] = fastExp(-K.data()[i] * inv);
+        return K;
+    }
+    if (!fromProducts()) {  // a registered kernel of L1 distances
+        MatrixXfR K = l1Distances(A, B);
+        for (Eigen::Index i = 0; i < K.size(); ++i) K.data()[i] = static_cast<float>(ofDistance(K.data()[i]));
         return K;
     }
     const detail::SerialEigen serial;

@@ -1,4 +1,5 @@
 #include "orbit/kernels/OrbitDistances.hpp"
+#include "orbit/kernels/KernelProfile.hpp"
 
 #include "orbit/kernels/FastExp.hpp"
 #include "orbit/linalg/Gemm.hpp"
@@ -85,6 +86,14 @@ void distanceKernelValues(const BaseKernel& kernel, const float* d, Eigen::Index
         }
         return;
     }
+    case BaseKernel::Kind::Profile: {  // a registered kernel, entry by entry in double
+        const KernelProfile& p = *kernel.profile();
+        const double sd = kernel.sigma();
+        for (Eigen::Index t = 0; t < n; ++t) k[t] = static_cast<float>(p.value(d[t], sd));
+        if (dk)
+            for (Eigen::Index t = 0; t < n; ++t) dk[t] = static_cast<float>(p.logSigmaSlope(d[t], sd));
+        return;
+    }
     case BaseKernel::Kind::Polynomial: break;
     }
     throw ContractError("OrbitDistances", "the polynomial kernel is not a function of a distance");
@@ -113,10 +122,20 @@ void distanceKernelTangents(const BaseKernel& kernel, const float* d, const floa
         }
         return;
     }
+    case BaseKernel::Kind::Profile:
+        if (kernel.distance() == BaseKernel::Distance::L1) break;
+        // dk/d theta = slope(d) dd/d theta: t itself for the squared distance, t / (2 d) for d.
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double slope = kernel.profile()->slope(d[i], kernel.sigma());
+            out[i] = kernel.distance() == BaseKernel::Distance::SquaredEuclidean
+                         ? static_cast<float>(slope * t[i])
+                         : (d[i] > 0.0f ? static_cast<float>(slope * t[i] / (2.0 * d[i])) : 0.0f);
+        }
+        return;
     case BaseKernel::Kind::Laplacian:
     case BaseKernel::Kind::Polynomial: break;
     }
-    throw ContractError("OrbitDistances", "only the gaussian and matern kernels have distance tangents here");
+    throw ContractError("OrbitDistances", "only kernels of Euclidean distances have distance tangents here");
 }
 
 /// The strict upper triangle of the square M from its lower one, in tiles on all cores.

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace orbit {
 
 class Rng;
+class KernelProfile;
 
 /// A base kernel, a small value type.
 ///
@@ -29,12 +31,13 @@ class Rng;
 ///             z ~ N(0, I), u ~ chi^2(2 nu).
 /// The Gaussian and the Matérn kernels depend on x, y only through <x, y>, ||x||^2, ||y||^2, so for a
 /// unitary action k(gx, gy) = k(x, y) and a block of them is one float32 product followed by an
-/// elementwise map. The Laplacian needs L1 distances (matrix() computes them by a run-time
+/// elementwise map. A registered kernel (Kind::Profile) is a KernelProfile: a function of one of
+/// the three distances, evaluated entry by entry. The Laplacian needs L1 distances (matrix() computes them by a run-time
 /// dispatched distance kernel); ||gx - gy||_1 = ||x - y||_1 holds for permutations of coordinates, not
 /// for rotations of images with interpolation.
 class BaseKernel {
 public:
-    enum class Kind { Gaussian, Polynomial, Laplacian, Matern };
+    enum class Kind { Gaussian, Polynomial, Laplacian, Matern, Profile };
     /// The distance a shift-invariant kernel is a function of (None: the polynomial kernel).
     enum class Distance { None, SquaredEuclidean, Euclidean, L1 };
 
@@ -43,18 +46,24 @@ public:
     static BaseKernel laplacian(double sigma);
     /// nu is 0.5, 1.5 or 2.5 (SpecError("kernel") otherwise).
     static BaseKernel matern(double nu, double sigma);
+    /// A registered stationary kernel (KernelProfile.hpp) at bandwidth sigma > 0 (SpecError("kernel")
+    /// naming it otherwise).
+    static BaseKernel profiled(std::shared_ptr<const KernelProfile> profile, double sigma);
 
     Kind kind() const { return kind_; }
     double sigma() const { return sigma_; }
     int degree() const { return degree_; }
     double offset() const { return c_; }
     double nu() const { return nu_; }
+    /// The registered kernel's profile (Kind::Profile), else null.
+    const KernelProfile* profile() const { return profile_.get(); }
     /// The kernel's own distance: squared Euclidean (Gaussian), Euclidean (Matérn), L1 (Laplacian).
     Distance distance() const;
     /// Shift invariant: k(x, y) = k(x - y), with random Fourier features (Gaussian, Laplacian, Matérn).
     bool stationary() const { return kind_ != Kind::Polynomial; }
-    /// Values from inner products and squared norms (fromInnerProducts): all but the Laplacian.
-    bool fromProducts() const { return kind_ != Kind::Laplacian; }
+    /// Values from inner products and squared norms (fromInnerProducts): all but the kernels of L1
+    /// distances.
+    bool fromProducts() const { return kind_ == Kind::Polynomial || distance() != Distance::L1; }
     /// The same kernel with another bandwidth (stationary kernels only).
     BaseKernel withSigma(double sigma) const;
     /// The spec string that recreates it with an absolute bandwidth, e.g. "gaussian:sigma=3.5".
@@ -83,6 +92,7 @@ public:
     {
         if (kind_ == Kind::Gaussian) return std::exp(-std::max(0.0, a2 + b2 - 2.0 * ab) * gamma_);
         if (kind_ == Kind::Matern) return ofDistance(std::sqrt(std::max(0.0, a2 + b2 - 2.0 * ab)));
+        if (kind_ == Kind::Profile) return profiledFromInnerProduct(ab, a2, b2);
         return std::pow(ab + c_, double(degree_));
     }
     /// Draws the d coordinates of one random Fourier frequency w from the kernel's spectral density
@@ -93,6 +103,7 @@ public:
 private:
     /// A shift-invariant kernel of this kind and bandwidth (SpecError naming it for sigma <= 0).
     static BaseKernel stationaryOf(Kind kind, const char* name, double sigma);
+    double profiledFromInnerProduct(double ab, double a2, double b2) const;
 
     Kind kind_ = Kind::Gaussian;
     double sigma_ = 1.0;
@@ -100,6 +111,7 @@ private:
     int degree_ = 2;
     double c_ = 1.0;
     double nu_ = 1.5;
+    std::shared_ptr<const KernelProfile> profile_;  ///< Kind::Profile only
 };
 
 /// Median of the pairwise Euclidean distances ||x_i - x_j|| (i < j) over a random subset of at most

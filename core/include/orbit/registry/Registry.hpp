@@ -134,6 +134,11 @@ struct KernelDescriptor : SpecDescriptor {
 
 /// Adds a base kernel to kernelDescriptors(), after the built-in ones (registerDistribution's rules).
 void registerKernel(KernelDescriptor descriptor);
+/// Registers a base kernel at static initialisation (DistributionRegistration's pattern); a kernel
+/// the core does not know is a KernelProfile (orbit/kernels/KernelProfile.hpp) built by `make`.
+struct KernelRegistration {
+    explicit KernelRegistration(KernelDescriptor descriptor) { registerKernel(std::move(descriptor)); }
+};
 
 /// The learners of `train`.
 enum class Learner { Ridge, Svm, Krr, Blr, Gp };
