@@ -6,7 +6,7 @@
 #      (default 10: Eigen at -O1 under ASan runs some suites 10x slower than Release). -g1 (line
 #      tables, no variables) keeps file:line in the reports and compiles a third faster than -g.
 #      `asan-core` does the same without the GUI: the core and CLI suites only. `asan-ci` (what
-#      .ci/run runs) adds the window suites named in ORBIT_ASAN_GUI_SUITES (default: the sixteen below).
+#      .ci/run runs) adds the window suites named in ORBIT_ASAN_GUI_SUITES (default: the seventeen below).
 #      Sanitizer trees build without MPI (ORBIT_MPI=OFF): the MPI suite runs in the Release step,
 #      and Open MPI's own start-up allocations are not ours to report.
 #   2. ThreadSanitizer: builds in build-tsan only the worker / GUI suites (ORBIT_TSAN_TARGETS) and
@@ -50,7 +50,7 @@ asan_factor="${ORBIT_ASAN_TIMEOUT_FACTOR:-10}"
 # (or runs the app), works in it and closes it (the close-time use of a half-destroyed panel was found
 # in twelve of them). Left out: the suites of one panel or one layer alone, and the random-click run
 # (docs/CONTRIBUTING.md, "Sanitizers": run it by hand in the ASan tree).
-asan_gui_suites="${ORBIT_ASAN_GUI_SUITES:-test_ui_panels test_ui_kernels test_ui_training test_ui_inspect test_ui_export test_ui_session_window test_ui_share_setting test_ui_compare test_ui_learn_locality test_ui_working_state test_ui_lessons test_ui_room test_ui_sweep test_ui_share_command test_ui_registry_ranges test_ui_save_model}"
+asan_gui_suites="${ORBIT_ASAN_GUI_SUITES:-test_ui_panels test_ui_kernels test_ui_training test_ui_inspect test_ui_export test_ui_session_window test_ui_share_setting test_ui_compare test_ui_learn_locality test_ui_working_state test_ui_lessons test_ui_room test_ui_sweep test_ui_share_command test_ui_registry_ranges test_ui_save_model test_ui_panel_registry}"
 tsan_targets="${ORBIT_TSAN_TARGETS:-test_ui_panels test_ui_kernels test_ui_training test_ui_worker test_ui_session test_ui_settings}"
 supp="$here/sanitizers"
 status=0

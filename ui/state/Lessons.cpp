@@ -1,5 +1,6 @@
 #include "state/Lessons.hpp"
 
+#include "state/PanelRegistry.hpp"
 #include "state/TrainingSettings.hpp"
 
 #include "orbit/registry/Registry.hpp"
@@ -278,10 +279,6 @@ SessionState sessionAt(const Lesson& lesson, int step, const QString& dataPath)
     return s;
 }
 
-const QStringList& lessonPanelNames()
-{
-    static const QStringList names{"data", "group", "orbits", "kernels", "approximation", "training", "predict"};
-    return names;
-}
+QStringList lessonPanelNames() { return registeredPanelNames(); }
 
 } // namespace orbitui

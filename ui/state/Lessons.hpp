@@ -59,7 +59,9 @@ int findLesson(const QString& nameOrNumber);
 /// the changes of steps 1..step in order.
 SessionState sessionAt(const Lesson& lesson, int step, const QString& dataPath);
 
-/// The names of the panels, as Panel::name() gives them (a lesson's `panel` must be one of them).
-const QStringList& lessonPanelNames();
+/// The names of the registered panels (registeredPanelNames, state/PanelRegistry.hpp), as
+/// Panel::name() gives them: a lesson's `panel` must be one of them, so lessons() is first called
+/// after the window registered its panels (at static initialisation, window/shell/PanelList.cpp).
+QStringList lessonPanelNames();
 
 } // namespace orbitui

@@ -1,5 +1,6 @@
 #include "state/commands/CliCommand.hpp"
 
+#include "state/PanelRegistry.hpp"
 #include "state/PredictSettings.hpp"
 #include "state/TrainingSettings.hpp"
 #include "state/workers/KernelTasks.hpp"
@@ -149,49 +150,63 @@ std::string predictPython(const SessionState& s)
     return out;
 }
 
-CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& c)
+CliCommand dataCommand(const SessionState& s, const CommandContext&) { return {{"info", dataPath(s)}, false}; }
+
+CliCommand groupCommand(const SessionState& s, const CommandContext& c)
 {
     const OrbitSettings& o = s.orbit;
-    const std::string seed = std::to_string(o.seed);
-    if (panel == "data")
-        return {{"info", dataPath(s)}, false};
-    if (panel == "group") {
-        CliCommand cmd{{"density", "--group", o.groupSpec(), "--dist", o.distSpec(), "-n", "20000"}, false};
-        if (!s.dataPath.isEmpty())
-            add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
-        if (o.factors().size() > 1)
-            add(cmd.args, {"--factor", c.densityFactor.empty() ? o.factors().front() : c.densityFactor});
-        add(cmd.args, {"--seed", seed, "--out", "density.csv"});
-        return cmd;
-    }
-    if (panel == "orbits") {
-        const std::vector<int> inputs = s.embeddingInputs.empty() ? std::vector<int>{s.selectedIndex} : s.embeddingInputs;
-        return {{"embed", "--data", dataPath(s), "--indices", joinInts(inputs), "--group", o.groupSpec(), "--dist",
-                 o.distSpec(), "-r", std::to_string(o.r), "--seed", seed, "--out", "orbit-embedding.csv"},
-                false};
-    }
-    if (panel == "kernels") {
-        const KernelRequest req = kernelRequest(s.kernels, o, c.samples);  // what the panel computes
-        return {{"kernel", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
-                 o.distSpec(), "-r", std::to_string(req.r), "--kernel", req.kernelSpec(), "--features", req.featureSpec(),
-                 "--seed", seed, "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv",
-                 "--base-out", "kernel-base.csv", "--difference-out", "kernel-difference.csv"},
-                false};
-    }
-    if (panel == "approximation") {
-        const ApproxRequest req = approxRequest(s.approximation, o, c.samples);  // what the panel computes
-        const orbit::ApproxErrorConfig& a = req.config;
-        return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
-                 o.distSpec(), "--kernel", req.kernelSpec(), "--features", a.method, "--s-list", joinInts(a.sList),
-                 "--r-list", joinInts(a.rList), "--ref-r", std::to_string(a.refR), "--repeats", std::to_string(a.repeats),
-                 "--seed", seed, "--csv", "approximation.csv"},
-                false};
-    }
-    if (panel == "training")
-        return c.learn ? learnCommand(s, c) : trainCommand(s, c);
-    if (panel == "predict")
-        return predictCommand(s);
-    throw orbit::SpecError("panel", "no command recomputes this panel", panel);
+    CliCommand cmd{{"density", "--group", o.groupSpec(), "--dist", o.distSpec(), "-n", "20000"}, false};
+    if (!s.dataPath.isEmpty())
+        add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
+    if (o.factors().size() > 1)
+        add(cmd.args, {"--factor", c.densityFactor.empty() ? o.factors().front() : c.densityFactor});
+    add(cmd.args, {"--seed", std::to_string(o.seed), "--out", "density.csv"});
+    return cmd;
+}
+
+CliCommand orbitsCommand(const SessionState& s, const CommandContext&)
+{
+    const OrbitSettings& o = s.orbit;
+    const std::vector<int> inputs = s.embeddingInputs.empty() ? std::vector<int>{s.selectedIndex} : s.embeddingInputs;
+    return {{"embed", "--data", dataPath(s), "--indices", joinInts(inputs), "--group", o.groupSpec(), "--dist",
+             o.distSpec(), "-r", std::to_string(o.r), "--seed", std::to_string(o.seed), "--out", "orbit-embedding.csv"},
+            false};
+}
+
+CliCommand kernelsCommand(const SessionState& s, const CommandContext& c)
+{
+    const OrbitSettings& o = s.orbit;
+    const KernelRequest req = kernelRequest(s.kernels, o, c.samples);  // what the panel computes
+    return {{"kernel", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+             o.distSpec(), "-r", std::to_string(req.r), "--kernel", req.kernelSpec(), "--features", req.featureSpec(),
+             "--seed", std::to_string(o.seed), "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv",
+             "--base-out", "kernel-base.csv", "--difference-out", "kernel-difference.csv"},
+            false};
+}
+
+CliCommand approximationCommand(const SessionState& s, const CommandContext& c)
+{
+    const OrbitSettings& o = s.orbit;
+    const ApproxRequest req = approxRequest(s.approximation, o, c.samples);  // what the panel computes
+    const orbit::ApproxErrorConfig& a = req.config;
+    return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
+             o.distSpec(), "--kernel", req.kernelSpec(), "--features", a.method, "--s-list", joinInts(a.sList),
+             "--r-list", joinInts(a.rList), "--ref-r", std::to_string(a.refR), "--repeats", std::to_string(a.repeats),
+             "--seed", std::to_string(o.seed), "--csv", "approximation.csv"},
+            false};
+}
+
+CliCommand trainingCommand(const SessionState& s, const CommandContext& c)
+{
+    return c.learn ? learnCommand(s, c) : trainCommand(s, c);
+}
+
+CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& c)
+{
+    const PanelEntry* entry = registeredPanel(QString::fromStdString(panel));
+    if (!entry || !entry->command)
+        throw orbit::SpecError("panel", "no command recomputes this panel", panel);
+    return entry->command(s, c);
 }
 
 std::string shellQuote(const std::string& word)

@@ -35,7 +35,17 @@ struct CliCommand {
 /// The numbers equal the panel's for the same seed (tests/ui/window/shell/test_share_command checks it). Throws
 /// orbit::SpecError naming what is missing (field "data" without a dataset path, "learn" without a
 /// parameter to learn, "panel" for an unknown panel).
+/// The panel is found among the registered ones (state/PanelRegistry.hpp), whose entries hold the
+/// builders below.
 CliCommand panelCommand(const SessionState& s, const std::string& panel, const CommandContext& context = {});
+/// Each panel's builder of panelCommand, as the window registers it (the words above).
+CliCommand dataCommand(const SessionState& s, const CommandContext& context = {});
+CliCommand groupCommand(const SessionState& s, const CommandContext& context = {});
+CliCommand orbitsCommand(const SessionState& s, const CommandContext& context = {});
+CliCommand kernelsCommand(const SessionState& s, const CommandContext& context = {});
+CliCommand approximationCommand(const SessionState& s, const CommandContext& context = {});
+/// train, or learn with context.learn.
+CliCommand trainingCommand(const SessionState& s, const CommandContext& context = {});
 
 /// Copy as Python: the lines that redo the Training panel's run of session `s` with the Python
 /// module orbitlab (orbit::trainingAsPython on makeTrainConfig's config and the panel's seeded

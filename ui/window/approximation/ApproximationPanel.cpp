@@ -9,6 +9,7 @@
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
 #include "widgets/RegistryControls.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 
 #include "orbit/registry/Figures.hpp"
 
@@ -267,6 +268,12 @@ void ApproximationPanel::settingsChanged()
 {
     if (state_->dataset())
         auto_->markChanged();
+}
+
+void ApproximationPanel::startForExport(const ExportStart& start)
+{
+    if (!settings().autoApply)
+        start.whenData([this] { compute(); });
 }
 
 void ApproximationPanel::compute()

@@ -29,6 +29,7 @@ struct FigureDescriptor;
 namespace orbitui {
 
 class AutoApplyControl;
+struct ExportStart;
 class FractionBar;
 class ChartBox;
 class LabState;
@@ -49,6 +50,8 @@ public:
 
     /// Starts a run for the current settings now (Compute).
     void compute();
+    /// `orbitlab --export`: computes once the data are there when auto-apply is off (as Compute would).
+    void startForExport(const ExportStart& start);
     /// Stops the running computation; the curves drawn so far stay.
     void cancel() override;
     TaskRunner* runner() const { return runner_; }

@@ -1,41 +1,47 @@
 #pragma once
-// The A/B comparison in the panels: the views of the pinned A (state/Comparison.hpp) that each
-// feature keeps beside its panel (group/GroupComparison, kernels/KernelsComparison,
+// The A/B comparison in the panels: the views of the pinned A (state/Comparison.hpp) that features
+// keep beside their panels (group/GroupComparison, kernels/KernelsComparison,
 // approximation/ApproximationComparison, training/TrainingComparison), made together for a main
-// window. The panels only expose what is drawn; the views attach to it.
+// window from the registered panels that have one (PanelDescriptor::compare). The panels only expose
+// what is drawn; the views attach to it.
 #include <QObject>
+#include <QString>
+
+#include <functional>
+#include <vector>
 
 namespace orbitui {
 
 class ApproximationComparison;
-class ApproximationPanel;
 class Comparison;
 class GroupComparison;
-class GroupPanel;
 class KernelsComparison;
-class KernelsPanel;
 class LabState;
+class Panel;
 class TrainingComparison;
-class TrainingPanel;
 
-/// The four views, made for a main window's panels.
+/// The views of a main window's panels.
 class ComparisonViews : public QObject {
     Q_OBJECT
 public:
-    ComparisonViews(Comparison* comparison, LabState* state, GroupPanel* group, KernelsPanel* kernels,
-                    ApproximationPanel* approximation, TrainingPanel* training, QObject* parent = nullptr);
+    /// A view for each of `panels` whose registration has one (window/shell/PanelList.cpp).
+    ComparisonViews(Comparison* comparison, LabState* state, const std::vector<Panel*>& panels, QObject* parent = nullptr);
     /// False while a view waits for A's result.
     bool isIdle() const;
-    GroupComparison* group() const { return group_; }
-    KernelsComparison* kernels() const { return kernels_; }
-    ApproximationComparison* approximation() const { return approximation_; }
-    TrainingComparison* training() const { return training_; }
+    /// The view of the panel called `name`, or null.
+    QObject* view(const QString& name) const;
+    GroupComparison* group() const;
+    KernelsComparison* kernels() const;
+    ApproximationComparison* approximation() const;
+    TrainingComparison* training() const;
 
 private:
-    GroupComparison* group_;
-    KernelsComparison* kernels_;
-    ApproximationComparison* approximation_;
-    TrainingComparison* training_;
+    struct View {
+        QString panel;
+        QObject* view;
+        std::function<bool(const QObject*)> idle;
+    };
+    std::vector<View> views_;
 };
 
 } // namespace orbitui

@@ -10,6 +10,7 @@
 #include "widgets/KernelEditor.hpp"
 #include "widgets/RegistryControls.hpp"
 #include "widgets/TaskProgress.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 
 #include "orbit/features/MatrixIo.hpp"
 #include "orbit/registry/Figures.hpp"
@@ -347,6 +348,12 @@ void KernelsPanel::settingsChanged()
         return;
     }
     auto_->markChanged();
+}
+
+void KernelsPanel::startForExport(const ExportStart& start)
+{
+    if (!settings().autoApply)
+        start.whenData([this] { compute(); });
 }
 
 void KernelsPanel::compute()

@@ -25,6 +25,7 @@ struct FigureDescriptor;
 namespace orbitui {
 
 class AutoApplyControl;
+struct ExportStart;
 class KernelEditor;
 class TaskProgress;
 class HeatmapView;
@@ -55,6 +56,8 @@ public:
 
     /// Starts a computation for the current settings now (Compute).
     void compute();
+    /// `orbitlab --export`: computes once the data are there when auto-apply is off (as Compute would).
+    void startForExport(const ExportStart& start);
     /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
     void cancel() override;
     QPushButton* cancelButton() const;

@@ -4,10 +4,9 @@
 #include "state/LabState.hpp"
 #include "state/SampleData.hpp"
 #include "widgets/Panel.hpp"
-#include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
-#include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 #include "window/shell/MainWindow.hpp"
 #include "window/shell/SessionController.hpp"
 #include "window/shell/WorkingStateKeeper.hpp"
@@ -164,20 +163,20 @@ void HeadlessRun::exportWhenIdle(const QString& dir, const QString& screenshot, 
 {
     MainWindow& w = *window_;
     Panel* p = w.currentPanel();
-    // What a user would press: Run on Training; Compute where auto-apply is off.
-    auto whenData = [this, &w](auto compute) {
-        if (w.state()->dataset())
-            compute();
-        else
-            connect(w.state(), &LabState::datasetChanged, this, compute, Qt::SingleShotConnection);
-    };
-    if (p == w.trainingPanel()) {
-        w.trainingPanel()->runWhenDataReady();
-        connect(w.dataPanel(), &DataPanel::loadFailed, w.trainingPanel(), &TrainingPanel::dropPendingRun);
-    } else if (p == w.kernelsPanel() && !w.kernelsPanel()->settings().autoApply) {
-        whenData([&w] { w.kernelsPanel()->compute(); });
-    } else if (p == w.approximationPanel() && !w.approximationPanel()->settings().autoApply) {
-        whenData([&w] { w.approximationPanel()->compute(); });
+    // What a user would press (Run on Training; Compute where auto-apply is off): the panel's own
+    // startForExport, when its registration has one (PanelDescriptor).
+    if (const PanelDescriptor* d = p ? panelDescriptor(p->name()) : nullptr; d && d->startForExport) {
+        ExportStart start;
+        start.whenData = [this](std::function<void()> f) {
+            if (window_->state()->dataset())
+                f();
+            else
+                connect(window_->state(), &LabState::datasetChanged, this, std::move(f), Qt::SingleShotConnection);
+        };
+        start.ifLoadFails = [this, p](std::function<void()> f) {
+            connect(window_->dataPanel(), &DataPanel::loadFailed, p, std::move(f));
+        };
+        d->startForExport(p, start);
     }
     whenSettled(timeoutMs, [this, p, dir, screenshot, timeoutMs](bool timedOut) {
         if (timedOut) {

@@ -17,6 +17,7 @@
 #include "window/kernels/KernelsPanel.hpp"
 #include "window/lessons/LessonDock.hpp"
 #include "window/orbits/OrbitsPanel.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 #include "window/predict/PredictPanel.hpp"
 #include "window/shell/PanelTabs.hpp"
 #include "window/shell/SessionController.hpp"
@@ -58,30 +59,28 @@ MainWindow::MainWindow(Settings* settings, bool restore, QWidget* parent)
     setCentralWidget(tabs_);
     connect(tabs_, &PanelTabs::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
 
-    dataPanel_ = new DataPanel(state_);
-    groupPanel_ = new GroupPanel(state_);
-    orbitsPanel_ = new OrbitsPanel(state_);
-    kernelsPanel_ = new KernelsPanel(state_);
-    approximationPanel_ = new ApproximationPanel(state_);
-    trainingPanel_ = new TrainingPanel(state_);
-    predictPanel_ = new PredictPanel(state_);  // the last tab: it asks the trained models
-    for (Panel* p : std::initializer_list<Panel*>{dataPanel_, groupPanel_, orbitsPanel_, kernelsPanel_,
-                                                   approximationPanel_, trainingPanel_, predictPanel_})
-        tabs_->add(p);
+    // The registered panels in their order (window/shell/PanelList.cpp); the features that link
+    // panels to each other (the inspector, Predict's runs, the session's data) take them by class.
+    for (const PanelDescriptor& d : panelDescriptors())
+        tabs_->add(d.create(state_));
+    dataPanel_ = findPanel<DataPanel>();
+    groupPanel_ = findPanel<GroupPanel>();
+    orbitsPanel_ = findPanel<OrbitsPanel>();
+    kernelsPanel_ = findPanel<KernelsPanel>();
+    approximationPanel_ = findPanel<ApproximationPanel>();
+    trainingPanel_ = findPanel<TrainingPanel>();
+    predictPanel_ = findPanel<PredictPanel>();
     linkedViews_ = new LinkedViews(this, state_, orbitsPanel_, kernelsPanel_, trainingPanel_);
     // A/B comparison: the pinned A and the panels' views of it (the Compare menu: buildMenus).
     comparison_ = new Comparison(state_, this);
-    comparisonViews_ = new ComparisonViews(comparison_, state_, groupPanel_, kernelsPanel_, approximationPanel_,
-                                           trainingPanel_, this);
+    comparisonViews_ = new ComparisonViews(comparison_, state_, panels(), this);
     // The Predict panel's models of runs: B the Training panel's last run, A Compare's pinned A.
     predictPanel_->setRunSources([this] { return trainingPanel_->lastResult(); },
                                  [this] { return comparisonViews_->training()->resultA(); });
     connect(trainingPanel_->runner(), &TaskRunner::finished, predictPanel_, &PredictPanel::runsChanged, Qt::QueuedConnection);
     connect(comparisonViews_->training(), &TrainingComparison::resultAChanged, predictPanel_, &PredictPanel::runsChanged);
     session_ = new SessionController({.state = state_, .settings = settings_, .tabs = tabs_, .data = dataPanel_,
-                                      .group = groupPanel_, .kernels = kernelsPanel_,
-                                      .approximation = approximationPanel_, .training = trainingPanel_,
-                                      .predict = predictPanel_, .comparison = comparison_},
+                                      .group = groupPanel_, .training = trainingPanel_, .comparison = comparison_},
                                      this);
     connect(session_, &SessionController::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
@@ -130,6 +129,15 @@ MainWindow::~MainWindow() = default;
 const std::vector<Panel*>& MainWindow::panels() const { return tabs_->panels(); }
 
 Panel* MainWindow::panel(const QString& name) const { return tabs_->panel(name); }
+
+template <typename T>
+T* MainWindow::findPanel() const
+{
+    for (Panel* p : panels())
+        if (auto* t = qobject_cast<T*>(p))
+            return t;
+    return nullptr;
+}
 
 Panel* MainWindow::currentPanel() const { return tabs_->current(); }
 

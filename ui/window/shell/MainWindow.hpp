@@ -94,6 +94,9 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// The registered panel of class T (the first), or null.
+    template <typename T>
+    T* findPanel() const;
     void buildMenus();
     void rebuildRecentMenu();
     void openDataDialog();

@@ -4,11 +4,9 @@
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
 #include "state/Settings.hpp"
-#include "window/approximation/ApproximationPanel.hpp"
 #include "window/data/DataPanel.hpp"
 #include "window/group/GroupPanel.hpp"
-#include "window/kernels/KernelsPanel.hpp"
-#include "window/predict/PredictPanel.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 #include "window/shell/PanelTabs.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/TrainingPanel.hpp"
@@ -57,11 +55,9 @@ SessionState SessionController::capture() const
         s.embeddingInputs = missingData_->embeddingInputs;
     }
     s.orbit = state->orbitSettings();
-    s.training = parts_.training->settings();
-    s.kernels = parts_.kernels->settings();
-    s.approximation = parts_.approximation->settings();
-    if (parts_.predict)
-        s.predict = parts_.predict->settings();
+    for (Panel* p : parts_.tabs->panels())
+        if (const PanelDescriptor* d = panelDescriptor(p->name()); d && d->capture)
+            d->capture(p, s);
     if (Panel* p = currentPanel())
         s.panel = p->name();
     s.pinned = parts_.comparison->pinned();
@@ -76,11 +72,9 @@ void SessionController::apply(const SessionState& session)
         parts_.data->clearError();
     }
     state->setOrbitSettings(session.orbit);
-    parts_.training->setSettings(session.training);
-    parts_.kernels->applySettings(session.kernels);
-    parts_.approximation->applySettings(session.approximation);
-    if (parts_.predict)
-        parts_.predict->applySettings(session.predict);
+    for (Panel* p : parts_.tabs->panels())
+        if (const PanelDescriptor* d = panelDescriptor(p->name()); d && d->apply)
+            d->apply(p, session);
     parts_.comparison->setPinned(session.pinned);
     if (!session.dataPath.isEmpty() && !QFileInfo::exists(session.dataPath)) {
         // Moved or renamed: no data rather than the wrong data under the session's settings.

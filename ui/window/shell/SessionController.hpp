@@ -14,32 +14,28 @@
 
 namespace orbitui {
 
-class ApproximationPanel;
 class Comparison;
 class DataPanel;
 class GroupPanel;
-class KernelsPanel;
 class LabState;
 class Panel;
 class PanelTabs;
-class PredictPanel;
 class Settings;
 class TrainingPanel;
 
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    /// What a session is read from and applied to.
+    /// What a session is read from and applied to: the LabState, and each panel of `tabs` that keeps
+    /// a part of the session (PanelDescriptor::capture and apply); the Data panel loads the data,
+    /// the Group and Training panels give the command's context.
     struct Parts {
         LabState* state = nullptr;
         Settings* settings = nullptr;
         PanelTabs* tabs = nullptr;
         DataPanel* data = nullptr;
         GroupPanel* group = nullptr;
-        KernelsPanel* kernels = nullptr;
-        ApproximationPanel* approximation = nullptr;
         TrainingPanel* training = nullptr;
-        PredictPanel* predict = nullptr;
         Comparison* comparison = nullptr;
     };
     explicit SessionController(const Parts& parts, QObject* parent = nullptr);

@@ -1,5 +1,6 @@
 #include "window/shell/ShareActions.hpp"
 
+#include "state/PanelRegistry.hpp"
 #include "state/Share.hpp"
 #include "widgets/Panel.hpp"
 #include "window/shell/SessionController.hpp"
@@ -135,8 +136,10 @@ std::optional<QString> ShareActions::pythonText() const
 {
     try {
         const SessionState s = session_->capture();
-        if (session_->currentPanel()->name() == "predict")
-            return QString::fromStdString(predictPython(s));
+        // The panel's own lines when its registration has them (Predict's sweep), else the Training run's.
+        const PanelEntry* panel = registeredPanel(session_->currentPanel()->name());
+        if (panel && panel->python)
+            return QString::fromStdString(panel->python(s, session_->commandContext()));
         return QString::fromStdString(trainingPython(s, session_->commandContext()));
     } catch (const std::exception& e) {
         session_->currentPanel()->showError(tr("Could not write the Python lines: %1").arg(QString::fromUtf8(e.what())));

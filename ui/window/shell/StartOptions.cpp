@@ -3,6 +3,7 @@
 #include "state/Lessons.hpp"
 #include "state/Share.hpp"
 #include "widgets/WindowFit.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 
 #include "orbit/util/SafeText.hpp"
 
@@ -49,7 +50,10 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
     const QCommandLineOption setting("setting", "Open this setting: the line Edit ▸ Copy setting gives (orbitlab-setting:1:…).",
                                      "TEXT");
     const QCommandLineOption screenshot("screenshot", "Render the window into PNG and exit.", "PNG");
-    const QCommandLineOption panel("panel", "The panel to show: data, group, orbits, kernels, approximation, training, predict.", "NAME");
+    QStringList panelNames;
+    for (const PanelDescriptor& d : panelDescriptors())  // the registered panels (window/shell/PanelList.cpp)
+        panelNames << d.name();
+    const QCommandLineOption panel("panel", "The panel to show: " + panelNames.join(", ") + ".", "NAME");
     const QCommandLineOption exportDir("export",
                                        "Compute the panel's charts, write each as the CSV its \"Data CSV…\" button writes "
                                        "into DIR (created if missing), print the paths and exit.",

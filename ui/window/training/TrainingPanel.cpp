@@ -8,6 +8,7 @@
 #include "widgets/ConfusionMatrixView.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 #include "window/training/FoldTableModel.hpp"
 #include "window/training/LocalityPane.hpp"
 #include "window/training/ModelSaver.hpp"
@@ -398,6 +399,12 @@ void TrainingPanel::cancel()
 QString TrainingPanel::keptNote() const
 {
     return last_ ? tr(" The results of the previous run are still shown.") : QString();
+}
+
+void TrainingPanel::startForExport(const ExportStart& start)
+{
+    runWhenDataReady();
+    start.ifLoadFails([this] { dropPendingRun(); });
 }
 
 void TrainingPanel::runWhenDataReady(Action action)

@@ -22,6 +22,7 @@ class QTabWidget;
 namespace orbitui {
 
 class ChartBox;
+struct ExportStart;
 class ConfusionMatrixView;
 class FoldTableModel;
 class LabState;
@@ -59,6 +60,8 @@ public:
     void runWhenDataReady(Action action = Action::Train);
     /// Forgets an action waiting for data (the data did not load).
     void dropPendingRun() { pending_.reset(); }
+    /// `orbitlab --export`: a training run once the data are there (Run), forgotten if they fail to load.
+    void startForExport(const ExportStart& start);
 
     /// The last result drawn (null before the first).
     std::shared_ptr<const TrainingResult> lastResult() const { return last_; }

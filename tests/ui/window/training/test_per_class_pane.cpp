@@ -233,25 +233,25 @@ private slots:
             const auto it = std::find(args.begin(), args.end(), a);
             return it != args.end() && (b.empty() || (it + 1 != args.end() && *(it + 1) == b));
         };
-        const CliCommand train = panelCommand(s, "training");
+        const CliCommand train = trainingCommand(s);
         QVERIFY(has(train.args, "--dist-per-class", s.orbit.distPerClass));
         QVERIFY(has(train.args, "--learner", "blr"));
         QVERIFY(!has(train.args, "--grid", ""));  // each class maximises its own evidence
         CommandContext learnContext;
         learnContext.learn = true;
-        QVERIFY(has(panelCommand(s, "training", learnContext).args, "--per-class", ""));
+        QVERIFY(has(trainingCommand(s, learnContext).args, "--per-class", ""));
         // ridge and svm: one-vs-rest per class, with their own axis searched; krr: the
         // one-distribution run, no per-class line.
         s.training.learner = "ridge";
         s.training.lambdas = {1e-3, 1e-1};
-        const CliCommand ridge = panelCommand(s, "training");
+        const CliCommand ridge = trainingCommand(s);
         QVERIFY(has(ridge.args, "--dist-per-class", s.orbit.distPerClass));
         QVERIFY(has(ridge.args, "--learner", "ridge"));
         QVERIFY(has(ridge.args, "--grid", "lambda=0.001,0.1;median=1"));
         s.training.learner = "svm";
-        QVERIFY(has(panelCommand(s, "training").args, "--dist-per-class", s.orbit.distPerClass));
+        QVERIFY(has(trainingCommand(s).args, "--dist-per-class", s.orbit.distPerClass));
         s.training.learner = "krr";
-        QVERIFY(!has(panelCommand(s, "training").args, "--dist-per-class", ""));
+        QVERIFY(!has(trainingCommand(s).args, "--dist-per-class", ""));
         // A session's per-class text that is not "C=SPEC;..." is refused, naming the field.
         QJsonObject json = toJson(s);
         QJsonObject orbit = json.value("orbit").toObject();

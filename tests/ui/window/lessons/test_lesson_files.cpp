@@ -1,9 +1,11 @@
 // Lessons are data (resources/lessons/*.json, read by state/Lessons.cpp): every bundled file loads,
 // in file-name order, and every step after the first sets exactly one real session field (a panel,
 // a distribution parameter within its range, ...). A lesson file that is broken is refused at load
-// with one line naming the file, the place in it and what is wrong.
+// with one line naming the file, the place in it and what is wrong. A lesson's panel is one the
+// window registers (window/shell/PanelList.cpp), as in the application.
 #include "state/Lessons.hpp"
 #include "state/Session.hpp"
+#include "window/panels/PanelDescriptor.hpp"
 
 #include <QDir>
 #include <QObject>
@@ -41,6 +43,8 @@ class TestLessonFiles : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { QVERIFY(!panelDescriptors().empty()); }  // the panels are registered and linked in
+
     void bundledLessonsLoadInFileOrder()
     {
         const QStringList files = QDir(":/lessons").entryList({"*.json"}, QDir::Files, QDir::Name);
