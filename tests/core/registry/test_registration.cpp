@@ -18,8 +18,9 @@ class TestRegistration : public QObject {
 private slots:
     void onlyAProgramThatLinksTheToyKnowsIt()
     {
-        // Registration, not the core, adds it (tests/toy's programs find it).
+        // Registration, not the core, adds them (tests/toy's programs find them).
         QVERIFY(!findDistribution("toyshift"));
+        QVERIFY(!findLearner("toymean"));
         QVERIFY(distributionParameters("toyshift", GroupKind::Translation).empty());
     }
 
@@ -68,6 +69,27 @@ private slots:
         // The invariance probe's plain maps are the registry's.
         for (const FeatureMapDescriptor& d : featureMapDescriptors())
             if (!d.plainMap.empty()) QVERIFY2(findFeatureMap(d.plainMap) && d.invariant, d.name.c_str());
+    }
+
+    void everyLearnerAndGroupIsBuiltByItsDescriptor()
+    {
+        for (const LearnerDescriptor& d : learnerDescriptors()) QVERIFY2(bool(d.make) == d.onFeatures, d.name.c_str());
+        LearnerDescriptor again = *findLearner("ridge");
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerLearner(again));
+        again.name = "ridge2";
+        again.make = nullptr;  // it runs on features: it needs its factory
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerLearner(again));
+        QVERIFY(!findLearner("ridge2"));
+        for (const GroupDescriptor& g : groupDescriptors()) {
+            QVERIFY2(g.make, g.name.c_str());
+            // The editor's rows are the required parameters: cyclic's n, orthogonal's k.
+            std::vector<std::string> rows;
+            for (const ParamDescriptor* p : g.editorParameters()) rows.push_back(p->key);
+            QCOMPARE(rows, g.name == "cyclic" ? std::vector<std::string>{"n"}
+                           : g.name == "orthogonal" ? std::vector<std::string>{"k"} : std::vector<std::string>{});
+            QCOMPARE(g.isProduct(), g.name == "affine");
+        }
+        QCOMPARE(makeGroup("orthogonal:k=3", Shape{4, 1, 1}, 5)->spec(), std::string("orthogonal:k=3"));
     }
 };
 
