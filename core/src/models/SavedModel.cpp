@@ -209,18 +209,8 @@ std::string SavedModel::labelText(int c) const
 bool SavedModel::isExact() const { return isExactFeatures(map.features); }
 
 const LearnerDescriptor* SavedModel::learnerInfo() const { return findLearner(learner); }
-
-bool SavedModel::hasSupport() const
-{
-    const LearnerDescriptor* d = learnerInfo();
-    return d && d->dualWeights;
-}
-
-bool SavedModel::isGaussianProcess() const
-{
-    const LearnerDescriptor* d = learnerInfo();
-    return d && d->gaussianProcess;
-}
+bool SavedModel::hasSupport() const { return learnerInfo() && learnerInfo()->dualWeights; }
+bool SavedModel::isGaussianProcess() const { return learnerInfo() && learnerInfo()->gaussianProcess; }
 
 namespace {
 
@@ -230,13 +220,9 @@ std::string learnersOn(bool exact)
     return learnerList([exact](const LearnerDescriptor& l) { return exact ? l.onExactKernel : l.onFeatures; });
 }
 
-/// Whether the learner named in `m` keeps a posterior (regression), and its size is the support's
-/// rows (a dual model) or the map's dimension.
-bool keepsPosterior(const SavedModel& m)
-{
-    const LearnerDescriptor* d = m.learnerInfo();
-    return d && d->posterior && !m.isClassification();
-}
+/// "blr or gp", the learners that keep a posterior; `m`'s does when it is a regression.
+std::string posteriorLearners() { return learnerList([](const LearnerDescriptor& l) { return l.posterior; }); }
+bool keepsPosterior(const SavedModel& m) { return m.learnerInfo() && m.learnerInfo()->posterior && !m.isClassification(); }
 
 } // namespace
 
@@ -269,8 +255,7 @@ void SavedModel::checkConsistent() const
     if (hasPosterior()) {
         const Eigen::Index n = hasSupport() ? support.rows() : dim;
         if (!keepsPosterior(*this))
-            throw ContractError("SavedModel", "only a regression " + learnerList([](const LearnerDescriptor& l) { return l.posterior; }) +
-                                                  " keeps a posterior, not " + learner);
+            throw ContractError("SavedModel", "only a regression " + posteriorLearners() + " keeps a posterior, not " + learner);
         if (posteriorFactor.rows() != n || posteriorFactor.cols() != n)
             throw ContractError("SavedModel", "posterior_factor must be " + std::to_string(n) + " x " + std::to_string(n));
         if (!hasSupport() && !(beta > 0)) throw ContractError("SavedModel", learner + "'s posterior needs beta > 0");
@@ -439,9 +424,7 @@ void readPosterior(const ArchiveReader& in, SavedModel& m)
     using Type = NpyArray::Type;
     const bool blr = !m.hasSupport();  // the posterior precision of a linear model, else the support's C
     if (!keepsPosterior(m))
-        in.fail(LoadErrorKind::BadValue, "posterior_factor",
-                "only a regression " + learnerList([](const LearnerDescriptor& l) { return l.posterior; }) + " keeps a posterior",
-                m.learner);
+        in.fail(LoadErrorKind::BadValue, "posterior_factor", "only a regression " + posteriorLearners() + " keeps a posterior", m.learner);
     const Eigen::Index n = blr ? m.dim : m.support.rows();
     const NpyArray& L = in.typed("posterior_factor", Type::Float32, 2);
     if (L.shape[0] != n || L.shape[1] != n)

@@ -1,5 +1,5 @@
-// The registry builds what it describes (issue 45 item 3): every distribution, feature map and
-// kernel has its factory, a name is registered once, and what code needs to know about a built
+// The registry builds what it describes (issue 45 item 3): every distribution, feature map,
+// kernel, learner and group has its factory, a name is registered once, and what code needs to know about a built
 // object is asked of it (isHaar, a kernel family's distance), not read off its name. The test-only
 // toy distribution (tests/toy) is not linked here, so this program does not know it.
 #include "orbit/distributions/Distribution.hpp"
@@ -80,6 +80,18 @@ private slots:
         again.make = nullptr;  // it runs on features: it needs its factory
         QVERIFY_THROWS_EXCEPTION(ContractError, registerLearner(again));
         QVERIFY(!findLearner("ridge2"));
+        // What the code asks a learner instead of its name (each flag held by the learners it says).
+        const auto holders = [](bool LearnerDescriptor::*flag) {
+            return learnerList([flag](const LearnerDescriptor& l) { return l.*flag; });
+        };
+        QCOMPARE(holders(&LearnerDescriptor::oneVsRest), std::string("ridge or svm"));
+        QCOMPARE(holders(&LearnerDescriptor::onExactKernel), std::string("krr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::dualWeights), std::string("krr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::posterior), std::string("blr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::logEvidence), std::string("blr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::perClassEvidence), std::string("blr"));
+        QCOMPARE(holders(&LearnerDescriptor::gaussianProcess), std::string("gp"));
+        QCOMPARE(holders(&LearnerDescriptor::onFeatures), std::string("ridge, svm, krr or blr"));
         for (const GroupDescriptor& g : groupDescriptors()) {
             QVERIFY2(g.make, g.name.c_str());
             // The editor's rows are the required parameters: cyclic's n, orthogonal's k.

@@ -209,18 +209,6 @@ private slots:
         QCOMPARE(groupDescriptors().size(), kAllGroupKinds.size());
         for (const char* l : {"ridge", "svm", "krr", "blr", "gp"}) QCOMPARE(parseLearner(l).name, std::string(l));
         QCOMPARE(learnerDescriptors().size(), std::size_t(5));
-        // What the code asks a learner instead of its name (each flag held by the learners it says).
-        const auto holders = [](bool LearnerDescriptor::*flag) {
-            return learnerList([flag](const LearnerDescriptor& l) { return l.*flag; });
-        };
-        QCOMPARE(holders(&LearnerDescriptor::oneVsRest), std::string("ridge or svm"));
-        QCOMPARE(holders(&LearnerDescriptor::onExactKernel), std::string("krr or gp"));
-        QCOMPARE(holders(&LearnerDescriptor::dualWeights), std::string("krr or gp"));
-        QCOMPARE(holders(&LearnerDescriptor::posterior), std::string("blr or gp"));
-        QCOMPARE(holders(&LearnerDescriptor::logEvidence), std::string("blr or gp"));
-        QCOMPARE(holders(&LearnerDescriptor::gaussianProcess), std::string("gp"));
-        QCOMPARE(holders(&LearnerDescriptor::onFeatures), std::string("ridge, svm, krr or blr"));
-        for (const LearnerDescriptor& l : learnerDescriptors()) QCOMPARE(bool(l.make), l.onFeatures);
         for (Metric m : {Metric::Accuracy, Metric::Rmse}) QCOMPARE(parseMetric(toString(m)), m);
         for (EvaluationKind e : {EvaluationKind::HoldOut, EvaluationKind::KFold, EvaluationKind::Folds})
             QCOMPARE(evaluationDescriptor(e).name, std::string(toString(e)));
