@@ -12,6 +12,7 @@
 #include "orbit/training/Training.hpp"
 #include "orbit/locality/LocalityLearning.hpp"
 #include "orbit/locality/PerClassLocality.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/ReadableNumber.hpp"
 #include "orbit/util/Spec.hpp"
@@ -156,14 +157,28 @@ int runPerClass(const Args& args, const LocalityConfig& c, Io& io)
     return 0;
 }
 
+namespace {
+
+/// The --learner of learn and evidence: one that reports its log evidence (the registry's
+/// logEvidence), blr by default; a Gaussian process is learned by its marginal likelihood.
+const LearnerDescriptor& evidenceLearner(const Args& args, const std::string& command)
+{
+    const std::string name = args.text("learner", "blr");
+    const LearnerDescriptor* l = findLearner(name);
+    if (!l || !l->logEvidence)
+        throw SpecError("--learner", command + "'s learners are " +
+                                         learnerList([](const LearnerDescriptor& d) { return d.logEvidence; }), name);
+    return *l;
+}
+
+} // namespace
+
 int runLearn(const Args& args, Io& io)
 {
     LocalityConfig c = configOf(args);
     c.learn = parameterList(args.required("learn"));
     c.bounds = boundsList(args.text("bounds"));
-    const std::string learner = args.text("learner", "blr");
-    if (learner != "blr" && learner != "gp") throw SpecError("--learner", "learn's learners are blr and gp", learner);
-    if (learner == "gp") {
+    if (evidenceLearner(args, "learn").gaussianProcess) {
         if (!args.has("kernel")) c.kernel = "gaussian:median=1";
         return runLearnGp(args, c, io);
     }
@@ -279,9 +294,7 @@ int runEvidence(const Args& args, Io& io)
         throw SpecError("--values", "needs one list per parameter, separated by ';'", args.text("values"));
     std::vector<std::vector<double>> values;
     for (const std::string& l : lists) values.push_back(parseValueList(l));
-    const std::string learner = args.text("learner", "blr");
-    if (learner != "blr" && learner != "gp") throw SpecError("--learner", "evidence's learners are blr and gp", learner);
-    if (learner == "gp") return runEvidenceGp(args, c, params, values.front(), io);
+    if (evidenceLearner(args, "evidence").gaussianProcess) return runEvidenceGp(args, c, params, values.front(), io);
     {
         LocalityConfig check = c;
         check.learn = params;

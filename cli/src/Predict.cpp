@@ -144,7 +144,7 @@ Json saveTrainedModel(const Args& args, const Dataset& data, const TrainConfig& 
               {"train_rows", model.trainRows},
               {"dims", model.dim},
               {"bytes", std::filesystem::file_size(path)}};
-    if (model.isKernelRidge()) j["support_rows"] = model.support.rows();
+    if (model.hasSupport()) j["support_rows"] = model.support.rows();
     j["size"] = modelFileSize(model, j["bytes"].get<std::uintmax_t>());
     return j;
 }

@@ -70,7 +70,7 @@ py::dict modelDict(const orbit::SavedModel& m)
     d["dim"] = m.dim;
     d["learner"] = m.learner;
     d["chosen"] = m.chosen;
-    if (m.isKernelRidge() || m.isExact()) {
+    if (m.hasSupport()) {
         d["support"] = toArray(m.support);
         d["dual"] = toArray(m.dual);
         d["kernel"] = m.kernel;
@@ -109,7 +109,7 @@ orbit::SavedModel modelFrom(const py::dict& d)
     m.dim = d["dim"].cast<Eigen::Index>();
     m.learner = d["learner"].cast<std::string>();
     m.chosen = d["chosen"].cast<std::string>();
-    if (m.isKernelRidge() || m.isExact()) {
+    if (m.hasSupport()) {
         m.support = Rows(d["support"].cast<py::array>()).all();
         m.dual = toMatrix(d["dual"].cast<py::array_t<double, py::array::forcecast>>());
         m.kernel = d["kernel"].cast<std::string>();

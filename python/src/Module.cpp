@@ -537,7 +537,7 @@ PYBIND11_MODULE(_orbitlab, m)
         return info;
     }, py::arg("dist"));
     m.def("learner_info", [](const std::string& name) {
-        const orbit::LearnerDescriptor& d = orbit::learnerDescriptor(orbit::parseLearner(name));
+        const orbit::LearnerDescriptor& d = orbit::parseLearner(name);
         py::dict info;
         info["axis"] = d.axis();
         info["gaussian_kernel"] = d.gaussianKernel;

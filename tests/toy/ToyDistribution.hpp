@@ -1,7 +1,7 @@
 #pragma once
 // A distribution the core does not know: the test-only library tests/toy registers it, as a plugin
 // would, to show that one class and one registration make it known to the spec parser, --help, the
-// distribution editor and Python (issue 45 item 3). Link the object library orbit_toy_distribution.
+// distribution editor and Python (issue 45 item 3). Link the object library orbit_toy.
 #include "orbit/distributions/Distribution.hpp"
 
 namespace orbittest {

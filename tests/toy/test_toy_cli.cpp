@@ -1,8 +1,15 @@
-// The command line with the test-only toy distribution linked in (tests/toy): registered by its
-// library alone, "toyshift" is in `sample --help`, parses, samples and is refused on a group it
-// does not apply to, like a built-in distribution (issue 45 item 3).
+// The command line with the test-only toy distribution and learner linked in (tests/toy):
+// registered by its library alone, "toyshift" is in `sample --help`, parses, samples and is refused
+// on a group it does not apply to, and "toymean" is in `train --help` and trains, like a built-in
+// distribution and learner (issue 45 item 3).
 #include "CliRunner.hpp"
 #include "ToyDistribution.hpp"
+#include "ToyLearner.hpp"
+
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <fstream>
 
 #include "orbit/registry/Registry.hpp"
 
@@ -60,6 +67,39 @@ private slots:
             orbittest::runCli({"sample", "--group", "rotation", "--dist", "toyshift:d=1", "-n", "2"});
         QVERIFY(group.status != 0);
         QVERIFY2(group.err.find("translation") != std::string::npos, group.err.c_str());
+    }
+
+    void theTrainHelpListsTheToyLearner()
+    {
+        QVERIFY(orbit::findLearner(orbittest::kToyMeanName));
+        const orbittest::CliResult r = orbittest::runCli({"train", "--help"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.find("toymean") != std::string::npos, r.out.c_str());
+        QVERIFY(r.out.find("A test-only learner") != std::string::npos);
+        QVERIFY(r.out.rfind("toymean") > r.out.find("Gaussian-process regression"));  // after the built-in ones
+    }
+
+    void theToyLearnerTrainsAndIsScoredLikeABuiltInOne()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string csv = dir.filePath("targets.csv").toStdString();
+        {
+            std::ofstream f(csv);
+            for (int i = 0; i < 60; ++i) f << std::sin(1.3 * i) << "," << std::cos(0.7 * i) << "," << (i % 2 ? 5.5 : 7.5) << "\n";
+        }
+        const orbittest::CliResult r =
+            orbittest::runCli({"train", "--data", csv, "--features", "raw", "--learner", "toymean", "--eval", "kfold:3", "--json"});
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const nlohmann::json j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["metric"].get<std::string>(), std::string("rmse"));
+        QCOMPARE(j["folds"].size(), std::size_t(3));
+        QVERIFY(std::abs(j["mean"].get<double>() - 1.0) < 0.1);  // targets 5.5 and 7.5 around a mean near 6.5
+        // Its models are not saved: refused with its name, not by a branch on it.
+        const orbittest::CliResult save = orbittest::runCli(
+            {"train", "--data", csv, "--features", "raw", "--learner", "toymean", "--save-model", dir.filePath("m.npz").toStdString()});
+        QVERIFY(save.status != 0);
+        QVERIFY2(save.err.find("toymean's models are not saved") != std::string::npos, save.err.c_str());
     }
 };
 

@@ -1,13 +1,14 @@
-// The window's distribution editor with the test-only toy distribution linked in (tests/toy): on the
-// translation group the editor offers "toyshift" beside the built-in ones, choosing it shows its
-// parameter as slider and spin box over the descriptor's ranges, and the settings' spec builds it
-// (issue 45 item 3).
+// The window with the test-only toy distribution and learner linked in (tests/toy): on the
+// translation group the distribution editor offers "toyshift" beside the built-in ones, choosing it
+// shows its parameter as slider and spin box over the descriptor's ranges, and the settings' spec
+// builds it; the Training panel's learner box offers "toymean" with its doc (issue 45 item 3).
 #include "ToyDistribution.hpp"
 
 #include "state/LabState.hpp"
 #include "state/OrbitSettings.hpp"
 #include "widgets/ParameterControl.hpp"
 #include "window/group/DistributionEditor.hpp"
+#include "window/training/TrainingPanel.hpp"
 
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/groups/Group.hpp"
@@ -58,6 +59,17 @@ private slots:
         const auto built = orbit::makeDistribution(state.orbitSettings().dist.spec(), *group);
         QVERIFY(dynamic_cast<const orbittest::ToyShift*>(built.get()));
         QCOMPARE(built->spec(), std::string("toyshift:d=10"));
+    }
+
+    void theTrainingPanelOffersTheToyLearner()
+    {
+        LabState state;
+        TrainingPanel panel(&state);
+        auto* learner = panel.findChild<QComboBox*>("learner");
+        QVERIFY(learner);
+        const int at = learner->findData("toymean");
+        QCOMPARE(at, learner->count() - 1);  // after the built-in ones
+        QVERIFY(learner->itemData(at, Qt::ToolTipRole).toString().contains("test-only learner"));
     }
 };
 

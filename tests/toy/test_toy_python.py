@@ -1,6 +1,7 @@
-"""The Python module built with the test-only toy distribution linked in (tests/toy, python/CMakeLists.txt's
-_orbitlab_toy in build/python_toy): registered by its library alone, "toyshift" reaches the module's
-registry-facing functions and an estimator, like a built-in distribution (issue 45 item 3)."""
+"""The Python module built with the test-only toy distribution and learner linked in (tests/toy,
+python/CMakeLists.txt's _orbitlab_toy in build/python_toy): registered by its library alone, "toyshift"
+reaches the module's registry-facing functions and an estimator, and "toymean" orbitlab.train, like a
+built-in distribution and learner (issue 45 item 3)."""
 import numpy as np
 import pytest
 
@@ -49,3 +50,16 @@ def test_its_kernel_reaches_the_module():
     toy = orbitlab.InvariantKernelRidge(kernel="toysquare:sigma=2", **common).fit(X, y).predict(X)
     gauss = orbitlab.InvariantKernelRidge(kernel="gaussian:sigma=1.4142135623730951", **common).fit(X, y).predict(X)
     np.testing.assert_allclose(toy, gauss, rtol=1e-4, atol=1e-4)
+
+
+def test_the_toy_learners_words_come_from_its_descriptor():
+    info = _orbitlab.learner_info("toymean")
+    assert info["axis"] == "" and info["classes_only"] is False and info["gaussian_kernel"] is False
+
+
+def test_train_runs_the_toy_learner(tmp_path):
+    rows = [(np.sin(1.3 * i), np.cos(0.7 * i), 5.5 if i % 2 else 7.5) for i in range(60)]
+    path = tmp_path / "targets.csv"
+    path.write_text("".join(f"{a},{b},{t}\n" for a, b, t in rows))
+    run = orbitlab.train(orbitlab.load(str(path)), features="raw", learner="toymean", eval="kfold:3")
+    assert abs(run.mean - 1.0) < 0.1  # targets 5.5 and 7.5 predicted by their mean

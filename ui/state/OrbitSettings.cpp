@@ -75,18 +75,56 @@ std::map<std::string, DistributionParams> OrbitSettings::defaultFactorDistributi
             {"scale", DistributionParams::of("lognormal", Scale, {{"mu", 0.0}, {"sigma", 0.3}})}};
 }
 
+std::vector<std::pair<std::string, const orbit::ParamDescriptor*>> groupEditorParameters()
+{
+    std::vector<std::pair<std::string, const orbit::ParamDescriptor*>> out;
+    for (const orbit::GroupDescriptor& g : orbit::groupDescriptors())
+        for (const orbit::ParamDescriptor* p : g.editorParameters())
+            out.emplace_back(g.name, p);
+    return out;
+}
+
+std::map<std::string, int> OrbitSettings::defaultGroupValues()
+{
+    std::map<std::string, int> out;
+    for (const auto& [g, p] : groupEditorParameters())
+        out[g + "." + p->key] = static_cast<int>(p->defaultValue);
+    return out;
+}
+
+int OrbitSettings::groupValue(const std::string& groupName, const std::string& key) const
+{
+    const auto it = groupValues.find(groupName + "." + key);
+    if (it != groupValues.end())
+        return it->second;
+    const orbit::GroupDescriptor* g = orbit::findGroup(groupName);
+    const orbit::ParamDescriptor* p = g ? g->parameter(key) : nullptr;
+    return p ? static_cast<int>(p->defaultValue) : 0;
+}
+
+bool OrbitSettings::isProduct() const
+{
+    const orbit::GroupDescriptor* g = orbit::findGroup(group);
+    return g && g->isProduct();
+}
+
 std::string OrbitSettings::groupSpec() const
 {
-    if (group == "cyclic")
-        return "cyclic:n=" + std::to_string(cyclicN);
-    if (group == "orthogonal")
-        return "orthogonal:k=" + std::to_string(orthogonalK);
-    return group;
+    const orbit::GroupDescriptor* g = orbit::findGroup(group);
+    if (!g)
+        return group;
+    std::string out = group;
+    char sep = ':';
+    for (const orbit::ParamDescriptor* p : g->editorParameters()) {
+        out += sep + p->key + "=" + std::to_string(groupValue(group, p->key));
+        sep = ',';
+    }
+    return out;
 }
 
 std::string OrbitSettings::distSpec() const
 {
-    if (group != "affine")
+    if (!isProduct())
         return dist.spec();
     std::string out;
     for (const std::string& f : factors())
@@ -113,11 +151,11 @@ bool OrbitSettings::hasFactor(const std::string& name) const
 
 DistributionParams& OrbitSettings::factor(const std::string& name)
 {
-    if (group != "affine")
+    if (!isProduct())
         return dist;
     const auto it = factorDists.find(name);
     if (it == factorDists.end())
-        throw std::logic_error("the affine group has no factor " + name);
+        throw std::logic_error("the group " + group + " has no factor " + name);
     return it->second;
 }
 
@@ -128,7 +166,7 @@ const DistributionParams& OrbitSettings::factor(const std::string& name) const
 
 orbit::GroupKind OrbitSettings::factorKind(const std::string& name) const
 {
-    const orbit::GroupDescriptor* g = orbit::findGroup(group == "affine" ? name : group);
+    const orbit::GroupDescriptor* g = orbit::findGroup(isProduct() ? name : group);
     return g ? g->kind : orbit::GroupKind::Rotation;
 }
 
@@ -139,7 +177,7 @@ std::pair<std::string, std::string> splitParameter(const OrbitSettings& s, const
 {
     const auto dot = name.find('.');
     if (dot == std::string::npos) return {s.group, name};
-    if (s.group != "affine") throw std::logic_error("factor parameter " + name + " of the group " + s.group);
+    if (!s.isProduct()) throw std::logic_error("factor parameter " + name + " of the group " + s.group);
     return {name.substr(0, dot), name.substr(dot + 1)};
 }
 

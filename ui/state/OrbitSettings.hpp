@@ -3,11 +3,13 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/groups/Group.hpp"
+#include "orbit/registry/Parameters.hpp"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbitui {
@@ -39,11 +41,17 @@ struct DistributionParams {
     bool operator==(const DistributionParams&) const = default;
 };
 
+/// Every registered group's editor parameters (orbit::GroupDescriptor::editorParameters) with the
+/// group's name, in registry order: ("cyclic", n), ("orthogonal", k).
+std::vector<std::pair<std::string, const orbit::ParamDescriptor*>> groupEditorParameters();
+
 /// Group, distribution (one per factor for the affine group), r and seed.
 struct OrbitSettings {
     std::string group = "rotation";  ///< rotation, translation, scale, affine, cyclic, permutation, orthogonal
-    int cyclicN = 4;
-    int orthogonalK = 16;
+    /// The values of the groups' editor parameters (orbit::GroupDescriptor::editorParameters), by
+    /// "group.key": {"cyclic.n": 4, "orthogonal.k": 16} at the registry's defaults. Every group's are
+    /// kept, so switching groups and back keeps them.
+    std::map<std::string, int> groupValues = defaultGroupValues();
     DistributionParams dist = DistributionParams::of("vonmises", orbit::GroupKind::Rotation);  ///< for every group but affine
     /// The affine group's distribution of each factor, by the registry's factor names (rotation,
     /// translation, scale); by default LGIKA's CIFAR-10 setting (defaultFactorDistributions).
@@ -54,7 +62,12 @@ struct OrbitSettings {
     /// what a per-class learn found, distSpec() the default for the classes not named; empty: none.
     std::string distPerClass;
 
+    /// The group with its editor parameters: "rotation", "cyclic:n=4", "orthogonal:k=16".
     std::string groupSpec() const;
+    /// Editor parameter `key` of `group`: groupValues' entry, else the registry's default.
+    int groupValue(const std::string& group, const std::string& key) const;
+    /// Whether the group is a product of factors, each with its own distribution (affine).
+    bool isProduct() const;
     /// For affine: "rotation=<spec>,translation=<spec>,scale=<spec>" (the syntax makeDistribution reads).
     std::string distSpec() const;
     /// The factors of the group (the registry's, e.g. {"rotation","translation","scale"} for affine), else {group}.
@@ -74,6 +87,8 @@ struct OrbitSettings {
     void setParameter(const std::string& name, double value);
     /// Von Mises κ = 9, Gaussian translation σ = 0.3 and log-normal scale (0, 0.3), by factor.
     static std::map<std::string, DistributionParams> defaultFactorDistributions();
+    /// Every registered group's editor parameters at their defaults, by "group.key".
+    static std::map<std::string, int> defaultGroupValues();
 
     bool operator==(const OrbitSettings&) const = default;
 };

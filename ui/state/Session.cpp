@@ -415,11 +415,11 @@ QJsonObject settingsJson(const SessionState& s)
         embedding.append(i);
     const OrbitSettings& o = s.orbit;
     QJsonObject orbitJson{{"group", QString::fromStdString(o.group)},
-                          {"cyclic_n", o.cyclicN},
-                          {"orthogonal_k", o.orthogonalK},
                           {"distribution", distToJson(o.dist)},
                           {"r", o.r},
                           {"seed", QString::number(o.seed)}};
+    for (const auto& [g, p] : groupEditorParameters())  // "cyclic_n", "orthogonal_k"
+        orbitJson.insert(QString::fromStdString(g + "_" + p->key), o.groupValue(g, p->key));
     for (const auto& [factor, dist] : o.factorDists)
         orbitJson.insert(QString::fromStdString(factor), distToJson(dist));
     if (!o.distPerClass.empty())
@@ -531,10 +531,9 @@ SessionState sessionFromJson(const QJsonObject& json)
         const QString group = readString(o, "group", "orbit", QString::fromStdString(os.group));
         requireRegistered("orbit.group", "group", group, orbit::groupDescriptors());
         os.group = group.toStdString();
-        const orbit::ParamDescriptor& n = *orbit::findGroup("cyclic")->parameter("n");
-        const orbit::ParamDescriptor& k = *orbit::findGroup("orthogonal")->parameter("k");
-        os.cyclicN = readInt(o, "cyclic_n", "orbit", os.cyclicN, static_cast<int>(n.minimum), static_cast<int>(n.maximum));
-        os.orthogonalK = readInt(o, "orthogonal_k", "orbit", os.orthogonalK, static_cast<int>(k.minimum), static_cast<int>(k.maximum));
+        for (const auto& [g, p] : groupEditorParameters())
+            os.groupValues[g + "." + p->key] = readInt(o, QString::fromStdString(g + "_" + p->key), "orbit", os.groupValue(g, p->key),
+                                                       static_cast<int>(p->minimum), static_cast<int>(p->maximum));
         os.dist = distFromJson(o, "distribution", "orbit", os.dist, os.factorKind(os.group));
         for (auto& [factor, dist] : os.factorDists)
             dist = distFromJson(o, QString::fromStdString(factor), "orbit", dist, orbit::findGroup(factor)->kind);

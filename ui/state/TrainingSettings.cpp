@@ -81,22 +81,20 @@ std::string presetSpec(const std::string& preset, int s, int r)
     if (orbit::isExactKernelSpec(preset))
         return m->name + ":r=" + std::to_string(r);  // no map, no size: the group samples per input
     // The map's size (its first integer parameter: s, m or k) and r, in the registry's spec order,
-    // with the panel's choices for the other parameters: GICDF's m (2 bins + 1) features come
-    // near s with 10 bins, over measured thresholds; kif pools by the mean.
+    // with the descriptor's preset values for the other parameters (GICDF's m (2 bins + 1) features
+    // come near s with 10 bins, over measured thresholds; kif pools by the mean).
     std::vector<std::pair<std::string, std::string>> values;
     bool sized = false;
     for (const orbit::ParamDescriptor& p : m->parameters) {
+        const auto preset = std::find_if(m->presetValues.begin(), m->presetValues.end(),
+                                         [&p](const auto& kv) { return kv.first == p.key; });
         if (p.type == orbit::ParamType::Integer && !sized) {
-            values.emplace_back(p.key, std::to_string(m->name == "gicdf" ? std::max(1, s / 21) : s));
+            values.emplace_back(p.key, std::to_string(std::max(1, s / m->presetFeaturesPerSize)));
             sized = true;
         } else if (p.key == "r") {
             values.emplace_back(p.key, std::to_string(r));
-        } else if (m->name == "gicdf" && p.key == "bins") {
-            values.emplace_back(p.key, "10");
-        } else if (m->name == "gicdf" && p.key == "span") {
-            values.emplace_back(p.key, "auto");  // measured thresholds
-        } else if (m->name == "kif" && p.key == "eta") {
-            values.emplace_back(p.key, "mean");
+        } else if (preset != m->presetValues.end()) {
+            values.emplace_back(p.key, preset->second);
         }
     }
     std::string text = preset;
@@ -114,7 +112,7 @@ std::vector<std::string> localityAxes(const OrbitSettings& orbit)
     // factor of the affine product.
     std::vector<std::string> names;
     for (const std::string& factor : orbit.factors()) {
-        const std::string prefix = orbit.group == "affine" ? factor + "." : std::string();
+        const std::string prefix = orbit.isProduct() ? factor + "." : std::string();
         if (const orbit::DistributionDescriptor* d = orbit::findDistribution(orbit.factor(factor).name))
             for (const orbit::ParamDescriptor& p : d->parameters)
                 if (p.sweepable)
@@ -172,7 +170,7 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
         config.grid.push_back({axis, s.lambdas});
     else if (axis == "C")
         config.grid.push_back({axis, s.costs});
-    const bool fitsBandwidth = learner && learner->exactKernel;  // gp: the marginal likelihood chooses it
+    const bool fitsBandwidth = learner && learner->gaussianProcess;  // gp: the marginal likelihood chooses it
     if (usesGaussianKernel(config.features, s.learner)) {        // a kernel is used: the chosen one
         if (!isGridGaussian(s.kernel))
             config.kernel = learnKernelSpec(s);
@@ -187,8 +185,9 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
 std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& s, const OrbitSettings& orbit)
 {
     orbit::TrainConfig config = makeTrainConfig(s, orbit);
-    const bool oneVsRest = s.learner == "ridge" || s.learner == "svm";
-    if (orbit.distPerClass.empty() || (s.learner != "blr" && !oneVsRest) || config.group.empty())
+    const orbit::LearnerDescriptor* learner = orbit::findLearner(s.learner);
+    const bool oneVsRest = learner && learner->oneVsRest;
+    if (orbit.distPerClass.empty() || !learner || (!learner->perClassEvidence && !oneVsRest) || config.group.empty())
         return std::nullopt;
     config.learningCurve.clear();
     if (oneVsRest) {  // the learner's axis and the bandwidth as without; no locality sweep (fixed per class)
@@ -214,6 +213,12 @@ std::string learnFeatureSpec(const TrainingSettings& s)
 std::string learnKernelSpec(const TrainingSettings& s)
 {
     return baseKernelSpec(s.kernel, s.medians.empty() ? 1.0 : s.medians.front());
+}
+
+bool isGaussianProcess(const std::string& learner)
+{
+    const orbit::LearnerDescriptor* l = orbit::findLearner(learner);
+    return l && l->gaussianProcess;
 }
 
 std::string learnExactFeatureSpec(const TrainingSettings& s)

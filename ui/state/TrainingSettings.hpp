@@ -101,6 +101,9 @@ std::string learnFeatureSpec(const TrainingSettings& settings);
 /// Learn locality's base kernel: the kernel with the first median multiple (1 without any), e.g.
 /// "gaussian:median=1" (BLR keeps its bandwidth fixed; the GP starts from it).
 std::string learnKernelSpec(const TrainingSettings& settings);
+/// Whether the registered learner `learner` is a Gaussian process (the registry's gaussianProcess):
+/// learned by its marginal likelihood on the exact kernel, one run, no landscape or per-class choice.
+bool isGaussianProcess(const std::string& learner);
 /// The GP learn's features: the form's when they are exact:r=R, else exact:r=4 (`learn --learner gp`'s default).
 std::string learnExactFeatureSpec(const TrainingSettings& settings);
 /// Throws SpecError("bandwidths") when the bandwidth list holds several values for a kernel whose

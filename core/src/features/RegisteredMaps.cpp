@@ -182,6 +182,8 @@ std::vector<FeatureMapDescriptor> builtinFeatureMaps()
         });
     gicdf.invariant = gicdf.seedOnlyFit = true;
     gicdf.foldsCoulomb = false;
+    gicdf.presetFeaturesPerSize = 21;  // 2 bins + 1 at the presets' 10 bins, over measured thresholds
+    gicdf.presetValues = {{"bins", "10"}, {"span", "auto"}};
     all.push_back(gicdf);
 
     ParamDescriptor eta;
@@ -203,6 +205,7 @@ std::vector<FeatureMapDescriptor> builtinFeatureMaps()
                                                              mapCount(s, d, "r"));
         });
     kif.invariant = kif.usesBaseKernel = true;
+    kif.presetValues = {{"eta", "mean"}};  // pools by the mean
     all.push_back(kif);
 
     FeatureMapDescriptor rf2 = featureMap(

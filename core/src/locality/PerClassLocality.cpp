@@ -5,6 +5,7 @@
 #include "orbit/groups/Group.hpp"
 #include "orbit/learn/TargetCoding.hpp"
 #include "orbit/util/ComputeBudget.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Spec.hpp"
 
@@ -185,13 +186,17 @@ TrainResult trainPerClass(const Dataset& data, const TrainConfig& config, const 
     config.validate();
     if (!data.isClassification())
         throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to", data.source);
-    if (config.learner == "ridge" || config.learner == "svm") {  // one-vs-rest, each class on its own features
+    const LearnerDescriptor& learner = parseLearner(config.learner);
+    if (learner.oneVsRest) {  // each class on its own features
         std::vector<std::string> classDists;
         for (int c = 0; c < data.numClasses; ++c) classDists.push_back(dists.of(c));
         return trainClassFeatures(data, config, classDists, progress);
     }
-    if (config.learner != "blr")
-        throw SpecError("learner", "a per-class model is one-vs-rest ridge or svm, or blr with each class's own precisions",
+    if (!learner.perClassEvidence)
+        throw SpecError("learner", "a per-class model is one-vs-rest " +
+                                       learnerList([](const LearnerDescriptor& l) { return l.oneVsRest; }) + ", or " +
+                                       learnerList([](const LearnerDescriptor& l) { return l.perClassEvidence; }) +
+                                       " with each class's own precisions",
                         config.learner);
     if (!config.grid.empty()) throw SpecError("grid", "a per-class model searches no grid (blr maximises its evidence)", config.grid.front().name);
     LocalityConfig local;

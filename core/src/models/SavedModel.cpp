@@ -208,11 +208,30 @@ std::string SavedModel::labelText(int c) const
 
 bool SavedModel::isExact() const { return isExactFeatures(map.features); }
 
+const LearnerDescriptor* SavedModel::learnerInfo() const { return findLearner(learner); }
+bool SavedModel::hasSupport() const { return learnerInfo() && learnerInfo()->dualWeights; }
+bool SavedModel::isGaussianProcess() const { return learnerInfo() && learnerInfo()->gaussianProcess; }
+
+namespace {
+
+/// "krr or gp": the learners whose models run on the exact kernel (exact) or on features.
+std::string learnersOn(bool exact)
+{
+    return learnerList([exact](const LearnerDescriptor& l) { return exact ? l.onExactKernel : l.onFeatures; });
+}
+
+/// "blr or gp", the learners that keep a posterior; `m`'s does when it is a regression.
+std::string posteriorLearners() { return learnerList([](const LearnerDescriptor& l) { return l.posterior; }); }
+bool keepsPosterior(const SavedModel& m) { return m.learnerInfo() && m.learnerInfo()->posterior && !m.isClassification(); }
+
+} // namespace
+
 void SavedModel::checkConsistent() const
 {
     const auto C = Eigen::Index(outputs());
     if (isExact()) {
-        if (learner != "krr" && learner != "gp") throw ContractError("SavedModel", "an exact kernel machine is krr or gp, not " + learner);
+        if (!learnerInfo() || !learnerInfo()->onExactKernel)
+            throw ContractError("SavedModel", "an exact kernel machine is " + learnersOn(true) + ", not " + learner);
         if (dim != map.shape.dim() || support.rows() < 1 || support.cols() != dim)
             throw ContractError("SavedModel", "an exact model's support rows are the inputs themselves (N x " +
                                                   std::to_string(map.shape.dim()) + ")");
@@ -234,13 +253,12 @@ void SavedModel::checkConsistent() const
                                               ", expected " + std::to_string(dim) + " x " + std::to_string(C));
     if (!isKernelRidge() && !isExact() && bias.size() != C) throw ContractError("SavedModel", "bias has " + std::to_string(bias.size()) + " entries, expected " + std::to_string(C));
     if (hasPosterior()) {
-        const bool blr = !isExact() && learner == "blr", gp = isExact() && isGaussianProcess();
-        const Eigen::Index n = blr ? dim : support.rows();
-        if ((!blr && !gp) || isClassification())
-            throw ContractError("SavedModel", "only a regression blr or gp keeps a posterior, not " + learner);
+        const Eigen::Index n = hasSupport() ? support.rows() : dim;
+        if (!keepsPosterior(*this))
+            throw ContractError("SavedModel", "only a regression " + posteriorLearners() + " keeps a posterior, not " + learner);
         if (posteriorFactor.rows() != n || posteriorFactor.cols() != n)
             throw ContractError("SavedModel", "posterior_factor must be " + std::to_string(n) + " x " + std::to_string(n));
-        if (blr && !(beta > 0)) throw ContractError("SavedModel", "blr's posterior needs beta > 0");
+        if (!hasSupport() && !(beta > 0)) throw ContractError("SavedModel", learner + "'s posterior needs beta > 0");
     }
     if (isClassification()) {
         const std::size_t labels = textLabels.empty() ? integerLabels.size() : textLabels.size();
@@ -271,7 +289,7 @@ NpzArchive toArchive(const SavedModel& m)
     a.emplace_back("map_dim", A::integer(m.dim));
     a.emplace_back("learner", A::string(m.learner));
     a.emplace_back("chosen", A::string(m.chosen));
-    if (m.isKernelRidge() || m.isExact()) {
+    if (m.hasSupport()) {
         a.emplace_back("kernel", A::string(m.kernel));
         a.emplace_back("support_rows", A::matrix(m.support));
         a.emplace_back("dual_weights", A::matrix(m.dual));
@@ -404,9 +422,9 @@ void readExact(const ArchiveReader& in, SavedModel& m)
 void readPosterior(const ArchiveReader& in, SavedModel& m)
 {
     using Type = NpyArray::Type;
-    const bool blr = !m.isExact() && m.learner == "blr", gp = m.isExact() && m.isGaussianProcess();
-    if ((!blr && !gp) || m.isClassification())
-        in.fail(LoadErrorKind::BadValue, "posterior_factor", "only a regression blr or gp keeps a posterior", m.learner);
+    const bool blr = !m.hasSupport();  // the posterior precision of a linear model, else the support's C
+    if (!keepsPosterior(m))
+        in.fail(LoadErrorKind::BadValue, "posterior_factor", "only a regression " + posteriorLearners() + " keeps a posterior", m.learner);
     const Eigen::Index n = blr ? m.dim : m.support.rows();
     const NpyArray& L = in.typed("posterior_factor", Type::Float32, 2);
     if (L.shape[0] != n || L.shape[1] != n)
@@ -483,11 +501,12 @@ SavedModel fromArchive(const NpzArchive& arrays, const std::string& file)
                                                         std::to_string(m.map.shape.dim()) + " values (input_shape)",
                 std::to_string(m.dim));
     m.learner = in.text("learner");
-    if (m.isExact() && m.learner != "krr" && m.learner != "gp")
-        in.fail(LoadErrorKind::BadValue, "learner", "an exact kernel machine is krr or gp", m.learner);
-    if (!m.isExact() && m.learner != "ridge" && m.learner != "blr" && m.learner != "svm" && m.learner != "krr")
-        in.fail(LoadErrorKind::BadValue, "learner", "must be ridge, blr, svm or krr", m.learner);
-    if (m.isKernelRidge() && version < SavedModel::kKernelRidgeVersion)
+    const LearnerDescriptor* learner = m.learnerInfo();
+    if (m.isExact() && !(learner && learner->onExactKernel))
+        in.fail(LoadErrorKind::BadValue, "learner", "an exact kernel machine is " + learnersOn(true), m.learner);
+    if (!m.isExact() && !(learner && learner->onFeatures))
+        in.fail(LoadErrorKind::BadValue, "learner", "must be " + learnersOn(false), m.learner);
+    if (m.hasSupport() && version < SavedModel::kKernelRidgeVersion)
         in.fail(LoadErrorKind::BadValue, "format_version",
                 "a krr model is version " + std::to_string(SavedModel::kKernelRidgeVersion) + " or later", std::to_string(version));
     m.chosen = in.text("chosen", "");

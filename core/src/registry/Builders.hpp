@@ -35,6 +35,12 @@ std::vector<DistributionDescriptor> builtinDistributions();
 std::vector<FeatureMapDescriptor> builtinFeatureMaps();
 /// The built-in base kernels with their factories (kernels/RegisteredKernels.cpp).
 std::vector<KernelDescriptor> builtinKernels();
+/// The built-in groups with their factories (groups/RegisteredGroups.cpp).
+std::vector<GroupDescriptor> builtinGroups();
+/// The built-in learners with their factories (training/RegisteredLearners.cpp).
+std::vector<LearnerDescriptor> builtinLearners();
+/// A positive grid axis of a learner, searched in log space.
+ParamDescriptor learnerAxis(std::string key, std::string label, std::string doc);
 
 /// The descriptor called `name` in `all`, or null.
 template <class D>

@@ -1,4 +1,5 @@
-// The learners, metrics and evaluations of `train` in the registry.
+// The learners, metrics and evaluations of `train` in the registry: the learners' table (the
+// built-in ones are registered beside their classes, training/RegisteredLearners.cpp), the evaluations.
 #include "orbit/registry/Registry.hpp"
 
 #include "orbit/util/Error.hpp"
@@ -9,22 +10,19 @@
 
 namespace orbit {
 
-namespace {
-
-/// A positive grid axis of a learner, searched in log space.
-ParamDescriptor axis(std::string key, std::string label, std::string doc)
+ParamDescriptor registry::learnerAxis(std::string key, std::string label, std::string doc)
 {
     return {.key = std::move(key), .label = std::move(label), .minimum = 0.0, .minimumOpen = true,
             .maximum = std::numeric_limits<double>::max(), .defaultValue = 1.0, .learnMinimum = 1e-8, .learnMaximum = 1e4,
             .logScale = true, .doc = std::move(doc), .decimals = 8};
 }
 
-/// A learner's or an evaluation's descriptor: its spec name is toString(id); `parameters` its grid
-/// axis or the one value it takes, if any.
-template <class Descriptor, class Kind>
-Descriptor describe(Kind id, std::string display, std::string doc, std::vector<ParamDescriptor> parameters = {})
+namespace {
+
+/// An evaluation's descriptor: its spec name is toString(id); `parameters` the one value it takes, if any.
+EvaluationDescriptor describe(EvaluationKind id, std::string display, std::string doc, std::vector<ParamDescriptor> parameters = {})
 {
-    Descriptor d;
+    EvaluationDescriptor d;
     d.id = id;
     d.name = toString(id);
     d.displayName = std::move(display);
@@ -33,33 +31,12 @@ Descriptor describe(Kind id, std::string display, std::string doc, std::vector<P
     return d;
 }
 
-std::vector<LearnerDescriptor> makeLearners()
+/// The one table of learners: the built-in ones (training/RegisteredLearners.cpp) first, built on
+/// first use (static initialisation may reach it first), then appended to.
+std::vector<LearnerDescriptor>& learnerTable()
 {
-    const ParamDescriptor lambda = axis("lambda", "λ", "The ridge strength; the best of the grid on the validation split is kept.");
-    LearnerDescriptor ridge = describe<LearnerDescriptor>(
-        Learner::Ridge, "ridge regression", "Ridge regression on the features (one-vs-all ±1 targets for classes).", {lambda});
-    ridge.defaultAxis = {1e-6, 1e-4, 1e-2, 1.0};
-    LearnerDescriptor svm = describe<LearnerDescriptor>(
-        Learner::Svm, "linear SVM", "A linear SVM (liblinear, one-vs-rest); classes only.",
-        {axis("C", "C", "The SVM cost: a large C fits the training data harder.")});
-    svm.defaultAxis = {0.01, 0.1, 1.0, 10.0};
-    svm.classesOnly = true;
-    LearnerDescriptor krr = describe<LearnerDescriptor>(
-        Learner::Krr, "kernel ridge (krr)", "Exact kernel ridge regression: on the exact invariant kernel with --features exact:r=R, else a Gaussian kernel on the output of the feature map.", {lambda});
-    krr.defaultAxis = ridge.defaultAxis;
-    krr.gaussianKernel = true;
-    LearnerDescriptor blr = describe<LearnerDescriptor>(
-        Learner::Blr, "Bayesian linear regression (blr)",
-        "Bayesian linear regression: its precisions maximise the evidence, which it reports "
-        "(so it can choose κ without a validation split).");
-    blr.logEvidence = true;
-    LearnerDescriptor gp = describe<LearnerDescriptor>(
-        Learner::Gp, "Gaussian process (gp)",
-        "Gaussian-process regression on the exact invariant kernel (--features exact:r=R): the bandwidth, signal and "
-        "noise variance maximise the log marginal likelihood, which it reports; classes are regression on their codes.");
-    gp.logEvidence = true;
-    gp.exactKernel = true;
-    return {ridge, svm, krr, blr, gp};
+    static std::vector<LearnerDescriptor> all = registry::builtinLearners();
+    return all;
 }
 
 std::vector<EvaluationDescriptor> makeEvaluations()
@@ -71,12 +48,12 @@ std::vector<EvaluationDescriptor> makeEvaluations()
     const ParamDescriptor k{.key = "K", .label = "folds K", .minimum = 2, .maximum = 1000, .defaultValue = 3,
                             .learnMinimum = 2, .learnMaximum = 1000, .sweepable = false, .doc = "The number of folds.",
                             .type = ParamType::Integer, .placeholder = "K", .decimals = 0};
-    return {describe<EvaluationDescriptor>(EvaluationKind::HoldOut, "hold-out",
+    return {describe(EvaluationKind::HoldOut, "hold-out",
                                            "One seeded split: the fraction FRAC of the samples is kept aside for testing.",
                                            {fraction}),
-            describe<EvaluationDescriptor>(EvaluationKind::KFold, "k-fold",
+            describe(EvaluationKind::KFold, "k-fold",
                                            "K seeded random folds; each is tested once by a model trained on the others.", {k}),
-            describe<EvaluationDescriptor>(EvaluationKind::Folds, "the dataset's folds",
+            describe(EvaluationKind::Folds, "the dataset's folds",
                                            "The folds stored in the data (e.g. the five of QM7's .mat file).")};
 }
 
@@ -91,10 +68,24 @@ std::string evaluationChoices()
 
 } // namespace
 
-const std::vector<LearnerDescriptor>& learnerDescriptors()
+void registerLearner(LearnerDescriptor descriptor)
 {
-    static const std::vector<LearnerDescriptor> all = makeLearners();
-    return all;
+    if (descriptor.name.empty() || (descriptor.onFeatures && !descriptor.make))
+        throw ContractError("registerLearner", "a learner needs a name, and a factory when it runs on features: " + descriptor.name);
+    std::vector<LearnerDescriptor>& all = learnerTable();
+    if (registry::findIn(all, descriptor.name))
+        throw ContractError("registerLearner", "the learner " + descriptor.name + " is already registered");
+    all.push_back(std::move(descriptor));
+}
+
+const std::vector<LearnerDescriptor>& learnerDescriptors() { return learnerTable(); }
+
+std::string learnerList(const std::function<bool(const LearnerDescriptor&)>& keep)
+{
+    std::vector<std::string> names;
+    for (const LearnerDescriptor& l : learnerDescriptors())
+        if (keep(l)) names.push_back(l.name);
+    return registry::joined(names, ", ", " or ");
 }
 
 const std::vector<EvaluationDescriptor>& evaluationDescriptors()
@@ -106,30 +97,11 @@ const std::vector<EvaluationDescriptor>& evaluationDescriptors()
 const LearnerDescriptor* findLearner(const std::string& name) { return registry::findIn(learnerDescriptors(), name); }
 const EvaluationDescriptor* findEvaluation(const std::string& name) { return registry::findIn(evaluationDescriptors(), name); }
 
-const LearnerDescriptor& learnerDescriptor(Learner id)
-{
-    for (const LearnerDescriptor& l : learnerDescriptors())
-        if (l.id == id) return l;
-    throw ContractError("learnerDescriptor", "no descriptor for a learner");
-}
-
 const EvaluationDescriptor& evaluationDescriptor(EvaluationKind id)
 {
     for (const EvaluationDescriptor& e : evaluationDescriptors())
         if (e.id == id) return e;
     throw ContractError("evaluationDescriptor", "no descriptor for an evaluation");
-}
-
-const char* toString(Learner learner)
-{
-    switch (learner) {
-    case Learner::Ridge: return "ridge";
-    case Learner::Svm: return "svm";
-    case Learner::Krr: return "krr";
-    case Learner::Blr: return "blr";
-    case Learner::Gp: return "gp";
-    }
-    return "learner";
 }
 
 const char* toString(Metric metric) { return metric == Metric::Rmse ? "rmse" : "accuracy"; }
@@ -144,14 +116,10 @@ const char* toString(EvaluationKind kind)
     return "evaluation";
 }
 
-Learner parseLearner(const std::string& name, const std::string& field)
+const LearnerDescriptor& parseLearner(const std::string& name, const std::string& field)
 {
-    if (const LearnerDescriptor* l = findLearner(name)) return l->id;
-    const auto& all = learnerDescriptors();
-    std::string list;
-    for (std::size_t i = 0; i < all.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
-    throw SpecError(field, "must be " + list, name);
+    if (const LearnerDescriptor* l = findLearner(name)) return *l;
+    throw SpecError(field, "must be " + learnerList([](const LearnerDescriptor&) { return true; }), name);
 }
 
 Metric parseMetric(const std::string& name, const std::string& field)

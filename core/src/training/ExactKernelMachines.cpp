@@ -268,11 +268,12 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
 {
     const auto t0 = ExactClock::now();
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
-    const Learner learner = parseLearner(config.learner);
-    if (learner != Learner::Krr && learner != Learner::Gp)
-        throw SpecError("learner", "exact:r=R is the kernel itself: its learners are krr and gp", config.learner);
+    const LearnerDescriptor& learner = parseLearner(config.learner);
+    if (!learner.onExactKernel)
+        throw SpecError("learner", "exact:r=R is the kernel itself: its learners are " +
+                                       learnerList([](const LearnerDescriptor& l) { return l.onExactKernel; }), config.learner);
     if (spec.centres > 0) {
-        if (learner == Learner::Gp)
+        if (learner.gaussianProcess)
             throw SpecError("learner", "gp's marginal likelihood needs the exact n x n solve: exact centres are for krr",
                             config.learner);
         return detail::trainExactFalkon(data, config, spec, progress);
@@ -322,7 +323,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
         };
         FoldResult& fr = done[f];
         Eigen::MatrixXd& F = decisions[f];
-        if (learner == Learner::Gp) {
+        if (learner.gaussianProcess) {
             const auto mean = exactMean(data, config.mean, s.train);  // fitted on the fold's training rows
             const TargetCoding coding = exactCoding(data, s.train, TargetCoding::Kind::OneHot, meanOf(mean));
             const Eigen::MatrixXd Y = exactTargets(data, coding, s.train, meanOf(mean));
@@ -415,7 +416,7 @@ TrainResult trainExact(const Dataset& data, const TrainConfig& config, const Pro
         } else if (!s.test.empty()) {
             maes.push_back(fr.mae);
         }
-        if (learner == Learner::Gp) evidences.push_back(fr.logEvidence);
+        if (learner.logEvidence) evidences.push_back(fr.logEvidence);
         scores.push_back(fr.score);
         r.folds.push_back(std::move(fr));
     }

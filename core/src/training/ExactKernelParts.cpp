@@ -104,7 +104,7 @@ void exactKrrAxes(const TrainConfig& config, std::vector<double>& multiples, std
         if (a.name == "median") multiples = a.values;
         if (a.name == "lambda") lambdas = a.values;
     }
-    if (trim(config.kernel).empty() && parseLearner(config.learner) == Learner::Krr) {
+    if (trim(config.kernel).empty() && !parseLearner(config.learner).gaussianProcess) {
         bool given = false;
         for (const ParamAxis& a : config.grid) given = given || a.name == "median";
         if (!given) multiples = {0.25, 0.5, 1.0, 2.0, 4.0};

@@ -6,13 +6,10 @@
 #include "orbit/training/ExactKernelMachines.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/kernels/BaseKernel.hpp"
-#include "orbit/learn/BayesianLinearRegression.hpp"
 #include "orbit/linalg/Gram.hpp"
 #include "orbit/kernels/OrbitDistances.hpp"
 #include "orbit/learn/FeatureKernel.hpp"
 #include "orbit/learn/GaussianProcess.hpp"
-#include "orbit/learn/LinearSvm.hpp"
-#include "orbit/learn/RidgeRegression.hpp"
 #include "orbit/linalg/ParallelCholesky.hpp"
 #include "orbit/models/ExactModel.hpp"
 #include "orbit/registry/Registry.hpp"
@@ -47,9 +44,10 @@ void setClassLabels(const Dataset& data, SavedModel& m)
 SavedModel trainedExactModel(const Dataset& data, const TrainConfig& config, const TrainResult& result, const Progress& progress)
 {
     const int r = exactSamplesOf(config.features);
-    const Learner learner = parseLearner(config.learner);
-    if (learner != Learner::Krr && learner != Learner::Gp)
-        throw SpecError("learner", "exact:r=R is the kernel itself: its learners are krr and gp", config.learner);
+    const LearnerDescriptor& learner = parseLearner(config.learner);
+    if (!learner.onExactKernel)
+        throw SpecError("learner", "exact:r=R is the kernel itself: its learners are " +
+                                       learnerList([](const LearnerDescriptor& l) { return l.onExactKernel; }), config.learner);
     const Split split = outerSplits(data, config).front();
     const ParamPoint& chosen = result.folds.front().chosen;
     if (!chosen.count("bandwidth")) throw ContractError("trainedModel", "an exact run's fold without its bandwidth");
@@ -65,7 +63,7 @@ SavedModel trainedExactModel(const Dataset& data, const TrainConfig& config, con
     m.map.shape = data.shape;
     m.map.contextSeed = m.map.fitSeed = m.orbitSeed = exactOrbitSeed(config.seed);
     m.dim = data.shape.dim();
-    m.learner = learner == Learner::Gp ? "gp" : "krr";
+    m.learner = learner.name;
     m.chosen = toString(chosen);
     m.kernel = k.spec();
     m.support = trainX;
@@ -85,12 +83,12 @@ SavedModel trainedExactModel(const Dataset& data, const TrainConfig& config, con
     Eigen::MatrixXd K;
     D.gram(k, all, all, K);
     reportProgress(progress, 0.6, "fitting " + m.learner);
-    const auto kind = learner == Learner::Gp ? TargetCoding::Kind::OneHot : TargetCoding::Kind::PlusMinusOne;
+    const auto kind = learner.gaussianProcess ? TargetCoding::Kind::OneHot : TargetCoding::Kind::PlusMinusOne;
     m.coding = data.isClassification() ? TargetCoding::classes(data.numClasses, kind)
                                        : TargetCoding::regression(select(data.targets, split.train));
     const Eigen::MatrixXd Y = data.isClassification() ? m.coding.encode(select(data.labels, split.train))
                                                       : m.coding.encode(select(data.targets, split.train));
-    if (learner == Learner::Gp) {
+    if (learner.gaussianProcess) {
         m.gpSignal = chosen.at("signal");
         m.gpNoise = chosen.at("noise");
         const GpFactor factor = factoriseGp(K, Y, m.gpSignal, m.gpNoise, k.spec() + " on " + config.features);
@@ -121,8 +119,10 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
         throw SpecError("mean", "a model with the composition mean is not saved yet: save one with the constant mean",
                         config.mean);
     if (isExactFeatures(config.features)) return trainedExactModel(data, config, result, progress);
-    const Learner learner = parseLearner(config.learner);
-    const bool krr = learnerDescriptor(learner).gaussianKernel;  // its bandwidth is on the features
+    const LearnerDescriptor& learner = parseLearner(config.learner);
+    const bool krr = learner.gaussianKernel;  // its bandwidth is on the features
+    if (!krr && !learner.fitModel)
+        throw SpecError("learner", config.learner + "'s models are not saved", config.learner);
     const Split split = outerSplits(data, config).front();
 
     // The map of the chosen point, as Trainer::features makes it.
@@ -160,7 +160,7 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
     m.trainRows = static_cast<std::int64_t>(split.train.size());
     m.trainedOn = data.source;
     m.targetUnit = data.targetUnit;
-    const double value = learnerDescriptor(learner).axis().empty() ? 0.0 : result.folds.front().chosen.at(learnerDescriptor(learner).axis());
+    const double value = learner.axis().empty() ? 0.0 : result.folds.front().chosen.at(learner.axis());
     if (krr) {
         // As train() fits it: the bandwidth on the features of every row, the Gaussian Gram of the
         // training rows' features, and the same solve (so the same dual weights).
@@ -180,37 +180,8 @@ SavedModel trainedModel(const Dataset& data, const TrainConfig& config, const Tr
                             formatNumber(value));
         m.dual = *dual;
         m.coding = c.coding;
-    } else if (learner == Learner::Svm) {
-        LinearSvm svm(value, 0.1, deriveSeed(config.seed, detail::kLearnerStream));
-        svm.fit(F, select(data.labels, split.train), data.numClasses, part(progress, 0.8, 1.0));
-        m.weights = svm.weights();
-        m.bias = svm.bias();
-        m.coding = TargetCoding::classes(data.numClasses);
-    } else if (learner == Learner::Ridge) {
-        RidgeRegression ridge(value);
-        if (data.isClassification()) ridge.fit(F, select(data.labels, split.train), data.numClasses);
-        else ridge.fit(F, select(data.targets, split.train));
-        m.weights = ridge.weights();
-        m.coding = ridge.coding();
     } else {
-        BayesianLinearRegression blr;
-        if (data.isClassification()) blr.fit(F, select(data.labels, split.train), data.numClasses);
-        else blr.fit(F, select(data.targets, split.train));
-        m.weights = blr.weights();
-        m.coding = blr.coding();
-        m.alpha = blr.alpha();
-        m.beta = blr.beta();
-        m.logEvidence = blr.logEvidence();
-        if (!data.isClassification()) {
-            // The posterior precision A = alpha I + beta F^T F of the coded targets, kept as its
-            // Cholesky factor: the predictive intervals of `predict` and the sweeps.
-            Eigen::MatrixXd A = m.beta * gramOfColumns(F);
-            A.diagonal().array() += m.alpha;
-            if (!choleskyInPlace(A))
-                throw SpecError("learner", "blr's posterior precision is not positive definite at alpha " +
-                                               formatNumber(m.alpha), config.features);
-            m.posteriorFactor = A.triangularView<Eigen::Lower>().toDenseMatrix().cast<float>();
-        }
+        learner.fitModel({data, F, split.train, value, deriveSeed(config.seed, detail::kLearnerStream), part(progress, 0.8, 1.0)}, m);
     }
     if (!krr && m.bias.size() == 0) m.bias = Eigen::VectorXd::Zero(m.weights.cols());
     setClassLabels(data, m);

@@ -71,11 +71,11 @@ public:
         learner_ = detail::makeTrainLearner(config.learner, data, deriveSeed(config.seed, detail::kLearnerStream),
                                             detail::RowPartition{&ranks, Eigen::Index(config.blockRows), &stages_},
                                             !classSpecs_.empty());
-        learnerKind_ = parseLearner(config.learner);
+        learnerKind_ = &parseLearner(config.learner);
         // krr's Gaussian acts on the map's output; a map that needs a base kernel (rf, irf, Nystrom,
         // kif) takes the configured kernel, never the grid's width, so without one it cannot run.
         const FeatureMapDescriptor* map = detail::firstMap(config.features);
-        if (learnerDescriptor(learnerKind_).gaussianKernel && map && map->usesBaseKernel && trim(config.kernel).empty())
+        if (learner().gaussianKernel && map && map->usesBaseKernel && trim(config.kernel).empty())
             throw SpecError("kernel",
                             "krr puts its Gaussian on the output of the feature map: give it the kernel's inputs as "
                             "features (raw or sorted), or give the " + map->name + " map a base kernel of its own",
@@ -156,7 +156,8 @@ private:
     ClassSpecs classSpecs_;
     StageCosts stages_;
     std::unique_ptr<TrainLearner> learner_;
-    Learner learnerKind_ = Learner::Ridge;
+    const LearnerDescriptor* learnerKind_ = nullptr;
+    const LearnerDescriptor& learner() const { return *learnerKind_; }
     ParamAxis learnerAxis_;
     std::vector<ParamPoint> featurePoints_;
     bool independent_ = false;
@@ -193,7 +194,7 @@ private:
 PointFeatures Trainer::features(const ParamPoint& p, std::size_t spec, const Indices* fitRows, const Stage& stage)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    const bool krr = learnerDescriptor(learnerKind_).gaussianKernel;  // the kernel acts on the features
+    const bool krr = learner().gaussianKernel;  // the kernel acts on the features
     std::string kernelSpec = config_.kernel;
     if (!krr) {
         if (const auto sigma = bandwidth(p, data_.X, false)) kernelSpec = formatSpec("gaussian", {{"sigma", roundedBandwidth(*sigma)}});
@@ -498,7 +499,7 @@ Trainer::Point Trainer::summarise(const GridScores& g, const std::vector<Split>&
     r.mean = mean(scores);
     r.stddev = standardDeviation(scores);
     if (!maes.empty()) r.mae = mean(maes);
-    if (learnerDescriptor(learnerKind_).logEvidence) r.logEvidence = mean(evidences);
+    if (learner().logEvidence) r.logEvidence = mean(evidences);
     return first;
 }
 
@@ -548,9 +549,9 @@ TrainResult trainClassFeatures(const Dataset& data, const TrainConfig& config, c
     if (!data.isClassification())
         throw SpecError("per-class", "needs class labels: regression targets have no classes to give distributions to",
                         data.source);
-    const Learner learner = parseLearner(config.learner);
-    if (learner != Learner::Ridge && learner != Learner::Svm)
-        throw SpecError("learner", "a per-class model with its own features per class is one-vs-rest ridge or svm (or blr)",
+    if (!parseLearner(config.learner).oneVsRest)
+        throw SpecError("learner", "a per-class model with its own features per class is one-vs-rest " +
+                                       learnerList([](const LearnerDescriptor& l) { return l.oneVsRest; }),
                         config.learner);
     if (trim(config.group).empty()) throw SpecError("group", "a per-class model needs a group for its distributions", "none");
     for (const ParamAxis& a : config.grid)

@@ -19,7 +19,7 @@ namespace orbit {
 namespace detail {
 namespace {
 
-std::string learnerAxisOf(const std::string& learner) { return learnerDescriptor(parseLearner(learner)).axis(); }
+std::string learnerAxisOf(const std::string& learner) { return parseLearner(learner).axis(); }
 
 std::string firstMapName(const std::string& features)
 {
@@ -36,7 +36,7 @@ bool usesBaseKernel(const std::string& features)
 
 bool needsKernel(const TrainConfig& c)
 {
-    return learnerDescriptor(parseLearner(c.learner)).gaussianKernel || usesBaseKernel(c.features);
+    return parseLearner(c.learner).gaussianKernel || usesBaseKernel(c.features);
 }
 
 bool isSecondLayerAxis(const std::string& name) { return name.rfind("rf2.", 0) == 0; }
@@ -165,7 +165,7 @@ void TrainConfig::validate() const
     const std::string own = learnerAxisOf(learner);
     // krr on a kernel feature map (a Gaussian hyperkernel on irf features, say): --kernel is the
     // map's base kernel and the median/bandwidth axes are the kernel ridge's width on the features.
-    const bool kernelOnFeatures = learnerDescriptor(parseLearner(learner)).gaussianKernel && usesBaseKernel(features);
+    const bool kernelOnFeatures = parseLearner(learner).gaussianKernel && usesBaseKernel(features);
     const KernelDescriptor& gaussian = *findKernel("gaussian");
     for (const ParamAxis& a : grid) {
         if (a.name.empty()) throw SpecError("grid", "an axis has no name");
@@ -177,7 +177,7 @@ void TrainConfig::validate() const
         if (isLearnerAxis(a.name) && a.name != own)
             throw SpecError(field, "is not a parameter of the " + learner + " learner", a.name);
         // The valid values of the axis: the learner's, the Gaussian kernel's, or the distribution's.
-        const ParamDescriptor* p = a.name == own ? &learnerDescriptor(parseLearner(learner)).parameters.front()
+        const ParamDescriptor* p = a.name == own ? &parseLearner(learner).parameters.front()
                                    : a.name == "median"    ? gaussian.parameter("median")
                                    : a.name == "bandwidth" ? gaussian.parameter("sigma")
                                    : isDistAxis(a.name)    ? distAxisParameter(*this, a.name)
@@ -208,7 +208,7 @@ std::vector<ParamAxis> defaultGrid(const TrainConfig& config)
         ParamAxis learner{own, {}};
         for (const ParamAxis& a : config.grid)
             if (a.name == own) learner = a;
-        if (learner.values.empty()) learner.values = learnerDescriptor(parseLearner(config.learner)).defaultAxis;
+        if (learner.values.empty()) learner.values = parseLearner(config.learner).defaultAxis;
         axes.push_back(learner);
     }
     return axes;

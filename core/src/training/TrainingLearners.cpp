@@ -531,28 +531,33 @@ private:
 
 } // namespace
 
+std::unique_ptr<TrainLearner> makeRidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows,
+                                               bool keepDecisions)
+{
+    return std::make_unique<RidgeLearner>(data, gaussianKernel, rows, keepDecisions);
+}
+
+std::unique_ptr<TrainLearner> makeSvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows,
+                                             bool keepDecisions)
+{
+    return std::make_unique<SvmLearner>(data, seed, rows, keepDecisions);
+}
+
+std::unique_ptr<TrainLearner> makeBlrLearner(const Dataset& data, const RowPartition& rows)
+{
+    return std::make_unique<BlrLearner>(data, rows);
+}
+
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
                                                const RowPartition& rows, bool keepDecisions)
 {
-    const Learner learner = parseLearner(name);
-    if (learnerDescriptor(learner).classesOnly && !data.isClassification()) {
-        std::vector<std::string> others;
-        for (const LearnerDescriptor& l : learnerDescriptors())
-            if (!l.classesOnly) others.push_back(l.name);
-        std::string list;
-        for (std::size_t i = 0; i < others.size(); ++i)
-            list += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i];
-        throw SpecError("learner", name + " needs class labels (use " + list + ")", name);
-    }
-    switch (learner) {
-    case Learner::Ridge: return std::make_unique<RidgeLearner>(data, false, rows, keepDecisions);
-    case Learner::Krr: return std::make_unique<RidgeLearner>(data, true, rows, false);
-    case Learner::Blr: return std::make_unique<BlrLearner>(data, rows);
-    case Learner::Svm: return std::make_unique<SvmLearner>(data, seed, rows, keepDecisions);
-    case Learner::Gp:
-        throw SpecError("learner", "gp is a Gaussian process on the exact invariant kernel: give it the features exact:r=R", "gp");
-    }
-    throw ContractError("makeTrainLearner", "no learner for " + name);
+    const LearnerDescriptor& learner = parseLearner(name);
+    if (learner.classesOnly && !data.isClassification())
+        throw SpecError("learner", name + " needs class labels (use " +
+                                       learnerList([](const LearnerDescriptor& l) { return !l.classesOnly; }) + ")", name);
+    if (!learner.make)
+        throw SpecError("learner", name + " runs on the exact invariant kernel only: give it the features exact:r=R", name);
+    return learner.make(LearnerArguments{data, seed, rows, keepDecisions, learner});
 }
 
 } // namespace orbit::detail

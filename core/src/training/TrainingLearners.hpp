@@ -1,5 +1,5 @@
 #pragma once
-// Private to Training.cpp (and TrainedModel.cpp, which refits a run's krr model): the learners of
+// Private to the core's training/ (and to a test library registering a learner, tests/toy): the learners of
 // `train`, each fitting on some dataset rows of a feature matrix and predicting others, for a whole
 // list of values of its own hyperparameter at once.
 #include "orbit/data/Dataset.hpp"
@@ -139,10 +139,19 @@ struct RowPartition {
     StageCosts* seconds = nullptr;
 };
 
-/// ridge | svm | krr | blr for `data` (labels or targets); SpecError("learner") otherwise. With
-/// keepDecisions, ridge and svm outcomes of classes also hold their decision values
-/// (Outcome::decisions).
+/// The registered learner `name` for `data` (labels or targets), built by its descriptor;
+/// SpecError("learner") for an unknown one, one that needs classes on targets, or one that does
+/// not run on features. With keepDecisions, one-vs-rest outcomes of classes also hold their
+/// decision values (Outcome::decisions).
 std::unique_ptr<TrainLearner> makeTrainLearner(const std::string& name, const Dataset& data, std::uint64_t seed,
                                                const RowPartition& rows, bool keepDecisions = false);
+
+/// The built-in learners' classes, for their registrations (RegisteredLearners.cpp): ridge on F,
+/// or with gaussianKernel kernel ridge with a Gaussian kernel on F; liblinear's SVM; blr.
+std::unique_ptr<TrainLearner> makeRidgeLearner(const Dataset& data, bool gaussianKernel, const RowPartition& rows,
+                                               bool keepDecisions);
+std::unique_ptr<TrainLearner> makeSvmLearner(const Dataset& data, std::uint64_t seed, const RowPartition& rows,
+                                             bool keepDecisions);
+std::unique_ptr<TrainLearner> makeBlrLearner(const Dataset& data, const RowPartition& rows);
 
 } // namespace orbit::detail

@@ -371,7 +371,7 @@ private slots:
             {with("bias", NpyArray::numbers({0.0})), "bias", "expected 10 entries"},
             {with("input_shape", NpyArray::integers({20, 20})), "input_shape", "3 values"},
             {with("input_kind", NpyArray::string("sounds")), "input_kind", "images, coulomb or vectors"},
-            {with("learner", NpyArray::string("lasso")), "learner", "ridge, blr, svm or krr"},
+            {with("learner", NpyArray::string("lasso")), "learner", "ridge, svm, krr or blr"},
             {with("learner", NpyArray::string("krr")), "format_version", "a krr model is version 2"},
             {with("coding", NpyArray::string("binary")), "coding", "plusminusone"},
             {with("map_features", NpyArray::string("warp:s=2")), "map_features", "unknown feature map"},

@@ -1,5 +1,5 @@
-// The registry builds what it describes (issue 45 item 3): every distribution, feature map and
-// kernel has its factory, a name is registered once, and what code needs to know about a built
+// The registry builds what it describes (issue 45 item 3): every distribution, feature map,
+// kernel, learner and group has its factory, a name is registered once, and what code needs to know about a built
 // object is asked of it (isHaar, a kernel family's distance), not read off its name. The test-only
 // toy distribution (tests/toy) is not linked here, so this program does not know it.
 #include "orbit/distributions/Distribution.hpp"
@@ -18,8 +18,9 @@ class TestRegistration : public QObject {
 private slots:
     void onlyAProgramThatLinksTheToyKnowsIt()
     {
-        // Registration, not the core, adds it (tests/toy's programs find it).
+        // Registration, not the core, adds them (tests/toy's programs find them).
         QVERIFY(!findDistribution("toyshift"));
+        QVERIFY(!findLearner("toymean"));
         QVERIFY(distributionParameters("toyshift", GroupKind::Translation).empty());
     }
 
@@ -68,6 +69,39 @@ private slots:
         // The invariance probe's plain maps are the registry's.
         for (const FeatureMapDescriptor& d : featureMapDescriptors())
             if (!d.plainMap.empty()) QVERIFY2(findFeatureMap(d.plainMap) && d.invariant, d.name.c_str());
+    }
+
+    void everyLearnerAndGroupIsBuiltByItsDescriptor()
+    {
+        for (const LearnerDescriptor& d : learnerDescriptors()) QVERIFY2(bool(d.make) == d.onFeatures, d.name.c_str());
+        LearnerDescriptor again = *findLearner("ridge");
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerLearner(again));
+        again.name = "ridge2";
+        again.make = nullptr;  // it runs on features: it needs its factory
+        QVERIFY_THROWS_EXCEPTION(ContractError, registerLearner(again));
+        QVERIFY(!findLearner("ridge2"));
+        // What the code asks a learner instead of its name (each flag held by the learners it says).
+        const auto holders = [](bool LearnerDescriptor::*flag) {
+            return learnerList([flag](const LearnerDescriptor& l) { return l.*flag; });
+        };
+        QCOMPARE(holders(&LearnerDescriptor::oneVsRest), std::string("ridge or svm"));
+        QCOMPARE(holders(&LearnerDescriptor::onExactKernel), std::string("krr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::dualWeights), std::string("krr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::posterior), std::string("blr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::logEvidence), std::string("blr or gp"));
+        QCOMPARE(holders(&LearnerDescriptor::perClassEvidence), std::string("blr"));
+        QCOMPARE(holders(&LearnerDescriptor::gaussianProcess), std::string("gp"));
+        QCOMPARE(holders(&LearnerDescriptor::onFeatures), std::string("ridge, svm, krr or blr"));
+        for (const GroupDescriptor& g : groupDescriptors()) {
+            QVERIFY2(g.make, g.name.c_str());
+            // The editor's rows are the required parameters: cyclic's n, orthogonal's k.
+            std::vector<std::string> rows;
+            for (const ParamDescriptor* p : g.editorParameters()) rows.push_back(p->key);
+            QCOMPARE(rows, g.name == "cyclic" ? std::vector<std::string>{"n"}
+                           : g.name == "orthogonal" ? std::vector<std::string>{"k"} : std::vector<std::string>{});
+            QCOMPARE(g.isProduct(), g.name == "affine");
+        }
+        QCOMPARE(makeGroup("orthogonal:k=3", Shape{4, 1, 1}, 5)->spec(), std::string("orthogonal:k=3"));
     }
 };
 

@@ -28,8 +28,8 @@ SessionState unusualSession()
     s.selectedIndex = 4242;
     s.embeddingInputs = {3, 1, 4, 1, 5};
     s.orbit.group = "affine";
-    s.orbit.cyclicN = 7;
-    s.orbit.orthogonalK = 33;
+    s.orbit.groupValues["cyclic.n"] = 7;
+    s.orbit.groupValues["orthogonal.k"] = 33;
     s.orbit.dist = {"noisysort", {{"kappa", 2.5}, {"a", 0.25}, {"sigma", 3.75}, {"mu", -0.5}}};
     s.orbit.factorDists.at("rotation") = {"uniform", {{"kappa", 0.125}, {"a", 1.0625}, {"sigma", 9.0}, {"mu", 0.0}}};
     s.orbit.factorDists.at("translation") = {"gaussian", {{"kappa", 1.0}, {"a", 0.5}, {"sigma", 2.125}, {"mu", 0.0}}};

@@ -84,9 +84,9 @@ CliCommand learnCommand(const SessionState& s, const CommandContext& c)
         learn += (learn.empty() ? "" : ",") + name;
     CliCommand cmd{{"learn", "--data", dataPath(s)}, true};
     addSubset(cmd.args, t.subset, c);
-    const bool gp = t.learnLearner == "gp";  // the exact GP's marginal likelihood (LocalityPane's learner choice)
+    const bool gp = isGaussianProcess(t.learnLearner);  // the exact GP's marginal likelihood (LocalityPane's learner choice)
     if (gp) {
-        add(cmd.args, {"--learner", "gp"});
+        add(cmd.args, {"--learner", t.learnLearner});
         cmd.scalesOut = false;  // the exact GP learn runs in one process
     }
     add(cmd.args, {"--features", gp ? learnExactFeatureSpec(t) : learnFeatureSpec(t), "--group", s.orbit.groupSpec(),

@@ -1,5 +1,6 @@
 #include "state/workers/LocalityTask.hpp"
 
+#include "state/TrainingSettings.hpp"
 #include "state/workers/TrainingTask.hpp"
 
 #include "orbit/evaluation/Metrics.hpp"
@@ -59,7 +60,7 @@ Task makeLocalityTask(LocalityRequest request)
         auto result = std::make_shared<LocalityResult>();
         result->request = request;
         result->samples = data.count();
-        if (request.learner == "gp") {
+        if (isGaussianProcess(request.learner)) {
             orbit::EvidencePoint best;
             int index = 0;
             result->exact = orbit::learnExactGp(data, request.config, kGpInnerEvaluations, kGpScan,

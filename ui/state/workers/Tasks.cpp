@@ -119,7 +119,7 @@ Task makeDensityTask(DensityRequest request)
         auto result = std::make_shared<DensityResult>();
         result->request = request;
         const OrbitSettings& s = request.settings;
-        const bool affine = s.group == "affine";
+        const bool affine = s.isProduct();
         const std::string groupSpec = affine ? request.factor : s.groupSpec();
         const orbit::Shape shape = request.dataset ? request.dataset->shape : orbit::Shape{28, 28, 1};
         const auto group = orbit::makeGroup(groupSpec, shape, s.seed);

@@ -21,7 +21,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <tuple>
 
 namespace orbitui {
 
@@ -29,7 +28,8 @@ namespace {
 
 QString factorTitle(const std::string& group, const std::string& factor)
 {
-    if (group != "affine")
+    const orbit::GroupDescriptor* g = orbit::findGroup(group);
+    if (!g || !g->isProduct())
         return QObject::tr("Distribution over the group");
     return QObject::tr("%1 factor").arg(groupDisplayName(factor));
 }
@@ -38,7 +38,7 @@ QString factorTitle(const std::string& group, const std::string& factor)
 
 DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* parent)
     : QWidget(parent), state_(state), compact_(compact), group_(new QComboBox), groupDescription_(new QLabel),
-      cyclicN_(new QSpinBox), orthogonalK_(new QSpinBox), factorsHost_(new QWidget),
+      factorsHost_(new QWidget),
       factorsLayout_(new QVBoxLayout(factorsHost_)),
       r_(new ParameterControl(tr("r (copies)"), 1, 1000, 1, 1000, true, 0,
                               tr("r is the number of group elements drawn per input: the orbit gallery shows r "
@@ -58,10 +58,12 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
     groupDescription_->setWordWrap(true);
     groupDescription_->setVisible(!compact);
     groupDescription_->setStyleSheet("color: #444;");
-    // The group's integer parameters: their ranges and docs are the registry's.
-    for (auto [box, group, key] : {std::tuple{cyclicN_, "cyclic", "n"}, std::tuple{orthogonalK_, "orthogonal", "k"}}) {
-        const orbit::ParamDescriptor& p = *orbit::findGroup(group)->parameter(key);
-        box->setObjectName(QStringLiteral("%1.%2").arg(group, key));
+    // The groups' integer parameters: their labels, ranges and docs are the registry's.
+    for (const auto& [group, param] : groupEditorParameters()) {
+        const orbit::ParamDescriptor& p = *param;
+        auto* box = new QSpinBox;
+        groupParameters_.push_back({group, p.key, box});
+        box->setObjectName(QString::fromStdString(group + "." + p.key));
         box->setRange(static_cast<int>(p.minimum), static_cast<int>(p.maximum));
         box->setToolTip(QStringLiteral("%1: %2 (%3)")
                             .arg(QString::fromStdString(p.key), QString::fromStdString(p.doc),
@@ -75,8 +77,10 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
     auto* groupForm = new QFormLayout(groupBox);
     groupForm->addRow(tr("Group"), group_);
     groupForm->addRow(groupDescription_);
-    groupForm->addRow(tr("n"), cyclicN_);
-    groupForm->addRow(tr("k"), orthogonalK_);
+    for (const auto& [group, key, box] : groupParameters_) {
+        const orbit::ParamDescriptor& p = *orbit::findGroup(group)->parameter(key);
+        groupForm->addRow(QString::fromStdString(p.label.empty() ? p.key : p.label), box);
+    }
 
     auto* sampling = new QGroupBox(tr("Sampling"));
     auto* samplingForm = new QFormLayout(sampling);
@@ -98,16 +102,16 @@ DistributionEditor::DistributionEditor(LabState* state, bool compact, QWidget* p
             if (s.group == g)
                 return;
             s.group = g;
-            if (g != "affine") {  // pick a distribution the new group accepts
+            if (!s.isProduct()) {  // pick a distribution the new group accepts
                 const auto valid = validDistributions(s.groupSpec());
                 if (!valid.empty() && std::find(valid.begin(), valid.end(), s.dist.name) == valid.end())
                     s.dist.choose(valid.front(), s.factorKind(g));
             }
         });
     });
-    connect(cyclicN_, &QSpinBox::valueChanged, this, [this](int n) { edit([n](OrbitSettings& s) { s.cyclicN = n; }); });
-    connect(orthogonalK_, &QSpinBox::valueChanged, this,
-            [this](int k) { edit([k](OrbitSettings& s) { s.orthogonalK = k; }); });
+    for (const auto& [group, key, box] : groupParameters_)
+        connect(box, &QSpinBox::valueChanged, this,
+                [this, name = group + "." + key](int v) { edit([&](OrbitSettings& s) { s.groupValues[name] = v; }); });
     connect(r_, &ParameterControl::valueChanged, this,
             [this](double r) { edit([r](OrbitSettings& s) { s.r = static_cast<int>(std::lround(r)); }); });
     connect(seed_, &QLineEdit::editingFinished, this, [this] {
@@ -172,11 +176,10 @@ void DistributionEditor::rebuild()
         group_->setCurrentIndex(group_->findData(QString::fromStdString(s.group)));
     }
     groupDescription_->setText(describeGroup(s.group));
-    cyclicN_->setVisible(s.group == "cyclic");
-    orthogonalK_->setVisible(s.group == "orthogonal");
-    if (auto* form = qobject_cast<QFormLayout*>(cyclicN_->parentWidget()->layout())) {
-        form->setRowVisible(cyclicN_, s.group == "cyclic");
-        form->setRowVisible(orthogonalK_, s.group == "orthogonal");
+    for (const auto& [group, key, box] : groupParameters_) {
+        box->setVisible(s.group == group);
+        if (auto* form = qobject_cast<QFormLayout*>(box->parentWidget()->layout()))
+            form->setRowVisible(box, s.group == group);
     }
 
     // Factor boxes: one per factor of the group.
@@ -194,7 +197,7 @@ void DistributionEditor::rebuild()
         auto* layout = new QVBoxLayout(box);
         fc.dist = new QComboBox;
         fc.dist->setToolTip(tr("The distribution q over the group: how local the invariance is."));
-        const std::string groupSpec = s.group == "affine" ? factor : s.groupSpec();
+        const std::string groupSpec = s.isProduct() ? factor : s.groupSpec();
         std::vector<std::string> names = validDistributions(groupSpec);
         const std::string current = s.factor(factor).name;
         if (std::find(names.begin(), names.end(), current) == names.end())
@@ -210,7 +213,7 @@ void DistributionEditor::rebuild()
         fc.description->setStyleSheet("color: #444;");
         fc.description->setVisible(!compact_);
         layout->addWidget(fc.description);
-        const std::string paramGroup = s.group == "affine" ? factor : s.group;
+        const std::string paramGroup = s.isProduct() ? factor : s.group;
         for (const ParameterInfo& info : parametersOf(current, paramGroup)) {
             auto* control = new ParameterControl(info);
             control->setObjectName(fc.factor + "/" + info.key);
@@ -249,10 +252,9 @@ void DistributionEditor::refreshValues()
         return;
     }
     const OrbitSettings& s = state_->orbitSettings();
-    {
-        const QSignalBlocker b1(cyclicN_), b2(orthogonalK_);
-        cyclicN_->setValue(s.cyclicN);
-        orthogonalK_->setValue(s.orthogonalK);
+    for (const auto& [group, key, box] : groupParameters_) {
+        const QSignalBlocker block(box);
+        box->setValue(s.groupValue(group, key));
     }
     r_->setValue(s.r);
     if (!seed_->hasFocus())
@@ -276,8 +278,8 @@ void DistributionEditor::refreshValues()
 void DistributionEditor::registerFields(FieldHighlight* fields)
 {
     fields->add("group", group_);
-    fields->add("group cyclic.n", cyclicN_);
-    fields->add("group orthogonal.k", orthogonalK_);
+    for (const auto& [group, key, box] : groupParameters_)  // "group cyclic.n", as the core's errors name it
+        fields->add(QString::fromStdString("group " + group + "." + key), box);
     fields->add("r", r_);
     // The factor controls are rebuilt with the group: looked up when an error names them.
     fields->add("distribution", [this](const QString& field) -> QWidget* {

@@ -69,8 +69,13 @@ private:
     QString builtKey_;
     QComboBox* group_;
     QLabel* groupDescription_;
-    QSpinBox* cyclicN_;
-    QSpinBox* orthogonalK_;
+    /// One spin box per editor parameter of every group (groupEditorParameters: cyclic's n,
+    /// orthogonal's k), shown while its group is chosen.
+    struct GroupParameterBox {
+        std::string group, key;
+        QSpinBox* box;
+    };
+    std::vector<GroupParameterBox> groupParameters_;
     QWidget* factorsHost_;
     QVBoxLayout* factorsLayout_;
     std::vector<FactorControls> factors_;

@@ -159,10 +159,8 @@ void GroupPanel::draw(std::shared_ptr<const DensityResult> r)
                                           .arg(r->request.samples)
                                           .arg(s.seed));
     chartBox_->setNote(r->note);
-    if (r->request.settings.group == "permutation")
-        axisY_->setTitleText(tr("fraction of draws"));
-    else
-        axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
+    // No distribution on permutations has a density: their atoms moved are counted.
+    axisY_->setTitleText(r->hasDensity ? tr("probability density") : tr("fraction of draws"));
     ++draws_;
     last_ = r;
 }

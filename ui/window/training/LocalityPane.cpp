@@ -3,6 +3,7 @@
 #include "render/ParameterLabels.hpp"
 
 #include "state/LabState.hpp"
+#include "state/TrainingSettings.hpp"
 #include "state/workers/LocalityTask.hpp"
 #include "window/training/LocalityView.hpp"
 #include "window/training/PerClassView.hpp"
@@ -240,7 +241,7 @@ std::string LocalityPane::learner() const { return learner_->currentData().toStr
 
 void LocalityPane::updateLearnerChoices()
 {
-    const bool blr = learner() != "gp";
+    const bool blr = !isGaussianProcess(learner());
     for (QWidget* w : std::initializer_list<QWidget*>{perInput_, perClass_, landscape_})
         w->setEnabled(blr);
 }
@@ -327,7 +328,7 @@ void LocalityPane::start(const TrainingSettings& training)
     request.subset = std::size_t(std::max(0, training.subset));
     orbit::LocalityConfig& c = request.config;
     request.learner = learner();
-    const bool gp = request.learner == "gp";
+    const bool gp = isGaussianProcess(request.learner);
     // Own samples per input unless the spec already says how the average is taken.
     TrainingSettings perInput = training;
     perInput.learnPerInput = perInput_->isChecked();
@@ -437,7 +438,7 @@ void LocalityPane::showRestored()
 
 bool LocalityPane::sameParameters(const OrbitSettings& a, const OrbitSettings& b)
 {
-    if (a.group != b.group || a.cyclicN != b.cyclicN || a.orthogonalK != b.orthogonalK)
+    if (a.group != b.group || a.groupValues != b.groupValues)
         return false;
     for (const std::string& f : a.factors())
         if (a.factor(f).name != b.factor(f).name)
@@ -532,7 +533,7 @@ void LocalityPane::onStep(const LocalityStep& step)
     best_ = step.best.params;
     bestEvidence_ = step.best.logEvidence;
     applyValues(step.point.params);  // the sliders, the density and the orbits follow the optimiser
-    summary_->setText((learner() == "gp" ? tr("Learning by the GP, value %1 of at most %2 (%3): %4, log marginal "
+    summary_->setText((isGaussianProcess(learner()) ? tr("Learning by the GP, value %1 of at most %2 (%3): %4, log marginal "
                                               "likelihood %5.\nBest so far: %6, log marginal likelihood %7.")
                                          : tr("Learning, evaluation %1 of at most %2 (%3): %4, log evidence %5.\nBest so "
                                               "far: %6, log evidence %7."))

@@ -322,7 +322,7 @@ void TrainingForm::updateEnabled()
     const std::string spec = spec_->text().trimmed().toStdString();
     const bool kernelUsed = usesGaussianKernel(spec, learner ? learner->name : std::string());
     kernel_->setEnabled(kernelUsed);
-    medians_->setEnabled(kernelUsed && kernel_->usesMedian() && !(learner && learner->exactKernel));
+    medians_->setEnabled(kernelUsed && kernel_->usesMedian() && !(learner && learner->gaussianProcess));
     const orbit::EvaluationKind eval = evaluationOf(eval_->currentData().toString());
     holdout_->setEnabled(eval == orbit::EvaluationKind::HoldOut);
     k_->setEnabled(eval == orbit::EvaluationKind::KFold);

@@ -459,7 +459,7 @@ void TrainingPanel::draw(std::shared_ptr<const TrainingResult> result)
                                                             QString::fromStdString(q.config.dist).toHtmlEscaped()))
                           .arg(QString::fromStdString(q.config.learner), durationText(r.seconds)));
     const orbit::LearnerDescriptor* learner = orbit::findLearner(q.config.learner);
-    if (result->curve.x.size() < 2 && !(learner && learner->exactKernel))  // the GP fits its own: no grid
+    if (result->curve.x.size() < 2 && !(learner && learner->gaussianProcess))  // the GP fits its own: no grid
         summary_->setText(summary_->text() +
                           tr("<br><i>One grid point only, so no score curve: list several values of λ, C or the "
                              "bandwidth, or sweep a distribution parameter.</i>"));

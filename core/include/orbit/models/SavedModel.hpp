@@ -18,6 +18,8 @@
 
 namespace orbit {
 
+struct LearnerDescriptor;
+
 /// Everything that rebuilds a fitted feature map bit for bit: makeFeatureMap(features) in the
 /// context of (kind, shape, group, dist, kernel) made with contextSeed, then fit(fitRows, fitSeed).
 /// The kernel is stored with its bandwidth resolved ("gaussian:sigma=3.25", never the median rule),
@@ -138,8 +140,14 @@ struct SavedModel {
     MatrixXfR posteriorFactor;
 
     bool isExact() const;
-    bool isKernelRidge() const { return learner == "krr"; }
-    bool isGaussianProcess() const { return learner == "gp"; }
+    /// The registered learner it names, or null for a name the registry does not know.
+    const LearnerDescriptor* learnerInfo() const;
+    /// Its learner keeps support rows and dual weights (krr, gp; LearnerDescriptor::dualWeights).
+    bool hasSupport() const;
+    /// A dual model on features (krr's Gaussian kernel on the map's output): not exact, hasSupport().
+    bool isKernelRidge() const { return !isExact() && hasSupport(); }
+    /// Its learner is a Gaussian process (gp): signal and noise variances, LearnerDescriptor::gaussianProcess.
+    bool isGaussianProcess() const;
     bool hasPosterior() const { return posteriorFactor.size() > 0; }
     /// The format_version of its file: kPosteriorVersion with a posterior, else 1,
     /// kKernelRidgeVersion for krr on features, kExactVersion for the exact kernel machines (the

@@ -7,8 +7,10 @@
 #include "orbit/data/Dataset.hpp"
 #include "orbit/registry/GroupKinds.hpp"
 #include "orbit/registry/Parameters.hpp"
+#include "orbit/util/Progress.hpp"
 #include "orbit/util/Spec.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -20,6 +22,7 @@ namespace orbit {
 
 class BaseKernel;
 class Distribution;
+class Group;
 class FeatureMap;
 struct FeatureContext;
 
@@ -46,12 +49,24 @@ struct SpecDescriptor {
     virtual std::string synopsis(bool withOptional = false) const;
 };
 
-/// A transformation group (makeGroup).
+/// A transformation group: what it is and how to build it (makeGroup calls `make`).
 struct GroupDescriptor : SpecDescriptor {
+    /// Builds it from a spec whose keys checkSpecKeys accepted, for samples of `shape` (0 x 0 x 0
+    /// when unknown) with `seed` for what it draws (the orthogonal set's matrices).
+    using Factory = std::function<std::shared_ptr<const Group>(const Spec&, const GroupDescriptor&, const Shape& shape,
+                                                               std::uint64_t seed)>;
     GroupKind kind = GroupKind::Rotation;
     std::vector<DataKind> dataKinds;   ///< the kinds of samples it acts on
-    std::vector<GroupKind> factors;    ///< affine: its factor groups in spec order; else empty
+    /// A product of factor groups, each with its own distribution (affine: rotation, translation,
+    /// scale, in spec order); empty for a group with one distribution.
+    std::vector<GroupKind> factors;
     int maxDimension = 0;              ///< > 0: samples of at most this many values (orthogonal set)
+    Factory make;
+
+    bool isProduct() const { return !factors.empty(); }
+    /// The parameters a user sets beside the group's name (the required ones: cyclic's n,
+    /// orthogonal's k), in spec order; the editor shows one row each with its label and range.
+    std::vector<const ParamDescriptor*> editorParameters() const;
 
     bool appliesTo(DataKind kind) const;
     /// appliesTo(kind), a positive sample dimension within maxDimension. (Whether n divides d for
@@ -114,6 +129,11 @@ struct FeatureMapDescriptor : SpecDescriptor {
     bool foldsCoulomb = true;     ///< folds symmetric Coulomb inputs onto one triangle (Nystrom and GICDF keep them whole)
     bool secondLayer = false;     ///< rf2: appended to a first map as `...+rf2:s=S2`
     std::string plainMap;         ///< an invariant map's counterpart without the group (irf: rf), for the invariance probe
+    /// The panels' presets (a size S and r): its size parameter is S / presetFeaturesPerSize (gicdf's
+    /// m (2 bins + 1) features: 21 at the presets' 10 bins), and presetValues set its other
+    /// parameters ({"bins", "10"}, {"span", "auto"}; kif: {"eta", "mean"}).
+    int presetFeaturesPerSize = 1;
+    std::vector<std::pair<std::string, std::string>> presetValues;
 };
 
 /// Adds a feature map to featureMapDescriptors(), after the built-in ones (registerDistribution's
@@ -140,24 +160,73 @@ struct KernelRegistration {
     explicit KernelRegistration(KernelDescriptor descriptor) { registerKernel(std::move(descriptor)); }
 };
 
-/// The learners of `train`.
-enum class Learner { Ridge, Svm, Krr, Blr, Gp };
 /// The score of a fold: accuracy for classes, RMSE for regression targets.
 enum class Metric { Accuracy, Rmse };
 /// The outer evaluation of `train`: one hold-out split, K seeded folds, or the dataset's own folds.
 enum class EvaluationKind { HoldOut, KFold, Folds };
 
-/// A learner; `parameters` holds its grid axis (`lambda`, `C`; none for blr).
+namespace detail {
+class TrainLearner;
+struct RowPartition;
+} // namespace detail
+struct SavedModel;
+struct LearnerDescriptor;
+
+/// What a learner's fold factory is given (training/TrainingLearners.hpp holds the interface).
+struct LearnerArguments {
+    const Dataset& data;
+    std::uint64_t seed;                   ///< the run's learner stream (liblinear's seed)
+    const detail::RowPartition& rows;
+    bool keepDecisions;                   ///< keep the test rows' decision values (one-vs-rest per-class runs)
+    const LearnerDescriptor& descriptor;  ///< the descriptor it was found under
+};
+
+/// What a learner's model factory is given: the features of the first split's training rows
+/// (row i of F is dataset row train[i]), the chosen value of its axis (0 without one) and the
+/// model to fill: weights and bias (or, for a dual learner, support rows, dual weights and
+/// kernel), coding, and what else it keeps (blr's precisions and posterior).
+struct LearnerModelArguments {
+    const Dataset& data;
+    const MatrixXfR& F;
+    const std::vector<std::size_t>& train;
+    double value;
+    std::uint64_t seed;
+    const Progress& progress;
+};
+
+/// A learner of `train`: what it is, what it needs and how to build it; `parameters` holds its
+/// grid axis (`lambda`, `C`; none for blr). What code needs to know about a learner is asked here,
+/// never read off its name.
 struct LearnerDescriptor : SpecDescriptor {
-    Learner id = Learner::Ridge;
+    using Factory = std::function<std::unique_ptr<detail::TrainLearner>(const LearnerArguments&)>;
+    using ModelFactory = std::function<void(const LearnerModelArguments&, SavedModel&)>;
     std::vector<double> defaultAxis;  ///< the axis values a run tries when the grid gives none
     bool classesOnly = false;         ///< needs class labels (svm)
-    bool logEvidence = false;         ///< reports the log evidence (blr)
+    bool logEvidence = false;         ///< reports the log evidence (blr, gp): `learn` and `evidence` take it
     bool gaussianKernel = false;      ///< a Gaussian kernel on its inputs (krr): the `median` axis applies
-    bool exactKernel = false;         ///< works on the exact invariant kernel only (gp: --features exact:r=R)
+    bool gaussianProcess = false;     ///< a Gaussian process (gp): its bandwidth, signal and noise maximise the
+                                      ///< marginal likelihood (no grid), one-hot class codes, the exact n x n solve
+    bool onFeatures = true;           ///< runs on the output of a feature map (all but gp)
+    bool onExactKernel = false;       ///< runs on the exact invariant kernel, `--features exact:r=R` (krr, gp)
+    bool dualWeights = false;         ///< its model keeps support rows and dual weights (krr, gp), not weights
+    bool oneVsRest = false;           ///< each class a ±1 problem of its own columns (ridge, svm): per-class features apply
+    bool perClassEvidence = false;    ///< with per-class distributions, each class its own precisions (blr)
+    bool posterior = false;           ///< regression: its model keeps a posterior for predictive intervals (blr, gp)
+    Factory make;                     ///< the fold learner on features; unset when !onFeatures
+    ModelFactory fitModel;            ///< fits the saved model on features; unset: its models are not saved
     /// The grid axis name, or empty.
     std::string axis() const { return parameters.empty() ? std::string() : parameters.front().key; }
 };
+
+/// Adds a learner to learnerDescriptors(), after the built-in ones (registerDistribution's rules:
+/// a new name, and a factory when it runs on features; call it before the registry is read).
+void registerLearner(LearnerDescriptor descriptor);
+/// Registers a learner at static initialisation (DistributionRegistration's pattern).
+struct LearnerRegistration {
+    explicit LearnerRegistration(LearnerDescriptor descriptor) { registerLearner(std::move(descriptor)); }
+};
+/// "a, b or c": the names of the learners `keep` accepts, in registry order.
+std::string learnerList(const std::function<bool(const LearnerDescriptor&)>& keep);
 
 /// An evaluation. Its spec is positional: `holdout:FRAC`, `kfold:K`, `folds`; `parameters` holds
 /// the one value it takes, if any.
@@ -183,7 +252,6 @@ const LearnerDescriptor* findLearner(const std::string& name);
 const EvaluationDescriptor* findEvaluation(const std::string& name);
 
 const GroupDescriptor& groupDescriptor(GroupKind kind);
-const LearnerDescriptor& learnerDescriptor(Learner learner);
 const EvaluationDescriptor& evaluationDescriptor(EvaluationKind kind);
 /// The distributions that apply to a (factor) group of this kind, in registry order.
 std::vector<const DistributionDescriptor*> distributionsFor(GroupKind kind);
@@ -200,11 +268,10 @@ std::string synopsisList(const std::vector<D>& descriptors)
     return synopsisList(all);
 }
 
-const char* toString(Learner learner);
 const char* toString(Metric metric);
 const char* toString(EvaluationKind kind);
 /// The learner named `name`; SpecError(field, "must be ridge, svm, krr, blr or gp", name) otherwise.
-Learner parseLearner(const std::string& name, const std::string& field = "learner");
+const LearnerDescriptor& parseLearner(const std::string& name, const std::string& field = "learner");
 /// The metric named `name` ("accuracy", "rmse"); SpecError(field) otherwise.
 Metric parseMetric(const std::string& name, const std::string& field = "metric");
 /// Accuracy for labelled classes, RMSE for regression targets.

@@ -228,8 +228,9 @@ private slots:
     {
         LabState state;
         DistributionEditor editor(&state, false);
-        auto* cyclicN = editor.findChildren<QSpinBox*>().at(0);
-        auto* orthogonalK = editor.findChildren<QSpinBox*>().at(1);
+        auto* cyclicN = editor.findChild<QSpinBox*>("cyclic.n");
+        auto* orthogonalK = editor.findChild<QSpinBox*>("orthogonal.k");
+        QVERIFY(cyclicN && orthogonalK);
         QCOMPARE(double(cyclicN->maximum()), orbit::findGroup("cyclic")->parameter("n")->maximum);
         QCOMPARE(double(orthogonalK->maximum()), orbit::findGroup("orthogonal")->parameter("k")->maximum);
         ParameterControl* kappa = editor.parameterControl("rotation", "kappa");

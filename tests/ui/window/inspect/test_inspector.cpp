@@ -265,7 +265,7 @@ private slots:
         QVERIFY(!inspector.progress()->isVisible());
         OrbitSettings s = w.state()->orbitSettings();
         s.group = "orthogonal";
-        s.orthogonalK = 6000;
+        s.groupValues["orthogonal.k"] = 6000;
         s.dist = DistributionParams::of("haar", orbit::GroupKind::Orthogonal);
         inspector.showSample(w.state()->dataset(), s, 7, "a test");
         QVERIFY(!inspector.isIdle());

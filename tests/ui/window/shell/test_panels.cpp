@@ -337,7 +337,7 @@ private slots:
         // 6000 Haar-random matrices of the digits' dimension: minutes of drawing if nobody stops it.
         OrbitSettings s = w.state()->orbitSettings();
         s.group = "orthogonal";
-        s.orthogonalK = 6000;
+        s.groupValues["orthogonal.k"] = 6000;
         s.dist = DistributionParams::of("haar", orbit::GroupKind::Orthogonal);
         QSignalSpy status(orbits, &Panel::statusMessage);
         w.state()->setOrbitSettings(s);
