@@ -181,6 +181,7 @@ std::vector<FeatureMapDescriptor> builtinFeatureMaps()
                                               norm, gicdfSpan(s, d));
         });
     gicdf.invariant = gicdf.seedOnlyFit = true;
+    gicdf.fitReadsRowsWith = {{"span", "auto"}, {"norm", "max"}};  // the measured range, the largest norm
     gicdf.foldsCoulomb = false;
     gicdf.presetFeaturesPerSize = 21;  // 2 bins + 1 at the presets' 10 bins, over measured thresholds
     gicdf.presetValues = {{"bins", "10"}, {"span", "auto"}};

@@ -129,8 +129,7 @@ bool fitReadsRows(const std::string& features)
     const Spec first = parseSpec(parts.front(), "features");
     const FeatureMapDescriptor* d = findFeatureMap(first.name);
     if (!d) throw SpecError("features", "unknown feature map", first.name);
-    if (!d->seedOnlyFit) return true;
-    if (first.name == "gicdf" && (first.text("span", "") == "auto" || first.text("norm", "each") == "max")) return true;
+    if (d->fitReadsRows(first)) return true;
     return parts.size() > 1 && !parseSpec(parts[1], "features").has("sigma");
 }
 

@@ -20,6 +20,14 @@ std::vector<FeatureMapDescriptor>& featureMapTable()
 
 } // namespace
 
+bool FeatureMapDescriptor::fitReadsRows(const Spec& spec) const
+{
+    if (!seedOnlyFit) return true;
+    for (const auto& [key, value] : fitReadsRowsWith)
+        if (spec.has(key) && spec.text(key, "") == value) return true;
+    return false;
+}
+
 void registerFeatureMap(FeatureMapDescriptor descriptor)
 {
     if (descriptor.name.empty() || (!descriptor.make && !descriptor.secondLayer))

@@ -60,7 +60,7 @@ bool isDataIndependent(const std::string& features)
 {
     const FeatureMapDescriptor* d = firstMap(features);
     const auto parts = split(features, '+');
-    if (!d || !d->seedOnlyFit) return false;
+    if (!d || d->fitReadsRows(parseSpec(parts.front(), "features"))) return false;
     if (parts.size() == 1) return true;
     return parseSpec(parts[1], "features").has("sigma");  // rf2 with median looks at the data
 }

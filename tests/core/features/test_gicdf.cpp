@@ -1,6 +1,8 @@
 // GICDF features (Mroueh et al.): invariance under the whole finite group, the norm options, the
 // measured threshold range and the counts of the definition on every pooling path.
 #include "orbit/features/GicdfMap.hpp"
+#include "orbit/evaluation/Splits.hpp"
+#include "orbit/training/Training.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "FeatureTestData.hpp"
@@ -142,6 +144,31 @@ private slots:
                 }
         }
         QVERIFY2(mismatches <= entries / 1000, qPrintable(QString::number(mismatches)));
+    }
+
+    // span=auto and norm=max measure the rows they are fitted on, so a training run fits them on
+    // each split's training rows: noise put in the test rows leaves the fold's log evidence (on its
+    // training part) the same bits; span=1.1 reads no row at all.
+    void aRunMeasuresTheSpanOnTrainingRowsOnly()
+    {
+        Dataset d = digits();
+        TrainConfig c;
+        c.group = "rotation";
+        c.dist = "vonmises:kappa=2";
+        c.learner = "blr";
+        c.eval = "holdout:0.25";
+        c.seed = 4;
+        const Indices test = outerSplits(d, c).front().test;
+        Dataset noisy = d;
+        Rng rng = makeRng(8, 2);
+        for (std::size_t i : test)
+            for (Eigen::Index t = 0; t < d.X.cols(); ++t) noisy.X(Eigen::Index(i), t) = float(3.0 * standardNormal(rng));
+        for (const char* features : {"gicdf:m=20,bins=5,r=2,span=auto", "gicdf:m=20,bins=5,r=2,norm=max,span=1.1"}) {
+            c.features = features;
+            const TrainResult a = train(d, c), b = train(noisy, c);
+            QVERIFY2(a.folds.front().logEvidence == b.folds.front().logEvidence, features);
+            QVERIFY(a.folds.front().score != b.folds.front().score);  // the test rows did change
+        }
     }
 };
 

@@ -125,7 +125,9 @@ struct FeatureMapDescriptor : SpecDescriptor {
     Factory make;                 ///< unset for a second layer (makeFeatureMap stacks it on a first map)
     bool invariant = false;       ///< averages over the group: needs --group and --dist
     bool usesBaseKernel = false;  ///< uses the base kernel of the context (the `median` axis sets its width)
-    bool seedOnlyFit = false;     ///< its fit draws from the seed only, never from the rows' values
+    bool seedOnlyFit = false;     ///< its fit draws from the seed only, never from the rows' values...
+    /// ...except with one of these parameter values (gicdf's span=auto and norm=max measure the rows).
+    std::vector<std::pair<std::string, std::string>> fitReadsRowsWith;
     bool foldsCoulomb = true;     ///< folds symmetric Coulomb inputs onto one triangle (Nystrom and GICDF keep them whole)
     bool secondLayer = false;     ///< rf2: appended to a first map as `...+rf2:s=S2`
     std::string plainMap;         ///< an invariant map's counterpart without the group (irf: rf), for the invariance probe
@@ -134,6 +136,10 @@ struct FeatureMapDescriptor : SpecDescriptor {
     /// parameters ({"bins", "10"}, {"span", "auto"}; kif: {"eta", "mean"}).
     int presetFeaturesPerSize = 1;
     std::vector<std::pair<std::string, std::string>> presetValues;
+
+    /// Whether fitting the map of `spec` (this map's spec) reads the rows' values: not seedOnlyFit,
+    /// or a value of fitReadsRowsWith. Then a run fits it on each split's training rows only.
+    bool fitReadsRows(const Spec& spec) const;
 };
 
 /// Adds a feature map to featureMapDescriptors(), after the built-in ones (registerDistribution's
