@@ -3,6 +3,7 @@
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/HeatmapView.hpp"
 
 #include "orbit/figures/KernelComparison.hpp"
@@ -61,7 +62,7 @@ KernelsComparison::KernelsComparison(Comparison* comparison, LabState* state, Ke
     });
 }
 
-bool KernelsComparison::isIdle() const { return !runner_->busy(); }
+bool KernelsComparison::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 QString KernelsComparison::noteText() const { return note_->text(); }
 

@@ -45,7 +45,6 @@ public:
 
     explicit KernelsPanel(LabState* state, QWidget* parent = nullptr);
 
-    bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// kernel-base.csv, kernel-invariant.csv, kernel-approximation.csv and kernel-difference.csv
     /// (what each heatmap's "Matrix CSV…" writes); nothing before the first result.
@@ -58,12 +57,13 @@ public:
     /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
     void cancel() override;
     QPushButton* cancelButton() const;
-    HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
+    // What is drawn: a result that arrived while the panel was hidden is drawn first (Panel::whenInSight).
+    HeatmapView* heatmap(Matrix which) const { return drawn(heatmaps_)[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
     /// The base kernel (the registry's kernels and their parameters; the median multiple is the bandwidth box).
     KernelEditor* kernelEditor() const { return kernel_; }
-    std::shared_ptr<const KernelResult> lastResult() const { return last_; }
+    std::shared_ptr<const KernelResult> lastResult() const { return drawn(last_); }
     QString summaryText() const;
     /// Writes a matrix as .csv or .npy (by extension); returns an error message or empty.
     QString exportMatrix(Matrix which, const QString& path) const;
