@@ -321,7 +321,7 @@ void ApproximationPanel::cancel()
 }
 
 
-QString ApproximationPanel::statusText() const { return drawn(status_)->text(); }
+QString ApproximationPanel::statusText() const { return status_->text(); }
 
 QStringList ApproximationPanel::exportCharts(const QString& dir, QString* error) const
 {

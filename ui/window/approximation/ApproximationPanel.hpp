@@ -55,9 +55,11 @@ public:
     ChartBox* spectralChart() const { return charts_[0]; }
     ChartBox* frobeniusChart() const { return charts_[1]; }
     /// The rows drawn so far (of the latest run).
-    const std::vector<orbit::ApproxErrorRow>& rows() const { return drawn(rows_); }
-    /// The last result drawn (null before the first), with a kept one drawn first.
-    std::shared_ptr<const ApproxResult> lastResult() const { return drawn(last_); }
+    /// The points drawn (a result that arrived while the panel was hidden waits, Panel::whenInSight:
+    /// the A/B comparison reads them on every result).
+    const std::vector<orbit::ApproxErrorRow>& rows() const { return rows_; }
+    /// The last result drawn (null before the first).
+    std::shared_ptr<const ApproxResult> lastResult() const { return last_; }
     QString statusText() const;
 
     /// "10, 20 50" -> {10, 20, 50}, sorted without repeats, each value in the range of the figure's

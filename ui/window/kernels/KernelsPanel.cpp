@@ -425,6 +425,7 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
                     .arg(QString::fromStdString(a->displayName));
     summary_->setText(text);
     emit statusMessage(tr("Kernel matrices computed in %1 s").arg(r.seconds, 0, 'f', 2));
+    emit resultDrawn();
 }
 
 QString KernelsPanel::exportMatrix(Matrix which, const QString& path) const

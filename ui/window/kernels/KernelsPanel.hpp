@@ -57,13 +57,14 @@ public:
     /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
     void cancel() override;
     QPushButton* cancelButton() const;
-    // What is drawn: a result that arrived while the panel was hidden is drawn first (Panel::whenInSight).
-    HeatmapView* heatmap(Matrix which) const { return drawn(heatmaps_)[which]; }
+    // What is drawn (a result that arrived while the panel was hidden waits, Panel::whenInSight: the
+    // A/B comparison and the linked views read these on every result).
+    HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
     /// The base kernel (the registry's kernels and their parameters; the median multiple is the bandwidth box).
     KernelEditor* kernelEditor() const { return kernel_; }
-    std::shared_ptr<const KernelResult> lastResult() const { return drawn(last_); }
+    std::shared_ptr<const KernelResult> lastResult() const { return last_; }
     QString summaryText() const;
     /// Writes a matrix as .csv or .npy (by extension); returns an error message or empty.
     QString exportMatrix(Matrix which, const QString& path) const;
@@ -77,6 +78,10 @@ public:
     bool followsSweep() const;
     /// The note shown while a sweep plays that the matrices do not follow.
     QLabel* sweepNote() const { return sweepNote_; }
+
+signals:
+    /// A result was drawn (at once in sight, when shown otherwise: Panel::whenInSight).
+    void resultDrawn();
 
 private:
     void configureControls(const orbit::FigureDescriptor& figure);

@@ -74,9 +74,14 @@ private slots:
         QVERIFY(!w.isIdle());
         for (Panel* p : panels)
             QVERIFY2(!p->isIdle(), qPrintable(p->name()));
-        QVERIFY(QTest::qWaitFor([&] {
+        const bool allKept = QTest::qWaitFor([&] {
             return std::all_of(panels.begin(), panels.end(), [](Panel* p) { return computed(p) && p->hasKeptDraws(); });
-        }, 120000));
+        }, 120000);
+        for (Panel* p : panels)
+            if (!computed(p) || !p->hasKeptDraws())
+                qWarning("%s: %s %s", qPrintable(p->name()), computed(p) ? "nothing kept" : "still computing",
+                         qPrintable(p->errorText()));
+        QVERIFY(allKept);
         for (Panel* p : panels)
             QVERIFY2(!p->isIdle(), qPrintable(p->name()));  // its kept draw
         QVERIFY(!w.isIdle());
