@@ -75,7 +75,8 @@ public:
     bool hasKeptDraws() const;
 
 signals:
-    /// A short message for the status bar.
+    /// A short message for the status bar (shown while the panel is in sight: a hidden panel's
+    /// draws, and their messages, wait until it is shown, whenInSight).
     void statusMessage(const QString& text);
 
 protected:
