@@ -316,6 +316,7 @@ void ApproximationPanel::cancel()
     if (!runner_->busy())
         return;
     runner_->cancel();  // the points delivered so far stay drawn; nothing more arrives for this run
+    drawKept();         // those kept while hidden too
     progress_->setFormat(tr("cancelled  %p%"));
     status_->setText(tr("Cancelled: %1 of %2 points kept.").arg(rows_.size()).arg(runS_.size() * runR_.size()));
 }
