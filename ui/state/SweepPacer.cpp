@@ -1,8 +1,7 @@
 #include "state/SweepPacer.hpp"
 
 #include "state/LabState.hpp"
-
-#include <QTimer>
+#include "state/workers/PassScheduler.hpp"
 
 namespace orbitui {
 
@@ -17,11 +16,7 @@ SweepPacer* SweepPacer::of(LabState* state)
     return new SweepPacer(state);
 }
 
-SweepPacer::SweepPacer(QObject* parent) : QObject(parent), poll_(new QTimer(this))
-{
-    poll_->setInterval(kPollMs);
-    connect(poll_, &QTimer::timeout, this, &SweepPacer::poll);
-}
+SweepPacer::SweepPacer(QObject* parent) : QObject(parent) {}
 
 void SweepPacer::follow(QObject* owner, std::function<bool()> busy)
 {
@@ -39,28 +34,24 @@ bool SweepPacer::isSettled() const
 void SweepPacer::whenSettled(std::function<void()> then)
 {
     waiting_ = std::move(then);
-    poll_->stop();
+    PassScheduler::instance()->cancel(this, 0);
     poll();
 }
 
 void SweepPacer::cancelWait()
 {
     waiting_ = nullptr;
-    poll_->stop();
+    PassScheduler::instance()->cancel(this, 0);
 }
 
 void SweepPacer::poll()
 {
-    if (!waiting_) {
-        poll_->stop();
+    if (!waiting_)
+        return;
+    if (!isSettled()) {  // checked again in a few ms (the followers' work is paced by the same scheduler)
+        PassScheduler::instance()->post(this, 0, [this] { poll(); }, kPollMs);
         return;
     }
-    if (!isSettled()) {
-        if (!poll_->isActive())
-            poll_->start();
-        return;
-    }
-    poll_->stop();
     auto then = std::move(waiting_);
     waiting_ = nullptr;
     then();

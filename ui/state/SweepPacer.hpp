@@ -9,8 +9,6 @@
 #include <functional>
 #include <vector>
 
-class QTimer;
-
 namespace orbitui {
 
 class LabState;
@@ -27,7 +25,7 @@ public:
     /// True when no follower is busy.
     bool isSettled() const;
     /// Calls `then` once every follower is settled (now when they are; else as soon as they are,
-    /// checked every few ms on the GUI thread). A later call replaces an earlier one still waiting.
+    /// checked every few ms, a PassScheduler job). A later call replaces an earlier one still waiting.
     void whenSettled(std::function<void()> then);
     /// Drops a waiting whenSettled callback.
     void cancelWait();
@@ -56,7 +54,6 @@ private:
         std::function<bool()> busy;
     };
     std::vector<Follower> followers_;
-    QTimer* poll_;
     std::function<void()> waiting_;
     QPointer<QObject> player_;
 };

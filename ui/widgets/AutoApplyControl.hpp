@@ -1,13 +1,13 @@
 #pragma once
 // The Auto-apply toggle and Compute button of a panel with expensive results. When auto-apply is
-// on, a change recomputes shortly after (changes within `delayMs` coalesce), but only while the
-// host panel is visible: a hidden panel remembers the change and recomputes when it is shown.
-// When off, Compute applies the changes.
+// on, a change recomputes shortly after (changes within `delayMs` coalesce), in sight or not: a
+// hidden panel computes too and keeps its draws until it is shown (Panel::whenInSight). The
+// recomputation waits in the PassScheduler, so the host's isIdle() is false meanwhile. When off,
+// Compute applies the changes.
 #include <QWidget>
 
 class QCheckBox;
 class QPushButton;
-class QTimer;
 
 namespace orbitui {
 
@@ -18,10 +18,10 @@ public:
 
     bool autoApply() const;
     void setAutoApply(bool on);
-    /// The settings changed: recompute soon (auto-apply, host visible) or remember.
+    /// The settings changed: recompute soon (auto-apply) or remember.
     void markChanged();
     /// The settings changed and the change should show at once (a frame of a parameter sweep):
-    /// recompute now when auto-apply is on and the host visible, else as markChanged().
+    /// recompute now when auto-apply is on, else as markChanged().
     void applyNow();
     /// True while a change waits to be applied (a recomputation is scheduled or wanted).
     bool isStale() const { return stale_; }
@@ -34,9 +34,6 @@ signals:
     /// Recompute now.
     void applyRequested();
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void schedule();
     void fire();
@@ -44,9 +41,8 @@ private:
     QWidget* host_;
     QCheckBox* check_;
     QPushButton* compute_;
-    QTimer* timer_;
+    int delayMs_;
     bool stale_ = false;
-    bool posted_ = false;  // the timer fired: the recomputation waits in the posted events
 };
 
 } // namespace orbitui

@@ -1,6 +1,7 @@
 #include "widgets/Panel.hpp"
 
 #include "render/SafeText.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/ExportActions.hpp"
 #include "widgets/FieldHighlight.hpp"
 
@@ -9,21 +10,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace orbitui {
 
 Panel::Panel(const QString& name, const QString& title, QWidget* parent)
     : QWidget(parent), name_(name), title_(title), strip_(new QFrame), error_(new QLabel), action_(new QPushButton),
-      content_(new QVBoxLayout), fields_(new FieldHighlight(this)), keptTimer_(new QTimer(this))
+      content_(new QVBoxLayout), fields_(new FieldHighlight(this))
 {
-    keptTimer_->setSingleShot(true);
-    keptTimer_->setInterval(50);
-    // Drawn in a pass of posted events after the timer's dispatch: the chart's scene updates that the
-    // draw posts then come in a later pass, with the event loop's timers between.
-    connect(keptTimer_, &QTimer::timeout, this,
-            [this] { QMetaObject::invokeMethod(this, &Panel::drawOneKept, Qt::QueuedConnection); });
     setObjectName(name);
     strip_->setObjectName("errorStrip");
     strip_->setStyleSheet("QFrame#errorStrip { background: #b3261e; border-radius: 3px; }"
@@ -110,41 +104,25 @@ bool Panel::writeChartCsv(const QString& dir, const QString& name, const QString
 
 void Panel::appendWidget(QWidget* widget, int stretch) { content_->addWidget(widget, stretch); }
 
-void Panel::setKeptDrawDelay(int milliseconds) { keptTimer_->setInterval(milliseconds); }
+bool Panel::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
-void Panel::drawOrKeep(int slot, std::function<void()> draw)
+bool Panel::hasKeptDraws() const { return PassScheduler::instance()->isPending(this); }
+
+void Panel::whenInSight(int slot, std::function<void()> draw)
 {
+    PassScheduler* scheduler = PassScheduler::instance();
     if (isVisible()) {
-        kept_.erase(slot);
+        scheduler->cancel(this, slot);
         draw();
         return;
     }
-    kept_[slot] = std::move(draw);
-    if (!keptTimer_->isActive())  // not restarted: results in a steady stream are still drawn
-        keptTimer_->start();
+    // Due a delay after the first draw kept, not restarted: results in a steady stream are still drawn.
+    scheduler->post(this, slot, std::move(draw), keptDrawDelayMs_, PassScheduler::Due::Keep);
 }
 
-void Panel::dropKept(int slot) { kept_.erase(slot); }
+void Panel::dropKept(int slot) { PassScheduler::instance()->cancel(this, slot); }
 
-void Panel::drawKept() const
-{
-    // Taken out first: a draw that reads the drawn state (drawn()) must not run itself again.
-    std::map<int, std::function<void()>> draws;
-    draws.swap(kept_);
-    for (auto& [slot, draw] : draws)
-        draw();
-}
-
-void Panel::drawOneKept()
-{
-    if (kept_.empty())
-        return;
-    const std::function<void()> draw = std::move(kept_.begin()->second);
-    kept_.erase(kept_.begin());
-    draw();
-    if (!kept_.empty())
-        QMetaObject::invokeMethod(this, &Panel::drawOneKept, Qt::QueuedConnection);
-}
+void Panel::drawKept() const { PassScheduler::instance()->runNow(this); }
 
 void Panel::showEvent(QShowEvent* event)
 {

@@ -13,7 +13,6 @@ class QFrame;
 class QLabel;
 class QPushButton;
 class QShowEvent;
-class QTimer;
 class QVBoxLayout;
 
 namespace orbitui {
@@ -49,8 +48,10 @@ public:
     /// Clicks the message's button (as the user would).
     void triggerErrorAction();
 
-    /// False while the panel waits for a worker's result (a screenshot waits for true).
-    virtual bool isIdle() const { return true; }
+    /// False while anything under the panel has work pending: a job waiting in the PassScheduler
+    /// (a kept draw, a scheduled recomputation), a busy TaskRunner (PassScheduler::isIdle). A
+    /// screenshot, an export and a sweep's next frame wait for true.
+    virtual bool isIdle() const;
     /// Stops the panel's background work (its Cancel button); what is drawn stays. Panels without
     /// background work have nothing to stop.
     virtual void cancel() {}
@@ -68,26 +69,31 @@ public:
     void appendWidget(QWidget* widget, int stretch = 0);
 
     /// How long a draw kept while the panel was hidden waits before it runs anyway (50 ms; tests
-    /// set a longer one). See drawOrKeep.
-    void setKeptDrawDelay(int milliseconds);
-    /// Whether draws kept while the panel was hidden wait to run (a subclass's isIdle() includes it).
-    bool hasKeptDraws() const { return !kept_.empty(); }
+    /// set a longer one). See whenInSight.
+    void setKeptDrawDelay(int milliseconds) { keptDrawDelayMs_ = milliseconds; }
+    /// Whether draws kept while the panel was hidden wait to run (isIdle() is false meanwhile).
+    bool hasKeptDraws() const;
 
 signals:
-    /// A short message for the status bar.
+    /// A short message for the status bar (shown while the panel is in sight: a hidden panel's
+    /// draws, and their messages, wait until it is shown, whenInSight).
     void statusMessage(const QString& text);
 
 protected:
     /// Where subclasses put their content (below the message strip).
     QVBoxLayout* content() const { return content_; }
 
-    /// Runs `draw` (a worker's result onto the panel's charts, gallery or heatmaps) now when the
-    /// panel is in sight; otherwise keeps it, the latest per `slot` replacing an older one, until
-    /// the panel is shown, drawKept() is called, or the kept-draw delay has passed (then one kept
-    /// draw per pass of the event loop). A hidden chart's axes, ticks and title cost the GUI thread
-    /// 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers put
-    /// them all into one pass. Only for draws that replace what the slot shows (not appends).
-    void drawOrKeep(int slot, std::function<void()> draw);
+    /// What a panel does with a result, the same for every panel. A panel computes whether or not it
+    /// is in sight: its settings changes start its workers (after its Auto-apply delay) hidden or
+    /// not, so that what a user switches to is ready. Drawing is what waits: whenInSight runs `draw`
+    /// (a worker's result onto the panel's charts, gallery or heatmaps) now when the panel is in
+    /// sight; otherwise it keeps it, the latest per `slot` replacing an older one, until the panel is
+    /// shown, drawKept() is called, or the kept-draw delay has passed, and then runs it in a paced
+    /// pass of the event loop (PassScheduler). A hidden chart's axes, ticks and title cost the GUI
+    /// thread 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers
+    /// would put them all into one pass. Only for draws that replace what the slot shows: a stream
+    /// of partial results keeps the whole of what it has received so far in its slot.
+    void whenInSight(int slot, std::function<void()> draw);
     /// Forgets the draw kept in `slot` (a failure must not be drawn over by an older result).
     void dropKept(int slot);
     /// Runs every kept draw now: what reads the drawn state (accessors, exports) calls it first.
@@ -107,9 +113,6 @@ protected:
                               QString* error);
 
 private:
-    /// Runs the kept draw of the lowest slot and posts the next to a later pass.
-    void drawOneKept();
-
     QString name_, title_;
     QFrame* strip_;
     QLabel* error_;
@@ -117,10 +120,7 @@ private:
     std::function<void()> actionHandler_;
     QVBoxLayout* content_;
     FieldHighlight* fields_;
-    // Draws kept while hidden: the panel's view of its own results, run lazily even from a const
-    // reader (drawn()), so mutable.
-    mutable std::map<int, std::function<void()>> kept_;
-    QTimer* keptTimer_;
+    int keptDrawDelayMs_ = 50;
 };
 
 } // namespace orbitui

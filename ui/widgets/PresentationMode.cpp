@@ -1,5 +1,7 @@
 #include "widgets/PresentationMode.hpp"
 
+#include "state/workers/PassScheduler.hpp"
+
 #include <QAbstractAxis>
 #include <QAbstractSeries>
 #include <QAreaSeries>
@@ -7,7 +9,6 @@
 #include <QChartView>
 #include <QEvent>
 #include <QLegend>
-#include <QTimer>
 #include <QWidget>
 #include <QXYSeries>
 
@@ -145,15 +146,14 @@ void PresentationMode::runTurn(Part& part)
 
 void PresentationMode::scheduleTurn()
 {
-    if (turnScheduled_ || isSettled())
+    if (isSettled())
         return;
-    turnScheduled_ = true;
-    QTimer::singleShot(0, this, &PresentationMode::nextTurn);
+    // One part per job, paced with the rest of the window's deferred work (a waiting turn is replaced).
+    PassScheduler::instance()->post(this, 0, [this] { nextTurn(); });
 }
 
 void PresentationMode::nextTurn()
 {
-    turnScheduled_ = false;
     for (Part& part : parts_)
         if (part.widget && (part.pinned || part.scaled != on_)) {
             runTurn(part);

@@ -11,7 +11,7 @@
 //
 // Staged: a part of the window given to setStagedParts() (a panel, a dock) that is hidden when the
 // mode is toggled keeps its fonts and charts until its own event-loop turn (one part per turn), or
-// until it is shown, whichever comes first; it is never painted unscaled. The toggle itself scales
+// until it is shown, whichever comes first (its turns are PassScheduler jobs); it is never painted unscaled. The toggle itself scales
 // only what is in sight, so no single turn of the GUI thread scales every widget of every panel.
 #include <QList>
 #include <QObject>
@@ -88,7 +88,6 @@ private:
 
     QWidget* window_;
     bool on_ = false;
-    bool turnScheduled_ = false;
     QList<QPointer<QWidget>> hidden_;
     std::vector<Part> parts_;
 };

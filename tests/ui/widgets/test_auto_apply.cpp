@@ -1,12 +1,15 @@
-// The Auto-apply toggle: a change recomputes once, shortly after, only while the host is visible; the
-// recomputation runs in a pass of posted events after the timer's dispatch (what it posts, the charts'
+// The Auto-apply toggle: a change recomputes once, shortly after, in sight or not (Panel::whenInSight);
+// the recomputation, a PassScheduler job, runs in a pass of posted events after the timer's dispatch (what it posts, the charts'
 // scene updates, then waits for a later pass, with the GUI thread's heartbeat between them, issue 32),
 // and the control counts as scheduled until it has run.
 #include "widgets/AutoApplyControl.hpp"
 
+#include "state/workers/PassScheduler.hpp"
+
 #include <QCoreApplication>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 #include <QObject>
 #include <QPushButton>
@@ -42,7 +45,7 @@ private slots:
         auto* control = new AutoApplyControl(&host, 20, &host);
         host.show();
         QVERIFY(QTest::qWaitForWindowExposed(&host));
-        QTimer* timer = control->findChild<QTimer*>();
+        QTimer* timer = PassScheduler::instance()->findChild<QTimer*>();
         QVERIFY(timer);
         TimerWatch watch;
         timer->installEventFilter(&watch);
@@ -77,11 +80,12 @@ private slots:
         int computed = 0;
         connect(control, &AutoApplyControl::applyRequested, this, [&] { ++computed; });
         control->markChanged();
-        QTimer* timer = control->findChild<QTimer*>();
+        QTimer* timer = PassScheduler::instance()->findChild<QTimer*>();
         QVERIFY(timer && timer->isActive());
         // The timer's dispatch alone (its timeout, no pass of posted events after it): the
         // recomputation is posted, not run.
         timer->stop();
+        QThread::msleep(5);  // past the 1 ms delay
         QVERIFY(QMetaObject::invokeMethod(timer, "timeout", Qt::DirectConnection));
         QCOMPARE(computed, 0);
         QVERIFY(control->isScheduled());
@@ -90,6 +94,23 @@ private slots:
         QVERIFY(!control->isScheduled());
         QCoreApplication::sendPostedEvents();
         QCOMPARE(computed, 1);  // the posted run found nothing to do
+    }
+
+    // The one rule for hidden panels: a hidden host recomputes too (its draws wait, Panel::whenInSight).
+    void aHiddenHostRecomputes()
+    {
+        QWidget host;
+        auto* control = new AutoApplyControl(&host, 1, &host);
+        int computed = 0;
+        connect(control, &AutoApplyControl::applyRequested, this, [&] { ++computed; });
+        QVERIFY(!host.isVisible());
+        control->markChanged();
+        QVERIFY(control->isScheduled());
+        QVERIFY(!PassScheduler::instance()->isIdle(&host));
+        QTRY_COMPARE(computed, 1);
+        QVERIFY(PassScheduler::instance()->isIdle(&host));
+        control->applyNow();  // a sweep's frame: at once, hidden or not
+        QCOMPARE(computed, 2);
     }
 };
 

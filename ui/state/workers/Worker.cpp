@@ -1,9 +1,9 @@
 #include "state/workers/Worker.hpp"
 
+#include "state/workers/PassScheduler.hpp"
+
 #include "orbit/util/ComputeBudget.hpp"
 #include "orbit/util/Error.hpp"
-
-#include <QElapsedTimer>
 
 #include <algorithm>
 #include <deque>
@@ -146,20 +146,6 @@ void lowerThreadPriority(int increment)
 #endif
 }
 
-/// The answers delivered in the current pass of this thread's event loop (one pass delivers the
-/// posted events that were there when it began): how long they took, and which runner posted the
-/// reset that the next pass runs first. An answer that finds the pass's budget spent is posted again,
-/// for the next pass: results that arrive together (a lesson start: every panel's) are drawn over
-/// several passes, with the event loop's timers and paints between them, and none is dropped.
-struct DeliveryPass {
-    qint64 spentNs = 0;
-    const QObject* resetBy = nullptr;
-};
-thread_local DeliveryPass deliveryPass;
-/// The GUI-thread time one pass may spend in answers before the rest wait (one more answer can
-/// start below it and run over: an answer is never split).
-constexpr qint64 kDeliveryBudgetNs = 5'000'000;
-
 } // namespace
 
 TaskRunner::TaskRunner(const QString& name, QObject* parent)
@@ -177,8 +163,8 @@ TaskRunner::TaskRunner(const QString& name, QObject* parent)
 
 TaskRunner::~TaskRunner()
 {
-    if (deliveryPass.resetBy == this)  // its reset dies with it: the next pass starts afresh
-        deliveryPass = {};
+    if (PassScheduler* scheduler = PassScheduler::existing())
+        scheduler->setBusy(this, false);
     if (cancel_)
         cancel_->store(true);
     thread_.quit();
@@ -187,19 +173,13 @@ TaskRunner::~TaskRunner()
 
 void TaskRunner::deliver()
 {
-    if (deliveryPass.spentNs >= kDeliveryBudgetNs) {
+    PassScheduler* scheduler = PassScheduler::instance();
+    if (!scheduler->hasBudget()) {
         // The answer stays first in the mailbox; busy() stays true until it is delivered.
         QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
         return;
     }
-    if (!deliveryPass.resetBy) {  // the first answer of this pass: the next pass starts with a fresh budget
-        deliveryPass.resetBy = this;
-        QMetaObject::invokeMethod(this, [] { deliveryPass = {}; }, Qt::QueuedConnection);
-    }
-    QElapsedTimer clock;
-    clock.start();
-    deliverNext();
-    deliveryPass.spentNs += clock.nsecsElapsed();
+    scheduler->spend([this] { deliverNext(); });
 }
 
 void TaskRunner::deliverNext()
@@ -272,6 +252,7 @@ void TaskRunner::setBusy(bool busy)
     if (busy == busy_)
         return;
     busy_ = busy;
+    PassScheduler::instance()->setBusy(this, busy);
     emit busyChanged(busy);
 }
 

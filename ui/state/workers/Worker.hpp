@@ -98,9 +98,9 @@ signals:
 
 private slots:
     /// Takes the oldest answer from the mailbox (one queued call per answer) and forwards it
-    /// when it belongs to the latest request. At most about 5 ms of answers (of all runners of the
-    /// thread) per pass of the event loop: an answer that comes later in a pass whose budget is
-    /// spent waits for the next pass (the GUI thread stays responsive when many arrive at once).
+    /// when it belongs to the latest request. Its GUI-thread time is charged to the pass's budget
+    /// (PassScheduler): an answer that comes later in a pass whose budget is spent waits for the
+    /// next pass (the GUI thread stays responsive when many arrive at once), none is dropped.
     void deliver();
 
 private:

@@ -4,6 +4,7 @@
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/ChartBox.hpp"
 #include "window/approximation/ApproximationPanel.hpp"
 
@@ -52,7 +53,7 @@ ApproximationComparison::ApproximationComparison(Comparison* comparison, LabStat
     });
 }
 
-bool ApproximationComparison::isIdle() const { return !runner_->busy(); }
+bool ApproximationComparison::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 void ApproximationComparison::ensureA()
 {

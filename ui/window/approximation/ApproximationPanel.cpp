@@ -163,15 +163,21 @@ void ApproximationPanel::connectRunner()
         progress_->setFraction(f);
         progress_->setFormat(text + "  %p%");
     });
+    // Drawn now in sight, else kept until shown (Panel::whenInSight): the curves grow as points
+    // arrive, so the rows slot keeps every point received so far.
     connect(runner_, &TaskRunner::partial, this, [this](quint64, const QVariant& v) {
-        std::vector<orbit::ApproxErrorRow> rows = rows_;  // the curves grow as points arrive
-        rows.push_back(v.value<orbit::ApproxErrorRow>());
-        drawRows(rows);
+        received_.push_back(v.value<orbit::ApproxErrorRow>());
+        whenInSight(kRowsSlot, [this, rows = received_] { drawRows(rows); });
     });
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        drawResult(*v.value<std::shared_ptr<const ApproxResult>>());
+        dropKept(kRowsSlot);  // the result holds them all
+        whenInSight(kResultSlot, [this, result = v.value<std::shared_ptr<const ApproxResult>>()] {
+            last_ = result;
+            drawResult(*result);
+        });
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        dropKept(kResultSlot);  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot compute the approximation errors: %1").arg(message), field, message);
     });
 }
@@ -303,6 +309,9 @@ void ApproximationPanel::compute()
     runS_ = req.config.sList;
     runR_ = req.config.rList;
     rows_.clear();
+    received_.clear();
+    dropKept(kRowsSlot);
+    dropKept(kResultSlot);
     resetCharts();
     progress_->setFraction(0);
     status_->setText(tr("Computing %1 × %2 points…%3").arg(runR_.size()).arg(runS_.size()).arg(note_));
@@ -314,16 +323,17 @@ void ApproximationPanel::cancel()
     if (!runner_->busy())
         return;
     runner_->cancel();  // the points delivered so far stay drawn; nothing more arrives for this run
+    drawKept();         // those kept while hidden too
     progress_->setFormat(tr("cancelled  %p%"));
     status_->setText(tr("Cancelled: %1 of %2 points kept.").arg(rows_.size()).arg(runS_.size() * runR_.size()));
 }
 
-bool ApproximationPanel::isIdle() const { return !runner_->busy() && !auto_->isScheduled(); }
 
 QString ApproximationPanel::statusText() const { return status_->text(); }
 
 QStringList ApproximationPanel::exportCharts(const QString& dir, QString* error) const
 {
+    drawKept();
     QStringList written;
     for (const ChartBox* box : charts_)
         if (!writeChartCsv(dir, box->baseName() + ".csv", box->csv(), &written, error))

@@ -41,7 +41,6 @@ class ApproximationPanel : public Panel {
 public:
     explicit ApproximationPanel(LabState* state, QWidget* parent = nullptr);
 
-    bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// approximation-spectral.csv and approximation-frobenius.csv.
     QStringList exportCharts(const QString& dir, QString* error) const override;
@@ -59,7 +58,11 @@ public:
     ChartBox* spectralChart() const { return charts_[0]; }
     ChartBox* frobeniusChart() const { return charts_[1]; }
     /// The rows drawn so far (of the latest run).
+    /// The points drawn (a result that arrived while the panel was hidden waits, Panel::whenInSight:
+    /// the A/B comparison reads them on every result).
     const std::vector<orbit::ApproxErrorRow>& rows() const { return rows_; }
+    /// The last result drawn (null before the first).
+    std::shared_ptr<const ApproxResult> lastResult() const { return last_; }
     QString statusText() const;
 
     /// "10, 20 50" -> {10, 20, 50}, sorted without repeats, each value in the range of the figure's
@@ -100,7 +103,11 @@ private:
     QLogValueAxis* axisY_[2];
     std::vector<QLineSeries*> curves_[2];  ///< one per r of the latest run, in runR_ order
     std::vector<int> runS_, runR_;  ///< the lists of the latest run (axis ranges, colours)
-    std::vector<orbit::ApproxErrorRow> rows_;
+    std::vector<orbit::ApproxErrorRow> rows_;      ///< drawn
+    std::vector<orbit::ApproxErrorRow> received_;  ///< received from the current run, drawn or kept
+    std::shared_ptr<const ApproxResult> last_;     ///< the last result drawn
+    // The kept draws' slots (Panel::whenInSight): the points so far, the final result.
+    static constexpr int kRowsSlot = 0, kResultSlot = 1;
     QString note_;
 };
 

@@ -122,7 +122,6 @@ void DataPanel::applyZoom(int px)
 }
 
 bool DataPanel::isLoading() const { return runner_->busy(); }
-bool DataPanel::isIdle() const { return !runner_->busy(); }
 
 QString DataPanel::summaryText() const { return summary_->text(); }
 

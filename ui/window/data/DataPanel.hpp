@@ -26,7 +26,6 @@ public:
 
     /// Starts loading `path` on the worker; the answer arrives later (loaded / an inline error).
     void open(const QString& path);
-    bool isIdle() const override;
     bool isLoading() const;
 
     QListView* view() const { return view_; }

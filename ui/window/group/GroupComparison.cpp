@@ -2,6 +2,7 @@
 
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "state/workers/Tasks.hpp"
 #include "widgets/ChartBox.hpp"
 #include "window/group/GroupPanel.hpp"
@@ -10,7 +11,6 @@
 
 #include <QChart>
 #include <QLineSeries>
-#include <QTimer>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -22,15 +22,8 @@ GroupComparison::GroupComparison(Comparison* comparison, LabState* state, GroupP
       runner_(new TaskRunner("orbit-density-a", this)), overlay_(panel->densityChart()->chart())
 {
     // The panel sets its axes after it replaced the curve: draw A once it is done.
-    connect(panel_->densitySeries(), &QXYSeries::pointsReplaced, this, [this] {
-        if (scheduled_)
-            return;
-        scheduled_ = true;
-        QTimer::singleShot(0, this, [this] {
-            scheduled_ = false;
-            update();
-        });
-    });
+    connect(panel_->densitySeries(), &QXYSeries::pointsReplaced, this,
+            [this] { PassScheduler::instance()->post(this, 0, [this] { update(); }); });
     connect(comparison_, &Comparison::pinnedChanged, this, &GroupComparison::update);
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         result_ = v.value<std::shared_ptr<const DensityResult>>();
@@ -43,7 +36,7 @@ GroupComparison::GroupComparison(Comparison* comparison, LabState* state, GroupP
     });
 }
 
-bool GroupComparison::isIdle() const { return !runner_->busy() && !scheduled_; }
+bool GroupComparison::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 QString GroupComparison::key() const
 {

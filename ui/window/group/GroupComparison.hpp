@@ -41,7 +41,6 @@ private:
     ChartOverlay overlay_;
     std::shared_ptr<const DensityResult> result_;
     QString resultKey_, pendingKey_;
-    bool scheduled_ = false;
 };
 
 } // namespace orbitui

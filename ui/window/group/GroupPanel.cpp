@@ -121,7 +121,7 @@ void GroupPanel::connectRunner()
 {
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         received_ = v.value<std::shared_ptr<const DensityResult>>();
-        drawOrKeep(0, [this, result = received_] { draw(result); });
+        whenInSight(0, [this, result = received_] { draw(result); });
     });
     editor_->registerFields(fields());
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
@@ -192,7 +192,6 @@ void GroupPanel::request()
     runner_->submit(makeDensityTask(req));
 }
 
-bool GroupPanel::isIdle() const { return !runner_->busy() && !hasKeptDraws(); }
 
 std::string GroupPanel::densityFactor() const { return factor_->currentData().toString().toStdString(); }
 

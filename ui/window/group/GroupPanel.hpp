@@ -24,14 +24,12 @@ class GroupPanel : public Panel {
 public:
     explicit GroupPanel(LabState* state, QWidget* parent = nullptr);
 
-    /// False while a density is computed or a kept one waits to be drawn.
-    bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// density.csv: the density chart's series (histogram outline, density q).
     QStringList exportCharts(const QString& dir, QString* error) const override;
     DistributionEditor* editor() const { return editor_; }
     // The chart's parts and what was drawn: a result that arrived while the panel was hidden is drawn
-    // first (Panel::drawOrKeep).
+    // first (Panel::whenInSight).
     ChartBox* densityChart() const { return drawn(chartBox_); }
     /// The density curve q of the current setting and its axes.
     QLineSeries* densitySeries() const { return drawn(density_); }
@@ -71,7 +69,7 @@ private:
     QValueAxis* axisY_;
     int draws_ = 0;
     std::shared_ptr<const DensityResult> last_;
-    std::shared_ptr<const DensityResult> received_;  // the latest result, drawn or kept (Panel::drawOrKeep)
+    std::shared_ptr<const DensityResult> received_;  // the latest result, drawn or kept (Panel::whenInSight)
 };
 
 } // namespace orbitui

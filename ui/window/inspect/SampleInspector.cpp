@@ -2,6 +2,7 @@
 
 #include "render/SampleImage.hpp"
 #include "state/workers/InspectTask.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/TaskProgress.hpp"
 
@@ -98,7 +99,7 @@ SampleInspector::SampleInspector(QWidget* parent)
     clear();
 }
 
-bool SampleInspector::isIdle() const { return !runner_->busy(); }
+bool SampleInspector::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 void SampleInspector::cancel()
 {

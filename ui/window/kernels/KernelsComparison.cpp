@@ -3,6 +3,7 @@
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
 #include "state/workers/KernelTasks.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/HeatmapView.hpp"
 
 #include "orbit/figures/KernelComparison.hpp"
@@ -49,7 +50,7 @@ KernelsComparison::KernelsComparison(Comparison* comparison, LabState* state, Ke
 
     connect(choice_, &QComboBox::currentIndexChanged, this, &KernelsComparison::draw);
     connect(comparison_, &Comparison::pinnedChanged, this, &KernelsComparison::update);
-    connect(panel_->runner(), &TaskRunner::finished, this, &KernelsComparison::update);
+    connect(panel_, &KernelsPanel::resultDrawn, this, &KernelsComparison::update);  // B as drawn
     connect(state_, &LabState::datasetChanged, this, &KernelsComparison::update);
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
         result_ = v.value<std::shared_ptr<const KernelResult>>();
@@ -61,7 +62,7 @@ KernelsComparison::KernelsComparison(Comparison* comparison, LabState* state, Ke
     });
 }
 
-bool KernelsComparison::isIdle() const { return !runner_->busy(); }
+bool KernelsComparison::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 QString KernelsComparison::noteText() const { return note_->text(); }
 

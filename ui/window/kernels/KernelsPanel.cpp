@@ -244,11 +244,15 @@ void KernelsPanel::connectRunner()
     connect(progress_, &TaskProgress::cancelClicked, this, &KernelsPanel::cancel);
     connect(runner_, &TaskRunner::progress, progress_,
             [this](quint64, double f, const QString& text) { progress_->setFraction(f, text); });
+    // Drawn now in sight, else kept until shown (Panel::whenInSight).
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        clearError();
-        draw(v.value<std::shared_ptr<const KernelResult>>());
+        whenInSight(0, [this, result = v.value<std::shared_ptr<const KernelResult>>()] {
+            clearError();
+            draw(result);
+        });
     });
     connect(runner_, &TaskRunner::failed, this, [this](quint64, const QString& message, const QString& field) {
+        dropKept(0);  // older than the failure: never drawn over its message
         showFieldError(tr("Cannot compute the kernel matrices: %1").arg(message), field, message);
         if (!last_)  // the data are there: the setting was refused
             for (HeatmapView* v : heatmaps_)
@@ -376,7 +380,6 @@ void KernelsPanel::cancel()
 
 QPushButton* KernelsPanel::cancelButton() const { return progress_->cancelButton(); }
 
-bool KernelsPanel::isIdle() const { return !runner_->busy() && !auto_->isScheduled(); }
 
 QString KernelsPanel::summaryText() const
 {
@@ -429,6 +432,7 @@ void KernelsPanel::draw(std::shared_ptr<const KernelResult> result)
                     .arg(QString::fromStdString(a->displayName));
     summary_->setText(text);
     emit statusMessage(tr("Kernel matrices computed in %1 s").arg(r.seconds, 0, 'f', 2));
+    emit resultDrawn();
 }
 
 QString KernelsPanel::exportMatrix(Matrix which, const QString& path) const
@@ -451,6 +455,7 @@ QString KernelsPanel::exportMatrix(Matrix which, const QString& path) const
 
 QStringList KernelsPanel::exportCharts(const QString& dir, QString* error) const
 {
+    drawKept();
     QStringList written;
     if (!last_)
         return written;

@@ -46,7 +46,6 @@ public:
 
     explicit KernelsPanel(LabState* state, QWidget* parent = nullptr);
 
-    bool isIdle() const override;
     bool hasCharts() const override { return true; }
     /// kernel-base.csv, kernel-invariant.csv, kernel-approximation.csv and kernel-difference.csv
     /// (what each heatmap's "Matrix CSV…" writes); nothing before the first result.
@@ -61,6 +60,8 @@ public:
     /// Stops the computation under way (Cancel, or Esc while it runs); the matrices drawn stay.
     void cancel() override;
     QPushButton* cancelButton() const;
+    // What is drawn (a result that arrived while the panel was hidden waits, Panel::whenInSight: the
+    // A/B comparison and the linked views read these on every result).
     HeatmapView* heatmap(Matrix which) const { return heatmaps_[which]; }
     TaskRunner* runner() const { return runner_; }
     AutoApplyControl* autoApplyControl() const { return auto_; }
@@ -80,6 +81,10 @@ public:
     bool followsSweep() const;
     /// The note shown while a sweep plays that the matrices do not follow.
     QLabel* sweepNote() const { return sweepNote_; }
+
+signals:
+    /// A result was drawn (at once in sight, when shown otherwise: Panel::whenInSight).
+    void resultDrawn();
 
 private:
     void configureControls(const orbit::FigureDescriptor& figure);

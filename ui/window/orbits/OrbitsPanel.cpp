@@ -36,7 +36,7 @@ namespace orbitui {
 
 namespace {
 
-// The kept draws' slots (Panel::drawOrKeep).
+// The kept draws' slots (Panel::whenInSight).
 constexpr int kOrbitSlot = 0, kProbeSlot = 1;
 
 QString describeSettings(const OrbitSettings& s)
@@ -242,10 +242,10 @@ void OrbitsPanel::markFields()
 
 void OrbitsPanel::connectRunners()
 {
-    // Drawn now in sight, else kept until shown (Panel::drawOrKeep): the gallery's pictures and the
+    // Drawn now in sight, else kept until shown (Panel::whenInSight): the gallery's pictures and the
     // two charts cost the GUI thread tens of milliseconds that a hidden panel need not spend now.
     connect(runner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        drawOrKeep(kOrbitSlot, [this, result = v.value<std::shared_ptr<const OrbitResult>>()] {
+        whenInSight(kOrbitSlot, [this, result = v.value<std::shared_ptr<const OrbitResult>>()] {
             clearError();
             draw(result);
         });
@@ -255,7 +255,7 @@ void OrbitsPanel::connectRunners()
         showFieldError(tr("Cannot sample this orbit: %1").arg(message), field, message);
     });
     connect(probeRunner_, &TaskRunner::finished, this, [this](quint64, const QVariant& v) {
-        drawOrKeep(kProbeSlot, [this, result = v.value<std::shared_ptr<const ProbeResult>>()] { drawProbe(result); });
+        whenInSight(kProbeSlot, [this, result = v.value<std::shared_ptr<const ProbeResult>>()] { drawProbe(result); });
     });
     connect(probeRunner_, &TaskRunner::failed, this, [this](quint64, const QString& message) {
         dropKept(kProbeSlot);
@@ -451,7 +451,6 @@ QScatterSeries* OrbitsPanel::inputsSeries()
     return series;
 }
 
-bool OrbitsPanel::isIdle() const { return !runner_->busy() && !probeRunner_->busy() && !hasKeptDraws(); }
 
 QStringList OrbitsPanel::exportCharts(const QString& dir, QString* error) const
 {

@@ -33,13 +33,12 @@ class OrbitsPanel : public Panel {
 public:
     explicit OrbitsPanel(LabState* state, QWidget* parent = nullptr);
 
-    bool isIdle() const override;
     /// Stops sampling the orbit and the probe (Cancel, Esc); the gallery and charts drawn stay.
     void cancel() override;
     bool hasCharts() const override { return true; }
     /// orbit-embedding.csv and invariance-probe.csv (the gallery is a picture, not a chart).
     QStringList exportCharts(const QString& dir, QString* error) const override;
-    // What is drawn: results that arrived while the panel was hidden are drawn first (Panel::drawOrKeep).
+    // What is drawn: results that arrived while the panel was hidden are drawn first (Panel::whenInSight).
     ImageGrid* gallery() const { return drawn(gallery_); }
     ChartBox* embeddingChart() const { return drawn(embedding_); }
     ChartBox* probeChart() const { return drawn(probe_); }

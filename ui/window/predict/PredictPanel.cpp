@@ -193,11 +193,6 @@ void PredictPanel::connectRunners()
     });
 }
 
-bool PredictPanel::isIdle() const
-{
-    return !inputRunner_->busy() && !answerRunner_->busy() && !sweepRunner_->busy() && !modelRunners_[0]->busy() &&
-           !modelRunners_[1]->busy();
-}
 
 void PredictPanel::cancel()
 {

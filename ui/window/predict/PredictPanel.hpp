@@ -44,7 +44,6 @@ public:
     explicit PredictPanel(LabState* state, QWidget* parent = nullptr);
     ~PredictPanel() override;
 
-    bool isIdle() const override;
     void cancel() override;
     bool hasCharts() const override { return true; }
     /// predict-sweep.csv (B's sweep) and predict-sweep-a.csv (A's), the CSV `orbitlab-cli predict

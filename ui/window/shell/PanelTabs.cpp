@@ -18,7 +18,12 @@ void PanelTabs::add(Panel* panel)
 {
     panels_.push_back(panel);
     addTab(panel, panel->title());
-    connect(panel, &Panel::statusMessage, this, &PanelTabs::statusMessage);
+    // Only the panel in sight speaks (Panel::whenInSight): a hidden one's results, and their news,
+    // wait until it is shown.
+    connect(panel, &Panel::statusMessage, this, [this, panel](const QString& text) {
+        if (panel->isVisible())
+            emit statusMessage(text);
+    });
 }
 
 Panel* PanelTabs::panel(const QString& name) const

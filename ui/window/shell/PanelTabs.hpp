@@ -14,7 +14,7 @@ class PanelTabs : public QTabWidget {
 public:
     explicit PanelTabs(QWidget* parent = nullptr);
 
-    /// Adds `panel` as the last tab; its status messages go out as statusMessage().
+    /// Adds `panel` as the last tab; its status messages go out as statusMessage() while it is in sight.
     void add(Panel* panel);
     const std::vector<Panel*>& panels() const { return panels_; }
     /// The panel called `name`, or null.

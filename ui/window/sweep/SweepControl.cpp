@@ -1,6 +1,7 @@
 #include "window/sweep/SweepControl.hpp"
 
 #include "state/SweepPacer.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "widgets/ParameterControl.hpp"
 
 #include <QComboBox>
@@ -313,7 +314,7 @@ void SweepControl::afterSettled()
             pacer_->whenSettled([this] { advance(); });
             return;
         }
-        QTimer::singleShot(0, this, &SweepControl::advance);
+        PassScheduler::instance()->post(this, 0, [this] { advance(); });  // in a later, paced pass
         return;
     }
     if (playing_)

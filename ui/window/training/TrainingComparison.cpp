@@ -4,6 +4,7 @@
 #include "state/Comparison.hpp"
 #include "state/LabState.hpp"
 #include "state/TrainingSettings.hpp"
+#include "state/workers/PassScheduler.hpp"
 #include "state/workers/TrainingTask.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/ConfusionMatrixView.hpp"
@@ -111,7 +112,7 @@ TrainingComparison::TrainingComparison(Comparison* comparison, LabState* state, 
     pinnedChanged();
 }
 
-bool TrainingComparison::isIdle() const { return !runner_->busy(); }
+bool TrainingComparison::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
 QString TrainingComparison::noteText() const { return note_->text(); }
 

@@ -284,7 +284,8 @@ void TrainingPanel::hideEvent(QHideEvent* event)
 
 bool TrainingPanel::isIdle() const
 {
-    return !pending_ && !runner_->busy() && !localityPane_->busy() && !saver_->busy();
+    // An action waiting for the dataset (pending_) is the one thing the scheduler does not hold.
+    return !pending_ && Panel::isIdle();
 }
 
 QString TrainingPanel::statusText() const { return control_->statusText(); }

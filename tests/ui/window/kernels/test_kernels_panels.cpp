@@ -105,7 +105,9 @@ private slots:
         QVERIFY(loadAndSettle(w, digitsPng()));
         KernelsPanel* panel = w.kernelsPanel();
         panel->applySettings(smallKernels(40));
-        QVERIFY(!panel->lastResult());  // hidden and auto-apply off: nothing computed behind the user's back
+        // Auto-apply off: nothing computed for the new settings until asked (hidden or not, Panel::whenInSight).
+        QVERIFY(!panel->lastResult() || panel->lastResult()->request.n != 40);
+        QVERIFY(panel->isIdle());
         panel->compute();
         QVERIFY(QTest::qWaitFor([&] { return panel->isIdle() && panel->lastResult(); }, 60000));
         QVERIFY2(!panel->hasError(), qPrintable(panel->errorText()));
@@ -221,19 +223,26 @@ private slots:
         QVERIFY(!w.dataPanel()->summaryText().contains("kcal/mol"));
     }
 
-    void autoApplyComputesWhenShown()
+    // The one rule for hidden panels (Panel::whenInSight): auto-apply computes hidden or not; a
+    // hidden panel keeps the draw until it is shown or the kept-draw delay passes.
+    void autoApplyComputesHiddenOrNot()
     {
         WindowFixture fx;
         MainWindow& w = *fx.window;
         w.show();
         QVERIFY(loadAndSettle(w, digitsPng()));
         KernelsPanel* panel = w.kernelsPanel();
+        panel->setKeptDrawDelay(600000);  // only shown or read
         KernelsSettings k = smallKernels(24);
         k.autoApply = true;
         panel->applySettings(k);
-        QVERIFY(!panel->lastResult());  // not shown yet
+        QVERIFY(!panel->isVisible());
+        QVERIFY(!panel->isIdle());  // scheduled though hidden
+        QVERIFY(QTest::qWaitFor([&] { return !panel->runner()->busy() && panel->hasKeptDraws(); }, 60000));
+        QVERIFY(!panel->isIdle());  // the kept draw
+        QVERIFY(!panel->lastResult() || panel->lastResult()->request.n != 24);
         QVERIFY(w.showPanel("kernels"));
-        QVERIFY(QTest::qWaitFor([&] { return panel->lastResult() && panel->isIdle(); }, 60000));
+        QVERIFY(panel->isIdle());
         QCOMPARE(panel->lastResult()->request.n, 24);
         // A change recomputes by itself.
         k.n = 30;
