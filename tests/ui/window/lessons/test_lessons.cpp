@@ -195,7 +195,8 @@ private slots:
             // The value the step sets: the step applied to the session before gives the one after.
             SessionState expected = before;
             step.change(expected);
-            QVERIFY2(expected == after, qPrintable(step.title));
+            QVERIFY2(expected == after, qPrintable(step.title + ": " + orbitui::sessionDifferences(expected, after).join(", ") + " " +
+                                                   expected.dataPath + " " + after.dataPath));
             QCOMPARE(dock->stepIndex(), static_cast<int>(i));
             QVERIFY(dock->text() != textBefore);
             QCOMPARE(w.currentPanel()->name(), after.panel);
