@@ -68,7 +68,8 @@ void writePredictions(const std::string& path, const SavedModel& m, const Eigen:
 int runPredict(const Args& args, Io& io)
 {
     if (io.ranks.size() > 1) throw SpecError("--model", "predict runs in one process (start it without mpirun)");
-    if (args.has("index") || args.has("input") || args.has("sweep")) return runPredictOne(args, io);
+    if (args.has("index") || args.has("input") || args.has("sweep") || args.has("swap") || args.has("jitter"))
+        return runPredictOne(args, io);
     const std::string path = args.required("model");
     const auto t0 = std::chrono::steady_clock::now();
     const SavedModel model = loadModel(path);
@@ -171,12 +172,18 @@ Command predictCommand()
                        "move the one input over COUNT >= 2 values of rotation (degrees), translation-x, translation-y "
                        "(pixels), scale (factor) or permutation (molecules: 0 as it is, k >= 1 the k-th seeded shuffle "
                        "of its atoms) and predict each"});
+    options.push_back({"swap", "", false, "I,J",
+                       "molecules: exchange atoms I and J (0-based, in the file's order) of row --index before "
+                       "predicting; the energy is printed next to the row's own and the model's Monte Carlo error"});
+    options.push_back({"jitter", "", false, "SIGMA",
+                       "molecules with positions (extended XYZ): move every atom coordinate of row --index by SIGMA "
+                       "Angstrom times a seeded normal and recompute its Coulomb matrix before predicting"});
     options.push_back({"out", "o", false, "P.csv", "write row,prediction (and score_CLASS per class) for every row; with "
                                                    "--sweep t and score_CLASS per class, or t,value[,lower,upper]"});
     return {"predict",
             "predict every row of a dataset with a saved model, and score it when the data have labels",
             "predict --model M.npz --data FILE [--format F] [--n N --rotate ...] [--index I | --input IMAGE] "
-            "[--sweep NAME:FROM:TO:COUNT] [--out P.csv] [--json]",
+            "[--swap I,J] [--jitter SIGMA] [--sweep NAME:FROM:TO:COUNT] [--out P.csv] [--json]",
             "The model's map is rebuilt from the file (its spec, seed and kept rows: the same features as when it\n"
             "was trained) and its learner predicts every row (linear, or krr against its saved training rows).\n"
             "An exact kernel machine (exact:r=R, krr or gp) has no map: row j of the data draws its group samples\n"
@@ -189,7 +196,10 @@ Command predictCommand()
             "--index I (or --input IMAGE) predicts one input in one call: the bits a sweep gives at the identity.\n"
             "--sweep moves it with the group registry's action (rotation 0..360: rotation:0:360:73) and prints\n"
             "where the top class changes; for a regression model and permutation, the energy's spread next to\n"
-            "the model's Monte Carlo error (its standard deviation over 32 draws of its group samples).\n",
+            "the model's Monte Carlo error (its standard deviation over 32 draws of its group samples).\n"
+            "--swap I,J and --jitter SIGMA move a molecule's atoms first (a sweep then moves the moved molecule);\n"
+            "without --sweep a regression model's answer is printed next to the row's own and its Monte Carlo\n"
+            "error, and whether the change stays within twice it (what an invariant model promises for a swap).\n",
             options,
             runPredict};
 }

@@ -5,6 +5,7 @@
 #include "TrainJson.hpp"
 #include "orbit/cli/Cli.hpp"
 #include "orbit/data/Loaders.hpp"
+#include "orbit/data/MoleculeMoves.hpp"
 #include "orbit/figures/PredictSweep.hpp"
 #include "orbit/models/SavedModel.hpp"
 #include "orbit/util/Error.hpp"
@@ -27,7 +28,20 @@ struct OneInput {
     std::string what;            ///< "row 3000 of digits.png" / "sketch.png"
     std::optional<int> truth;    ///< the row's class label (column of the model), when known
     std::optional<double> target;
+    std::vector<float> row;      ///< the row as in the file, when --swap or --jitter moved its atoms
 };
+
+/// --swap I,J: two atom numbers.
+std::pair<int, int> swapOption(const Args& args)
+{
+    const std::string text = args.text("swap");
+    const std::size_t comma = text.find(',');
+    const auto i = comma == std::string::npos ? std::nullopt : parseInteger(text.substr(0, comma));
+    const auto j = comma == std::string::npos ? std::nullopt : parseInteger(text.substr(comma + 1));
+    if (!i || !j || *i < 0 || *j < 0 || *i > 100000 || *j > 100000)
+        throw SpecError("--swap", "two atom numbers I,J (0-based, as the file lists the atoms)", text);
+    return {int(*i), int(*j)};
+}
 
 OneInput oneInputOf(const Args& args, const SavedModel& model, Io& io)
 {
@@ -50,6 +64,27 @@ OneInput oneInputOf(const Args& args, const SavedModel& model, Io& io)
     const float* row = data.sample(in.index);
     in.x.assign(row, row + data.shape.dim());
     in.what = "row " + std::to_string(in.index) + " of " + data.source;
+    if (args.has("swap") || args.has("jitter")) {
+        if (data.kind != DataKind::Coulomb)
+            throw SpecError(args.has("swap") ? "--swap" : "--jitter", std::string("moves a molecule's atoms: the data are ") +
+                                                                           toString(data.kind),
+                            data.source);
+        in.row = in.x;
+        if (args.has("jitter")) {
+            const double sigma = args.number("jitter", 0.0);
+            if (!hasPositions(data, in.index))
+                throw SpecError("--jitter", "the data have no atom positions (Coulomb matrices read from CSV or .mat have "
+                                            "none; extended XYZ keeps them)",
+                                data.source);
+            in.x = jitteredMolecule(data, in.index, sigma, seedOption(args));
+            in.what += ", atoms jittered by " + formatNumber(sigma) + " Angstrom";
+        }
+        if (args.has("swap")) {
+            const auto [i, j] = swapOption(args);
+            in.x = swappedAtoms(in.x.data(), data.shape, i, j);
+            in.what += ", atoms " + std::to_string(i) + " and " + std::to_string(j) + " swapped";
+        }
+    }
     if (data.isClassification() && model.isClassification()) {
         const int label = data.labels[in.index];
         const std::string name = std::size_t(label) < data.classNames.size() ? data.classNames[std::size_t(label)] : std::to_string(label);
@@ -148,6 +183,35 @@ int runSweep(const Args& args, Io& io, const ModelPredictor& predictor, const On
     return 0;
 }
 
+/// For a molecule whose atoms --swap or --jitter moved: the row's own energy, how far the moved one is
+/// from it, and the model's Monte Carlo error (32 draws of its group samples) with whether the move
+/// stays within twice it: what an invariant model promises for a swap.
+std::string movedAtomsText(const ModelPredictor& predictor, const OneInput& in, double moved, const Args& args, Json& j)
+{
+    const SavedModel& m = predictor.model();
+    const Eigen::MatrixXd rowScores = scoresOfRow(predictor, in.row.data(), in.index);
+    const double asInFile = predictor.targets(rowScores).front();
+    const double change = moved - asInFile;
+    j["row_prediction"] = asInFile;
+    j["change"] = change;
+    std::string text = "; the row as in the file: " + formatNumber(asInFile) + ", a change of " + formatNumber(change);
+    constexpr int kDraws = 32;
+    const MonteCarloError e = monteCarloError(predictor, in.row.data(), in.index, kDraws, seedOption(args));
+    const double mc = e.sd[0] * m.coding.scale;
+    j["mc_error"] = std::isfinite(mc) ? Json(mc) : Json(nullptr);
+    j["mc_error_how"] = e.how;
+    if (!std::isfinite(mc)) return text + "; Monte Carlo error " + e.how;
+    // Twice the error, and the float rounding of a model without any (a few ulp of the energy).
+    const double rounding = 1e-9 * std::max(std::abs(moved), std::abs(asInFile));
+    const bool within = std::abs(change) <= 2.0 * mc + rounding;
+    j["within_mc_error"] = within;
+    text += "; Monte Carlo error " + formatNumber(mc) + " (" + e.how + "): the change is " + (within ? "within it" : "larger than it");
+    // A swap renumbers the same molecule: an invariant model keeps its energy. A jitter moves the atoms.
+    if (!args.has("jitter") && !within) text += " (not invariant)";
+    if (args.has("jitter")) text += " (the jitter moved the atoms: the molecule itself changed)";
+    return text;
+}
+
 } // namespace
 
 int runPredictOne(const Args& args, Io& io)
@@ -155,8 +219,11 @@ int runPredictOne(const Args& args, Io& io)
     if (io.ranks.size() > 1) throw SpecError("--model", "predict runs in one process (start it without mpirun)");
     const std::string path = args.required("model");
     if (args.has("sweep")) parseSweep(args.text("sweep"));  // a bad range before any work
+    if (args.has("input") && (args.has("swap") || args.has("jitter")))
+        throw SpecError(args.has("swap") ? "--swap" : "--jitter", "moves a molecule's atoms, not an image's pixels",
+                        args.text(args.has("swap") ? "swap" : "jitter"));
     if (!args.has("input") && !args.has("index"))
-        throw SpecError("--sweep", "moves one input: give --data FILE --index I or --input IMAGE", args.text("sweep"));
+        throw SpecError(args.has("sweep") ? "--sweep" : args.has("swap") ? "--swap" : "--jitter", "moves one input: give --data FILE --index I or --input IMAGE", args.text("sweep"));
     const SavedModel model = loadModel(path);
     if (args.has("sweep")) checkSweepInput(parseSweep(args.text("sweep")).parameter, model.map.kind);
     const OneInput in = oneInputOf(args, model, io);
@@ -195,6 +262,7 @@ int runPredictOne(const Args& args, Io& io)
             csv += ",lower,upper";
             line += "," + number17(v - 2 * sd) + "," + number17(v + 2 * sd);
         }
+        if (!in.row.empty()) text += movedAtomsText(predictor, in, v, args, j);
     }
     if (args.has("out")) {
         std::ofstream out = openOutput("out", args.text("out"));

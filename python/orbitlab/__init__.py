@@ -15,13 +15,13 @@ from .locality import EvidenceLocality
 from .maps import GICDF, FeatureMap, InvariantNystroem, InvariantRBFSampler, SortedCoulomb
 from .models import SavedExactModel, load_model, save_model
 from .setting import SettingPipeline, TrainRun, decode_setting, from_setting, train
-from .sweeps import sweep
+from .sweeps import move_atoms, sweep
 
 __all__ = [
     "BayesianLinearClassifier", "BayesianLinearRegressor", "Data", "EvidenceLocality", "FeatureMap", "GICDF",
     "InvariantGaussianProcess", "InvariantGaussianProcessClassifier", "InvariantKernelRidge", "InvariantNystroem",
     "InvariantRBFSampler", "MODEL_FORMAT_VERSION", "SavedExactModel", "SavedKernelRidge", "SavedLinearModel",
     "SettingPipeline", "SortedCoulomb", "TrainRun", "decode_setting", "from_setting", "load", "load_model", "save_model",
-    "sweep", "train",
+    "move_atoms", "sweep", "train",
 ]
 __version__ = "0.1.0"

@@ -52,3 +52,15 @@ def sweep(model, x, parameter="rotation", values=None, *, index=0, seed=0, full=
     if result["value"]:
         return np.asarray(result["value"], dtype=np.float64)
     return np.asarray(result["scores"])
+
+
+def move_atoms(data, index, *, swap=None, jitter=0.0, seed=0):
+    """Row `index` of molecule data (orbitlab.load of extended XYZ, QM7 .mat or a Coulomb CSV) with its
+    atoms moved as the Predict view's Swap and Jitter move them, flat (n*n values): the atoms'
+    positions first jittered by `jitter` Angstrom (a standard normal per coordinate drawn from `seed`
+    and the row; only data with positions, i.e. extended XYZ) and the Coulomb matrix recomputed, then
+    atoms swap = (i, j) exchanged (their rows and columns). jitter=0 and no swap give the row itself.
+    `orbitlab-cli predict --index I --swap I,J --jitter SIGMA` moves the same. ValueError with one line
+    for data without positions, an atom the molecule does not have, a negative jitter."""
+    swap = [] if swap is None else [int(a) for a in swap]
+    return np.asarray(_orbitlab.move_atoms(data.dataset, int(index), swap, float(jitter), int(seed)))

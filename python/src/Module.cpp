@@ -3,6 +3,7 @@
 #include "Compute.hpp"
 
 #include "orbit/data/Loaders.hpp"
+#include "orbit/data/MoleculeMoves.hpp"
 #include "orbit/training/Experiment.hpp"
 #include "orbit/locality/LocalityLearning.hpp"
 #include "orbit/training/TrainedModel.hpp"
@@ -518,6 +519,20 @@ PYBIND11_MODULE(_orbitlab, m)
         s->data = d->data.subset(orbit::subsetRows(d->data.count(), n, seed));
         return s;
     }, py::arg("data"), py::arg("n"), py::arg("seed"));
+    m.def("move_atoms", [](const std::shared_ptr<PyDataset>& d, std::size_t index, const std::vector<int>& swap, double jitter,
+                           std::uint64_t seed) {
+        // The Predict view's Swap and Jitter (orbit/data/MoleculeMoves.hpp): jitter first, then the swap.
+        const orbit::Dataset& data = d->data;
+        if (data.kind != orbit::DataKind::Coulomb) throw orbit::SpecError("data", "moving atoms needs molecules", orbit::toString(data.kind));
+        if (index >= data.count()) throw orbit::SpecError("index", "no such row", std::to_string(index));
+        std::vector<float> x = jitter != 0.0 ? orbit::jitteredMolecule(data, index, jitter, seed)
+                                             : std::vector<float>(data.sample(index), data.sample(index) + data.shape.dim());
+        if (!swap.empty()) {
+            if (swap.size() != 2) throw orbit::SpecError("swap", "two atom numbers [i, j]", std::to_string(swap.size()) + " numbers");
+            x = orbit::swappedAtoms(x.data(), data.shape, swap[0], swap[1]);
+        }
+        return py::array_t<float>(py::ssize_t(x.size()), x.data());
+    }, py::arg("data"), py::arg("index"), py::arg("swap"), py::arg("jitter"), py::arg("seed"));
     m.def("feature_map_info", [](const std::string& features) {
         const std::string head = orbit::trim(features.substr(0, features.find_first_of(":+")));
         const orbit::FeatureMapDescriptor* d = orbit::findFeatureMap(head);

@@ -80,3 +80,27 @@ def test_bad_input_is_one_line(digits_model, digits):
         orbitlab.sweep(digits_model, X[0], "scale", values=[0, 1])
     with pytest.raises(ValueError, match="values"):
         orbitlab.sweep(digits_model, X[0], "scale")
+
+
+def test_moved_atoms_are_the_clis(cli, tmp_path, g2):
+    """orbitlab.move_atoms is `predict --swap / --jitter`'s input: the same energies to the bit."""
+    path = tmp_path / "g2.npz"
+    cli.run("train", "--data", G2, "--features", "rf:s=100", "--learner", "blr", "--eval", "holdout:0.2", "--seed", 1,
+            "--save-model", path)
+    X, _ = g2
+    n = int(round(np.sqrt(X.shape[1])))
+    swapped = orbitlab.move_atoms(g2, 100, swap=(0, 4))
+    C, S = X[100].reshape(n, n), swapped.reshape(n, n)
+    perm = list(range(n))
+    perm[0], perm[4] = 4, 0
+    assert np.array_equal(S, C[np.ix_(perm, perm)])
+    assert np.array_equal(orbitlab.move_atoms(g2, 100, jitter=0.0), X[100])
+    for args, kwargs in [(["--swap", "0,4"], {"swap": (0, 4)}), (["--jitter", "0.05", "--seed", 3], {"jitter": 0.05, "seed": 3}),
+                         (["--swap", "2,5", "--jitter", "0.1"], {"swap": (2, 5), "jitter": 0.1})]:
+        j = cli.json("predict", "--model", path, "--data", G2, "--index", 100, *args)
+        x = orbitlab.move_atoms(g2, 100, **kwargs)
+        assert orbitlab.sweep(path, x, "permutation", values=[0], index=100)[0] == j["prediction"]
+    with pytest.raises(ValueError, match="9 atoms"):
+        orbitlab.move_atoms(g2, 100, swap=(0, 9))
+    with pytest.raises(ValueError, match="jitter"):
+        orbitlab.move_atoms(g2, 100, jitter=-1)

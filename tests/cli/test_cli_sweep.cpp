@@ -195,6 +195,49 @@ private slots:
         QVERIFY2(r.out.find("Monte Carlo error") != std::string::npos && r.out.find("within it") != std::string::npos, r.out.c_str());
     }
 
+    // Swapping two chosen atoms of acetamide (--swap 0,5: the O and an H): the noisy-sort model's
+    // energy changes within its Monte Carlo error and the CLI says so; the plain model's changes
+    // (it has no Monte Carlo error) and the CLI says it is not invariant. --jitter 0 recomputes the
+    // row's Coulomb matrix from its positions: the row's own bits; a jitter moves both models.
+    void swapStaysWithinTheMonteCarloError()
+    {
+        const std::vector<std::string> row = {"--data", kG2, "--index", "100"};
+        auto with = [&row](std::vector<std::string> more) {
+            more.insert(more.begin(), row.begin(), row.end());
+            return more;
+        };
+        const Json inv = sweep("g2-invariant.npz", with({"--swap", "0,5"}), "one.csv");
+        QVERIFY(!inv.is_null());
+        QVERIFY(inv["mc_error"].get<double>() > 0);
+        QVERIFY2(inv["within_mc_error"].get<bool>(), inv.dump().c_str());
+        QCOMPARE(inv["change"].get<double>(), inv["prediction"].get<double>() - inv["row_prediction"].get<double>());
+        const Json asIs = sweep("g2-invariant.npz", row, "one.csv");
+        QCOMPARE(inv["row_prediction"].get<double>(), asIs["prediction"].get<double>());
+        const Json plain = sweep("g2-plain.npz", with({"--swap", "0,5"}), "one.csv");
+        QVERIFY(!plain.is_null());
+        QCOMPARE(plain["mc_error"].get<double>(), 0.0);
+        QVERIFY2(!plain["within_mc_error"].get<bool>(), plain.dump().c_str());
+        QVERIFY2(std::abs(plain["change"].get<double>()) > 2 * inv["mc_error"].get<double>(), plain.dump().c_str());
+        const auto r = orbittest::runCli({"predict", "--model", path("g2-invariant.npz"), "--data", kG2, "--index", "100", "--swap", "0,5"});
+        QVERIFY2(r.status == 0 && r.out.find("atoms 0 and 5 swapped") != std::string::npos &&
+                     r.out.find("Monte Carlo error") != std::string::npos && r.out.find("within it") != std::string::npos,
+                 r.out.c_str());
+        const auto p = orbittest::runCli({"predict", "--model", path("g2-plain.npz"), "--data", kG2, "--index", "100", "--swap", "0,5"});
+        QVERIFY2(p.status == 0 && p.out.find("larger than it (not invariant)") != std::string::npos, p.out.c_str());
+
+        // Jitter 0: the same bits as the row, so the same 17 digits; 0.05 Angstrom moves the plain model.
+        for (const char* model : {"g2-invariant.npz", "g2-plain.npz"}) {
+            QVERIFY(!sweep(model, row, "one.csv").is_null());
+            const auto asFile = csvLines(path("one.csv"));
+            QVERIFY(!sweep(model, with({"--jitter", "0"}), "jit.csv").is_null());
+            QCOMPARE(csvLines(path("jit.csv")), asFile);
+        }
+        const Json moved = sweep("g2-plain.npz", with({"--jitter", "0.05"}), "jit.csv");
+        QVERIFY(!moved.is_null() && moved["change"].get<double>() != 0.0);
+        // Swap then sweep: the sweep moves the swapped molecule.
+        QVERIFY(!sweep("g2-invariant.npz", with({"--swap", "0,5", "--sweep", "permutation:0:3:4"}), "s.csv").is_null());
+    }
+
     // An image file of a row predicts as the row (the loader's scaling and orientation); a larger
     // one is scaled with a note on stderr.
     void anImageFilePredictsAsItsRow()
@@ -239,6 +282,10 @@ private slots:
         const std::vector<Case> cases = {
             {{"--model", path("raw.npz"), "--input", path("not-an-image.png"), "--sweep", "rotation:0:360:73"}, "not-an-image.png"},
             {{"--model", path("g2-plain.npz"), "--data", kDigits, "--index", six, "--sweep", "permutation:0:3:4"}, "the model takes coulomb"},
+            {{"--model", path("g2-plain.npz"), "--data", kG2, "--index", "100", "--swap", "0,9"}, "9 atoms"},
+            {{"--model", path("g2-plain.npz"), "--data", kG2, "--index", "100", "--swap", "0"}, "--swap"},
+            {{"--model", path("g2-plain.npz"), "--data", kG2, "--index", "100", "--jitter", "-1"}, "jitter"},
+            {{"--model", path("raw.npz"), "--data", kDigits, "--index", six, "--swap", "0,1"}, "--swap"},
             {{"--model", path("cut.npz"), "--data", kDigits, "--index", six, "--sweep", "rotation:0:360:73"}, "cut.npz"},
             {{"--model", path("raw.npz"), "--data", kDigits, "--index", six, "--sweep", "twist:0:360:73"}, "--sweep: unknown parameter"},
             {{"--model", path("raw.npz"), "--data", kDigits, "--index", six, "--sweep", "rotation:0:360:1"}, "at least 2 points"},

@@ -37,6 +37,10 @@ void Comparison::unpin(const QString& reason)
 
 void Comparison::setPinned(const std::optional<PinnedSetting>& a)
 {
+    // A session (a lesson's next step, an undo) that keeps the same A keeps its pin and A's run: a
+    // lesson pins A, then asks for a run and for the Predict panel, which asks A's run.
+    if (a && pinned_ && *a == *pinned_)
+        return;
     if (a)
         pin(*a);
     else

@@ -26,7 +26,7 @@ public:
     void pin(const PinnedSetting& a);
     /// Forgets A; `reason` (when given) goes out as message().
     void unpin(const QString& reason = {});
-    /// Pins or unpins as a session says.
+    /// Pins or unpins as a session says; the same A as pinned keeps its pin (and A's run).
     void setPinned(const std::optional<PinnedSetting>& a);
     /// Counts the pins: a view's cache of A's results is valid for one generation.
     quint64 generation() const { return generation_; }

@@ -1,6 +1,7 @@
 #include "state/Lessons.hpp"
 
 #include "state/PanelRegistry.hpp"
+#include "state/SampleData.hpp"
 #include "state/TrainingSettings.hpp"
 
 #include "orbit/registry/Registry.hpp"
@@ -128,11 +129,33 @@ Lesson parseLesson(const QByteArray& bytes, const QString& file)
         if (!steps.at(i).isObject())
             refuseFile(file, where, "expected an object");
         const QJsonObject st = steps.at(i).toObject();
-        onlyKeys(st, {"title", "set", "text"}, file, where);
+        onlyKeys(st, {"title", "set", "with", "text"}, file, where);
         LessonStep step{readText(st, "title", file, where), readText(st, "text", file, where), {}, {}};
         if (i == 0 && st.contains("set"))
             refuseFile(file, where, "the first step loads the lesson and changes nothing (no \"set\")");
-        if (i > 0) {
+        if (st.contains("with") && !(st.value("set").toObject().contains("data") && st.value("with").isObject()))
+            refuseFile(file, where + ".with", "only a step that sets \"data\" has \"with\" (the settings that suit the new data, an object)");
+        if (i > 0 && st.value("set").toObject().contains("data")) {
+            // Another bundled data file, with the settings that suit it: a new scene of the lesson.
+            const QJsonObject set = st.value("set").toObject();
+            const QJsonValue name = set.value("data");
+            if (set.size() != 1 || !name.isString() || name.toString().isEmpty() || name.toString().contains('/') ||
+                name.toString().contains('\\'))
+                refuseFile(file, where + ".set", "expected {\"data\": \"FILE\"} alone, FILE a bundled data file's name (resources/data)");
+            const QJsonObject with = st.value("with").toObject();
+            if (with.value("data").toObject().contains("path") || with.contains("format") || with.contains("version"))
+                refuseFile(file, where + ".with", "expected session parts (data.selected, orbit, training, predict, panel, ...), "
+                                                  "not a data path or a format");
+            step.field = QStringLiteral("data.path");
+            step.dataFile = name.toString();
+            step.with = with.keys();
+            step.change = [file = name.toString(), with](SessionState& s) {
+                const QString path = findSampleData(file);
+                QJsonObject json = merged(settingsJson(s), with);
+                s = sessionFromJson(json);
+                s.dataPath = path.isEmpty() ? file : path;  // not found: the window says the file is missing
+            };
+        } else if (i > 0) {
             const QJsonObject set = st.value("set").toObject();
             if (set.size() != 1)
                 refuseFile(file, where + ".set", "expected exactly one session field and its value, e.g. {\"orbit.r\": 64}");
@@ -232,8 +255,14 @@ void checkLesson(const Lesson& l)
         SessionState next = s;
         st.change(next);
         const QStringList diff = sessionDifferences(s, next);
-        if (diff != QStringList{st.field})
-            refuse(l, i, "changes {" + diff.join(", ").toStdString() + "}, not exactly " + st.field.toStdString());
+        // A data step may also change what its `with` names (the settings that suit the new data).
+        QStringList beyond = diff;
+        beyond.removeIf([&st](const QString& f) {
+            return f != st.field && std::any_of(st.with.begin(), st.with.end(), [&f](const QString& w) { return f == w || f.startsWith(w + "."); });
+        });
+        if (beyond != QStringList{st.field} || !diff.contains(st.field))
+            refuse(l, i, "changes {" + diff.join(", ").toStdString() + "}, not exactly " + st.field.toStdString() +
+                             (st.with.isEmpty() ? std::string() : " and what its \"with\" names"));
         checkSession(l, i, next);
         s = next;
     }

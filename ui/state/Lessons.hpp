@@ -24,6 +24,12 @@ struct LessonStep {
     QString text;
     QString field;                               ///< empty for the first step (it loads the lesson)
     std::function<void(SessionState&)> change;   ///< null for the first step
+    /// A step that opens another bundled data file ({"set": {"data": "g2.extxyz"}}, field
+    /// "data.path"): its name (found with findSampleData when the step is taken), and the session
+    /// parts its "with" object sets together with it (the settings that suit the new data: "orbit",
+    /// "training", "predict", "panel", ...), which it may change besides `field`. Empty otherwise.
+    QString dataFile;
+    QStringList with;
 };
 
 /// A lesson: a short name for the command line (`orbitlab --lesson orbit`), a title for the menu,
@@ -48,7 +54,9 @@ void checkLesson(const Lesson& lesson);
 
 /// The lesson of a lesson file's text (`file` names it in errors): its name, title, data file, the
 /// session fields of its first step over a default session, and its steps, each after the first
-/// setting exactly one session field ({"orbit.distribution.kappa": 1}); checkLesson'd. Throws
+/// setting exactly one session field ({"orbit.distribution.kappa": 1}) or opening another bundled data
+/// file with the settings that suit it ({"set": {"data": "g2.extxyz"}, "with": {"orbit": {...}}});
+/// checkLesson'd. Throws
 /// std::logic_error naming the file, the place in it and what is wrong.
 Lesson parseLesson(const QByteArray& bytes, const QString& file);
 

@@ -4,6 +4,7 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <QJsonArray>
 #include <QJsonValue>
 
 #include <cmath>
@@ -76,6 +77,10 @@ QJsonObject predictToJson(const PredictSettings& s)
         o.insert("model_a", s.modelA);
     if (!s.modelB.isEmpty())
         o.insert("model_b", s.modelB);
+    if (s.swap.size() == 2)
+        o.insert("swap", QJsonArray{s.swap[0], s.swap[1]});
+    if (s.jitter != d.jitter)
+        o.insert("jitter", s.jitter);
     return o;
 }
 
@@ -128,6 +133,19 @@ PredictSettings predictFromJson(const QJsonObject& o)
     }
     s.modelA = predictString(o, "model_a", {});
     s.modelB = predictString(o, "model_b", {});
+    if (o.contains("swap")) {
+        const QJsonArray a = o.value("swap").toArray();
+        auto atom = [](const QJsonValue& v) { return v.isDouble() && v.toDouble() == std::floor(v.toDouble()) && v.toDouble() >= 0 && v.toDouble() < 1e5; };
+        if (!o.value("swap").isArray() || a.size() != 2 || !atom(a[0]) || !atom(a[1]))
+            badSessionField("predict.swap", "expected two atom numbers [i, j] (0-based)", o.value("swap"));
+        s.swap = {a[0].toInt(), a[1].toInt()};
+    }
+    if (o.contains("jitter")) {
+        const QJsonValue v = o.value("jitter");
+        if (!v.isDouble() || !(v.toDouble() >= 0.0 && v.toDouble() <= kMaxJitter))
+            badSessionField("predict.jitter", QStringLiteral("expected a standard deviation in [0, %1] Angstrom").arg(kMaxJitter), v);
+        s.jitter = v.toDouble();
+    }
     return s;
 }
 

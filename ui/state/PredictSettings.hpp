@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -26,8 +27,17 @@ struct PredictSettings {
     /// The model files of A and B; empty: A is Compare's pinned A as last fitted, B the Training
     /// panel's last run.
     QString modelA, modelB;
+    /// Molecules: the two atoms (0-based, in the file's order) swapped in the input, or empty for
+    /// none; and the standard deviation (Angstrom) of the Gaussian jitter of its atoms' positions
+    /// (orbit::jitteredMolecule; only where the data have positions).
+    QList<int> swap;
+    double jitter = 0.0;
     bool operator==(const PredictSettings&) const = default;
 };
+
+/// The jitter slider's largest standard deviation (Angstrom) and its step.
+constexpr double kMaxJitter = 0.5;
+constexpr double kJitterStep = 0.01;
 
 /// The parameters a sweep of data of `kind` can move: rotation, translation-x, translation-y and
 /// scale for images, permutation for Coulomb matrices; none for other vectors.
@@ -43,7 +53,7 @@ double predictSliderStep(const QString& parameter);
 double predictIdentity(const QString& parameter);
 
 /// {"input": ..., "drawn": base64 PNG, "image": ..., "parameter": ..., "t": ..., "model_a": ...,
-/// "model_b": ...}; fields at their defaults are left out.
+/// "model_b": ..., "swap": [i, j], "jitter": ...}; fields at their defaults are left out.
 QJsonObject predictToJson(const PredictSettings& s);
 /// Reads a "predict" object; missing fields keep their defaults. Throws orbit::SpecError naming the
 /// field ("predict.parameter") and the value for a malformed one.

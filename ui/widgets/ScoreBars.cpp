@@ -65,17 +65,22 @@ void ScoreBars::paintEvent(QPaintEvent*)
             QString text = QStringLiteral("%1: %2").arg(m == 0 ? "A" : "B").arg(*model.value, 0, 'g', 6);
             if (!model.unit.isEmpty())
                 text += " " + model.unit;
-            if (model.interval)
-                text += QStringLiteral("  [%1, %2]").arg(model.interval->first, 0, 'g', 5).arg(model.interval->second, 0, 'g', 5);
             p.setPen(kModelColours[m]);
             QFont big = font();
             big.setPointSizeF(big.pointSizeF() * 1.5);
             p.setFont(big);
             p.drawText(QPointF(8, y + QFontMetrics(big).ascent()), text);
+            y += QFontMetrics(big).height();
             p.setFont(font());
+            if (model.interval) {  // on a line of its own: a narrow column keeps the value whole
+                p.drawText(QPointF(8, y + fm.ascent()), tr("interval (± 2 sd): [%1, %2]")
+                                                            .arg(model.interval->first, 0, 'g', 5)
+                                                            .arg(model.interval->second, 0, 'g', 5));
+                y += line;
+            }
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QPointF(8, y + QFontMetrics(big).height() + fm.ascent()), model.name);
-            y += QFontMetrics(big).height() + 2 * line;
+            p.drawText(QPointF(8, y + fm.ascent()), model.name);
+            y += 2 * line;
         }
         return;
     }

@@ -86,6 +86,12 @@ void Dataset::checkInvariants() const
                 if (c < 1 || c > 118) broken("atomic number " + std::to_string(c) + " outside [1, 118]");
         }
     }
+    if (!positions.empty()) {
+        if (positions.size() != n || charges.size() != n)
+            broken(std::to_string(positions.size()) + " position lists for " + std::to_string(n) + " samples");
+        for (std::size_t i = 0; i < n; ++i)
+            if (positions[i].size() != charges[i].size()) broken("a molecule's positions and charges differ in number");
+    }
     if (!names.empty() && names.size() != n) broken(std::to_string(names.size()) + " names for " + std::to_string(n) + " samples");
     if (!isSafeText(targetUnit)) broken("the target unit is not safe text");
     for (const auto* texts : {&classNames, &names})
@@ -129,6 +135,7 @@ Dataset Dataset::withoutSamples() const
     s.targets = targets;
     s.targetUnit = targetUnit;
     s.charges = charges;
+    s.positions = positions;
     s.names = names;
     s.folds = folds;
     s.source = source;
@@ -205,6 +212,7 @@ Dataset Dataset::subset(const std::vector<std::size_t>& idx) const
     pick(labels, s.labels);
     pick(targets, s.targets);
     pick(charges, s.charges);
+    pick(positions, s.positions);
     pick(names, s.names);
     pick(folds, s.folds);
     return s;
@@ -254,6 +262,7 @@ Dataset Dataset::followedBy(const Dataset& more) const
     append(d.labels, more.labels);
     append(d.targets, more.targets);
     append(d.charges, more.charges);
+    append(d.positions, more.positions);
     append(d.names, more.names);
     d.folds.clear();
     return d;

@@ -194,6 +194,7 @@ Dataset loadExtXyz(const std::string& path, const LoadOptions& options)
                  "energy_unit differs from the first molecule's (" + quoteValue(molecules.front().unit) + ")", mol.unit);
         d.targets.push_back(mol.energy);
         d.charges.push_back(std::move(mol.charges));
+        d.positions.push_back(std::move(mol.positionsBohr));  // for moving the atoms later (Predict's jitter)
         anyName = anyName || !mol.name.empty();
         d.names.push_back(std::move(mol.name));
     }

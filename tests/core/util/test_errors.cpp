@@ -77,7 +77,7 @@ const QSet<QString>& vocabulary()
         "samples", "r", "learner", "eval", "grid", "validation", "inner-folds", "learning-curve", "block-rows", "estimator",
         "output", "rotate", "rotate-max", "pad", "transform-group", "transform-distribution", "s-list", "r-list",
         "ref-r", "repeats", "learn", "bounds", "values", "max-evals", "precision", "per-class", "dist-per-class",
-        "rotate-classes", "sweep", "input", "model", "mean",
+        "rotate-classes", "sweep", "input", "model", "mean", "swap", "jitter",
         // without a setting of their own
         "labels", "targets", "classes", "folds", "lambda", "shift", "holdout", "kfold", "bins", "pca", "cell",
         "cases", "metric", "class"};

@@ -122,9 +122,13 @@ std::string predictInputFile(const SessionState& s)
 CliCommand predictCommand(const SessionState& s)
 {
     CliCommand cmd{{"predict", "--model", predictModelPath(s)}, false};
-    if (s.predict.input == "row")
+    if (s.predict.input == "row") {
         add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
-    else
+        if (s.predict.swap.size() == 2)  // a molecule's atoms moved by hand (the panel's Swap and Jitter)
+            add(cmd.args, {"--swap", std::to_string(s.predict.swap[0]) + "," + std::to_string(s.predict.swap[1])});
+        if (s.predict.jitter > 0.0)
+            add(cmd.args, {"--jitter", orbit::formatNumber(s.predict.jitter)});
+    } else
         add(cmd.args, {"--input", predictInputFile(s)});
     add(cmd.args, {"--sweep", sweepRangeText(predictSweepRange(s.predict.parameter)).toStdString(), "--out", "predict-sweep.csv"});
     return cmd;
@@ -138,7 +142,16 @@ std::string predictPython(const SessionState& s)
     out += "model = orbitlab.load_model(" + orbit::pythonString(predictModelPath(s)) + ")\n";
     if (row) {
         out += "data = orbitlab.load(" + orbit::pythonString(dataPath(s)) + ")\n";
-        out += "x = data.X[" + std::to_string(s.selectedIndex) + "]\n";
+        if (s.predict.swap.size() == 2 || s.predict.jitter > 0.0) {  // the panel's Swap and Jitter
+            out += "x = orbitlab.move_atoms(data, " + std::to_string(s.selectedIndex);
+            if (s.predict.swap.size() == 2)
+                out += ", swap=(" + std::to_string(s.predict.swap[0]) + ", " + std::to_string(s.predict.swap[1]) + ")";
+            if (s.predict.jitter > 0.0)
+                out += ", jitter=" + orbit::formatNumber(s.predict.jitter);
+            out += ")\n";
+        } else {
+            out += "x = data.X[" + std::to_string(s.selectedIndex) + "]\n";
+        }
     } else {
         out += "x = orbitlab.load(" + orbit::pythonString(predictInputFile(s)) + ").X[0]  # an image of the model's input shape\n";
     }
@@ -146,7 +159,8 @@ std::string predictPython(const SessionState& s)
            ", " + std::to_string(range.values.size()) + ")\n";
     out += "scores = orbitlab.sweep(model, x, parameter=" + orbit::pythonString(orbit::toString(range.parameter)) +
            ", values=values, index=" + std::to_string(row ? s.selectedIndex : 0) + ")\n";
-    out += "print(scores)\n";
+    out += "for t, answer in zip(values, scores):  # t, then the scores per class (or the value)\n";
+    out += "    print(repr(float(t)), *(repr(float(v)) for v in np.atleast_1d(answer)))\n";
     return out;
 }
 

@@ -54,12 +54,14 @@ CliCommand trainingCommand(const SessionState& s, const CommandContext& context 
 std::string trainingPython(const SessionState& s, const CommandContext& context = {});
 
 /// The Predict view's sweep: `predict --model M.npz --data FILE --index I` (a row; `--input IMAGE`
-/// for an image file or the drawing, predict-input.png, that the view's export writes) `--sweep
+/// for an image file or the drawing, predict-input.png, that the view's export writes; a molecule's
+/// Swap and Jitter as `--swap I,J --jitter SIGMA`) `--sweep
 /// NAME:FROM:TO:COUNT --out predict-sweep.csv`, the CSV the view's export writes. M is model B's
 /// file, else A's; SpecError("model") when both models are of training runs (they have no file).
 CliCommand predictCommand(const SessionState& s);
-/// Copy as Python on the Predict view: orbitlab.load_model, the input, and orbitlab.sweep over the
-/// chart's range (the same numbers; SpecError as predictCommand).
+/// Copy as Python on the Predict view: orbitlab.load_model, the input (orbitlab.move_atoms for a
+/// molecule's Swap and Jitter), orbitlab.sweep over the chart's range, and one printed line per value:
+/// t and the scores (or the value) as Python's repr, the same doubles as the view's.
 std::string predictPython(const SessionState& s);
 
 /// `word` as one word of a POSIX shell: unchanged when it holds only [A-Za-z0-9_@%+=:,./-] (and does

@@ -1,6 +1,7 @@
 #include "state/workers/PredictTask.hpp"
 
 #include "orbit/data/Loaders.hpp"
+#include "orbit/data/MoleculeMoves.hpp"
 #include "orbit/distributions/Distribution.hpp"
 #include "orbit/figures/DensitySummary.hpp"
 #include "orbit/locality/PerClassLocality.hpp"
@@ -86,6 +87,17 @@ Task makePredictInputTask(PredictInputRequest request)
             out->x.assign(row, row + data.shape.dim());
             out->index = std::size_t(request.row);
             out->what = QStringLiteral("row %1").arg(request.row);
+            if (data.kind == orbit::DataKind::Coulomb && (request.swap.size() == 2 || request.jitter > 0.0)) {
+                out->row = out->x;
+                if (request.jitter > 0.0) {
+                    out->x = orbit::jitteredMolecule(data, out->index, request.jitter, request.seed);
+                    out->what += QStringLiteral(", atoms jittered by %1 Å").arg(request.jitter);
+                }
+                if (request.swap.size() == 2) {
+                    out->x = orbit::swappedAtoms(out->x.data(), data.shape, request.swap[0], request.swap[1]);
+                    out->what += QStringLiteral(", atoms %1 and %2 swapped").arg(request.swap[0]).arg(request.swap[1]);
+                }
+            }
         } else {
             if (data.kind != orbit::DataKind::Images)
                 throw orbit::SpecError("data", "a drawn or dropped image needs image data",
@@ -130,6 +142,13 @@ Task makePredictTask(PredictRequest request)
                                                   ctx.coreProgress(lo, hi));
             if (request.range.values.size() > 1 && request.range.parameter == orbit::SweepParameter::Rotation)
                 out->window[m] = rotationWindowOf(model->model());
+            if (request.range.values.size() == 1 && !in.row.empty() && !model->model().isClassification()) {
+                // What the row as in the file gets, and how far the model's own group samples move it.
+                const Eigen::MatrixXd row = orbit::scoresOfRow(*model, in.row.data(), in.index);
+                constexpr int kDraws = 32;
+                const orbit::MonteCarloError e = orbit::monteCarloError(*model, in.row.data(), in.index, kDraws, request.seed);
+                out->asInFile[m] = std::make_pair(model->targets(row).front(), e.sd[0] * model->model().coding.scale);
+            }
         }
         out->seconds = double(clock.nsecsElapsed()) * 1e-9;
         return QVariant::fromValue(std::shared_ptr<const PredictAnswer>(std::move(out)));

@@ -12,6 +12,7 @@
 #include "orbit/models/SavedModel.hpp"
 
 #include <QByteArray>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 
@@ -49,6 +50,11 @@ struct PredictInputRequest {
     int row = 0;
     QByteArray drawn;      ///< the canvas as an 8-bit grey PNG
     QString imageFile;
+    /// A molecule row: two atoms to swap (empty: none) and the jitter of its positions (Angstrom),
+    /// drawn from `seed` (orbit::swappedAtoms, orbit::jitteredMolecule).
+    QList<int> swap;
+    double jitter = 0.0;
+    std::uint64_t seed = 0;
 };
 
 /// An input ready for the models.
@@ -57,9 +63,11 @@ struct PredictInput {
     std::size_t index = 0;    ///< the row whose group-sample stream it uses (0 for drawn and files)
     QString what;             ///< "row 3000", "the drawing", "six.png"
     QString note;             ///< what was changed to fit the data's shape (empty when nothing)
+    /// A molecule whose atoms were swapped or jittered: the row as in the file (else empty).
+    std::vector<float> row;
 };
 
-/// The row's values, or the PNG / file through orbit::loadImageAsInput with the data's shape (the
+/// The row's values (a molecule's with its positions jittered, then two atoms swapped), or the PNG / file through orbit::loadImageAsInput with the data's shape (the
 /// canvas's pixels reach the models as a data row's do). Fails with one line for a file that is not
 /// an image.
 Task makePredictInputTask(PredictInputRequest request);
@@ -78,6 +86,10 @@ struct PredictAnswer {
     /// Per model: the central 90 % of its rotation distribution, in degrees (a rotation sweep of a
     /// model whose map averages over rotations), else empty.
     std::array<std::optional<std::pair<double, double>>, 2> window;
+    /// Per regression model, for a molecule whose atoms were moved (PredictInput::row) and one value:
+    /// the row's own prediction and the model's Monte Carlo error there (32 draws of its group
+    /// samples, orbit::monteCarloError, in the target's unit; NaN where it cannot be estimated).
+    std::array<std::optional<std::pair<double, double>>, 2> asInFile;
     double seconds = 0.0;
 };
 

@@ -79,6 +79,8 @@ PredictPanel::PredictPanel(LabState* state, QWidget* parent)
     valueText_->setMinimumWidth(90);
     top->addWidget(valueText_);
     content()->addLayout(top);
+    molecule_ = buildMolecule();
+    content()->addWidget(molecule_);
 
     auto* answers = new QWidget;
     auto* answersLayout = new QVBoxLayout(answers);
@@ -94,7 +96,7 @@ PredictPanel::PredictPanel(LabState* state, QWidget* parent)
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setStretchFactor(2, 3);
-    split->setSizes({240, 300, 560});
+    split->setSizes({220, 400, 500});  // the middle column fits a value with its interval at 1280 x 720
     content()->addWidget(split, 1);
     status_ = new QLabel;
     status_->setTextFormat(Qt::PlainText);
@@ -118,6 +120,7 @@ PredictPanel::PredictPanel(LabState* state, QWidget* parent)
             row_->setValue(index);
             row_->blockSignals(false);
         }
+        updateMolecule();
         if (settings_.input == "row") {
             inputStale_ = true;
             refresh();
@@ -205,7 +208,8 @@ PredictSettings PredictPanel::settings() const { return settings_; }
 void PredictPanel::applySettings(const PredictSettings& s)
 {
     const bool modelsChanged = s.modelA != settings_.modelA || s.modelB != settings_.modelB;
-    const bool inputChanged = s.input != settings_.input || s.drawn != settings_.drawn || s.imageFile != settings_.imageFile;
+    const bool inputChanged = s.input != settings_.input || s.drawn != settings_.drawn || s.imageFile != settings_.imageFile ||
+                              s.swap != settings_.swap || s.jitter != settings_.jitter;
     const bool parameterChanged = s.parameter != settings_.parameter;
     settings_ = s;
     applying_ = true;
@@ -225,6 +229,7 @@ void PredictPanel::applySettings(const PredictSettings& s)
     }
     filePicture_->setPixmap(s.imageFile.isEmpty() ? QPixmap() : enlarged(QImage(s.imageFile), 160));
     applying_ = false;
+    updateMolecule();
     if (parameterChanged || parameter_->currentText() != s.parameter) {
         const double t = s.t;
         this->parameterChanged();
@@ -294,6 +299,7 @@ void PredictPanel::datasetChanged()
             }
         }
     }
+    updateMolecule();
     if (!names.isEmpty() && !names.contains(parameter)) {
         settings_.parameter = names.front();
         parameterChanged();
@@ -371,7 +377,11 @@ void PredictPanel::requestInput()
     const auto ds = state_->dataset();
     if (!ds)
         return;
-    PredictInputRequest request{ds, settings_.input, state_->selectedIndex(), settings_.drawn, settings_.imageFile};
+    PredictInputRequest request{ds, settings_.input, state_->selectedIndex(), settings_.drawn, settings_.imageFile, {}, 0.0, 0};
+    if (settings_.input == "row" && ds->kind == orbit::DataKind::Coulomb) {
+        request.swap = settings_.swap;
+        request.jitter = settings_.jitter;
+    }
     if (settings_.input == "row")  // an image, or a molecule's Coulomb matrix
         rowPicture_->setPixmap(enlarged(renderSample(*ds, std::size_t(std::min<int>(state_->selectedIndex(), int(ds->count()) - 1))), 160));
     if (settings_.input == "drawn" && settings_.drawn.isEmpty()) {
@@ -477,7 +487,10 @@ void PredictPanel::drawAnswer(std::shared_ptr<const PredictAnswer> answer)
             if (r->hasInterval())
                 interval = std::make_pair(r->lower.front(), r->upper.front());
             bars_->setValue(int(m), r->value.front(), interval, name, QString::fromStdString(model.targetUnit));
-            tops << tr("%1: %2").arg(m == 0 ? "A" : "B").arg(r->value.front(), 0, 'g', 6);
+            QString top = tr("%1: %2").arg(m == 0 ? "A" : "B").arg(r->value.front(), 0, 'g', 6);
+            if (const auto& row = answer_->asInFile[m])
+                top += movedText(r->value.front(), row->first, row->second);
+            tops << top;
         }
     }
     if (!labels.isEmpty())
@@ -501,7 +514,10 @@ void PredictPanel::drawAnswer(std::shared_ptr<const PredictAnswer> answer)
     QString truth;  // what the file says of a row
     if (input_ && settings_.input == "row" && state_->dataset() && input_->index < state_->dataset()->count())
         truth = tr(" (the file: %1)").arg(sampleCaption(*state_->dataset(), input_->index));
-    status_->setText(tr("%1%2 at %3: %4.").arg(input_ ? input_->what : QString(), truth, valueText_->text(), tops.join(", ")));
+    const QString at = settings_.parameter != "permutation" ? tr("at %1").arg(valueText_->text())
+                       : settings_.t == 0                  ? tr("atoms in the file's order")
+                                                           : tr("shuffle %1 of the atoms").arg(settings_.t);
+    status_->setText(tr("%1%2, %3: %4.").arg(input_ ? input_->what : QString(), truth, at, tops.join(", ")));
 }
 
 void PredictPanel::fail(const QString& source, const QString& message)
@@ -516,6 +532,17 @@ void PredictPanel::succeed(const QString& source)
         errorSource_.clear();
         clearError();
     }
+}
+
+QString PredictPanel::movedText(double value, double asInFile, double mcError) const
+{
+    const double change = value - asInFile;
+    QString text = tr(" (as in the file %1, a change of %2").arg(asInFile, 0, 'g', 6).arg(change, 0, 'g', 3);
+    if (!std::isfinite(mcError))
+        return text + ")";
+    // The CLI's test (predict --swap): within twice the error, or the float rounding of a model without any.
+    const bool within = std::abs(change) <= 2.0 * mcError + 1e-9 * std::max(std::abs(value), std::abs(asInFile));
+    return text + tr("; Monte Carlo error %1: %2)").arg(mcError, 0, 'g', 3).arg(within ? tr("within it") : tr("larger than it"));
 }
 
 QString PredictPanel::modelName(int model) const

@@ -2,7 +2,8 @@
 // Predict panel (issue 44, "Try it"): an input (a row of the data, a drawing on a canvas of the
 // data's image size, or an image file dropped, pasted or opened), a transformation of it from the
 // sweep parameters (rotation, translation-x / -y and scale for images, a shuffle of the atoms for
-// molecules) on a slider, and the answers of two trained models A and B live: class scores as bars
+// molecules) on a slider, for molecules also two chosen atoms swapped and a jitter of the atoms'
+// positions where the file has them, and the answers of two trained models A and B live: class scores as bars
 // (or the predicted value), computed on the worker with only the latest slider value computed. The
 // sweep chart shows each class's score over the parameter's whole range for A and B, the slider's
 // value marked and, for a model averaging over rotations, its central 90 % window shaded; it is
@@ -79,6 +80,11 @@ public:
     /// Model m's name as shown, empty without a model.
     QString modelName(int model) const;
     DrawCanvas* canvas() const { return canvas_; }
+    /// The molecule controls: the atom pickers (0, 1), Swap (checked: the input has them swapped)
+    /// and the jitter slider (steps of kJitterStep Angstrom).
+    QComboBox* atomPicker(int k) const { return atoms_[std::size_t(k)]; }
+    QPushButton* swapButton() const { return swap_; }
+    QSlider* jitterSlider() const { return jitter_; }
     QSlider* slider() const { return slider_; }
     ScoreBars* bars() const { return bars_; }
     ChartBox* chart() const;
@@ -94,6 +100,11 @@ protected:
 private:
     QWidget* buildInput();
     QWidget* buildModels();
+    /// The molecule controls (PredictMolecule.cpp): atom pickers, Swap, jitter; shown for molecules.
+    QWidget* buildMolecule();
+    /// Fills the atom pickers from the selected molecule and enables what the input allows.
+    void updateMolecule();
+    void updateMoleculeText();
     void connectRunners();
     void datasetChanged();
     void parameterChanged();
@@ -106,6 +117,8 @@ private:
     void requestAnswer();
     void requestSweep();
     void drawAnswer(std::shared_ptr<const PredictAnswer> answer);
+    /// " (as in the file E0, a change of d; Monte Carlo error e: within it)" for a moved molecule.
+    QString movedText(double value, double asInFile, double mcError) const;
     void fail(const QString& source, const QString& message);
     void succeed(const QString& source);
 
@@ -139,6 +152,12 @@ private:
     QComboBox* parameter_ = nullptr;
     QSlider* slider_ = nullptr;
     QLabel* valueText_ = nullptr;
+    // Molecules.
+    QWidget* molecule_ = nullptr;
+    std::array<QComboBox*, 2> atoms_{};
+    QPushButton* swap_ = nullptr;
+    QSlider* jitter_ = nullptr;
+    QLabel* jitterText_ = nullptr;
     // Answers.
     ScoreBars* bars_ = nullptr;
     PredictChart* chart_ = nullptr;

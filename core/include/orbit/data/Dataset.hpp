@@ -1,6 +1,7 @@
 #pragma once
 // The in-memory dataset every loader produces and every later stage reads.
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,9 @@ struct Dataset {
 
     // Molecules (kind == Coulomb)
     std::vector<std::vector<int>> charges;  ///< atomic numbers per molecule (unpadded)
+    /// Atom positions per molecule in Bohr, in the order of `charges`, where the file has them
+    /// (extended XYZ); empty for Coulomb matrices read as such (CSV, .mat).
+    std::vector<std::vector<std::array<double, 3>>> positions;
     std::vector<std::string> names;         ///< per-sample names when the file has them
     std::vector<int> folds;                 ///< predefined fold per sample (QM7 .mat P), or empty
 
@@ -79,7 +83,7 @@ struct Dataset {
     /// Everything but the samples: X is 0 x shape.dim(), `held` is kept (for transforms that fill
     /// new rows of their own, e.g. rotatedImages).
     Dataset withoutSamples() const;
-    /// The rows `idx` as a new dataset (labels, targets, charges, names, folds and held follow).
+    /// The rows `idx` as a new dataset (labels, targets, charges, positions, names, folds and held follow).
     Dataset subset(const std::vector<std::size_t>& idx) const;
     /// This dataset's rows, then `more`'s (a separate test file after its training file). Requires
     /// the same kind and shape, and both labelled or both with targets; classes are the union

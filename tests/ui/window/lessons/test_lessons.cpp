@@ -15,6 +15,8 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QTest>
+
+#include <algorithm>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -183,11 +185,18 @@ private slots:
             QVERIFY(settle(w));
             const SessionState after = w.session()->capture();
             QVERIFY2(!(before == after), qPrintable(step.title));
-            QCOMPARE(orbitui::sessionDifferences(before, after), QStringList{step.field});
+            QStringList diff = orbitui::sessionDifferences(before, after);
+            if (!step.dataFile.isEmpty())  // another data file, with the settings its "with" names
+                diff.removeIf([&step](const QString& f) {
+                    return f != step.field && std::any_of(step.with.begin(), step.with.end(),
+                                                          [&f](const QString& w) { return f == w || f.startsWith(w + "."); });
+                });
+            QCOMPARE(diff, QStringList{step.field});
             // The value the step sets: the step applied to the session before gives the one after.
             SessionState expected = before;
             step.change(expected);
-            QVERIFY2(expected == after, qPrintable(step.title));
+            QVERIFY2(expected == after, qPrintable(step.title + ": " + orbitui::sessionDifferences(expected, after).join(", ") + " " +
+                                                   expected.dataPath + " " + after.dataPath));
             QCOMPARE(dock->stepIndex(), static_cast<int>(i));
             QVERIFY(dock->text() != textBefore);
             QCOMPARE(w.currentPanel()->name(), after.panel);

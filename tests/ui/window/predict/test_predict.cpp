@@ -12,6 +12,8 @@
 #include "state/WorkingState.hpp"
 #include "state/commands/CliCommand.hpp"
 #include "state/workers/PredictTask.hpp"
+
+#include "orbit/data/MoleculeMoves.hpp"
 #include "state/Comparison.hpp"
 #include "window/compare/CompareActions.hpp"
 #include "window/compare/ComparisonViews.hpp"
@@ -33,6 +35,9 @@
 #include <QComboBox>
 #include <QDropEvent>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QPushButton>
 #include <QMimeData>
 #include <QUrl>
 #include <QObject>
@@ -102,6 +107,33 @@ QImage rowImage(const orbit::Dataset& ds, std::size_t i)
 
 bool oneLine(const QString& text) { return !text.isEmpty() && !text.contains('\n'); }
 
+/// Runs the Python of Copy as Python with /usr/bin/python3 and the built module; its printed lines
+/// as numbers (t, then the scores or the value). Empty when the module was not built.
+std::vector<std::vector<double>> runPython(const std::string& script, QString* error)
+{
+    const QString module = QStringLiteral(ORBIT_PYTHON_DIR);
+    if (!QFileInfo::exists(module + "/orbitlab/__init__.py") || !QFileInfo::exists("/usr/bin/python3"))
+        return {};
+    QProcess python;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("PYTHONPATH", module);
+    env.insert("PYTHONDONTWRITEBYTECODE", "1");
+    python.setProcessEnvironment(env);
+    python.start("/usr/bin/python3", {"-c", QString::fromStdString(script)});
+    if (!python.waitForFinished(300000) || python.exitCode() != 0) {
+        *error = QString::fromUtf8(python.readAllStandardError());
+        return {};
+    }
+    std::vector<std::vector<double>> lines;
+    for (const QString& line : QString::fromUtf8(python.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts)) {
+        std::vector<double> numbers;
+        for (const QString& word : line.split(' ', Qt::SkipEmptyParts))
+            numbers.push_back(word.toDouble());
+        lines.push_back(numbers);
+    }
+    return lines;
+}
+
 } // namespace
 
 class TestPredict : public QObject {
@@ -134,6 +166,9 @@ private slots:
                "vonmises:kappa=2", "--learner", "ridge"},
               "local.npz");
         train({"--data", orbittest::g2Xyz().toStdString(), "--features", "rf:s=100", "--learner", "blr"}, "g2.npz");
+        train({"--data", orbittest::g2Xyz().toStdString(), "--features", "irf:s=200,r=8", "--group", "permutation", "--dist",
+               "noisysort:sigma=1", "--learner", "blr"},
+              "g2-invariant.npz");
         // A model file cut short, as a copy interrupted half-way leaves it.
         QFile whole(path("raw.npz"));
         QVERIFY(whole.open(QIODevice::ReadOnly));
@@ -200,6 +235,20 @@ private slots:
                      python.find("orbitlab.sweep(model, x, parameter='rotation'") != std::string::npos,
                  python.c_str());
         QVERIFY(python.find("np.linspace(-180, 180, 73)") != std::string::npos);
+        // The Python runs, and prints the chart's numbers: t and B's scores per angle.
+        QString pythonError;
+        const auto lines = runPython(python, &pythonError);
+        QVERIFY2(pythonError.isEmpty(), qPrintable(pythonError));
+        if (lines.empty())
+            QSKIP("the Python module is not built (target orbitlab_python)");
+        const orbit::SweepResult& sweep = *panel().sweep()->results[1];
+        QCOMPARE(lines.size(), sweep.range.values.size());
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            QCOMPARE(lines[i].size(), std::size_t(1 + sweep.scores.cols()));
+            QCOMPARE(lines[i][0], sweep.range.values[i]);
+            for (Eigen::Index c = 0; c < sweep.scores.cols(); ++c)
+                QCOMPARE(lines[i][std::size_t(1 + c)], sweep.scores(Eigen::Index(i), c));  // the same doubles
+        }
     }
 
     // Turning moves the answer; the models' answer is computed for the latest slider value only.
@@ -364,6 +413,97 @@ private slots:
         QVERIFY(settle());
         QCOMPARE(panel().answer()->request.range.values.front(), 3.0);
         QCOMPARE(number17(panel().answer()->results[1]->value.front()), csvFields(readAll(path("g2-sweep.csv")), 4, 1).front());
+    }
+
+    // Two chosen atoms of acetamide swapped (O and an H): the input is the row with their rows and
+    // columns exchanged; the noisy-sort model's energy changes within its Monte Carlo error, the plain
+    // model's by more, and the line under the bars says so; Copy as command and Copy as Python give
+    // the chart's numbers. The jitter moves the atoms where the file has positions (G2 is extended
+    // XYZ) and is disabled, saying why, where it has none.
+    void moleculeSwapAndJitter()
+    {
+        constexpr int kAcetamide = 100;
+        w().state()->setSelectedIndex(kAcetamide);
+        panel().openModel(0, path("g2.npz"));
+        panel().openModel(1, path("g2-invariant.npz"));
+        panel().setValue(0);
+        QVERIFY(settle());
+        QVERIFY2(!panel().hasError(), qPrintable(panel().errorText()));
+        const auto ds = w().state()->dataset();
+        const float* rowData = ds->sample(kAcetamide);
+        const std::vector<float> row(rowData, rowData + ds->shape.dim());
+        QCOMPARE(panel().input()->x, row);
+        QVERIFY(panel().swapButton()->isEnabled() && panel().jitterSlider()->isEnabled());
+        QCOMPARE(panel().atomPicker(0)->count(), 9);
+        QCOMPARE(panel().atomPicker(0)->itemText(0), QStringLiteral("0 O"));
+
+        panel().atomPicker(0)->setCurrentIndex(0);
+        panel().atomPicker(1)->setCurrentIndex(5);
+        panel().swapButton()->click();
+        QVERIFY(settle());
+        QVERIFY2(!panel().hasError(), qPrintable(panel().errorText()));
+        QCOMPARE(panel().settings().swap, (QList<int>{0, 5}));
+        QCOMPARE(panel().input()->x, orbit::swappedAtoms(row.data(), ds->shape, 0, 5));
+        QCOMPARE(panel().input()->row, row);
+        const auto& answer = *panel().answer();
+        QVERIFY(answer.asInFile[0] && answer.asInFile[1]);
+        const double plainChange = answer.results[0]->value.front() - answer.asInFile[0]->first;
+        const double invariantChange = answer.results[1]->value.front() - answer.asInFile[1]->first;
+        const double mc = answer.asInFile[1]->second;
+        qInfo("swap 0,5: plain change %.6g (Monte Carlo error %g), invariant change %.6g (Monte Carlo error %.6g)", plainChange,
+              answer.asInFile[0]->second, invariantChange, mc);
+        QCOMPARE(answer.asInFile[0]->second, 0.0);  // no group samples, no Monte Carlo error
+        QVERIFY(mc > 0);
+        QVERIFY2(std::abs(invariantChange) <= 2 * mc, qPrintable(panel().statusText()));
+        QVERIFY2(std::abs(plainChange) > 2 * mc, qPrintable(panel().statusText()));
+        QVERIFY2(panel().statusText().contains("within it") && panel().statusText().contains("larger than it"),
+                 qPrintable(panel().statusText()));
+
+        // Copy as command: the same sweep of the swapped molecule; Copy as Python: the same numbers.
+        const SessionState s = w().session()->capture();
+        QCOMPARE(s.predict.swap, (QList<int>{0, 5}));
+        CliCommand command = predictCommand(s);
+        QVERIFY(std::find(command.args.begin(), command.args.end(), "0,5") != command.args.end());
+        command.args.back() = path("swap-sweep.csv").toStdString();
+        const auto r = orbittest::runCli(command.args);
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QCOMPARE(panel().sweepCsv(1).toStdString(), readAll(path("swap-sweep.csv")));
+        QString error;
+        const auto lines = runPython(predictPython(s), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        if (!lines.empty()) {
+            const orbit::SweepResult& sweep = *panel().sweep()->results[1];
+            QCOMPARE(lines.size(), sweep.value.size());
+            for (std::size_t i = 0; i < lines.size(); ++i)
+                QCOMPARE(lines[i].back(), sweep.value[i]);
+        }
+
+        // The jitter: 0.05 Angstrom moves the atoms (the loader's formula at moved positions); back to 0, the row.
+        panel().swapButton()->click();
+        panel().jitterSlider()->setValue(5);
+        QVERIFY(settle());
+        QCOMPARE(panel().settings().jitter, 5 * kJitterStep);
+        QCOMPARE(panel().input()->x, orbit::jitteredMolecule(*ds, kAcetamide, 5 * kJitterStep, 0));
+        QVERIFY(panel().input()->x != row);
+        QVERIFY(panel().answer()->results[0]->value.front() != panel().answer()->asInFile[0]->first);
+        QVERIFY(std::find(predictCommand(w().session()->capture()).args.begin(), predictCommand(w().session()->capture()).args.end(),
+                          "--jitter") != predictCommand(w().session()->capture()).args.end());
+        panel().jitterSlider()->setValue(0);
+        QVERIFY(settle());
+        QCOMPARE(panel().input()->x, row);
+        QVERIFY(panel().input()->row.empty());
+
+        // Coulomb matrices without positions (as read from CSV or .mat): the jitter is disabled and says why.
+        auto noPositions = std::make_shared<orbit::Dataset>(*ds);
+        noPositions->positions.clear();
+        w().state()->setDataset(noPositions, w().state()->datasetPath());
+        w().state()->setSelectedIndex(kAcetamide);
+        QVERIFY(settle());
+        QVERIFY(!panel().jitterSlider()->isEnabled());
+        QVERIFY2(panel().jitterSlider()->toolTip().contains("no atom positions"), qPrintable(panel().jitterSlider()->toolTip()));
+        QVERIFY(panel().swapButton()->isEnabled());
+        w().state()->setDataset(ds, w().state()->datasetPath());
+        QVERIFY(settle());
     }
 
     // Models of runs: B is the Training panel's last run, A Compare's pinned A as last fitted; B's
