@@ -88,6 +88,7 @@ std::vector<DistributionDescriptor> builtinDistributions()
                              "and scales have no uniform probability measure).",
                              {Rotation, Cyclic, Permutation, Orthogonal}, {},
                              [](const Args& a) { return std::make_shared<Haar>(a.group); }));
+    all.back().onEveryHaarGroup = true;  // and every registered group with haarProbability
 
     DistributionDescriptor noisy = registered(
         "noisysort", "noisy sort",
