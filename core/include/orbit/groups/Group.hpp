@@ -105,6 +105,9 @@ public:
     /// Whether the group has a Haar (uniform) probability measure: compact groups (rotation, the
     /// finite ones). Translations and scales do not.
     virtual bool hasHaarProbability() const { return false; }
+    /// Whether compose() stays in the set: true for groups; the orthogonal set is a set of matrices,
+    /// not a group, so moving the input by one of them does not redraw from its Haar measure.
+    virtual bool isClosed() const { return true; }
     /// One element drawn from the Haar probability measure. Throws SpecError ("group") when
     /// !hasHaarProbability().
     virtual GroupElement sampleHaar(Rng& rng, const Shape& shape) const;

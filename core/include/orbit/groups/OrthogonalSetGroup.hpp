@@ -44,6 +44,7 @@ public:
     std::string describe(const GroupElement& g) const override;
     ElementCoordinates coordinates(const GroupElement& g) const override { return {{double(g.k)}, false, true}; }
     bool hasHaarProbability() const override { return true; }
+    bool isClosed() const override { return false; }
     GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
     std::string curveUnavailable() const override
     {
