@@ -103,6 +103,10 @@ private slots:
         QVERIFY(flipped > 60 && flipped < 140);  // each with probability 1/2: 100 +- 7 expected
         const orbittest::CliResult text = orbittest::runCli({"sample", "--group", "flipx", "--dist", "haar", "-n", "3"});
         QCOMPARE(text.status, 0);
+        // The delta applies to every group: only the identity.
+        const orbittest::CliResult delta = orbittest::runCli({"sample", "--group", "flipx", "--dist", "delta", "-n", "3"});
+        QVERIFY2(delta.status == 0, delta.err.c_str());
+        QCOMPARE(delta.out, std::string("0\n0\n0\n"));
         // A distribution that does not apply is refused with the groups it needs, which are not flipx.
         const orbittest::CliResult vm =
             orbittest::runCli({"sample", "--group", "flipx", "--dist", "vonmises:kappa=1", "-n", "2"});

@@ -34,9 +34,8 @@ void registerGroup(GroupDescriptor descriptor)
     int registered = 0;
     for (const GroupDescriptor& g : all) registered += static_cast<int>(g.kind) >= kFirstRegisteredGroupKind;
     descriptor.kind = static_cast<GroupKind>(kFirstRegisteredGroupKind + registered);
-    if (descriptor.haarProbability)
-        for (DistributionDescriptor& d : mutableDistributionTable())
-            if (d.onEveryHaarGroup) d.groups.push_back(descriptor.kind);
+    for (DistributionDescriptor& d : mutableDistributionTable())
+        if (d.onEveryGroup || (d.onEveryHaarGroup && descriptor.haarProbability)) d.groups.push_back(descriptor.kind);
     all.push_back(std::move(descriptor));
 }
 

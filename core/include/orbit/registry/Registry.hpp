@@ -99,6 +99,8 @@ struct DistributionDescriptor : SpecDescriptor {
     /// It applies to every group with a Haar probability measure: registerGroup adds such a group
     /// to `groups` (haar).
     bool onEveryHaarGroup = false;
+    /// It applies to every group: registerGroup adds each to `groups` (delta).
+    bool onEveryGroup = false;
     bool dependsOnInput = false;    ///< q depends on the sample x (noisy sort)
     /// Where its parameters on a group differ from `parameters` (same keys, other units or ranges).
     std::vector<std::pair<GroupKind, std::vector<ParamDescriptor>>> parametersByGroup;
@@ -117,8 +119,8 @@ void registerDistribution(DistributionDescriptor descriptor);
 
 /// Adds a group to groupDescriptors(), after the built-in ones: its class and this one call make it
 /// known to makeGroup, --help, the panels and Python. It gets a kind of its own (GroupKind names only
-/// the built-in ones; its class's kind() returns registeredGroupKind(name)), and with
-/// haarProbability it joins the groups of every distribution with onEveryHaarGroup. Throws
+/// the built-in ones; its class's kind() returns registeredGroupKind(name)); it joins the groups of
+/// every distribution with onEveryGroup, and with haarProbability of those with onEveryHaarGroup. Throws
 /// ContractError when the name is taken or empty, `dataKinds` is empty or `make` is unset; call it
 /// before anything reads the registry (a GroupRegistration at static initialisation does).
 void registerGroup(GroupDescriptor descriptor);
