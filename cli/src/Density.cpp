@@ -4,6 +4,7 @@
 #include "orbit/cli/Cli.hpp"
 #include "orbit/cli/Json.hpp"
 #include "orbit/figures/DensitySummary.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
 #include "orbit/util/Spec.hpp"
@@ -68,14 +69,15 @@ int runDensity(const Args& args, Io& io)
         factors = kept;
     }
     for (const DensityFactor& f : factors) {
-        if (densityParameterName(f.group->kind()).empty())
+        if (densityParameterName(*f.group).empty())
             throw SpecError("--group", "has no one-dimensional parameter to plot (see `sample` for its elements)",
                             f.group->spec());
-        if (!data && (f.dist->dependsOnInput() || f.group->kind() == GroupKind::Permutation))
+        if (!data && (f.dist->dependsOnInput() || f.group->parameterAxis().movedAtoms))
             throw SpecError("--data", f.dist->spec() + " on " + f.group->spec() +
                                           " is drawn for one input: give --data FILE --index I");
     }
-    const bool withFactor = choice.group->kind() == GroupKind::Affine;
+    const GroupDescriptor* described = findGroup(parseSpec(choice.group->spec(), "group").name);
+    const bool withFactor = described && described->isProduct();
     std::ofstream out = openOutput("--out", outPath);
     out << (withFactor ? "factor," : "") << "t,density,histogram\n";
     Json list = Json::array();

@@ -18,16 +18,12 @@ constexpr long long kMaxSamples = 1000000;
 /// an integer k, or the list of indices.
 Json elementJson(const Group& group, const GroupElement& g)
 {
-    switch (group.kind()) {
-    case GroupKind::Rotation: return g.theta;
-    case GroupKind::Translation: return Json::array({g.dx, g.dy});
-    case GroupKind::Scale: return g.scale;
-    case GroupKind::Affine: return Json::array({g.theta, g.dx, g.dy, g.scale});
-    case GroupKind::Cyclic:
-    case GroupKind::Orthogonal: return g.k;
-    case GroupKind::Permutation: return g.perm;
-    }
-    return nullptr;
+    const ElementCoordinates c = group.coordinates(g);
+    auto value = [&](double v) { return c.integers ? Json(static_cast<int>(v)) : Json(v); };
+    if (!c.list) return c.values.empty() ? Json(nullptr) : value(c.values.front());
+    Json out = Json::array();
+    for (double v : c.values) out.push_back(value(v));
+    return out;
 }
 
 int runSample(const Args& args, Io& io)

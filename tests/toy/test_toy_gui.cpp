@@ -1,8 +1,10 @@
 // The window with the test-only toy distribution and learner linked in (tests/toy): on the
 // translation group the distribution editor offers "toyshift" beside the built-in ones, choosing it
 // shows its parameter as slider and spin box over the descriptor's ranges, and the settings' spec
-// builds it; the Training panel's learner box offers "toymean" with its doc (issue 45 item 3).
+// builds it; the group flipx takes haar and delta there; the Training panel's learner box offers
+// "toymean" with its doc (issue 45 item 3).
 #include "ToyDistribution.hpp"
+#include "ToyGroup.hpp"
 
 #include "state/LabState.hpp"
 #include "state/OrbitSettings.hpp"
@@ -15,6 +17,8 @@
 #include "orbit/registry/Registry.hpp"
 
 #include <QComboBox>
+
+#include <algorithm>
 #include <QDoubleSpinBox>
 #include <QObject>
 #include <QSlider>
@@ -59,6 +63,25 @@ private slots:
         const auto built = orbit::makeDistribution(state.orbitSettings().dist.spec(), *group);
         QVERIFY(dynamic_cast<const orbittest::ToyShift*>(built.get()));
         QCOMPARE(built->spec(), std::string("toyshift:d=10"));
+    }
+
+    void theToyGroupTakesHaarAndDeltaInTheEditor()
+    {
+        // The toy group flipx (tests/toy/ToyGroup.hpp), by its registration alone: the editor's
+        // distributions for it are the ones that apply to every (Haar) group, and the settings build it.
+        const std::vector<std::string> valid = validDistributions(orbittest::kFlipXName);
+        QVERIFY(std::find(valid.begin(), valid.end(), "haar") != valid.end());
+        QVERIFY(std::find(valid.begin(), valid.end(), "delta") != valid.end());
+        QVERIFY(std::find(valid.begin(), valid.end(), "vonmises") == valid.end());
+        LabState state;
+        DistributionEditor editor(&state, false);
+        OrbitSettings s = state.orbitSettings();
+        s.group = orbittest::kFlipXName;
+        s.dist.choose("haar", orbit::registeredGroupKind(orbittest::kFlipXName));
+        state.setOrbitSettings(s);
+        const auto group = orbit::makeGroup(state.orbitSettings().groupSpec(), orbit::Shape{8, 8, 1}, 0);
+        QVERIFY(dynamic_cast<const orbittest::FlipXGroup*>(group.get()));
+        QCOMPARE(orbit::makeDistribution(state.orbitSettings().dist.spec(), *group)->spec(), std::string("haar"));
     }
 
     void theTrainingPanelOffersTheToyLearner()

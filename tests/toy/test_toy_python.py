@@ -1,7 +1,7 @@
 """The Python module built with the test-only toy distribution and learner linked in (tests/toy,
 python/CMakeLists.txt's _orbitlab_toy in build/python_toy): registered by its library alone, "toyshift"
 reaches the module's registry-facing functions and an estimator, and "toymean" orbitlab.train, like a
-built-in distribution and learner (issue 45 item 3)."""
+built-in distribution and learner (issue 45 item 3); and the group "flipx" an estimator."""
 import numpy as np
 import pytest
 
@@ -63,3 +63,22 @@ def test_train_runs_the_toy_learner(tmp_path):
     path.write_text("".join(f"{a},{b},{t}\n" for a, b, t in rows))
     run = orbitlab.train(orbitlab.load(str(path)), features="raw", learner="toymean", eval="kfold:3")
     assert abs(run.mean - 1.0) < 0.1  # targets 5.5 and 7.5 predicted by their mean
+
+
+def test_the_toy_group_reaches_an_estimator():
+    # The toy group (tests/toy/ToyGroup.hpp), flipx with haar, by its registration alone: the invariant
+    # features of an image and of its mirror image are the same (the two-element orbit is summed exactly).
+    rng = np.random.default_rng(2)
+    X = rng.random((5, 8, 8), dtype=np.float32)
+    both = np.concatenate([X, X[:, :, ::-1]]).reshape(10, 64)
+    F = orbitlab.InvariantRBFSampler(group="flipx", distribution="haar", n_components=16, n_group_samples=64,
+                                     gamma=0.1, image_shape=(8, 8), random_state=0).fit_transform(both)
+    assert F.shape == (10, 16)
+    assert np.all(np.isfinite(F))
+    # Up to the 64 draws of each orbit (about 0.02 at this seed), far below the distance to another image.
+    assert np.abs(F[:5] - F[5:]).max() < 0.06
+    assert np.abs(F[:5] - F[[1, 2, 3, 4, 0]]).max() > 0.2
+    params = _orbitlab.distribution_parameters("flipx", "haar", "images", [8, 8, 1])
+    assert params == []
+    with pytest.raises(ValueError, match="rotation"):
+        _orbitlab.distribution_parameters("flipx", "vonmises:kappa=1", "images", [8, 8, 1])

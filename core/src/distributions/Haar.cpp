@@ -1,9 +1,6 @@
 #include "orbit/distributions/Haar.hpp"
 
 #include "distributions/DistributionSupport.hpp"
-#include "orbit/groups/CyclicGroup.hpp"
-#include "orbit/groups/OrthogonalSetGroup.hpp"
-#include "orbit/groups/PermutationGroup.hpp"
 
 #include <numbers>
 #include <utility>
@@ -18,26 +15,8 @@ void Haar::checkGroup(const Group& group) const
 
 GroupElement Haar::sample(Rng& rng, const Group& group, const Shape& shape, const float*) const
 {
-    GroupElement g;
-    switch (group.kind()) {
-    case GroupKind::Rotation:
-        g.theta = std::numbers::pi - 2.0 * std::numbers::pi * uniform01(rng);  // (-pi, pi]
-        break;
-    case GroupKind::Cyclic:
-        g.k = static_cast<int>(uniformIndex(rng, static_cast<std::uint64_t>(dynamic_cast<const CyclicGroup&>(group).order())));
-        break;
-    case GroupKind::Orthogonal:
-        g.k = static_cast<int>(uniformIndex(rng, static_cast<std::uint64_t>(dynamic_cast<const OrthogonalSetGroup&>(group).count())));
-        break;
-    case GroupKind::Permutation: {
-        g = group.identity(shape);  // Fisher-Yates
-        for (std::size_t i = g.perm.size(); i > 1; --i)
-            std::swap(g.perm[i - 1], g.perm[uniformIndex(rng, i)]);
-        break;
-    }
-    default: checkGroup(group);
-    }
-    return g;
+    if (!group.hasHaarProbability()) checkGroup(group);
+    return group.sampleHaar(rng, shape);
 }
 
 double Haar::density(double theta) const

@@ -88,6 +88,7 @@ std::vector<DistributionDescriptor> builtinDistributions()
                              "and scales have no uniform probability measure).",
                              {Rotation, Cyclic, Permutation, Orthogonal}, {},
                              [](const Args& a) { return std::make_shared<Haar>(a.group); }));
+    all.back().onEveryHaarGroup = true;  // and every registered group with haarProbability
 
     DistributionDescriptor noisy = registered(
         "noisysort", "noisy sort",
@@ -103,6 +104,7 @@ std::vector<DistributionDescriptor> builtinDistributions()
     all.push_back(registered("delta", "delta (identity only)", "Only the identity: no invariance, the plain base kernel.",
                              {Rotation, Translation, Scale, Affine, Cyclic, Permutation, Orthogonal}, {},
                              [](const Args&) { return std::make_shared<Delta>(); }));
+    all.back().onEveryGroup = true;  // and every registered group
     return all;
 }
 

@@ -4,28 +4,12 @@
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace orbit {
-
-namespace {
-
-/// The plotted parameter of a group element, by the kind of the (factor) group.
-double parameterOf(GroupKind kind, const GroupElement& g)
-{
-    switch (kind) {
-    case GroupKind::Rotation: return g.theta;
-    case GroupKind::Translation: return g.dx;
-    case GroupKind::Scale: return g.scale;
-    case GroupKind::Cyclic: return g.k;
-    default: return 0.0;
-    }
-}
-
-} // namespace
 
 void DensityConfig::validate() const
 {
@@ -52,27 +36,17 @@ double DensitySummary::histogramAt(double x) const
     return histogram[static_cast<std::size_t>(std::clamp(static_cast<int>((x - lo) / binWidth), 0, bins - 1))];
 }
 
-std::string densityParameterName(GroupKind kind)
-{
-    switch (kind) {
-    case GroupKind::Rotation: return "theta (rad)";
-    case GroupKind::Translation: return "dx (px)";
-    case GroupKind::Scale: return "s";
-    case GroupKind::Cyclic: return "k";
-    case GroupKind::Permutation: return "atoms moved";
-    default: return {};
-    }
-}
+std::string densityParameterName(const Group& group) { return group.parameterAxis().name; }
 
 std::vector<DensityFactor> densityFactors(const std::shared_ptr<const Group>& group,
                                           const std::shared_ptr<const Distribution>& dist, const Shape& shape,
                                           std::uint64_t seed)
 {
     const auto* product = dynamic_cast<const AffineProduct*>(dist.get());
-    if (group->kind() != GroupKind::Affine || !product) return {{group->spec(), group, dist}};
+    const GroupDescriptor* d = findGroup(parseSpec(group->spec(), "group").name);
+    if (!d || !d->isProduct() || !product) return {{group->spec(), group, dist}};
     std::vector<DensityFactor> out;
     const Distribution* factors[3] = {&product->rotation(), &product->translation(), &product->scale()};
-    const GroupDescriptor* d = findGroup(group->spec());
     for (std::size_t f = 0; f < 3; ++f) {
         const std::string name = d && f < d->factors.size() ? toString(d->factors[f])
                                                              : std::string(f == 0 ? "rotation" : f == 1 ? "translation" : "scale");
@@ -88,11 +62,11 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
 {
     config.validate();
     DensitySummary result;
-    const GroupKind kind = group.kind();
-    result.kind = kind;
+    const ParameterAxis axis = group.parameterAxis();
+    result.kind = group.kind();
     result.group = group.spec();
     result.dist = dist.spec();
-    result.parameter = densityParameterName(kind);
+    result.parameter = axis.name;
     result.samples = config.samples;
     if (result.parameter.empty())
         throw SpecError("group", "has no one-dimensional parameter to plot", group.spec());
@@ -108,7 +82,7 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
     // Permutations are summarised by how many atoms leave the reference order: the plain sorted
     // order for noisy sort (its sigma = 0 limit), the identity otherwise.
     std::vector<int> reference;
-    if (kind == GroupKind::Permutation) {
+    if (axis.movedAtoms) {
         if (!x) x = data ? data->sample(index) : nullptr;
         if (!x) throw SpecError("data", "permutations are counted on a molecule: it needs data", group.spec());
         Rng fixed = makeRng(0);
@@ -130,7 +104,7 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
     for (std::size_t i = 0; i < values.size(); ++i) {
         if ((i & 1023) == 0) reportProgress(progress, double(i) / double(values.size()), "drawing");
         const GroupElement g = dist.sample(rng, group, shape, x);
-        values[i] = kind == GroupKind::Permutation ? moved(g) : parameterOf(kind, g);
+        values[i] = axis.movedAtoms ? moved(g) : group.parameterOf(g);
     }
     result.hasDensity = dist.hasDensity();
     double lo = *std::min_element(values.begin(), values.end());
@@ -140,10 +114,8 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
         lo = range.first;
         hi = range.second;
     }
-    if (kind == GroupKind::Rotation) {
-        lo = std::max(lo, -std::numbers::pi);
-        hi = std::min(hi, std::numbers::pi);
-    }
+    lo = std::max(lo, axis.lo);
+    hi = std::min(hi, axis.hi);
     int bins = config.minBins;
     if (result.hasDensity) {
         // Narrow densities (large kappa) get finer bins: about three per standard deviation.
@@ -165,11 +137,11 @@ DensitySummary densitySummary(const Group& group, const Distribution& dist, cons
                 bins = std::clamp(static_cast<int>(std::ceil(3.0 * (hi - lo) / sd)), config.minBins, config.maxBins);
         }
     }
-    if (kind == GroupKind::Permutation) {  // counts 0..atoms
+    if (axis.movedAtoms) {  // counts 0..atoms
         lo = 0.0;
         hi = std::max(hi, 1.0);
     }
-    if (kind == GroupKind::Cyclic || kind == GroupKind::Permutation) {  // one bar per value
+    if (axis.discrete) {  // one bar per value
         lo -= 0.5;
         hi += 0.5;
         bins = static_cast<int>(std::lround(hi - lo));

@@ -18,58 +18,10 @@ InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const
 {
     if (points < 2) throw SpecError("points", "the probe needs at least 2 points", std::to_string(points));
     InvarianceCurve curve;
-    std::vector<GroupElement> g;
-    switch (group.kind()) {
-    case GroupKind::Rotation:
-    case GroupKind::Affine:
-        curve.parameter = "theta (rad)";
-        for (int i = 0; i < points; ++i) {
-            GroupElement e = group.identity(shape);
-            e.theta = -std::numbers::pi + 2 * std::numbers::pi * i / (points - 1);
-            g.push_back(e);
-            curve.values.push_back(e.theta);
-        }
-        break;
-    case GroupKind::Translation:
-        curve.parameter = "dx (px)";
-        for (int i = 0; i < points; ++i) {
-            GroupElement e = group.identity(shape);
-            e.dx = shape.width * (-0.5 + double(i) / (points - 1));
-            g.push_back(e);
-            curve.values.push_back(e.dx);
-        }
-        break;
-    case GroupKind::Scale:
-        curve.parameter = "scale";
-        for (int i = 0; i < points; ++i) {
-            GroupElement e = group.identity(shape);
-            e.scale = std::pow(2.0, -1.0 + 2.0 * i / (points - 1));
-            g.push_back(e);
-            curve.values.push_back(e.scale);
-        }
-        break;
-    case GroupKind::Cyclic:
-    case GroupKind::Orthogonal:
-        curve.parameter = "k";
-        g = group.elements(shape);
-        for (std::size_t i = 0; i < g.size(); ++i) curve.values.push_back(double(i));
-        break;
-    case GroupKind::Permutation: {
-        curve.parameter = "transpositions";
-        Rng rng = makeRng(seed, 0x70726f6265ULL);
-        GroupElement e = group.identity(shape);
-        for (int i = 0; i < points; ++i) {
-            g.push_back(e);
-            curve.values.push_back(i);
-            const std::size_t n = e.perm.size();
-            if (n > 1) {
-                const std::size_t a = uniformIndex(rng, n), b = (a + 1 + uniformIndex(rng, n - 1)) % n;
-                std::swap(e.perm[a], e.perm[b]);
-            }
-        }
-        break;
-    }
-    }
+    ElementPath path = group.probePath(shape, points, seed);
+    curve.parameter = std::move(path.parameter);
+    curve.values = std::move(path.t);
+    const std::vector<GroupElement>& g = path.elements;
     const int d = shape.dim();
     MatrixXfR one(1, d), psi0, psi;
     std::copy(x, x + d, one.data());

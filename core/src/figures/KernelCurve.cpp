@@ -17,82 +17,7 @@ void KernelCurveConfig::validate() const
     if (qSamples < 1) throw SpecError("samples", "must be >= 1", std::to_string(qSamples));
 }
 
-std::string kernelCurveUnavailable(const Group& group)
-{
-    switch (group.kind()) {
-    case GroupKind::Rotation:
-    case GroupKind::Scale:
-    case GroupKind::Translation:
-    case GroupKind::Cyclic: return {};
-    case GroupKind::Permutation:
-        return "permutations have no one-parameter path through them: there is no curve over t, only the kernel "
-               "values and the orbits";
-    case GroupKind::Orthogonal: return "an orthogonal set has no ordered parameter: there is no curve over t";
-    case GroupKind::Affine:
-        return "the affine group has four parameters (angle, two shifts, scale): the curve needs a one-parameter group";
-    }
-    return "no curve for this group";
-}
-
-namespace {
-
-/// The grid of t and the elements g_t.
-void grid(const Group& group, const Distribution& dist, const Shape& shape, int points, std::vector<double>& t,
-          std::vector<GroupElement>& g)
-{
-    const bool density = dist.hasDensity();
-    switch (group.kind()) {
-    case GroupKind::Rotation:
-        for (int k = 0; k < points; ++k) {
-            GroupElement e = group.identity(shape);
-            e.theta = 2.0 * std::numbers::pi * double(k - points / 2) / double(points);
-            g.push_back(e);
-            t.push_back(e.theta);
-        }
-        break;
-    case GroupKind::Scale: {
-        double lo = 0.5, hi = 2.0;
-        if (density) {
-            auto [a, b] = dist.densityRange();
-            if (b > 0) {
-                if (a <= 0) a = 1.0 / b;
-                lo = std::min(lo, a);
-                hi = std::max(hi, b);
-            }
-        }
-        const double l0 = std::log(lo), l1 = std::log(hi);
-        for (int k = 0; k < points; ++k) {
-            GroupElement e = group.identity(shape);
-            e.scale = std::exp(l0 + (l1 - l0) * double(k) / double(points - 1));
-            g.push_back(e);
-            t.push_back(e.scale);
-        }
-        break;
-    }
-    case GroupKind::Translation: {
-        double lo = -0.5 * shape.width, hi = 0.5 * shape.width;
-        if (density) {
-            const auto [a, b] = dist.densityRange();
-            lo = std::min(lo, a);
-            hi = std::max(hi, b);
-        }
-        for (int k = 0; k < points; ++k) {
-            GroupElement e = group.identity(shape);
-            e.dx = lo + (hi - lo) * double(k) / double(points - 1);
-            g.push_back(e);
-            t.push_back(e.dx);
-        }
-        break;
-    }
-    case GroupKind::Cyclic:
-        g = group.elements(shape);
-        for (const GroupElement& e : g) t.push_back(double(e.k));
-        break;
-    default: throw SpecError("group", kernelCurveUnavailable(group), group.spec());
-    }
-}
-
-} // namespace
+std::string kernelCurveUnavailable(const Group& group) { return group.curveUnavailable(); }
 
 KernelCurve kernelCurve(const Group& group, const Distribution& dist, const BaseKernel& kernel, const Shape& shape,
                         const float* xi, const float* xj, const KernelCurveConfig& config)
@@ -101,9 +26,12 @@ KernelCurve kernelCurve(const Group& group, const Distribution& dist, const Base
     if (const std::string why = kernelCurveUnavailable(group); !why.empty())
         throw SpecError("group", why, group.spec());
     KernelCurve curve;
-    curve.parameter = densityParameterName(group.kind());
-    std::vector<GroupElement> g;
-    grid(group, dist, shape, config.points, curve.t, g);
+    const ParameterAxis axis = group.parameterAxis();
+    const std::pair<double, double> range = dist.hasDensity() ? dist.densityRange() : std::pair<double, double>{};
+    ElementPath path = group.curvePath(shape, config.points, dist.hasDensity() ? &range : nullptr);
+    curve.parameter = axis.name;
+    curve.t = std::move(path.t);
+    const std::vector<GroupElement>& g = path.elements;
 
     const int d = shape.dim();
     std::vector<float> moved(static_cast<std::size_t>(d));
@@ -113,7 +41,7 @@ KernelCurve kernelCurve(const Group& group, const Distribution& dist, const Base
     }
     curve.best = static_cast<std::size_t>(std::max_element(curve.c.begin(), curve.c.end()) - curve.c.begin());
 
-    if (group.kind() == GroupKind::Cyclic) {
+    if (axis.discrete) {
         // The frequencies of k among the draws: q of a finite group.
         std::vector<double> count(g.size(), 0.0);
         Rng rng = makeRng(config.seed, 0x6375727665ULL);  // "curve"
@@ -133,11 +61,11 @@ KernelCurve kernelCurve(const Group& group, const Distribution& dist, const Base
             if (curve.c[k] * curve.q[k] > curve.c[bw] * curve.q[bw]) bw = k;
             // Trapezoid weights on the (possibly log-spaced) grid; unit weights for the elements of C_n.
             double w = 1.0;
-            if (group.kind() != GroupKind::Cyclic) {
+            if (!axis.discrete) {
                 const double left = k > 0 ? curve.t[k] - curve.t[k - 1] : 0.0;
                 const double right = k + 1 < curve.t.size() ? curve.t[k + 1] - curve.t[k] : 0.0;
                 w = 0.5 * (left + right);
-                if (group.kind() == GroupKind::Rotation) w = 2.0 * std::numbers::pi / double(curve.t.size());  // periodic
+                if (axis.periodic) w = 2.0 * std::numbers::pi / double(curve.t.size());  // periodic
             }
             num += w * curve.c[k] * curve.q[k];
             den += w * curve.q[k];

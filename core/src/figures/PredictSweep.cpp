@@ -236,9 +236,7 @@ MonteCarloError monteCarloError(const ModelPredictor& predictor, const float* x,
     } else {
         const auto group = makeGroup(m.map.group, shape, m.map.contextSeed);
         const auto dist = makeDistribution(m.map.dist, *group);
-        const GroupKind kind = group->kind();
-        const bool haar = dist->isHaar() &&
-                          (kind == GroupKind::Rotation || kind == GroupKind::Cyclic || kind == GroupKind::Permutation);
+        const bool haar = dist->isHaar() && group->hasHaarProbability() && group->isClosed();
         if (!haar) {
             e.sd.setConstant(std::numeric_limits<double>::quiet_NaN());
             e.how = "not estimated: shared samples from " + m.map.dist + " (only Haar's can be redrawn by moving the input)";

@@ -31,6 +31,8 @@ ParamDescriptor choice(std::string key, std::vector<std::string> words, std::str
 /// The built-in distributions with their factories, in registry order (defined beside the classes,
 /// in distributions/Registered.cpp); the registry's table starts with them.
 std::vector<DistributionDescriptor> builtinDistributions();
+/// The distributions' table itself, for registerGroup to add a Haar group to onEveryHaarGroup ones.
+std::vector<DistributionDescriptor>& mutableDistributionTable();
 /// The built-in feature maps with their factories (features/RegisteredMaps.cpp).
 std::vector<FeatureMapDescriptor> builtinFeatureMaps();
 /// The built-in base kernels with their factories (kernels/RegisteredKernels.cpp).

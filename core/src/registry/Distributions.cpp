@@ -23,6 +23,8 @@ std::vector<DistributionDescriptor>& distributionTable()
 
 } // namespace
 
+std::vector<DistributionDescriptor>& registry::mutableDistributionTable() { return distributionTable(); }
+
 double DistributionArguments::number(const std::string& key) const
 {
     const ParamDescriptor* p = descriptor.parameter(key);

@@ -14,14 +14,37 @@ using namespace registry;
 
 namespace {
 
-/// The one table: built on first use from the built-in groups (groups/RegisteredGroups.cpp).
-const std::vector<GroupDescriptor>& groupTable()
+/// The one table: built on first use from the built-in groups (groups/RegisteredGroups.cpp), then
+/// appended to (registerGroup).
+std::vector<GroupDescriptor>& groupTable()
 {
-    static const std::vector<GroupDescriptor> all = builtinGroups();
+    static std::vector<GroupDescriptor> all = builtinGroups();
     return all;
 }
 
 } // namespace
+
+void registerGroup(GroupDescriptor descriptor)
+{
+    if (descriptor.name.empty() || descriptor.dataKinds.empty() || !descriptor.make)
+        throw ContractError("registerGroup", "a group needs a name, the data it acts on and a factory: " + descriptor.name);
+    std::vector<GroupDescriptor>& all = groupTable();
+    if (findIn(all, descriptor.name))
+        throw ContractError("registerGroup", "the group " + descriptor.name + " is already registered");
+    int registered = 0;
+    for (const GroupDescriptor& g : all) registered += static_cast<int>(g.kind) >= kFirstRegisteredGroupKind;
+    descriptor.kind = static_cast<GroupKind>(kFirstRegisteredGroupKind + registered);
+    for (DistributionDescriptor& d : mutableDistributionTable())
+        if (d.onEveryGroup || (d.onEveryHaarGroup && descriptor.haarProbability)) d.groups.push_back(descriptor.kind);
+    all.push_back(std::move(descriptor));
+}
+
+GroupKind registeredGroupKind(const std::string& name)
+{
+    const GroupDescriptor* d = findGroup(name);
+    if (!d) throw ContractError("registeredGroupKind", "no registered group " + name);
+    return d->kind;
+}
 
 bool GroupDescriptor::appliesTo(DataKind k) const
 {

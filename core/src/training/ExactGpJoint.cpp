@@ -105,7 +105,8 @@ ExactLearnResult learnExactGpJoint(const Dataset& data, const LocalityConfig& co
     const ExactKernelSpec spec = parseExactKernelSpec(config.features);
     const FeatureContext ctx = makeFeatureContext(data, config.group, config.dist, "", featureSeed(config.seed));
     if (!ctx.group || !ctx.dist) throw SpecError("group", "the GP learns the locality of a group and a distribution", config.group);
-    const bool affine = ctx.group->kind() == GroupKind::Affine;
+    const GroupDescriptor* described = findGroup(parseSpec(ctx.group->spec(), "group").name);
+    const bool affine = described && described->isProduct();  // its factors' parameters are factor.key
     const std::string distName = affine ? std::string("affine") : parseSpec(ctx.dist->spec(), "distribution").name;
     const std::string family = trim(config.kernel).empty() ? "gaussian:median=1" : config.kernel;
     // The box from --bounds or the registry's learning ranges; the start the distribution's values.

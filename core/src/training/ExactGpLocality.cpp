@@ -91,7 +91,8 @@ ExactLearnResult learnExactGp(const Dataset& data, const LocalityConfig& config,
     if (!ctx.group || !ctx.dist) throw SpecError("group", "the GP learns the locality of a group and a distribution", config.group);
     // The parameter's range: --bounds, or the descriptor's learning range. The affine product's spec
     // is not one name: its factors' parameters (factor.key) come from the distribution itself.
-    const bool affine = ctx.group->kind() == GroupKind::Affine;
+    const GroupDescriptor* described = findGroup(parseSpec(ctx.group->spec(), "group").name);
+    const bool affine = described && described->isProduct();  // its factors' parameters are factor.key
     const std::string distName = affine ? std::string("affine") : parseSpec(ctx.dist->spec(), "distribution").name;
     const DistributionDescriptor* dd = affine ? nullptr : findDistribution(distName);
     const ParamDescriptor* pd = nullptr;

@@ -192,7 +192,7 @@ private slots:
         const Built b = build("affine", "delta");
         DensityConfig c;
         QVERIFY_THROWS_EXCEPTION(SpecError, densitySummary(*b.group, *b.dist, {28, 28, 1}, nullptr, 0, c));
-        QVERIFY(densityParameterName(GroupKind::Orthogonal).empty());
+        QVERIFY(densityParameterName(*makeGroup("orthogonal:k=2", Shape{4, 1, 1})).empty());
         c.samples = 0;
         const Built r = build("rotation", "haar");
         QVERIFY_THROWS_EXCEPTION(SpecError, densitySummary(*r.group, *r.dist, {28, 28, 1}, nullptr, 0, c));

@@ -9,6 +9,7 @@
 #include "orbit/groups/RotationGroup.hpp"
 #include "orbit/groups/ScaleGroup.hpp"
 #include "orbit/groups/TranslationGroup.hpp"
+#include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/Random.hpp"
 
@@ -112,6 +113,35 @@ GroupElement affine(double theta, double dx, double dy, double s)
 class TestGroups : public QObject {
     Q_OBJECT
 private slots:
+    void eachGroupSaysWhatItsKindUsedTo()
+    {
+        // What the figures, sample and haar read off the kind (issue 45 item 3), now the class's.
+        const orbit::Shape image{8, 8, 1};
+        const orbit::DistributionDescriptor& haar = *orbit::findDistribution("haar");
+        for (const char* spec : {"rotation", "translation", "scale", "affine", "cyclic:n=4", "permutation:n=4",
+                                 "orthogonal:k=3,d=64"}) {
+            const auto g = orbit::makeGroup(spec, image, 1);
+            QCOMPARE(g->hasHaarProbability(), haar.appliesTo(g->kind()));
+            QCOMPARE(g->isClosed(), g->kind() != orbit::GroupKind::Orthogonal);
+            QCOMPARE(g->curveUnavailable().empty(), !g->parameterAxis().name.empty() && !g->parameterAxis().movedAtoms);
+        }
+        QCOMPARE(orbit::makeGroup("rotation")->parameterAxis().name, std::string("theta (rad)"));
+        QVERIFY(orbit::makeGroup("cyclic:n=4")->parameterAxis().discrete);
+        QVERIFY(orbit::makeGroup("permutation")->parameterAxis().movedAtoms);
+        QVERIFY(orbit::makeGroup("affine")->parameterAxis().name.empty());
+        orbit::Rng rng = orbit::makeRng(3);
+        QVERIFY_THROWS_EXCEPTION(orbit::SpecError, orbit::makeGroup("translation")->sampleHaar(rng, image));
+        orbit::GroupElement shift;
+        shift.dx = 1.5;
+        shift.dy = -2.0;
+        const orbit::ElementCoordinates c = orbit::makeGroup("translation")->coordinates(shift);
+        QVERIFY(c.list && !c.integers);
+        QCOMPARE(c.values, (std::vector<double>{1.5, -2.0}));
+        // A core-only program knows no registered group (tests/toy's flipx is linked elsewhere).
+        QVERIFY(!orbit::findGroup("flipx"));
+        QVERIFY_THROWS_EXCEPTION(orbit::ContractError, orbit::registeredGroupKind("flipx"));
+    }
+
     // --- conventions -------------------------------------------------------------------------
     void rotationIsCounterClockwiseAboutTheCentre()
     {

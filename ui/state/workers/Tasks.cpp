@@ -125,7 +125,7 @@ Task makeDensityTask(DensityRequest request)
         const auto group = orbit::makeGroup(groupSpec, shape, s.seed);
         const auto dist = orbit::makeDistribution(s.factor(request.factor).spec(), *group);
         result->parameter = parameterName(group->kind());
-        if (orbit::densityParameterName(group->kind()).empty()) {
+        if (orbit::densityParameterName(*group).empty()) {
             result->note = QStringLiteral("%1 has no one-dimensional parameter to plot: the orbit gallery shows "
                                           "the sampled elements.")
                                .arg(QString::fromStdString(groupSpec));

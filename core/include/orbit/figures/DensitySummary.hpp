@@ -42,7 +42,7 @@ struct DensitySummary {
     GroupKind kind = GroupKind::Rotation;
     std::string group;      ///< spec of the (factor) group
     std::string dist;       ///< spec of the distribution
-    std::string parameter;  ///< densityParameterName(kind)
+    std::string parameter;  ///< densityParameterName(group)
     int samples = 0;
     bool hasDensity = false;
     double lo = 0.0, hi = 1.0, binWidth = 1.0;
@@ -56,9 +56,9 @@ struct DensitySummary {
     double binCentre(int b) const { return lo + (b + 0.5) * binWidth; }
 };
 
-/// The parameter plotted for a group kind: "theta (rad)", "dx (px)", "s", "k", "atoms moved";
-/// empty for kinds with no one-dimensional parameter (affine as a whole, orthogonal sets).
-std::string densityParameterName(GroupKind kind);
+/// The parameter plotted for a group (Group::parameterAxis): "theta (rad)", "dx (px)", "s", "k",
+/// "atoms moved"; empty for groups with no one-dimensional parameter (affine as a whole, orthogonal sets).
+std::string densityParameterName(const Group& group);
 
 /// One factor of a group with its distribution: the group itself, or for the affine group its
 /// rotation, translation and scale factors with theirs.

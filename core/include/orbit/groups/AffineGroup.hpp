@@ -15,6 +15,16 @@ public:
     GroupKind kind() const override { return GroupKind::Affine; }
     std::string spec() const override { return "affine"; }
     std::string describe(const GroupElement& g) const override;
+    ElementCoordinates coordinates(const GroupElement& g) const override
+    {
+        return {{g.theta, g.dx, g.dy, g.scale}, true};
+    }
+    /// The probe turns the angle (as the rotation group's path).
+    ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
+    std::string curveUnavailable() const override
+    {
+        return "the affine group has four parameters (angle, two shifts, scale): the curve needs a one-parameter group";
+    }
 };
 
 } // namespace orbit

@@ -28,6 +28,13 @@ public:
     bool isFinite() const override { return true; }
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;
+    ElementCoordinates coordinates(const GroupElement& g) const override { return {{double(g.k)}, false, true}; }
+    bool hasHaarProbability() const override { return true; }
+    GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
+    ParameterAxis parameterAxis() const override { return {.name = "k", .discrete = true}; }
+    double parameterOf(const GroupElement& g) const override { return g.k; }
+    std::string curveUnavailable() const override { return {}; }
+    ElementPath curvePath(const Shape& shape, int points, const std::pair<double, double>* range) const override;
 
 private:
     int n_;

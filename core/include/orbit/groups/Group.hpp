@@ -5,8 +5,10 @@
 #include "orbit/util/Progress.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbit {
@@ -26,6 +28,35 @@ struct GroupElement {
 struct GroupTangent {
     double theta = 0.0, dx = 0.0, dy = 0.0, scale = 0.0;
     bool operator==(const GroupTangent&) const = default;
+};
+
+class Rng;
+
+/// An element's coordinates as `orbitlab-cli sample --json` prints them: one number or a list,
+/// of reals (theta, dx dy, s) or integers (cyclic k, permutation indices).
+struct ElementCoordinates {
+    std::vector<double> values;
+    bool list = false;      ///< a list [a, b, ...] rather than one number
+    bool integers = false;  ///< printed as integers
+};
+
+/// The group's one-dimensional parameter as the figures plot it: the density summary's axis and
+/// the kernel curve's t. A group without one (affine, the orthogonal set) has an empty name.
+struct ParameterAxis {
+    std::string name;  ///< "theta (rad)", "dx (px)", "s", "k", "atoms moved"
+    double lo = -std::numeric_limits<double>::infinity();  ///< values are clipped to [lo, hi]
+    double hi = std::numeric_limits<double>::infinity();
+    bool discrete = false;     ///< integers: one histogram bar per value, unit curve weights (cyclic k)
+    bool periodic = false;     ///< wraps around: uniform curve weights (the rotation angle)
+    bool movedAtoms = false;   ///< counts the atoms a permutation moves from a reference order
+};
+
+/// A path of elements g_t through a group over its parameter t (the invariance probe's and the
+/// kernel curve's horizontal axis).
+struct ElementPath {
+    std::string parameter;  ///< the axis title: "theta (rad)", "dx (px)", "scale", "k", ...
+    std::vector<double> t;
+    std::vector<GroupElement> elements;
 };
 
 /// A group acting on samples of a given Shape.
@@ -68,6 +99,36 @@ public:
     /// apply(): the orthogonal set draws its matrices. Throws Cancelled when `progress` asks; what
     /// was done is kept, and the next call (or apply()) does the rest. Most groups have nothing to do.
     virtual void prepare(const Progress& progress) const { (void)progress; }
+    /// The element's coordinates for `sample --json` (the numbers describe() prints).
+    virtual ElementCoordinates coordinates(const GroupElement& g) const = 0;
+
+    /// Whether the group has a Haar (uniform) probability measure: compact groups (rotation, the
+    /// finite ones). Translations and scales do not.
+    virtual bool hasHaarProbability() const { return false; }
+    /// Whether compose() stays in the set: true for groups; the orthogonal set is a set of matrices,
+    /// not a group, so moving the input by one of them does not redraw from its Haar measure.
+    virtual bool isClosed() const { return true; }
+    /// One element drawn from the Haar probability measure. Throws SpecError ("group") when
+    /// !hasHaarProbability().
+    virtual GroupElement sampleHaar(Rng& rng, const Shape& shape) const;
+
+    /// The one-dimensional parameter the figures plot (empty name: none).
+    virtual ParameterAxis parameterAxis() const { return {}; }
+    /// The element's value on parameterAxis() (0 without one).
+    virtual double parameterOf(const GroupElement& g) const
+    {
+        (void)g;
+        return 0.0;
+    }
+    /// The invariance probe's path of `points` elements (a finite group: all its elements, over k);
+    /// `seed` for a path that is drawn (the permutations' transpositions).
+    virtual ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const;
+    /// Why the kernel curve has no path over t through this group; empty when it has one.
+    virtual std::string curveUnavailable() const { return "no curve for this group"; }
+    /// The kernel curve's grid of `points` elements over parameterAxis(); `range` is the interval
+    /// that holds nearly all of the distribution's mass (or null without a density), which the grid
+    /// covers. Throws SpecError ("group") with curveUnavailable() when there is none.
+    virtual ElementPath curvePath(const Shape& shape, int points, const std::pair<double, double>* range) const;
 
     /// Whether the action is differentiable in the element's continuous parameters (applyTangent).
     virtual bool isDifferentiable() const { return false; }

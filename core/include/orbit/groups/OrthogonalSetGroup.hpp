@@ -42,6 +42,14 @@ public:
     bool isFinite() const override { return true; }
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;
+    ElementCoordinates coordinates(const GroupElement& g) const override { return {{double(g.k)}, false, true}; }
+    bool hasHaarProbability() const override { return true; }
+    bool isClosed() const override { return false; }
+    GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
+    std::string curveUnavailable() const override
+    {
+        return "an orthogonal set has no ordered parameter: there is no curve over t";
+    }
     /// Draws the matrices not drawn yet, a team's worth at a time, reporting the fraction drawn;
     /// a cancel keeps the ones drawn (each Q_k comes from its own stream, so the bits do not depend
     /// on where a drawing stopped).

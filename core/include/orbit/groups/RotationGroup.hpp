@@ -14,6 +14,14 @@ public:
     GroupKind kind() const override { return GroupKind::Rotation; }
     std::string spec() const override { return "rotation"; }
     std::string describe(const GroupElement& g) const override;
+    ElementCoordinates coordinates(const GroupElement& g) const override { return {{g.theta}}; }
+    bool hasHaarProbability() const override { return true; }
+    GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
+    ParameterAxis parameterAxis() const override;
+    double parameterOf(const GroupElement& g) const override { return g.theta; }
+    ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
+    std::string curveUnavailable() const override { return {}; }
+    ElementPath curvePath(const Shape& shape, int points, const std::pair<double, double>* range) const override;
 };
 
 } // namespace orbit

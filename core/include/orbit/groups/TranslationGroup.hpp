@@ -12,6 +12,12 @@ public:
     GroupKind kind() const override { return GroupKind::Translation; }
     std::string spec() const override { return "translation"; }
     std::string describe(const GroupElement& g) const override;
+    ElementCoordinates coordinates(const GroupElement& g) const override { return {{g.dx, g.dy}, true}; }
+    ParameterAxis parameterAxis() const override { return {.name = "dx (px)"}; }
+    double parameterOf(const GroupElement& g) const override { return g.dx; }
+    ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
+    std::string curveUnavailable() const override { return {}; }
+    ElementPath curvePath(const Shape& shape, int points, const std::pair<double, double>* range) const override;
 };
 
 } // namespace orbit

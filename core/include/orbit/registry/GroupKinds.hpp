@@ -5,7 +5,10 @@
 
 namespace orbit {
 
+/// The built-in groups' kinds; a group registered outside the core (registerGroup) gets a value of
+/// its own from kFirstRegisteredGroupKind on, without a name here.
 enum class GroupKind { Rotation, Translation, Scale, Affine, Cyclic, Permutation, Orthogonal };
+constexpr int kFirstRegisteredGroupKind = 64;
 /// Its registered name: "rotation", "cyclic", ...
 const char* toString(GroupKind kind);
 

@@ -61,6 +61,9 @@ struct GroupDescriptor : SpecDescriptor {
     /// scale, in spec order); empty for a group with one distribution.
     std::vector<GroupKind> factors;
     int maxDimension = 0;              ///< > 0: samples of at most this many values (orthogonal set)
+    /// It has a Haar probability measure (Group::hasHaarProbability): a registered group is then
+    /// among the groups of every distribution with onEveryHaarGroup (haar).
+    bool haarProbability = false;
     Factory make;
 
     bool isProduct() const { return !factors.empty(); }
@@ -93,6 +96,11 @@ struct DistributionArguments {
 struct DistributionDescriptor : SpecDescriptor {
     using Factory = std::function<std::shared_ptr<const Distribution>(const DistributionArguments&)>;
     std::vector<GroupKind> groups;  ///< the (factor) groups it applies to
+    /// It applies to every group with a Haar probability measure: registerGroup adds such a group
+    /// to `groups` (haar).
+    bool onEveryHaarGroup = false;
+    /// It applies to every group: registerGroup adds each to `groups` (delta).
+    bool onEveryGroup = false;
     bool dependsOnInput = false;    ///< q depends on the sample x (noisy sort)
     /// Where its parameters on a group differ from `parameters` (same keys, other units or ranges).
     std::vector<std::pair<GroupKind, std::vector<ParamDescriptor>>> parametersByGroup;
@@ -108,6 +116,20 @@ struct DistributionDescriptor : SpecDescriptor {
 /// reads the registry (a DistributionRegistration at static initialisation does): it may move the
 /// table, so earlier pointers to descriptors do not survive it.
 void registerDistribution(DistributionDescriptor descriptor);
+
+/// Adds a group to groupDescriptors(), after the built-in ones: its class and this one call make it
+/// known to makeGroup, --help, the panels and Python. It gets a kind of its own (GroupKind names only
+/// the built-in ones; its class's kind() returns registeredGroupKind(name)); it joins the groups of
+/// every distribution with onEveryGroup, and with haarProbability of those with onEveryHaarGroup. Throws
+/// ContractError when the name is taken or empty, `dataKinds` is empty or `make` is unset; call it
+/// before anything reads the registry (a GroupRegistration at static initialisation does).
+void registerGroup(GroupDescriptor descriptor);
+/// Registers a group at static initialisation (DistributionRegistration's pattern).
+struct GroupRegistration {
+    explicit GroupRegistration(GroupDescriptor descriptor) { registerGroup(std::move(descriptor)); }
+};
+/// The kind registerGroup gave the group of that name; ContractError when there is none.
+GroupKind registeredGroupKind(const std::string& name);
 
 /// Registers a distribution when the library that holds it is loaded:
 /// `const orbit::DistributionRegistration toy{toyDescriptor()};` at namespace scope. The
