@@ -130,7 +130,7 @@ Lesson parseLesson(const QByteArray& bytes, const QString& file)
             refuseFile(file, where, "expected an object");
         const QJsonObject st = steps.at(i).toObject();
         onlyKeys(st, {"title", "set", "with", "text"}, file, where);
-        LessonStep step{readText(st, "title", file, where), readText(st, "text", file, where), {}, {}};
+        LessonStep step{readText(st, "title", file, where), readText(st, "text", file, where), {}, {}, {}, {}};
         if (i == 0 && st.contains("set"))
             refuseFile(file, where, "the first step loads the lesson and changes nothing (no \"set\")");
         if (st.contains("with") && !(st.value("set").toObject().contains("data") && st.value("with").isObject()))
