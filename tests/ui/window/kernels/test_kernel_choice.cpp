@@ -287,7 +287,7 @@ private slots:
         QVERIFY(fx.panel.run());
         QVERIFY(QTest::qWaitFor([&] { return fx.panel.isIdle() && fx.panel.hasError(); }, 60000));
         const QString error = fx.panel.errorText();
-        QVERIFY2(error.contains("krr and gp") && !error.contains('\n'), qPrintable(error));
+        QVERIFY2(error.contains("krr or gp") && !error.contains('\n'), qPrintable(error));
         QCOMPARE(fx.panel.lastResult(), result);
     }
 };
