@@ -122,16 +122,18 @@ void distanceKernelTangents(const BaseKernel& kernel, const float* d, const floa
         }
         return;
     }
-    case BaseKernel::Kind::Profile:
+    case BaseKernel::Kind::Profile: {
         if (kernel.distance() == BaseKernel::Distance::L1) break;
         // dk/d theta = slope(d) dd/d theta: t itself for the squared distance, t / (2 d) for d.
+        const bool squared = kernel.distance() == BaseKernel::Distance::SquaredEuclidean;
         for (Eigen::Index i = 0; i < n; ++i) {
             const double slope = kernel.profile()->slope(d[i], kernel.sigma());
-            out[i] = kernel.distance() == BaseKernel::Distance::SquaredEuclidean
+            out[i] = squared
                          ? static_cast<float>(slope * t[i])
                          : (d[i] > 0.0f ? static_cast<float>(slope * t[i] / (2.0 * d[i])) : 0.0f);
         }
         return;
+    }
     case BaseKernel::Kind::Laplacian:
     case BaseKernel::Kind::Polynomial: break;
     }
