@@ -115,6 +115,12 @@ Eigen::MatrixXd meanEmbeddingKernel(const MatrixXfR& O, int r, const BaseKernel&
 Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sampler, const BaseKernel& kernel,
                                       Estimator estimator, const Progress& progress)
 {
+    // The group's one-off work first (an orthogonal set draws its matrices), where a cancel is seen:
+    // drawn lazily inside transformBlock, k = 6000 matrices would run to the end however often asked
+    // to stop. Its words show while the fraction stays at 0.
+    Progress atStart;
+    if (progress) atStart = [&progress](double, const std::string& what) { return progress(0.0, what); };
+    sampler.group().prepare(atStart);
     MatrixXfR O;
     sampler.transformBlock(X, 0, std::size_t(X.rows()), O);
     reportProgress(progress, 0.0, "pairs of points");
