@@ -74,7 +74,7 @@ GroupElement RotationGroup::sampleHaar(Rng& rng, const Shape&) const
 
 ParameterAxis RotationGroup::parameterAxis() const
 {
-    return {.name = "theta (rad)", .lo = -std::numbers::pi, .hi = std::numbers::pi, .periodic = true};
+    return {.name = "theta (rad)", .title = "rotation angle θ (rad)", .lo = -std::numbers::pi, .hi = std::numbers::pi, .periodic = true};
 }
 
 ElementPath RotationGroup::probePath(const Shape& shape, int points, std::uint64_t) const

@@ -50,7 +50,7 @@ MatrixXfR exactOrbitRows(const MatrixXfR& X, const std::vector<std::int64_t>& st
     const Eigen::Index d = X.cols();
     MatrixXfR out;
     const bool haar = ctx.dist->isHaar();
-    if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
+    if (haar && ctx.group->sumsHaarOverElements()) {
         const auto elements = ctx.group->elements(shape, 4096);
         const auto G = Eigen::Index(elements.size());
         out.resize(X.rows() * G, d);

@@ -148,7 +148,7 @@ ExactOrbits exactOrbits(const Dataset& data, const std::string& group, const std
     const FeatureContext ctx = makeFeatureContext(data, group, dist, "", seed);
     if (!ctx.group || !ctx.dist) throw SpecError("distribution", "the exact invariant kernel needs a group and a distribution", dist);
     const bool haar = ctx.dist->isHaar();
-    if (haar && ctx.group->isFinite() && ctx.group->kind() != GroupKind::Permutation) {
+    if (haar && ctx.group->sumsHaarOverElements()) {
         const auto elements = ctx.group->elements(data.shape, 4096);
         const Eigen::Index G = Eigen::Index(elements.size()), d = data.X.cols();
         out.orbits.resize(data.X.rows() * G, d);

@@ -129,8 +129,7 @@ const ParamDescriptor* distAxisParameter(const TrainConfig& c, const std::string
     if (c.dist.empty()) return nullptr;
     std::shared_ptr<const Distribution> dist;
     try {
-        const GroupDescriptor* g = findGroup(trim(c.group.substr(0, c.group.find(':'))));
-        if (!g || g->kind == GroupKind::Orthogonal) return nullptr;  // (its random matrices need the data's shape)
+        // A group drawn for the data's shape (the orthogonal set) cannot be made without one: SpecError.
         dist = makeDistribution(c.dist, *makeGroup(c.group));
     } catch (const SpecError&) {
         return nullptr;

@@ -124,7 +124,12 @@ private slots:
             QCOMPARE(g->hasHaarProbability(), haar.appliesTo(g->kind()));
             QCOMPARE(g->isClosed(), g->kind() != orbit::GroupKind::Orthogonal);
             QCOMPARE(g->curveUnavailable().empty(), !g->parameterAxis().name.empty() && !g->parameterAxis().movedAtoms);
+            // Every axis has a title for the window's density chart, and a Haar average is summed
+            // over the elements exactly for the finite groups of few elements, not the n! permutations.
+            QCOMPARE(g->parameterAxis().title.empty(), g->parameterAxis().name.empty());
+            QCOMPARE(g->sumsHaarOverElements(), g->isFinite() && g->kind() != orbit::GroupKind::Permutation);
         }
+        QCOMPARE(orbit::makeGroup("rotation")->parameterAxis().title, std::string("rotation angle θ (rad)"));
         QCOMPARE(orbit::makeGroup("rotation")->parameterAxis().name, std::string("theta (rad)"));
         QVERIFY(orbit::makeGroup("cyclic:n=4")->parameterAxis().discrete);
         QVERIFY(orbit::makeGroup("permutation")->parameterAxis().movedAtoms);

@@ -28,8 +28,7 @@ std::optional<std::pair<double, double>> rotationWindowOf(const orbit::SavedMode
         const auto group = orbit::makeGroup(model.map.group, model.map.shape, model.map.contextSeed);
         const auto dist = orbit::makeDistribution(model.map.dist, *group);
         for (const orbit::DensityFactor& f : orbit::densityFactors(group, dist, model.map.shape, model.map.contextSeed)) {
-            if (f.group->kind() != orbit::GroupKind::Rotation)
-                continue;
+            // Only a factor whose density is over the angle theta has a window (rotationWindowDegrees).
             if (const auto w = orbit::rotationWindowDegrees(*f.dist, 0.90))
                 return std::make_pair(-*w / 2.0, *w / 2.0);
         }

@@ -97,22 +97,6 @@ Task makeOrbitTask(OrbitRequest request)
     };
 }
 
-namespace {
-
-QString parameterName(orbit::GroupKind kind)
-{
-    switch (kind) {
-    case orbit::GroupKind::Rotation: return QStringLiteral("rotation angle θ (rad)");
-    case orbit::GroupKind::Translation: return QStringLiteral("shift dx (px), same law for dy");
-    case orbit::GroupKind::Scale: return QStringLiteral("zoom factor s");
-    case orbit::GroupKind::Cyclic: return QStringLiteral("rotation index k (× 2π/n)");
-    case orbit::GroupKind::Permutation: return QStringLiteral("atoms moved from the reference order");
-    default: return {};
-    }
-}
-
-} // namespace
-
 Task makeDensityTask(DensityRequest request)
 {
     return [request](const TaskContext& ctx) -> QVariant {
@@ -124,7 +108,10 @@ Task makeDensityTask(DensityRequest request)
         const orbit::Shape shape = request.dataset ? request.dataset->shape : orbit::Shape{28, 28, 1};
         const auto group = orbit::makeGroup(groupSpec, shape, s.seed);
         const auto dist = orbit::makeDistribution(s.factor(request.factor).spec(), *group);
-        result->parameter = parameterName(group->kind());
+        {
+            const orbit::ParameterAxis axis = group->parameterAxis();  // the group's own words for its axis
+            result->parameter = QString::fromStdString(axis.title.empty() ? axis.name : axis.title);
+        }
         if (orbit::densityParameterName(*group).empty()) {
             result->note = QStringLiteral("%1 has no one-dimensional parameter to plot: the orbit gallery shows "
                                           "the sampled elements.")

@@ -31,7 +31,7 @@ public:
     ElementCoordinates coordinates(const GroupElement& g) const override { return {{double(g.k)}, false, true}; }
     bool hasHaarProbability() const override { return true; }
     GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
-    ParameterAxis parameterAxis() const override { return {.name = "k", .discrete = true}; }
+    ParameterAxis parameterAxis() const override { return {.name = "k", .title = "rotation index k (× 2π/n)", .discrete = true}; }
     double parameterOf(const GroupElement& g) const override { return g.k; }
     std::string curveUnavailable() const override { return {}; }
     ElementPath curvePath(const Shape& shape, int points, const std::pair<double, double>* range) const override;

@@ -44,6 +44,9 @@ struct ElementCoordinates {
 /// the kernel curve's t. A group without one (affine, the orthogonal set) has an empty name.
 struct ParameterAxis {
     std::string name;  ///< "theta (rad)", "dx (px)", "s", "k", "atoms moved"
+    /// The same in a person's words, for the density's axis in the window ("rotation angle θ (rad)");
+    /// empty: the name.
+    std::string title{};
     double lo = -std::numeric_limits<double>::infinity();  ///< values are clipped to [lo, hi]
     double hi = std::numeric_limits<double>::infinity();
     bool discrete = false;     ///< integers: one histogram bar per value, unit curve weights (cyclic k)
@@ -90,6 +93,10 @@ public:
         return false;
     }
     virtual bool isFinite() const { return false; }
+    /// Whether an average over the Haar measure is taken as the exact sum over every element
+    /// (elements()) rather than sampled: the finite groups of few elements (cyclic, the orthogonal
+    /// set). The permutations are finite but have n! elements.
+    virtual bool sumsHaarOverElements() const { return isFinite(); }
     /// All elements of a finite group (for exact Haar sums). Throws SpecError for infinite groups
     /// or when there are more than `limit` elements.
     virtual std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const;

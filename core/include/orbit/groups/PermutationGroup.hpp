@@ -22,13 +22,14 @@ public:
     bool isUnitary() const override { return true; }
     bool permutesCoordinates(const Shape&) const override { return true; }
     bool isFinite() const override { return true; }
+    bool sumsHaarOverElements() const override { return false; }  // n! elements: sampled
     std::vector<GroupElement> elements(const Shape& shape, std::size_t limit = 1u << 20) const override;
     std::string describe(const GroupElement& g) const override;
     ElementCoordinates coordinates(const GroupElement& g) const override;
     bool hasHaarProbability() const override { return true; }
     /// A uniform permutation (Fisher-Yates).
     GroupElement sampleHaar(Rng& rng, const Shape& shape) const override;
-    ParameterAxis parameterAxis() const override { return {.name = "atoms moved", .discrete = true, .movedAtoms = true}; }
+    ParameterAxis parameterAxis() const override { return {.name = "atoms moved", .title = "atoms moved from the reference order", .discrete = true, .movedAtoms = true}; }
     /// A chain of random transpositions, one more at each point.
     ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
     std::string curveUnavailable() const override

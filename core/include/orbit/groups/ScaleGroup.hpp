@@ -13,7 +13,7 @@ public:
     std::string spec() const override { return "scale"; }
     std::string describe(const GroupElement& g) const override;
     ElementCoordinates coordinates(const GroupElement& g) const override { return {{g.scale}}; }
-    ParameterAxis parameterAxis() const override { return {.name = "s"}; }
+    ParameterAxis parameterAxis() const override { return {.name = "s", .title = "zoom factor s"}; }
     double parameterOf(const GroupElement& g) const override { return g.scale; }
     ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
     std::string curveUnavailable() const override { return {}; }

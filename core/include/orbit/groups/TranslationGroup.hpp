@@ -13,7 +13,7 @@ public:
     std::string spec() const override { return "translation"; }
     std::string describe(const GroupElement& g) const override;
     ElementCoordinates coordinates(const GroupElement& g) const override { return {{g.dx, g.dy}, true}; }
-    ParameterAxis parameterAxis() const override { return {.name = "dx (px)"}; }
+    ParameterAxis parameterAxis() const override { return {.name = "dx (px)", .title = "shift dx (px), same law for dy"}; }
     double parameterOf(const GroupElement& g) const override { return g.dx; }
     ElementPath probePath(const Shape& shape, int points, std::uint64_t seed) const override;
     std::string curveUnavailable() const override { return {}; }
