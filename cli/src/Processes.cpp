@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <limits>
@@ -139,6 +140,87 @@ public:
         return M;
     }
 
+    void sendMany(const std::vector<const Eigen::MatrixXd*>& Ms, int to) const override
+    {
+        // One MPI message: a header of doubles (the count, then each matrix's rows and columns) and
+        // the matrices' elements, gathered from where they lie by a struct type (no copy). Past 64 MB,
+        // where the receiver's copy out of one buffer would cost more than a message's latency (the
+        // dual form's N x N sums), the header alone with the count negated, then the matrices one by
+        // one (send).
+        long long elements = 0;
+        for (const Eigen::MatrixXd* M : Ms) elements += M->size();
+        std::vector<double> header{double(Ms.size())};
+        for (const Eigen::MatrixXd* M : Ms) {
+            header.push_back(double(M->rows()));
+            header.push_back(double(M->cols()));
+        }
+        long long total = static_cast<long long>(header.size()) + elements;
+        const bool apart = total > kBundleElements;
+        if (apart) {
+            header[0] = -header[0];
+            total = static_cast<long long>(header.size());
+        }
+        std::vector<int> lengths;
+        std::vector<MPI_Aint> where;
+        const auto add = [&](const double* p, long long n) {
+            if (n == 0) return;
+            MPI_Aint a = 0;
+            MPI_Get_address(p, &a);
+            lengths.push_back(int(n));
+            where.push_back(a);
+        };
+        add(header.data(), static_cast<long long>(header.size()));
+        if (!apart)
+            for (const Eigen::MatrixXd* M : Ms) add(M->data(), M->size());
+        const std::vector<MPI_Datatype> types(lengths.size(), MPI_DOUBLE);
+        MPI_Datatype bundle;
+        MPI_Type_create_struct(int(lengths.size()), lengths.data(), where.data(), types.data(), &bundle);
+        MPI_Type_commit(&bundle);
+        blocking([&] { MPI_Send(MPI_BOTTOM, 1, bundle, to, kManyTag, MPI_COMM_WORLD); });
+        MPI_Type_free(&bundle);
+        traffic_.bytesSent += 8 * total;
+        if (apart)
+            for (const Eigen::MatrixXd* M : Ms) send(*M, to);
+    }
+
+    std::vector<Eigen::MatrixXd> receiveMany(int from) const override
+    {
+        MPI_Status status;
+        blocking([&] { MPI_Probe(from, kManyTag, MPI_COMM_WORLD, &status); });
+        int count = 0;
+        MPI_Get_count(&status, MPI_DOUBLE, &count);
+        Eigen::MatrixXd all = MatrixPool::take(count, 1);
+        blocking([&] { MPI_Recv(all.data(), count, MPI_DOUBLE, from, kManyTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+        traffic_.bytesReceived += 8LL * count;
+        const auto bad = [&] {
+            return ContractError("Ranks::receiveMany", "a message of " + std::to_string(count) + " doubles from rank " +
+                                                           std::to_string(from) + " whose header does not match it");
+        };
+        const double first = count < 1 ? 0.0 : all(0);
+        if (count < 1 || !std::isfinite(first) || 1 + 2 * std::abs(first) > count) throw bad();
+        const auto n = static_cast<std::size_t>(std::abs(first));
+        std::vector<Eigen::MatrixXd> out;
+        if (first < 0) {  // the matrices follow one by one
+            if (count != 1 + 2 * static_cast<long long>(n)) throw bad();
+            MatrixPool::give(std::move(all));
+            for (std::size_t k = 0; k < n; ++k) out.push_back(receive(from));
+            return out;
+        }
+        long long at = 1 + 2 * static_cast<long long>(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto rows = static_cast<Eigen::Index>(all(Eigen::Index(1 + 2 * k)));
+            const auto cols = static_cast<Eigen::Index>(all(Eigen::Index(2 + 2 * k)));
+            if (rows < 0 || cols < 0 || at + rows * cols > count) throw bad();
+            Eigen::MatrixXd M = MatrixPool::take(rows, cols);
+            std::copy_n(all.data() + at, rows * cols, M.data());
+            at += rows * cols;
+            out.push_back(std::move(M));
+        }
+        if (at != count) throw bad();
+        MatrixPool::give(std::move(all));
+        return out;
+    }
+
     void sendText(const std::string& text, int to) const override
     {
         const long long size = static_cast<long long>(text.size());
@@ -189,6 +271,8 @@ public:
 
 private:
     static constexpr int kTag = 17;
+    static constexpr int kManyTag = 18;  ///< sendMany's one-message bundles
+    static constexpr long long kBundleElements = 1LL << 23;  ///< 64 MB of doubles
 
     /// A posted send: the message's dimensions and elements stay here until every piece has left.
     struct Posted {

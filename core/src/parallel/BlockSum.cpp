@@ -5,6 +5,8 @@
 #include "orbit/util/Error.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <chrono>
 #include <limits>
 #include <vector>
@@ -143,15 +145,15 @@ public:
     {
         const int q = soleOwner(lo, hi);
         if (q == 0) return own(lo, hi);
-        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(ranks_.receive(q), shape_, spare()) : ranks_.receive(q);
+        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(take(q), shape_, spare()) : take(q);
         const Eigen::Index mid = splitOf(lo, hi);
         const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
         if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
             // One half comes from another rank, packed: added as it came, with no unpacked copy
             // (a + b is b + a to the bit). Received in tree order all the same.
-            Eigen::MatrixXd v = left > 0 ? ranks_.receive(left) : Eigen::MatrixXd();
+            Eigen::MatrixXd v = left > 0 ? take(left) : Eigen::MatrixXd();
             Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
-            if (right > 0) v = ranks_.receive(right);
+            if (right > 0) v = take(right);
             addPacked(s, std::move(v), shape_);
             return s;
         }
@@ -179,6 +181,10 @@ public:
 
     double leaves = 0.0;
 
+    /// Every other rank sends its subtrees in one message (Ranks::sendMany): the root takes them
+    /// all at its first need of one and hands them out in tree order.
+    void receiveBundles() { bundled_ = true; }
+
     /// The leaves of the next sum (sumManyOverOwnedBlocks walks the same blocks once per sum).
     void setLeaf(const BlockLeafInto* leaf) { leaf_ = leaf; }
     /// m's buffer for the next leaf or partial sum.
@@ -195,6 +201,19 @@ public:
     }
 
 private:
+    /// Rank q's next subtree, in the order it sent them.
+    Eigen::MatrixXd take(int q)
+    {
+        if (!bundled_) return ranks_.receive(q);
+        std::deque<Eigen::MatrixXd>& box = inbox_[q];
+        if (box.empty())
+            for (Eigen::MatrixXd& m : ranks_.receiveMany(q)) box.push_back(std::move(m));
+        if (box.empty()) throw ContractError("sumOverBlocks", "rank " + std::to_string(q) + " sent no subtree");
+        Eigen::MatrixXd m = std::move(box.front());
+        box.pop_front();
+        return m;
+    }
+
     /// The rank owning every block of [lo, hi), or -1 when several do.
     int soleOwner(Eigen::Index lo, Eigen::Index hi) const
     {
@@ -209,6 +228,8 @@ private:
     std::vector<Eigen::Index> starts_;
     LeafShape shape_;
     Eigen::Index first_, last_;
+    bool bundled_ = false;
+    std::map<int, std::deque<Eigen::MatrixXd>> inbox_;
 };
 
 void checkOwners(const Ranks& ranks, const std::vector<Eigen::Index>& starts, LeafShape shape)
@@ -287,22 +308,25 @@ Eigen::MatrixXd sumOverOwnedBlocks(const Ranks& ranks, const std::vector<Eigen::
     checkOwners(ranks, starts, shape);
     const Eigen::Index blocks = starts.back();
     TreeWalk walk(ranks, &leaf, starts, shape);
+    walk.receiveBundles();
     Eigen::MatrixXd sum;
     if (blocks > 0) {
         if (ranks.isRoot())
             sum = walk.atRoot(0, blocks);
         else {
+            // This rank's subtrees in one message (one per optimiser step of `learn`).
             std::vector<Eigen::MatrixXd> subtrees;
             walk.ownSubtrees(0, blocks, subtrees);
-            for (const Eigen::MatrixXd& m : subtrees) {
-                if (shape.lowerColumns == 0) {
-                    ranks.send(m, 0);
-                    continue;
+            if (shape.lowerColumns > 0)
+                for (Eigen::MatrixXd& m : subtrees) {
+                    Eigen::MatrixXd v = packed(m, shape);
+                    walk.recycle(std::move(m));
+                    m = std::move(v);
                 }
-                Eigen::MatrixXd v = packed(m, shape);
-                ranks.send(v, 0);
-                MatrixPool::give(std::move(v));
-            }
+            std::vector<const Eigen::MatrixXd*> pieces;
+            for (const Eigen::MatrixXd& m : subtrees) pieces.push_back(&m);
+            if (!pieces.empty()) ranks.sendMany(pieces, 0);
+            for (Eigen::MatrixXd& m : subtrees) MatrixPool::give(std::move(m));
         }
     }
     if (shape.lowerColumns == 0) {

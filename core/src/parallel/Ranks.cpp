@@ -66,6 +66,22 @@ std::vector<Eigen::MatrixXd> Ranks::allPieces(const Eigen::MatrixXd& mine) const
     return out;
 }
 
+void Ranks::sendMany(const std::vector<const Eigen::MatrixXd*>& Ms, int to) const
+{
+    Eigen::MatrixXd count(1, 1);
+    count(0, 0) = double(Ms.size());
+    send(count, to);
+    for (const Eigen::MatrixXd* M : Ms) send(*M, to);
+}
+
+std::vector<Eigen::MatrixXd> Ranks::receiveMany(int from) const
+{
+    const auto n = std::size_t(receive(from)(0, 0));
+    std::vector<Eigen::MatrixXd> out;
+    for (std::size_t k = 0; k < n; ++k) out.push_back(receive(from));
+    return out;
+}
+
 std::vector<RankTraffic> Ranks::everyRankTraffic() const
 {
     const RankTraffic own = traffic();

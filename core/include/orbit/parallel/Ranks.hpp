@@ -112,6 +112,11 @@ public:
     /// Lets posted sends progress and returns once at most `travelling` of them have not yet left
     /// (the oldest leave first). waitPosted(0) before anything that needs them all delivered.
     virtual void waitPosted(std::size_t travelling = 0) const { (void)travelling; }
+    /// Several matrices as one message (a rank's subtrees of one block sum: one message per
+    /// optimiser step of `learn`, not one or more per subtree). receiveMany takes them, in order.
+    /// The default sends them one by one.
+    virtual void sendMany(const std::vector<const Eigen::MatrixXd*>& Ms, int to) const;
+    virtual std::vector<Eigen::MatrixXd> receiveMany(int from) const;
     /// Text point to point (results of whole settings of an experiment).
     virtual void sendText(const std::string& text, int to) const = 0;
     virtual std::string receiveText(int from) const = 0;
