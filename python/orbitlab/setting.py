@@ -222,20 +222,38 @@ def _train_config(session, data):
     return config
 
 
-def _learner(name, classes, value):
-    if name == "blr":
-        return BayesianLinearClassifier(fit_intercept=False) if classes else BayesianLinearRegressor(fit_intercept=False)
-    if name == "ridge":  # one-vs-all +-1 targets (or standardised ones), no intercept: the core's objective
-        from sklearn.compose import TransformedTargetRegressor
-        from sklearn.linear_model import Ridge, RidgeClassifier
-        from sklearn.preprocessing import StandardScaler
-        return RidgeClassifier(alpha=value, fit_intercept=False) if classes else \
-            TransformedTargetRegressor(Ridge(alpha=value, fit_intercept=False), transformer=StandardScaler())
-    if name == "svm":  # liblinear's L2-loss SVM with a regularised intercept feature, as the core calls it
-        from sklearn.svm import LinearSVC
-        return LinearSVC(C=value, loss="squared_hinge", dual=True, tol=0.1)
-    from sklearn.kernel_ridge import KernelRidge  # krr: the bandwidth of the median rule is the panel's own
+def _blr(classes, value):
+    return BayesianLinearClassifier(fit_intercept=False) if classes else BayesianLinearRegressor(fit_intercept=False)
+
+
+def _ridge(classes, value):  # one-vs-all +-1 targets (or standardised ones), no intercept: the core's objective
+    from sklearn.compose import TransformedTargetRegressor
+    from sklearn.linear_model import Ridge, RidgeClassifier
+    from sklearn.preprocessing import StandardScaler
+    return RidgeClassifier(alpha=value, fit_intercept=False) if classes else \
+        TransformedTargetRegressor(Ridge(alpha=value, fit_intercept=False), transformer=StandardScaler())
+
+
+def _svm(classes, value):  # liblinear's L2-loss SVM with a regularised intercept feature, as the core calls it
+    from sklearn.svm import LinearSVC
+    return LinearSVC(C=value, loss="squared_hinge", dual=True, tol=0.1)
+
+
+def _krr(classes, value):  # the bandwidth of the median rule is the panel's own
+    from sklearn.kernel_ridge import KernelRidge
     return KernelRidge(alpha=value, kernel="rbf")
+
+
+# The scikit-learn estimator that fits what each of the Training panel's feature learners fits.
+_SKLEARN_LEARNERS = {"blr": _blr, "ridge": _ridge, "svm": _svm, "krr": _krr}
+
+
+def _learner(name, classes, value):
+    make = _SKLEARN_LEARNERS.get(name)
+    if make is None:
+        raise ValueError(f"setting: learner '{name}' has no scikit-learn pipeline here (these do: "
+                         f"{', '.join(sorted(_SKLEARN_LEARNERS))}); run it with orbitlab.train instead")
+    return make(classes, value)
 
 
 def from_setting(text, data=None):

@@ -102,3 +102,15 @@ def test_train_takes_the_cores_table_of_settings():
     assert inner.result["grid"] != plain.result["grid"]  # the validation scores come from 3 inner folds
     with pytest.raises(Exception, match="inner-folds"):
         orbitlab.train(data, inner_folds=99)
+
+
+def test_a_learner_without_a_scikit_learn_pipeline_is_named(fixture):
+    """A setting whose learner has no scikit-learn counterpart here (the exact GP) is refused with
+    its name and the ones that have one, not silently fitted as kernel ridge."""
+    import base64
+    import zlib
+    session = orbitlab.decode_setting(next(s for s in fixture["settings"] if s["name"] == "blr")["setting"])
+    session["training"]["learner"] = "gp"
+    payload = base64.urlsafe_b64encode(zlib.compress(json.dumps(session).encode())).decode().rstrip("=")
+    with pytest.raises(ValueError, match=r"learner 'gp' has no scikit-learn pipeline here \(these do: blr, krr, ridge, svm\)"):
+        orbitlab.from_setting(orbitlab.setting.PREFIX + "1:" + payload, data=orbitlab.load(DIGITS, n=60, seed=1))
