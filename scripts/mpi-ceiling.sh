@@ -19,13 +19,13 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 rounds=3
-tcp=0
+transport=shm
 cli=${ORBIT_CLI:-$root/build/app/orbitlab-cli}
 while [[ $# -gt 0 ]]; do
     case $1 in
     -n) rounds=$2; shift 2 ;;
-    --tcp) tcp=1; shift ;;
-    --no-single-copy) tcp=2; shift ;;
+    --tcp) transport=tcp; shift ;;
+    --no-single-copy) transport=nocma; shift ;;
     --cli) cli=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "mpi-ceiling: unknown option $1 (usage: scripts/mpi-ceiling.sh [-n ROUNDS] [--tcp | --no-single-copy] [--cli PATH] -- ARGS...)" >&2; exit 2 ;;
@@ -38,9 +38,9 @@ out=${OUT:-/tmp/mpi-ceiling}
 mkdir -p "$out"
 mpi=(mpirun -np 2 --oversubscribe --bind-to none -x OMP_NUM_THREADS=1)
 [[ $(id -u) == 0 ]] && mpi+=(--allow-run-as-root)
-if [[ $tcp == 1 ]]; then
+if [[ $transport == tcp ]]; then
     export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
-elif [[ $tcp == 2 ]]; then
+elif [[ $transport == nocma ]]; then
     export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 else
     export OMPI_MCA_btl=self,vader
@@ -60,12 +60,12 @@ for ((k = 1; k <= rounds; k++)); do
     tp+=("$(since "$s")")
     echo "round $k: one process ${t1[-1]} s, two ranks ${t2[-1]} s, two copies at once ${tp[-1]} s" >&2
 done
-python3 - "${#t1[@]}" "${t1[@]}" "${t2[@]}" "${tp[@]}" "$tcp" <<'PY'
+python3 - "${#t1[@]}" "${t1[@]}" "${t2[@]}" "${tp[@]}" "$transport" <<'PY'
 import statistics, sys
 n = int(sys.argv[1]); v = [float(x) for x in sys.argv[2:2 + 3 * n]]; transport = sys.argv[2 + 3 * n]
 t1, t2, tp = statistics.median(v[:n]), statistics.median(v[n:2 * n]), statistics.median(v[2 * n:])
 speedup, ceiling = t1 / t2, 2 * t1 / tp
-name = {"1": "tcp (loopback)", "2": "shared memory without single copy"}.get(transport, "shared memory")
+name = {"tcp": "tcp (loopback)", "nocma": "shared memory without single copy"}.get(transport, "shared memory")
 print(f"transport {name}, {n} rounds, medians:")
 print(f"  one process {t1:.2f} s, two ranks {t2:.2f} s, two copies at once {tp:.2f} s")
 print(f"  speed-up {speedup:.2f} x, ceiling {ceiling:.2f} x, {speedup / ceiling:.2f} of the ceiling")

@@ -2,21 +2,12 @@
 // Private: progress of a feature map's fit, split into sub-steps.
 #include "orbit/util/Progress.hpp"
 #include "orbit/features/FeatureMap.hpp"
+#include "util/SubProgress.hpp"
 
 #include <string>
 #include <utility>
 
 namespace orbit::detail {
-
-/// `progress` restricted to [lo, hi] of its range, each step text prefixed by `prefix` (empty
-/// stays empty: no reporting, never cancels).
-inline Progress subProgress(const Progress& progress, double lo, double hi, std::string prefix = {})
-{
-    if (!progress) return {};
-    return [progress, lo, hi, prefix = std::move(prefix)](double f, const std::string& what) {
-        return progress(lo + (hi - lo) * f, prefix + what);
-    };
-}
 
 /// The one-off work of the context's group (the orthogonal set draws its matrices) as the start of
 /// a fit, where a cancel is seen; its words show while the fit's fraction stays at 0.

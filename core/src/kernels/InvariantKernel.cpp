@@ -8,6 +8,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "util/Deterministic.hpp"
+#include "util/SubProgress.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -118,9 +119,7 @@ Eigen::MatrixXd invariantKernelMatrix(const MatrixXfR& X, const OrbitSampler& sa
     // The group's one-off work first (an orthogonal set draws its matrices), where a cancel is seen:
     // drawn lazily inside transformBlock, k = 6000 matrices would run to the end however often asked
     // to stop. Its words show while the fraction stays at 0.
-    Progress atStart;
-    if (progress) atStart = [&progress](double, const std::string& what) { return progress(0.0, what); };
-    sampler.group().prepare(atStart);
+    sampler.group().prepare(detail::subProgress(progress, 0.0, 0.0));
     MatrixXfR O;
     sampler.transformBlock(X, 0, std::size_t(X.rows()), O);
     reportProgress(progress, 0.0, "pairs of points");
