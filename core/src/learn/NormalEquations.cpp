@@ -84,7 +84,7 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
     return split(sumOverOwnedBlocks(ranks, starts, leaf, times, LeafShape{held.cols()}), held.cols(), rows.size());
 }
 
-std::vector<NormalEquations> normalEquationsAtRoot(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
+std::vector<NormalEquations> normalEquationsAtRoots(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
                                                    const std::vector<Indices>& sets,
                                                    const std::vector<Eigen::MatrixXd>& Ys, const RowBlocks& blocks,
                                                    const Ranks& ranks, BlockSumTimes* times, const Progress& progress)

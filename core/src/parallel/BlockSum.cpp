@@ -140,20 +140,22 @@ public:
         return s;
     }
 
-    /// Root: the sum over [lo, hi), receiving the subtrees other ranks own whole.
+    /// The sum's root (0 unless setRoot): the sum over [lo, hi), receiving the subtrees other
+    /// ranks own whole.
     Eigen::MatrixXd atRoot(Eigen::Index lo, Eigen::Index hi)
     {
         const int q = soleOwner(lo, hi);
-        if (q == 0) return own(lo, hi);
-        if (q > 0) return shape_.lowerColumns > 0 ? unpacked(take(q), shape_, spare()) : take(q);
+        if (q == root_) return own(lo, hi);
+        if (q >= 0) return shape_.lowerColumns > 0 ? unpacked(take(q), shape_, spare()) : take(q);
         const Eigen::Index mid = splitOf(lo, hi);
         const int left = soleOwner(lo, mid), right = soleOwner(mid, hi);
-        if (shape_.lowerColumns > 0 && (left > 0) != (right > 0)) {
+        const bool leftSent = left >= 0 && left != root_, rightSent = right >= 0 && right != root_;
+        if (shape_.lowerColumns > 0 && leftSent != rightSent) {
             // One half comes from another rank, packed: added as it came, with no unpacked copy
             // (a + b is b + a to the bit). Received in tree order all the same.
-            Eigen::MatrixXd v = left > 0 ? take(left) : Eigen::MatrixXd();
-            Eigen::MatrixXd s = left > 0 ? atRoot(mid, hi) : atRoot(lo, mid);
-            if (right > 0) v = take(right);
+            Eigen::MatrixXd v = leftSent ? take(left) : Eigen::MatrixXd();
+            Eigen::MatrixXd s = leftSent ? atRoot(mid, hi) : atRoot(lo, mid);
+            if (rightSent) v = take(right);
             addPacked(s, std::move(v), shape_);
             return s;
         }
@@ -187,6 +189,8 @@ public:
 
     /// The leaves of the next sum (sumManyOverOwnedBlocks walks the same blocks once per sum).
     void setLeaf(const BlockLeafInto* leaf) { leaf_ = leaf; }
+    /// The rank the next sum is added on (atRoot there, ownSubtrees elsewhere).
+    void setRoot(int root) { root_ = root; }
     /// m's buffer for the next leaf or partial sum.
     void recycle(Eigen::MatrixXd m) { spare_.push_back(std::move(m)); }
 
@@ -228,6 +232,7 @@ private:
     std::vector<Eigen::Index> starts_;
     LeafShape shape_;
     Eigen::Index first_, last_;
+    int root_ = 0;
     bool bundled_ = false;
     std::map<int, std::deque<Eigen::MatrixXd>> inbox_;
 };
@@ -356,26 +361,42 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
     const Eigen::Index blocks = starts.back();
     TreeWalk walk(ranks, nullptr, starts, shape);
     std::vector<Eigen::MatrixXd> out(sums);
-    for (std::size_t k = 0; k < sums && blocks > 0; ++k) {
-        const BlockLeafInto leafOfSum = [&](Eigen::Index b, Eigen::MatrixXd& m) { leaf(k, b, m); };
-        walk.setLeaf(&leafOfSum);
-        if (ranks.isRoot()) {
-            out[k] = walk.atRoot(0, blocks);
-            continue;
-        }
-        std::vector<Eigen::MatrixXd> subtrees;
-        walk.ownSubtrees(0, blocks, subtrees);
-        for (Eigen::MatrixXd& m : subtrees) {
-            if (shape.lowerColumns > 0) {
-                ranks.post(packed(m, shape), 0);
-                walk.recycle(std::move(m));
-            } else {
-                ranks.post(std::move(m), 0);
+    // Rounds of P sums, one rooted on each rank: a rank first computes and posts its subtrees of
+    // the round's other sums, then adds its own sum as the others' subtrees of it arrive (posted
+    // at the start of their round). So no rank waits for another's additions, only for its leaves.
+    const auto P = static_cast<std::size_t>(ranks.size());
+    for (std::size_t first = 0; first < sums && blocks > 0; first += P) {
+        const std::size_t end = std::min(sums, first + P);
+        std::size_t posted = 0;
+        for (std::size_t k = first; k < end; ++k) {
+            const int root = rootOfSum(k, ranks.size());
+            if (root == ranks.rank()) continue;
+            const BlockLeafInto leafOfSum = [&](Eigen::Index b, Eigen::MatrixXd& m) { leaf(k, b, m); };
+            walk.setLeaf(&leafOfSum);
+            walk.setRoot(root);
+            std::vector<Eigen::MatrixXd> subtrees;
+            walk.ownSubtrees(0, blocks, subtrees);
+            for (Eigen::MatrixXd& m : subtrees) {
+                if (shape.lowerColumns > 0) {
+                    ranks.post(packed(m, shape), root);
+                    walk.recycle(std::move(m));
+                } else {
+                    ranks.post(std::move(m), root);
+                }
             }
+            posted += subtrees.size();
         }
-        // The subtrees of this sum and the one before may still travel while the next sum's leaves
-        // are computed; older ones must have left (they hold memory, 64 MB each at D = 4000).
-        ranks.waitPosted(kSumsTravelling * subtrees.size());
+        const std::size_t mine = first + static_cast<std::size_t>(ranks.rank());
+        if (mine < end) {
+            const BlockLeafInto leafOfSum = [&](Eigen::Index b, Eigen::MatrixXd& m) { leaf(mine, b, m); };
+            walk.setLeaf(&leafOfSum);
+            walk.setRoot(ranks.rank());
+            out[mine] = walk.atRoot(0, blocks);
+        }
+        // This round's subtrees may still travel while the next round's leaves are computed; the
+        // round before's must have left (they hold memory, 64 MB each at D = 4000). Their roots
+        // took them in that round, so this never waits on a rank that waits on this one.
+        ranks.waitPosted(posted);
     }
     ranks.waitPosted(0);
     if (times) {

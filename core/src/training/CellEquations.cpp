@@ -115,8 +115,8 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
     for (const Indices& c : sets.cells) total += c.size();
     if (std::size_t(p.F.cols()) > total) return;
     FitClock clock(rows);
-    // Every set in one block sum (the ranks meet once), left on the root; fitAll sends each on to
-    // the ranks whose fits add it (sendCells).
+    // Every set in one block sum (the ranks meet once), set k left on its sum's root (the ranks in
+    // turn); fitAll sends each on to the ranks whose fits add it (sendCells).
     std::vector<Indices> all = sets.cells;
     all.insert(all.end(), sets.removable.begin(), sets.removable.end());
     std::vector<Eigen::MatrixXd> targets;
@@ -125,20 +125,28 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
                                                   : rawTargets(select(data.targets, set)));
         clock.rows += static_cast<long long>(set.size());
     }
+    const Ranks& ranks = *rows.ranks;
     std::vector<NormalEquations> sums =
-        normalEquationsAtRoot(p.F, p.starts, all, targets,
-                              p.spread() ? p.blocks : RowBlocks{p.F.rows(), rows.blockRows}, *rows.ranks, &clock.sums, poll);
-    std::vector<char> onRoot(static_cast<std::size_t>(rows.ranks->size()), 0);
-    onRoot[0] = 1;
-    for (std::size_t k = 0; k < all.size(); ++k)
-        (k < sets.cells.size() ? p.cells : p.removable).push_back(CellEquations{all[k], std::move(sums[k]), onRoot});
+        normalEquationsAtRoots(p.F, p.starts, all, targets, p.spread() ? p.blocks : RowBlocks{p.F.rows(), rows.blockRows},
+                               ranks, &clock.sums, poll);
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        std::vector<char> on(static_cast<std::size_t>(ranks.size()), 0);
+        on[std::size_t(rootOfSum(k, ranks.size()))] = 1;
+        (k < sets.cells.size() ? p.cells : p.removable).push_back(CellEquations{all[k], std::move(sums[k]), std::move(on)});
+    }
 }
 
 void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEquations>>& equations,
                const std::vector<int>& owners, const std::vector<std::pair<std::size_t, std::size_t>>& task,
                const Ranks& ranks)
 {
-    for (int q = 1; q < ranks.size(); ++q) {
+    // Every rank walks the same loops, so all agree on what moves from whom to whom.
+    struct Move {
+        CellEquations* cell;
+        int from, to;
+    };
+    std::vector<Move> moves;
+    for (int q = 0; q < ranks.size(); ++q) {
         std::vector<char> cell(p.cells.size(), 0), removable(p.removable.size(), 0);
         for (std::size_t t = 0; t < task.size(); ++t) {
             const FitEquations* e = equations[task[t].first].get();
@@ -146,29 +154,37 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
             for (std::size_t c : e->plan()->cells) cell[c] = 1;
             if (e->plan()->removed) removable[*e->plan()->removed] = 1;
         }
-        auto move = [&](CellEquations& c) {
+        auto need = [&](CellEquations& c) {
             if (c.on[std::size_t(q)]) return;
-            c.on[std::size_t(q)] = 1;
-            if (ranks.isRoot()) {  // posted: the cells for every rank travel at once
-                ranks.post(packedCarried(c.raw.G, LeafShape{c.raw.G.rows()}), q);
-                ranks.post(c.raw.B, q);
-            } else if (ranks.rank() == q) {
-                Eigen::MatrixXd G = ranks.receive(0);
-                const LeafShape shape{Eigen::Index(G(0))};
-                c.raw.G = unpackedCarried(std::move(G), shape, MatrixPool::takeAny());
-                c.raw.B = ranks.receive(0);
-            }
+            // From the rank that summed it (a rank it is sent to now holds it only once received).
+            const auto from = int(std::find(c.on.begin(), c.on.end(), char(1)) - c.on.begin());
+            moves.push_back(Move{&c, from, q});
         };
         for (std::size_t k = 0; k < cell.size(); ++k)
-            if (cell[k]) move(p.cells[k]);
+            if (cell[k]) need(p.cells[k]);
         for (std::size_t k = 0; k < removable.size(); ++k)
-            if (removable[k]) move(p.removable[k]);
+            if (removable[k]) need(p.removable[k]);
     }
-    // Every rank's cells have left before the root's own fits start. Over a transport whose sends
-    // move only while the sender is inside MPI (TCP; shared memory without a single-copy mechanism),
-    // a posted cell would wait out the root's Choleskys while the rank that needs it waits too:
-    // measured on QM7 (irf:s=4000,r=20, kfold:5, P = 2 over TCP), rank 1 waited 10 s of 30.
-    if (ranks.isRoot()) ranks.waitPosted(0);
+    // Every send is posted before any receive, so that the cells for every rank travel at once.
+    for (const Move& m : moves)
+        if (ranks.rank() == m.from) {
+            ranks.post(packedCarried(m.cell->raw.G, LeafShape{m.cell->raw.G.rows()}), m.to);
+            ranks.post(m.cell->raw.B, m.to);
+        }
+    for (const Move& m : moves) {
+        if (ranks.rank() == m.to) {
+            Eigen::MatrixXd G = ranks.receive(m.from);
+            const LeafShape shape{Eigen::Index(G(0))};
+            m.cell->raw.G = unpackedCarried(std::move(G), shape, MatrixPool::takeAny());
+            m.cell->raw.B = ranks.receive(m.from);
+        }
+        m.cell->on[std::size_t(m.to)] = 1;
+    }
+    // Every cell has left before this rank's own fits start. Over a transport whose sends move only
+    // while the sender is inside MPI (TCP; shared memory without a single-copy mechanism), a posted
+    // cell would wait out the sender's Choleskys while the rank that needs it waits too: measured on
+    // QM7 (irf:s=4000,r=20, kfold:5, P = 2 over TCP), rank 1 waited 10 s of 30.
+    ranks.waitPosted(0);
 }
 
 } // namespace orbit::detail

@@ -115,8 +115,9 @@ void computeCells(const Dataset& data, const PointFeatures& p, const SharedRowSe
                   const Progress& poll);
 
 /// The shared cells that the tasks dealt to each rank (owners[t] of task[t] = (fit, piece)) add, from
-/// the root to the ranks that do not hold them yet, in rank and then cell order (every rank walks
-/// the same loop, so all know who holds what). Only lower triangles travel.
+/// the rank that summed each (rootOfSum) to the ranks that do not hold them yet, in rank and then
+/// cell order (every rank walks the same loop, so all know who holds what). Only lower triangles
+/// travel.
 void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEquations>>& equations,
                const std::vector<int>& owners, const std::vector<std::pair<std::size_t, std::size_t>>& task,
                const Ranks& ranks);

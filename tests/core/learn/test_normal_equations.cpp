@@ -244,14 +244,15 @@ private slots:
     }
 
     /// Several sums over the same blocks in one exchange (sumManyOverOwnedBlocks: the subtrees of a
-    /// rank other than the root posted while it computes the next sum's leaves): at P = 1, 2 and 3
-    /// (ranks on threads), with several owners of the blocks, the root's sum k holds the same bits
-    /// in the lower triangle and the other columns as the whole symmetric leaves of set k summed one
-    /// by one in one process (the old full-matrix sum); every other rank holds none of them.
+    /// rank other than the sum's root posted while it computes the next sum's leaves): at P = 1, 2
+    /// and 3 (ranks on threads), with several owners of the blocks, sum k on its root (rootOfSum:
+    /// the ranks in turn, also a rank owning no block) holds the same bits in the lower triangle and
+    /// the other columns as the whole symmetric leaves of set k summed one by one in one process
+    /// (the old full-matrix sum); every other rank holds none of them.
     void manySumsInOneExchangeAreTheSumsOneByOne()
     {
         const Eigen::Index D = 29, C = 2, blocks = 13;
-        const std::size_t sets = 4;
+        const std::size_t sets = 5;
         std::vector<std::vector<Eigen::MatrixXd>> whole(sets), lower(sets);
         for (std::size_t k = 0; k < sets; ++k)
             for (Eigen::Index b = 0; b < blocks; ++b) {
@@ -290,7 +291,7 @@ private slots:
                 for (std::size_t k = 0; k < sets; ++k) {
                     const Eigen::MatrixXd& m = sums[std::size_t(q)][k];
                     const QString where = QString("starts %1, rank %2, sum %3").arg(starts[1]).arg(q).arg(k);
-                    if (q > 0) {
+                    if (q != rootOfSum(k, P)) {
                         QVERIFY2(m.size() == 0, qPrintable(where + " is not the root's"));
                         continue;
                     }
@@ -304,7 +305,7 @@ private slots:
                     out = whole[k][std::size_t(b)];
                 });
             });
-            for (std::size_t k = 0; k < sets; ++k) QVERIFY(plain[0][k] == reference[k]);
+            for (std::size_t k = 0; k < sets; ++k) QVERIFY(plain[std::size_t(rootOfSum(k, P))][k] == reference[k]);
         }
         // What travels on from the root: the carried entries and nothing else.
         Eigen::MatrixXd into = Eigen::MatrixXd::Constant(D, D + C, 7.0);
@@ -314,9 +315,10 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ContractError, sumManyOverOwnedBlocks(oneProcess(), {0, 5, 13}, sets, leaf));
     }
 
-    /// The normal equations of several sets in one exchange (normalEquationsAtRoot), features on every
-    /// rank or spread, at P = 1, 2 and 3: the root's lower triangle of G and its B are the same bits
-    /// as normalEquations of each set alone in one process; the other ranks hold only the counts.
+    /// The normal equations of several sets in one exchange (normalEquationsAtRoots), features on every
+    /// rank or spread, at P = 1, 2 and 3: set k's root (rootOfSum, the ranks in turn) holds the same
+    /// bits in G's lower triangle and in B as normalEquations of each set alone in one process; the
+    /// other ranks hold only the counts.
     void normalEquationsOfSetsAtTheRoot()
     {
         const Eigen::Index n = 300, d = 24;
@@ -333,18 +335,20 @@ private slots:
         for (int P : {1, 2, 3})
             for (bool spread : {false, true}) {
                 const auto all = onThreadRanks(P, [&](const Ranks& ranks) {
-                    if (!spread) return normalEquationsAtRoot(F, {}, sets, Ys, blocks, ranks);
+                    if (!spread) return normalEquationsAtRoots(F, {}, sets, Ys, blocks, ranks);
                     const SpreadRows mine = spreadRows(F, blocks, ranks);
-                    return normalEquationsAtRoot(mine.held, mine.starts, sets, Ys, blocks, ranks);
+                    return normalEquationsAtRoots(mine.held, mine.starts, sets, Ys, blocks, ranks);
                 });
                 for (std::size_t k = 0; k < sets.size(); ++k) {
                     const NormalEquations one = normalEquations(F, sets[k], Ys[k], blocks, oneProcess());
                     const QString where = QString("P = %1, spread %2, set %3").arg(P).arg(spread).arg(k);
-                    const NormalEquations& root = all[0][k];
+                    const int r = rootOfSum(k, P);
+                    const NormalEquations& root = all[std::size_t(r)][k];
                     QVERIFY2(Eigen::MatrixXd(root.G.triangularView<Eigen::Lower>()) == Eigen::MatrixXd(one.G.triangularView<Eigen::Lower>()),
                              qPrintable(where));
                     QVERIFY2(root.B == one.B && root.samples == one.samples, qPrintable(where));
-                    for (int q = 1; q < P; ++q) {
+                    for (int q = 0; q < P; ++q) {
+                        if (q == r) continue;
                         const NormalEquations& other = all[std::size_t(q)][k];
                         QVERIFY2(other.G.size() == 0 && other.B.size() == 0 && other.samples == one.samples, qPrintable(where));
                     }

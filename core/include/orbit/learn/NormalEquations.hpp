@@ -44,10 +44,11 @@ NormalEquations normalEquationsOfHeld(const MatrixXfR& held, const std::vector<E
 /// each set, summed in one sumManyOverOwnedBlocks, so that the ranks meet once for all the sets
 /// instead of twice per set. With `starts` empty F holds every row on every rank and the blocks
 /// are owned by how many rows of all the sets they hold; else F holds this rank's rows as in
-/// normalEquationsOfHeld. The equations stay on the root, whose G holds the lower triangle only
-/// (the strict upper triangle is unspecified: mirrorLower it, or read only the lower triangle, as
-/// a Cholesky does); the other ranks get G and B empty (`samples` set). Collective.
-std::vector<NormalEquations> normalEquationsAtRoot(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
+/// normalEquationsOfHeld. Set k's equations stay on its sum's root (rootOfSum(k, P), the ranks in
+/// turn), whose G holds the lower triangle only (the strict upper triangle is unspecified:
+/// mirrorLower it, or read only the lower triangle, as a Cholesky does); the other ranks get G and
+/// B empty (`samples` set). Collective.
+std::vector<NormalEquations> normalEquationsAtRoots(const MatrixXfR& F, const std::vector<Eigen::Index>& starts,
                                                    const std::vector<Indices>& sets,
                                                    const std::vector<Eigen::MatrixXd>& Ys, const RowBlocks& blocks,
                                                    const Ranks& ranks, BlockSumTimes* times = nullptr,
