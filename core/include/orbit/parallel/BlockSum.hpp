@@ -79,11 +79,11 @@ inline int rootOfSum(std::size_t k, int ranks) { return static_cast<int>(k % sta
 /// `sums` sums over the same owned blocks, sum k of leaf(k, b, .) over the blocks b, each added in the
 /// canonical tree as sumOverOwnedBlocks adds it (the same bits in every carried entry), with the
 /// ranks meeting once for all of them instead of twice per sum: every rank but sum k's root
-/// (rootOfSum) posts its subtrees of sum k to that root (Ranks::post) and goes on while they travel;
-/// the root adds the sum as its subtrees arrive. The sums go in rounds of P, one rooted on each
-/// rank, each rank computing its subtrees of the round's other sums before adding its own: so no
-/// rank waits for another's additions, and one round's subtrees travel while the next round's
-/// leaves are computed (a rank holds at most two rounds' worth, 2 (P - 1) sums, at once). Sum k
+/// (rootOfSum) posts its subtrees of sum k to that root (Ranks::post); the root adds the sum as
+/// they arrive. The sums go in rounds of P, one rooted on each rank: each rank computes its subtrees
+/// of all the round's sums, posts those of the others' sums, adds its own and waits until what it
+/// posted has left. So no rank adds every sum while the others wait, and the messages move while
+/// every rank is inside MPI (over TCP a posted send moves only while its sender is). Sum k
 /// stays on its root: that rank returns it with only its carried entries set (with a LeafShape,
 /// the lower triangle of the symmetric columns: nothing is mirrored, see unpackedCarried); the
 /// other ranks return an empty matrix in its place. Send a sum on where it is needed
