@@ -2,7 +2,8 @@
 // The clock of parameter sweeps, one per LabState (of()): it knows which sweep is playing (one at a
 // time: starting one stops the other) and which panels follow it. A panel that follows registers a
 // "busy" test (follow()); the sweep applies its next frame only once every follower has drawn the
-// last one (whenSettled), so frames never pile up: a slow frame makes the animation wait.
+// last one, or computed it when the follower is hidden (Panel::isSweepFrameDone; whenSettled), so
+// frames never pile up: a slow frame makes the animation wait.
 #include <QObject>
 #include <QPointer>
 

@@ -16,7 +16,7 @@ namespace orbitui {
 
 Panel::Panel(const QString& name, const QString& title, QWidget* parent)
     : QWidget(parent), name_(name), title_(title), strip_(new QFrame), error_(new QLabel), action_(new QPushButton),
-      content_(new QVBoxLayout), fields_(new FieldHighlight(this))
+      content_(new QVBoxLayout), fields_(new FieldHighlight(this)), keptDraws_(new QObject(this))
 {
     setObjectName(name);
     strip_->setObjectName("errorStrip");
@@ -106,23 +106,29 @@ void Panel::appendWidget(QWidget* widget, int stretch) { content_->addWidget(wid
 
 bool Panel::isIdle() const { return PassScheduler::instance()->isIdle(this); }
 
-bool Panel::hasKeptDraws() const { return PassScheduler::instance()->isPending(this); }
+bool Panel::isSweepFrameDone() const
+{
+    return isVisible() ? isIdle() : PassScheduler::instance()->isIdle(this, keptDraws_);
+}
+
+bool Panel::hasKeptDraws() const { return PassScheduler::instance()->isPending(keptDraws_); }
 
 void Panel::whenInSight(int slot, std::function<void()> draw)
 {
     PassScheduler* scheduler = PassScheduler::instance();
     if (isVisible()) {
-        scheduler->cancel(this, slot);
+        scheduler->cancel(keptDraws_, slot);
         draw();
         return;
     }
-    // Due a delay after the first draw kept, not restarted: results in a steady stream are still drawn.
-    scheduler->post(this, slot, std::move(draw), keptDrawDelayMs_, PassScheduler::Due::Keep);
+    // Due once the results have stopped coming for the delay (each one restarts it): during a played
+    // sweep a hidden panel draws nothing, so the GUI thread's time per frame is the shown panel's.
+    scheduler->post(keptDraws_, slot, std::move(draw), keptDrawDelayMs_, PassScheduler::Due::Restart);
 }
 
-void Panel::dropKept(int slot) { PassScheduler::instance()->cancel(this, slot); }
+void Panel::dropKept(int slot) { PassScheduler::instance()->cancel(keptDraws_, slot); }
 
-void Panel::drawKept() const { PassScheduler::instance()->runNow(this); }
+void Panel::drawKept() const { PassScheduler::instance()->runNow(keptDraws_); }
 
 void Panel::showEvent(QShowEvent* event)
 {

@@ -52,6 +52,10 @@ public:
     /// (a kept draw, a scheduled recomputation), a busy TaskRunner (PassScheduler::isIdle). A
     /// screenshot, an export and a sweep's next frame wait for true.
     virtual bool isIdle() const;
+    /// What a played sweep waits for before its next frame (SweepPacer::follow): isIdle() while the
+    /// panel is in sight; while it is hidden, its work done but for the draws it keeps, which would
+    /// otherwise hold every frame back by the kept-draw delay.
+    bool isSweepFrameDone() const;
     /// Stops the panel's background work (its Cancel button); what is drawn stays. Panels without
     /// background work have nothing to stop.
     virtual void cancel() {}
@@ -68,8 +72,8 @@ public:
     /// panel (the A/B comparison views, ui/window/compare/ComparisonViews.hpp).
     void appendWidget(QWidget* widget, int stretch = 0);
 
-    /// How long a draw kept while the panel was hidden waits before it runs anyway (50 ms; tests
-    /// set a longer one). See whenInSight.
+    /// How long a draw kept while the panel was hidden waits after the last result before it runs
+    /// anyway (250 ms; tests set other ones). See whenInSight.
     void setKeptDrawDelay(int milliseconds) { keptDrawDelayMs_ = milliseconds; }
     /// Whether draws kept while the panel was hidden wait to run (isIdle() is false meanwhile).
     bool hasKeptDraws() const;
@@ -88,8 +92,9 @@ protected:
     /// not, so that what a user switches to is ready. Drawing is what waits: whenInSight runs `draw`
     /// (a worker's result onto the panel's charts, gallery or heatmaps) now when the panel is in
     /// sight; otherwise it keeps it, the latest per `slot` replacing an older one, until the panel is
-    /// shown, drawKept() is called, or the kept-draw delay has passed, and then runs it in a paced
-    /// pass of the event loop (PassScheduler). A hidden chart's axes, ticks and title cost the GUI
+    /// shown, drawKept() is called, or no result has come for the kept-draw delay, and then runs it
+    /// in a paced pass of the event loop (PassScheduler). So a hidden panel draws nothing while a
+    /// sweep plays, only once it stops. A hidden chart's axes, ticks and title cost the GUI
     /// thread 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers
     /// would put them all into one pass. Only for draws that replace what the slot shows: a stream
     /// of partial results keeps the whole of what it has received so far in its slot.
@@ -120,7 +125,8 @@ private:
     std::function<void()> actionHandler_;
     QVBoxLayout* content_;
     FieldHighlight* fields_;
-    int keptDrawDelayMs_ = 50;
+    int keptDrawDelayMs_ = 250;
+    QObject* keptDraws_;  ///< the owner of the kept draws' PassScheduler jobs
 };
 
 } // namespace orbitui

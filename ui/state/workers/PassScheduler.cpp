@@ -108,10 +108,10 @@ bool PassScheduler::isPending(const QObject* owner, int slot) const
     });
 }
 
-bool PassScheduler::isIdle(const QObject* scope) const
+bool PassScheduler::isIdle(const QObject* scope, const QObject* except) const
 {
     for (const Job& j : jobs_)
-        if (j.owner && isWithin(j.owner, scope))
+        if (j.owner && isWithin(j.owner, scope) && !(except && isWithin(j.owner, except)))
             return false;
     for (const QPointer<const QObject>& r : busy_)
         if (r && isWithin(r, scope))

@@ -53,8 +53,9 @@ public:
     bool isPending(const QObject* owner, int slot = kAppend) const;
 
     /// Whether `scope` and everything under it (its QObject children, recursively) has nothing left
-    /// to do: no waiting job and no busy TaskRunner.
-    bool isIdle(const QObject* scope) const;
+    /// to do: no waiting job and no busy TaskRunner. Jobs owned by `except` (or under it) are not
+    /// counted.
+    bool isIdle(const QObject* scope, const QObject* except = nullptr) const;
     /// A TaskRunner's busy state (TaskRunner::setBusy reports it).
     void setBusy(const QObject* runner, bool busy);
 

@@ -41,7 +41,7 @@ GroupPanel::GroupPanel(LabState* state, QWidget* parent)
     updateFactorChoice();
     request();
     // A parameter sweep shows its next frame once this density is drawn.
-    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+    SweepPacer::of(state_)->follow(this, [this] { return !isSweepFrameDone(); });
 }
 
 void GroupPanel::buildDensityChart()

@@ -275,7 +275,7 @@ void KernelsPanel::followSweeps()
     // Parameter sweeps: follow them live for small N (the sweep waits for these matrices), else
     // hold the change until the sweep stops.
     SweepPacer* pacer = SweepPacer::of(state_);
-    pacer->follow(this, [this] { return followsSweep() && !isIdle(); });
+    pacer->follow(this, [this] { return followsSweep() && !isSweepFrameDone(); });
     connect(pacer, &SweepPacer::playingChanged, this, [this](bool playing) {
         updateSweepNote();
         if (!playing && sweepHeld_) {

@@ -67,7 +67,7 @@ OrbitsPanel::OrbitsPanel(LabState* state, QWidget* parent)
     connectRunners();
     connectProgress();
     // A parameter sweep shows its next frame once the gallery, embedding and probe are drawn.
-    SweepPacer::of(state_)->follow(this, [this] { return !isIdle(); });
+    SweepPacer::of(state_)->follow(this, [this] { return !isSweepFrameDone(); });
 }
 
 QWidget* OrbitsPanel::buildInputColumn()
