@@ -197,6 +197,8 @@ public:
     {
         for (Eigen::MatrixXd& m : subtrees) kept_.push_back(std::move(m));
     }
+    /// Whether kept subtrees are still waiting (none should be once the sum is added).
+    bool keptLeft() const { return !kept_.empty(); }
     /// m's buffer for the next leaf or partial sum.
     void recycle(Eigen::MatrixXd m) { spare_.push_back(std::move(m)); }
 
@@ -408,6 +410,8 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
         if (mine < end) {
             walk.setRoot(ranks.rank());
             out[mine] = walk.atRoot(0, blocks);
+            if (walk.keptLeft())
+                throw ContractError("sumManyOverOwnedBlocks", "own subtrees left over after sum " + std::to_string(mine));
         }
         ranks.waitPosted(0);
     }

@@ -306,7 +306,6 @@ public:
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
         if (p.spread()) predictHeld(p, splits, fits, ranks, keep_, out);
-        ranks.waitPosted(0);  // the cells posted by sendCells (received by now: the ranks have met since)
         return out;
     }
 

@@ -38,8 +38,8 @@ std::optional<Eigen::MatrixXd> solveOrNothing(const Eigen::MatrixXd& G, const Ei
 
 /// The normal equations (raw targets: orbit/learn/NormalEquations.hpp) of one shared row set. They
 /// are summed to one rank (normalEquationsAtRoots: the ranks in turn), G's lower triangle only, and
-/// sent on to the ranks whose dealt fits add them (`on`, the same on every rank); raw.G and raw.B are empty on
-/// the other ranks.
+/// sent on to the ranks whose dealt fits add them (`on`, the same on every rank); raw.G and raw.B
+/// are empty on the other ranks.
 struct CellEquations {
     Indices rows;
     NormalEquations raw;
