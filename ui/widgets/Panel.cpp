@@ -122,8 +122,11 @@ void Panel::whenInSight(int slot, std::function<void()> draw)
         return;
     }
     // Due once the results have stopped coming for the delay (each one restarts it): during a played
-    // sweep a hidden panel draws nothing, so the GUI thread's time per frame is the shown panel's.
-    scheduler->post(keptDraws_, slot, std::move(draw), keptDrawDelayMs_, PassScheduler::Due::Restart);
+    // sweep a hidden panel draws once in four delays, not every frame. Never later than that: a
+    // steady stream of results (a Cancel pressed again and again answers each time) must not keep
+    // the panel from ever being idle.
+    scheduler->post(keptDraws_, slot, std::move(draw), keptDrawDelayMs_, PassScheduler::Due::Restart,
+                    4 * keptDrawDelayMs_);
 }
 
 void Panel::dropKept(int slot) { PassScheduler::instance()->cancel(keptDraws_, slot); }

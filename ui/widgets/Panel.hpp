@@ -73,7 +73,8 @@ public:
     void appendWidget(QWidget* widget, int stretch = 0);
 
     /// How long a draw kept while the panel was hidden waits after the last result before it runs
-    /// anyway (250 ms; tests set other ones). See whenInSight.
+    /// anyway (250 ms; tests set other ones), and at most four times that after the first. See
+    /// whenInSight.
     void setKeptDrawDelay(int milliseconds) { keptDrawDelayMs_ = milliseconds; }
     /// Whether draws kept while the panel was hidden wait to run (isIdle() is false meanwhile).
     bool hasKeptDraws() const;
@@ -92,7 +93,8 @@ protected:
     /// not, so that what a user switches to is ready. Drawing is what waits: whenInSight runs `draw`
     /// (a worker's result onto the panel's charts, gallery or heatmaps) now when the panel is in
     /// sight; otherwise it keeps it, the latest per `slot` replacing an older one, until the panel is
-    /// shown, drawKept() is called, or no result has come for the kept-draw delay, and then runs it
+    /// shown, drawKept() is called, or no result has come for the kept-draw delay (at most four
+    /// delays after the first result kept), and then runs it
     /// in a paced pass of the event loop (PassScheduler). So a hidden panel draws nothing while a
     /// sweep plays, only once it stops. A hidden chart's axes, ticks and title cost the GUI
     /// thread 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers

@@ -189,6 +189,32 @@ private slots:
         scheduler()->cancel(&a, 0);
     }
 
+    // A restarted job with a longest wait: posts every 5 ms, each restarting a 50 ms delay, never
+    // let the delay pass, yet the job runs once 150 ms have passed since the first post.
+    void aSteadyStreamOfRestartsStillRunsAfterTheLongestWait()
+    {
+        QObject a;
+        int runs = 0;
+        QElapsedTimer clock;
+        clock.start();
+        qint64 ranAt = -1;
+        while (clock.elapsed() < 600 && runs == 0) {
+            scheduler()->post(&a, 0, [&] { ++runs; ranAt = clock.elapsed(); }, 50, PassScheduler::Due::Restart, 150);
+            QTest::qWait(5);
+        }
+        QCOMPARE(runs, 1);
+        QVERIFY2(ranAt >= 150 && ranAt < 500, qPrintable(QString::number(ranAt)));
+        // Without a longest wait the same stream keeps it waiting.
+        int never = 0;
+        clock.restart();
+        while (clock.elapsed() < 300) {
+            scheduler()->post(&a, 1, [&] { ++never; }, 50, PassScheduler::Due::Restart);
+            QTest::qWait(5);
+        }
+        QCOMPARE(never, 0);
+        scheduler()->cancelAll(&a);
+    }
+
     void isIdleWaitsOnEverythingUnderTheScope()
     {
         QObject panel;

@@ -49,9 +49,9 @@ qint64 PassScheduler::now()
     return clock.elapsed();
 }
 
-void PassScheduler::post(QObject* owner, int slot, std::function<void()> job, int delayMs, Due due)
+void PassScheduler::post(QObject* owner, int slot, std::function<void()> job, int delayMs, Due due, int maxWaitMs)
 {
-    const qint64 at = now() + std::max(0, delayMs);
+    const qint64 t = now(), at = t + std::max(0, delayMs);
     if (slot != kAppend) {
         auto it = std::find_if(jobs_.begin(), jobs_.end(), [&](const Job& j) {
             return j.key == owner && j.slot == slot && j.owner;
@@ -59,14 +59,15 @@ void PassScheduler::post(QObject* owner, int slot, std::function<void()> job, in
         if (it != jobs_.end()) {
             it->work = std::move(job);
             if (due == Due::Restart) {
-                it->due = at;
+                it->due = std::min(at, it->latest);
                 it->ready = false;
                 sweep();
             }
             return;
         }
     }
-    jobs_.push_back(Job{owner, owner, slot, at, 0, false, std::move(job)});
+    const qint64 latest = maxWaitMs >= 0 ? std::max(at, t + maxWaitMs) : LLONG_MAX;
+    jobs_.push_back(Job{owner, owner, slot, at, latest, 0, false, std::move(job)});
     sweep();
 }
 

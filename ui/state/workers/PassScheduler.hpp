@@ -41,8 +41,11 @@ public:
     static constexpr int kAppend = -1;
 
     /// Runs `job` in a later pass, `delayMs` from now or later. With `slot` >= 0 it replaces the job
-    /// waiting in (owner, slot), its due time as `due` says. Dropped with `owner`.
-    void post(QObject* owner, int slot, std::function<void()> job, int delayMs = 0, Due due = Due::Keep);
+    /// waiting in (owner, slot), its due time as `due` says; a restarted job is due `maxWaitMs` after
+    /// it was first posted at the latest (when >= 0), so that posts in a steady stream cannot put it
+    /// off for ever. Dropped with `owner`.
+    void post(QObject* owner, int slot, std::function<void()> job, int delayMs = 0, Due due = Due::Keep,
+              int maxWaitMs = -1);
     /// Drops the job waiting in (owner, slot).
     void cancel(const QObject* owner, int slot);
     /// Drops every job of `owner`.
@@ -78,6 +81,7 @@ private:
         const QObject* key;  ///< the owner's address, to match after it is gone
         int slot;
         qint64 due;          ///< ms on clock(); ready once passed
+        qint64 latest;       ///< the latest a restart may make `due`
         quint64 order;       ///< when it became due (ready jobs run by this)
         bool ready;
         std::function<void()> work;
