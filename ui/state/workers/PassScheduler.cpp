@@ -66,8 +66,8 @@ void PassScheduler::post(QObject* owner, int slot, std::function<void()> job, in
             return;
         }
     }
-    const qint64 latest = maxWaitMs >= 0 ? std::max(at, t + maxWaitMs) : LLONG_MAX;
-    jobs_.push_back(Job{owner, owner, slot, at, latest, 0, false, std::move(job)});
+    const qint64 latest = maxWaitMs >= 0 ? t + maxWaitMs : LLONG_MAX;
+    jobs_.push_back(Job{owner, owner, slot, std::min(at, latest), latest, 0, false, std::move(job)});
     sweep();
 }
 
