@@ -94,9 +94,9 @@ protected:
     /// (a worker's result onto the panel's charts, gallery or heatmaps) now when the panel is in
     /// sight; otherwise it keeps it, the latest per `slot` replacing an older one, until the panel is
     /// shown, drawKept() is called, or no result has come for the kept-draw delay (at most four
-    /// delays after the first result kept), and then runs it
-    /// in a paced pass of the event loop (PassScheduler). So a hidden panel draws nothing while a
-    /// sweep plays, only once it stops. A hidden chart's axes, ticks and title cost the GUI
+    /// delays after the first result kept), and then runs it in a paced pass of the event loop
+    /// (PassScheduler). So a hidden panel draws about once a second while a sweep plays, not every
+    /// frame. A hidden chart's axes, ticks and title cost the GUI
     /// thread 8-40 ms per result, and a lesson start's or a setting's batch of every panel's answers
     /// would put them all into one pass. Only for draws that replace what the slot shows: a stream
     /// of partial results keeps the whole of what it has received so far in its slot.
