@@ -415,7 +415,6 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
         }
         ranks.waitPosted(0);
     }
-    ranks.waitPosted(0);
     if (times) {
         times->leaves += walk.leaves;
         times->reduction += since(t0) - walk.leaves;
