@@ -2,9 +2,11 @@
 // file, parses the JSON and calls sessionFromJson). Properties: a malformed file yields nullopt and
 // a non-empty error message that is safe text (no control or bidi character, whatever the file
 // held), never an exception or a crash; a session that loads survives toJson -> sessionFromJson
-// unchanged.
+// unchanged, with the panels' parts and any object it does not know.
 #include "FuzzInput.hpp"
 
+#include "state/AnalysisSettings.hpp"
+#include "state/PredictSettings.hpp"
 #include "state/Session.hpp"
 #include "orbit/util/Error.hpp"
 #include "orbit/util/SafeText.hpp"
@@ -16,6 +18,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
+    // The window's panels' parts, read as the window reads them (their panel lines register them there).
+    static const bool registered = [] {
+        for (const orbitui::SessionPartCodec& c : {orbitui::sessionPartCodec<orbitui::KernelsSettings>(),
+                                                   orbitui::sessionPartCodec<orbitui::ApproximationSettings>(),
+                                                   orbitui::sessionPartCodec<orbitui::PredictSettings>()})
+            orbitui::registerSessionPart(c);
+        return true;
+    }();
+    (void)registered;
     static orbitfuzz::TempInput input(".orbitlab");
     const QString path = QString::fromStdString(input.write(data, size));
     try {

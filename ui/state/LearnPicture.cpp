@@ -1,6 +1,6 @@
 #include "state/LearnPicture.hpp"
 
-#include "state/Session.hpp"
+#include "state/JsonFields.hpp"
 
 #include <QJsonArray>
 

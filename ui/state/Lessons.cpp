@@ -1,5 +1,6 @@
 #include "state/Lessons.hpp"
 
+#include "state/AnalysisSettings.hpp"
 #include "state/PanelRegistry.hpp"
 #include "state/SampleData.hpp"
 #include "state/TrainingSettings.hpp"
@@ -233,7 +234,7 @@ void checkSession(const Lesson& l, int step, const SessionState& s)
     for (const std::string& p : t.learn)
         if (!contains(axes, p))
             refuse(l, step, "learn " + p + " is not a parameter of " + s.orbit.distSpec());
-    for (const QString& m : {s.kernels.method, s.approximation.method})
+    for (const QString& m : {s.part<KernelsSettings>().method, s.part<ApproximationSettings>().method})
         if (!orbit::findFeatureMap(m.toStdString()))
             refuse(l, step, "no feature map " + m.toStdString() + " in the registry");
     if (!lessonPanelNames().contains(s.panel))

@@ -1,6 +1,6 @@
 #include "state/PredictSettings.hpp"
 
-#include "state/Session.hpp"
+#include "state/JsonFields.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -59,8 +59,9 @@ double predictSliderStep(const QString& parameter)
 
 double predictIdentity(const QString& parameter) { return parameter == "scale" ? 1.0 : 0.0; }
 
-QJsonObject predictToJson(const PredictSettings& s)
+QJsonObject PredictSettings::toJson() const
 {
+    const PredictSettings& s = *this;
     const PredictSettings d;
     QJsonObject o;
     if (s.input != d.input)
@@ -97,7 +98,7 @@ QString predictString(const QJsonObject& o, const char* key, const QString& fall
 
 } // namespace
 
-PredictSettings predictFromJson(const QJsonObject& o)
+PredictSettings PredictSettings::fromJson(const QJsonObject& o)
 {
     PredictSettings s;
     s.input = predictString(o, "input", s.input);

@@ -1,7 +1,7 @@
 #pragma once
 // The Predict view's setting (issue 44): its input (a row of the data, a drawn image or an image
 // file), the transformation swept over it and where its slider stands, and the models A and B it
-// asks; the sweep ranges of its chart; the session's "predict" object.
+// asks; the sweep ranges of its chart; the session's "predict" part (state/SessionParts.hpp).
 #include "orbit/figures/PredictSweep.hpp"
 
 #include <QByteArray>
@@ -13,6 +13,8 @@
 namespace orbitui {
 
 struct PredictSettings {
+    static constexpr const char* kSessionKey = "predict";
+    static constexpr bool kPinned = false;
     /// Where the input comes from: "row" (the selected row of the data: the session's
     /// data.selected), "drawn" (the canvas) or "file" (an image dropped, pasted or opened).
     QString input = QStringLiteral("row");
@@ -33,6 +35,12 @@ struct PredictSettings {
     QList<int> swap;
     double jitter = 0.0;
     bool operator==(const PredictSettings&) const = default;
+    /// {"input": ..., "drawn": base64 PNG, "image": ..., "parameter": ..., "t": ..., "model_a": ...,
+    /// "model_b": ..., "swap": [i, j], "jitter": ...}; fields at their defaults are left out.
+    QJsonObject toJson() const;
+    /// Reads a "predict" object; missing fields keep their defaults. Throws orbit::SpecError naming the
+    /// field ("predict.parameter") and the value for a malformed one.
+    static PredictSettings fromJson(const QJsonObject& o);
 };
 
 /// The jitter slider's largest standard deviation (Angstrom) and its step.
@@ -51,12 +59,5 @@ QString sweepRangeText(const orbit::SweepRange& range);
 /// The slider's step of `parameter` (1 degree, 0.5 pixel, 0.05, 1 shuffle) and its identity value.
 double predictSliderStep(const QString& parameter);
 double predictIdentity(const QString& parameter);
-
-/// {"input": ..., "drawn": base64 PNG, "image": ..., "parameter": ..., "t": ..., "model_a": ...,
-/// "model_b": ..., "swap": [i, j], "jitter": ...}; fields at their defaults are left out.
-QJsonObject predictToJson(const PredictSettings& s);
-/// Reads a "predict" object; missing fields keep their defaults. Throws orbit::SpecError naming the
-/// field ("predict.parameter") and the value for a malformed one.
-PredictSettings predictFromJson(const QJsonObject& o);
 
 } // namespace orbitui

@@ -1,10 +1,9 @@
 #include "state/Session.hpp"
 
 #include "state/AtomicWrite.hpp"
-#include "state/KernelChoice.hpp"
+#include "state/JsonFields.hpp"
 
 #include "orbit/locality/PerClassLocality.hpp"
-#include "orbit/registry/Figures.hpp"
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
 
@@ -23,47 +22,6 @@ namespace {
 constexpr char kFormat[] = "orbitlab-session";
 constexpr int kVersion = 1;
 
-QString fieldName(const QString& path, const QString& key) { return path.isEmpty() ? key : path + "." + key; }
-
-[[noreturn]] void bad(const QString& field, const QString& detail, const QJsonValue& value)
-{
-    QString text = value.isString() ? value.toString()
-                                    : QString::fromUtf8(QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact))
-                                          .mid(1).chopped(1);
-    throw orbit::SpecError(field.toStdString(), detail.toStdString(), text.toStdString());
-}
-
-double readNumber(const QJsonObject& o, const QString& key, const QString& path, double fallback)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        bad(fieldName(path, key), "expected a finite number", v);
-    return v.toDouble();
-}
-
-int readInt(const QJsonObject& o, const QString& key, const QString& path, int fallback, int lo, int hi)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    const double d = v.toDouble(std::nan(""));
-    if (!v.isDouble() || d != std::floor(d) || d < lo || d > hi)
-        bad(fieldName(path, key), QString("expected an integer in [%1, %2]").arg(lo).arg(hi), v);
-    return static_cast<int>(d);
-}
-
-QString readString(const QJsonObject& o, const QString& key, const QString& path, const QString& fallback)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    if (!v.isString())
-        bad(fieldName(path, key), "expected a string", v);
-    return v.toString();
-}
-
 /// The registry's names of a list of descriptors, for the reader's choices.
 template <class D>
 QStringList namesOf(const std::vector<D>& descriptors)
@@ -79,7 +37,7 @@ template <class D>
 void requireRegistered(const QString& field, const QString& what, const QString& name, const std::vector<D>& all)
 {
     if (!namesOf(all).contains(name))
-        bad(field, QString("unknown %1 (expected %2)").arg(what, namesOf(all).join(", ")), name);
+        badSessionField(field, QString("unknown %1 (expected %2)").arg(what, namesOf(all).join(", ")), name);
 }
 
 QJsonObject distToJson(const DistributionParams& p)
@@ -101,7 +59,7 @@ DistributionParams distFromJson(const QJsonObject& parent, const QString& key, c
     const QJsonValue v = parent.value(key);
     const QString where = path + "." + key;
     if (!v.isObject())
-        bad(where, "expected an object", v);
+        badSessionField(where, "expected an object", v);
     const QJsonObject o = v.toObject();
     if (o.contains("name")) {
         const QString name = readString(o, "name", where, {});
@@ -115,58 +73,12 @@ DistributionParams distFromJson(const QJsonObject& parent, const QString& key, c
     return p;
 }
 
-std::uint64_t readSeed(const QJsonObject& o, const QString& key, const QString& path, std::uint64_t fallback)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    bool ok = false;
-    const quint64 seed = v.isString() ? v.toString().toULongLong(&ok) : 0;
-    if (!ok)
-        bad(fieldName(path, key), "expected a non-negative integer as a decimal string", v);
-    return seed;
-}
-
 QStringList toQStringList(const std::vector<std::string>& names)
 {
     QStringList out;
     for (const std::string& n : names)
         out << QString::fromStdString(n);
     return out;
-}
-
-QJsonArray numbersToJson(const std::vector<double>& values)
-{
-    QJsonArray a;
-    for (double v : values)
-        a.append(v);
-    return a;
-}
-
-std::vector<double> readNumbers(const QJsonObject& o, const QString& key, const QString& path, std::vector<double> fallback)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    if (!v.isArray() || v.toArray().isEmpty())
-        bad(fieldName(path, key), "expected a non-empty list of numbers", v);
-    std::vector<double> out;
-    const QJsonArray a = v.toArray();
-    for (int i = 0; i < a.size(); ++i) {
-        if (!a.at(i).isDouble() || !std::isfinite(a.at(i).toDouble()))
-            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), "expected a finite number", a.at(i));
-        out.push_back(a.at(i).toDouble());
-    }
-    return out;
-}
-
-QString readChoice(const QJsonObject& o, const QString& key, const QString& path, const QString& fallback,
-                   const QStringList& choices)
-{
-    const QString value = readString(o, key, path, fallback);
-    if (!choices.contains(value))
-        bad(fieldName(path, key), "expected one of " + choices.join(", "), value);
-    return value;
 }
 
 QJsonObject trainingToJson(const TrainingSettings& t)
@@ -184,20 +96,6 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"subset", t.subset}, {"learning_curve", t.learningCurve}, {"seed", QString::number(t.seed)}};
 }
 
-bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback);
-
-/// A base-kernel choice (state/KernelChoice.hpp); sessions without one keep `fallback` (the Gaussian).
-std::string readKernel(const QJsonObject& o, const QString& path, const std::string& fallback)
-{
-    const QString v = readString(o, "kernel", path, QString::fromStdString(fallback));
-    try {
-        checkKernelChoice(v.toStdString());
-    } catch (const orbit::SpecError& e) {
-        bad(path + ".kernel", QString::fromStdString(e.detail()), v);
-    }
-    return v.toStdString();
-}
-
 TrainingSettings trainingFromJson(const QJsonObject& parent)
 {
     TrainingSettings t;
@@ -205,7 +103,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
         return t;
     const QString path = "training";
     if (!parent.value(path).isObject())
-        bad(path, "expected an object", parent.value(path));
+        badSessionField(path, "expected an object", parent.value(path));
     const QJsonObject o = parent.value(path).toObject();
     QStringList presetNames;
     for (const std::string& p : featurePresets())  // the registry's first-layer maps
@@ -214,10 +112,10 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.s = readInt(o, "s", path, t.s, 1, 1 << 24);
     t.r = readInt(o, "r", path, t.r, 1, 1 << 20);
     if (o.contains("custom_features") && !o.value("custom_features").isBool())
-        bad(path + ".custom_features", "expected true or false", o.value("custom_features"));
+        badSessionField(path + ".custom_features", "expected true or false", o.value("custom_features"));
     const QString features = readString(o, "features", path, {}).trimmed();
     if (o.value("custom_features").toBool() && features.isEmpty())
-        bad(path + ".features", "expected a features spec", o.value("features"));
+        badSessionField(path + ".features", "expected a features spec", o.value("features"));
     if (o.value("custom_features").toBool())
         t.spec = features.toStdString();
     t.learner = readChoice(o, "learner", path, QString::fromStdString(t.learner), namesOf(orbit::learnerDescriptors())).toStdString();
@@ -225,7 +123,7 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.eval = readChoice(o, "eval", path, QString::fromStdString(t.eval), namesOf(orbit::evaluationDescriptors())).toStdString();
     t.holdoutFraction = readNumber(o, "holdout_fraction", path, t.holdoutFraction);
     if (!(t.holdoutFraction > 0 && t.holdoutFraction < 1))
-        bad(path + ".holdout_fraction", "expected a fraction in (0, 1)", o.value("holdout_fraction"));
+        badSessionField(path + ".holdout_fraction", "expected a fraction in (0, 1)", o.value("holdout_fraction"));
     const orbit::ParamDescriptor& folds = orbit::evaluationDescriptor(orbit::EvaluationKind::KFold).parameters.front();
     t.k = readInt(o, "k", path, t.k, static_cast<int>(folds.minimum), static_cast<int>(folds.maximum));
     t.lambdas = readNumbers(o, "lambda", path, t.lambdas);
@@ -237,11 +135,11 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
         // Names are checked against the distribution when the pane offers them; unknown ones are not checked.
         const QJsonValue v = o.value("learn");
         if (!v.isArray())
-            bad(path + ".learn", "expected a list of parameter names", v);
+            badSessionField(path + ".learn", "expected a list of parameter names", v);
         const QJsonArray a = v.toArray();
         for (int i = 0; i < a.size(); ++i) {
             if (!a.at(i).isString())
-                bad(QString("%1.learn[%2]").arg(path).arg(i), "expected a parameter name", a.at(i));
+                badSessionField(QString("%1.learn[%2]").arg(path).arg(i), "expected a parameter name", a.at(i));
             t.learn.push_back(a.at(i).toString().toStdString());
         }
     }
@@ -253,137 +151,25 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
     t.subset = readInt(o, "subset", path, t.subset, 0, 1 << 30);
     if (o.contains("learning_curve")) {
         if (!o.value("learning_curve").isBool())
-            bad(path + ".learning_curve", "expected true or false", o.value("learning_curve"));
+            badSessionField(path + ".learning_curve", "expected true or false", o.value("learning_curve"));
         t.learningCurve = o.value("learning_curve").toBool();
     }
     t.seed = readSeed(o, "seed", path, t.seed);
     return t;
 }
 
-bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool fallback)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    if (!v.isBool())
-        bad(fieldName(path, key), "expected true or false", v);
-    return v.toBool();
-}
-
-std::vector<int> readIntList(const QJsonObject& o, const QString& key, const QString& path, std::vector<int> fallback,
-                             int lo, int hi)
-{
-    if (!o.contains(key))
-        return fallback;
-    const QJsonValue v = o.value(key);
-    if (!v.isArray() || v.toArray().isEmpty())
-        bad(fieldName(path, key), "expected a non-empty list of integers", v);
-    std::vector<int> out;
-    const QJsonArray a = v.toArray();
-    for (int i = 0; i < a.size(); ++i) {
-        const double d = a.at(i).toDouble(std::nan(""));
-        if (!a.at(i).isDouble() || d != std::floor(d) || d < lo || d > hi)
-            bad(QString("%1[%2]").arg(fieldName(path, key)).arg(i), QString("expected an integer in [%1, %2]").arg(lo).arg(hi),
-                a.at(i));
-        out.push_back(static_cast<int>(d));
-    }
-    return out;
-}
-
-QJsonArray intList(const std::vector<int>& v)
-{
-    QJsonArray a;
-    for (int x : v)
-        a.append(x);
-    return a;
-}
-
-QJsonObject kernelsToJson(const KernelsSettings& k)
-{
-    return {{"n", k.n},         {"r", k.r},        {"method", k.method},        {"s", k.s},
-            {"kernel", k.kernel}, {"bandwidth", k.bandwidth}, {"auto_apply", k.autoApply}};
-}
-
-/// A whole number of the figure setting `key`, in its valid range (`lowest` below it: r's 0, the
-/// orbit settings' r).
-int readSetting(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const char* key,
-                int fallback, std::optional<int> lowest = std::nullopt)
-{
-    const orbit::ParamDescriptor& p = figure.setting(key);
-    return readInt(o, key, path, fallback, lowest.value_or(static_cast<int>(p.minimum)), static_cast<int>(p.maximum));
-}
-
-/// The figure's bandwidth: a number in its valid range.
-double readBandwidth(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, double fallback)
-{
-    const double v = readNumber(o, "bandwidth", path, fallback);
-    const orbit::ParamDescriptor& p = figure.setting("bandwidth");
-    if (!p.accepts(v))
-        bad(path + ".bandwidth", QString::fromStdString("expected a number " + p.rangeText()), o.value("bandwidth"));
-    return v;
-}
-
-/// The figure's approximation method: one of its choices.
-QString readMethod(const QJsonObject& o, const QString& path, const orbit::FigureDescriptor& figure, const QString& fallback)
-{
-    QStringList choices;
-    for (const std::string& c : figure.setting("method").choices)
-        choices << QString::fromStdString(c);
-    return readChoice(o, "method", path, fallback, choices);
-}
-
-KernelsSettings kernelsFromJson(const QJsonObject& o)
-{
-    const QString path = "kernels";
-    const orbit::FigureDescriptor& figure = orbit::kernelsFigure();
-    KernelsSettings k;
-    k.n = readSetting(o, path, figure, "n", k.n);
-    k.r = readSetting(o, path, figure, "r", k.r, 0);  // 0: the orbit settings' r
-    k.method = readMethod(o, path, figure, k.method);
-    k.s = readSetting(o, path, figure, "s", k.s);
-    k.kernel = QString::fromStdString(readKernel(o, path, k.kernel.toStdString()));
-    k.bandwidth = readBandwidth(o, path, figure, k.bandwidth);
-    k.autoApply = readBool(o, "auto_apply", path, k.autoApply);
-    return k;
-}
-
-QJsonObject approximationToJson(const ApproximationSettings& a)
-{
-    return {{"n", a.n},           {"method", a.method},   {"s_list", intList(a.sList)},   {"r_list", intList(a.rList)},
-            {"ref_r", a.refR},    {"repeats", a.repeats}, {"bandwidth", a.bandwidth},    {"auto_apply", a.autoApply}};
-}
-
-ApproximationSettings approximationFromJson(const QJsonObject& o)
-{
-    const QString path = "approximation";
-    const orbit::FigureDescriptor& figure = orbit::approximationFigure();
-    ApproximationSettings a;
-    a.n = readSetting(o, path, figure, "n", a.n);
-    a.method = readMethod(o, path, figure, a.method);
-    const orbit::ParamDescriptor &s = figure.setting("s"), &r = figure.setting("r");
-    a.sList = readIntList(o, "s_list", path, a.sList, static_cast<int>(s.minimum), static_cast<int>(s.maximum));
-    a.rList = readIntList(o, "r_list", path, a.rList, static_cast<int>(r.minimum), static_cast<int>(r.maximum));
-    a.refR = readSetting(o, path, figure, "ref_r", a.refR);
-    a.repeats = readSetting(o, path, figure, "repeats", a.repeats);
-    a.bandwidth = readBandwidth(o, path, figure, a.bandwidth);
-    a.autoApply = readBool(o, "auto_apply", path, a.autoApply);
-    return a;
-}
-
-/// The fields of a session that make up a pinned setting.
-constexpr const char* kPinnedKeys[] = {"orbit", "kernels", "approximation", "training"};
+/// The session's own fields; every other object is a panel's part. A pinned setting keeps the
+/// orbit, the training and its parts.
+const QStringList kSessionKeys{"format", "version", "data", "orbit", "training", "panel", "pinned"};
 
 QJsonObject pinnedToJson(const PinnedSetting& p)
 {
     SessionState s;
     s.orbit = p.orbit;
-    s.kernels = p.kernels;
-    s.approximation = p.approximation;
     s.training = p.training;
     const QJsonObject whole = settingsJson(s);
-    QJsonObject o;
-    for (const char* key : kPinnedKeys)
-        o.insert(key, whole.value(key));
+    QJsonObject o{{"orbit", whole.value("orbit")}, {"training", whole.value("training")}};
+    p.parts.writeTo(o, /*pinnedOnly=*/true);
     return o;
 }
 
@@ -391,19 +177,20 @@ QJsonObject pinnedToJson(const PinnedSetting& p)
 PinnedSetting pinnedFromJson(const QJsonValue& v)
 {
     if (!v.isObject())
-        bad("pinned", "expected an object", v);
-    const QJsonObject o = v.toObject();
-    QJsonObject whole{{"format", kFormat}, {"version", kVersion}};
-    for (const char* key : kPinnedKeys)
-        if (o.contains(key))
-            whole.insert(key, o.value(key));
+        badSessionField("pinned", "expected an object", v);
+    QJsonObject whole = v.toObject();
+    for (const QString& key : kSessionKeys)  // no data, panel or pinned A of its own
+        if (key != "orbit" && key != "training")
+            whole.remove(key);
+    whole.insert("format", kFormat);
+    whole.insert("version", kVersion);
     SessionState s;
     try {
         s = sessionFromJson(whole);
     } catch (const orbit::SpecError& e) {
         throw orbit::SpecError("pinned." + e.field(), e.detail(), e.value());
     }
-    return {s.orbit, s.kernels, s.approximation, s.training};
+    return {s.orbit, s.training, s.parts.pinnedParts()};
 }
 
 } // namespace
@@ -429,11 +216,8 @@ QJsonObject settingsJson(const SessionState& s)
                      {"data", QJsonObject{{"path", s.dataPath}, {"selected", s.selectedIndex}, {"embedding", embedding}}},
                      {"orbit", orbitJson},
                      {"training", trainingToJson(s.training)},
-                     {"kernels", kernelsToJson(s.kernels)},
-                     {"approximation", approximationToJson(s.approximation)},
                      {"panel", s.panel}};
-    if (const QJsonObject predict = predictToJson(s.predict); !predict.isEmpty())
-        json.insert("predict", predict);
+    s.parts.writeTo(json);
     if (s.pinned)
         json.insert("pinned", pinnedToJson(*s.pinned));
     return json;
@@ -465,6 +249,8 @@ QJsonObject toJson(const SessionState& s)
     return json;
 }
 
+PinnedSetting pinnedOf(const SessionState& s) { return {s.orbit, s.training, s.parts.pinnedParts()}; }
+
 QStringList sessionDifferences(const SessionState& a, const SessionState& b)
 {
     QStringList out;
@@ -490,42 +276,37 @@ QStringList sessionDifferences(const SessionState& a, const SessionState& b)
     return out;
 }
 
-void badSessionField(const QString& field, const QString& detail, const QJsonValue& value)
-{
-    bad(field, detail, value);
-}
-
 SessionState sessionFromJson(const QJsonObject& json)
 {
     if (json.value("format").toString() != kFormat)
-        bad("format", QString("not an Orbit Lab session (expected \"%1\")").arg(kFormat), json.value("format"));
+        badSessionField("format", QString("not an Orbit Lab session (expected \"%1\")").arg(kFormat), json.value("format"));
     const int version = readInt(json, "version", "", kVersion, 1, 1000000);
     if (version > kVersion)
-        bad("version", QString("written by a newer Orbit Lab (this one reads version %1)").arg(kVersion),
+        badSessionField("version", QString("written by a newer Orbit Lab (this one reads version %1)").arg(kVersion),
             json.value("version"));
 
     SessionState s;
     if (json.contains("data")) {
         if (!json.value("data").isObject())
-            bad("data", "expected an object", json.value("data"));
+            badSessionField("data", "expected an object", json.value("data"));
         const QJsonObject d = json.value("data").toObject();
         s.dataPath = readString(d, "path", "data", {});
         s.selectedIndex = readInt(d, "selected", "data", 0, 0, 1 << 30);
         if (d.contains("embedding")) {
             if (!d.value("embedding").isArray())
-                bad("data.embedding", "expected a list of sample indices", d.value("embedding"));
+                badSessionField("data.embedding", "expected a list of sample indices", d.value("embedding"));
             const QJsonArray a = d.value("embedding").toArray();
             for (int i = 0; i < a.size(); ++i) {
                 const double v = a.at(i).toDouble(-1.0);
                 if (!a.at(i).isDouble() || v < 0 || v != std::floor(v) || v > (1 << 30))
-                    bad(QString("data.embedding[%1]").arg(i), "expected a sample index", a.at(i));
+                    badSessionField(QString("data.embedding[%1]").arg(i), "expected a sample index", a.at(i));
                 s.embeddingInputs.push_back(static_cast<int>(v));
             }
         }
     }
     if (json.contains("orbit")) {
         if (!json.value("orbit").isObject())
-            bad("orbit", "expected an object", json.value("orbit"));
+            badSessionField("orbit", "expected an object", json.value("orbit"));
         const QJsonObject o = json.value("orbit").toObject();
         OrbitSettings& os = s.orbit;
         const QString group = readString(o, "group", "orbit", QString::fromStdString(os.group));
@@ -543,19 +324,14 @@ SessionState sessionFromJson(const QJsonObject& json)
         try {  // the syntax here; the classes and specs against the data where they are used
             orbit::ClassDistributions::parse(os.distPerClass, os.distSpec(), 1 << 20);
         } catch (const orbit::SpecError& e) {
-            bad("orbit.dist_per_class", QString::fromStdString(e.detail()), o.value("dist_per_class"));
+            badSessionField("orbit.dist_per_class", QString::fromStdString(e.detail()), o.value("dist_per_class"));
         }
     }
     s.training = trainingFromJson(json);
-    for (const char* key : {"kernels", "approximation", "predict"})
-        if (json.contains(key) && !json.value(key).isObject())
-            bad(key, "expected an object", json.value(key));
-    s.kernels = kernelsFromJson(json.value("kernels").toObject());
-    s.approximation = approximationFromJson(json.value("approximation").toObject());
+    s.parts = SessionParts::fromJson(json, kSessionKeys);
     s.panel = readString(json, "panel", "", {});
     if (json.contains("pinned"))
         s.pinned = pinnedFromJson(json.value("pinned"));
-    s.predict = predictFromJson(json.value("predict").toObject());
     return s;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// Sessions: every user setting (dataset path, selection, group, distributions, r, seeds, panel)
-// as one JSON document, written atomically. (The papers' presets are in Presets.hpp.)
-#include "state/AnalysisSettings.hpp"
+// Sessions: every user setting (dataset path, selection, group, distributions, r, seeds, the
+// training, the panels' own parts, the panel shown) as one JSON document, written atomically. (The
+// papers' presets are in Presets.hpp.)
 #include "state/OrbitSettings.hpp"
-#include "state/PredictSettings.hpp"
+#include "state/SessionParts.hpp"
 #include "state/TrainingSettings.hpp"
 
 #include <QJsonObject>
@@ -16,12 +16,17 @@
 namespace orbitui {
 
 /// The setting pinned as A of an A/B comparison (state/Comparison.hpp): the whole setting but the
-/// dataset, which A and B share.
+/// dataset, which A and B share, and the panels' parts that are not pinned (PredictSettings).
 struct PinnedSetting {
     OrbitSettings orbit;
-    KernelsSettings kernels;
-    ApproximationSettings approximation;
     TrainingSettings training;
+    /// The panels' pinned parts (kPinned: KernelsSettings, ApproximationSettings).
+    SessionParts parts;
+    /// Part S of A (state/SessionParts.hpp), at its defaults when A has none.
+    template <typename S>
+    const S& part() const { return parts.get<S>(); }
+    template <typename S>
+    S& part() { return parts.edit<S>(); }
     bool operator==(const PinnedSetting&) const = default;
 };
 
@@ -30,22 +35,32 @@ struct SessionState {
     QString dataPath;
     int selectedIndex = 0;
     std::vector<int> embeddingInputs;
+    /// What every panel shares: the group and distributions, and the training (its models are what
+    /// Predict and Compare ask).
     OrbitSettings orbit;
-    KernelsSettings kernels;
-    ApproximationSettings approximation;
     TrainingSettings training;
     QString panel;
-    /// The Predict view's input, transformation and models (the optional "predict" object).
-    PredictSettings predict;
+    /// Each panel's own settings, under its key: "kernels", "approximation", "predict" (the Predict
+    /// view's input, transformation and models) and any part a panel registers.
+    SessionParts parts;
     /// A of the A/B comparison while one is pinned (the optional "pinned" object of the file).
     std::optional<PinnedSetting> pinned;
+    /// Part S (state/SessionParts.hpp): s.part<KernelsSettings>().n.
+    template <typename S>
+    const S& part() const { return parts.get<S>(); }
+    template <typename S>
+    S& part() { return parts.edit<S>(); }
     bool operator==(const SessionState&) const = default;
 };
 
-/// {"format": "orbitlab-session", "version": 1, "data": {...}, "orbit": {...}, "panel": ...}.
-/// Seeds are written as decimal strings (64-bit values do not fit a JSON double). A pinned setting
-/// is "pinned": {"orbit": {...}, "kernels": {...}, "approximation": {...}, "training": {...}}, its
-/// fields read as the session's own and named "pinned.orbit.r" etc. in errors.
+/// A as the session stands: its orbit, training and pinned parts.
+PinnedSetting pinnedOf(const SessionState& s);
+
+/// {"format": "orbitlab-session", "version": 1, "data": {...}, "orbit": {...}, "training": {...},
+/// "panel": ..., and each part under its key: "kernels": {...}, ...}. Seeds are written as decimal
+/// strings (64-bit values do not fit a JSON double). A pinned setting is "pinned": {"orbit": {...},
+/// "training": {...}, and its pinned parts: "kernels": {...}, "approximation": {...}}, its fields read
+/// as the session's own and named "pinned.orbit.r" etc. in errors.
 QJsonObject toJson(const SessionState& s);
 /// toJson without what the settings imply (orbit.group_spec, orbit.dist_spec, the training features
 /// of a preset): the settings alone, written but never read back.
@@ -55,11 +70,8 @@ QJsonObject settingsJson(const SessionState& s);
 /// "training.learner", "panel", "pinned.orbit.r", ... in order. Empty when a == b.
 QStringList sessionDifferences(const SessionState& a, const SessionState& b);
 /// Reads a session object; missing fields keep their defaults. Throws orbit::SpecError naming the
-/// field and the offending value when a present field is malformed.
+/// field and the offending value when a present field is malformed (state/JsonFields.hpp).
 SessionState sessionFromJson(const QJsonObject& json);
-/// Throws orbit::SpecError naming `field` ("orbit.r"), with `value` as its JSON text (a string as
-/// itself): how the session and working-state readers report a malformed field.
-[[noreturn]] void badSessionField(const QString& field, const QString& detail, const QJsonValue& value);
 
 /// Writes the session all or nothing, flushed to the disk before it replaces the old file
 /// (writeAtomically, state/AtomicWrite.hpp): a kill during the save leaves the old or the new file.

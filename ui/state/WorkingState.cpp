@@ -1,6 +1,7 @@
 #include "state/WorkingState.hpp"
 
 #include "state/Comparison.hpp"
+#include "state/JsonFields.hpp"
 
 #include "orbit/util/Error.hpp"
 

@@ -1,13 +1,18 @@
 // Sessions: every setting (dataset path, selection, embedding inputs, group, each distribution's
 // parameters, r, a 64-bit seed, panel) survives save -> load; malformed files are refused with
-// the field and the value; presets carry the papers' settings.
+// the field and the value; presets carry the papers' settings. A panel's own part of the session
+// (state/SessionParts.hpp) is read, written, compared and pinned by the session without the session
+// naming it; a part this program has no panel for is written back as it was found.
+#include "state/JsonFields.hpp"
 #include "state/Presets.hpp"
 #include "state/Session.hpp"
 
 #include "orbit/util/Error.hpp"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QByteArray>
@@ -42,6 +47,43 @@ SessionState unusualSession()
     s.training.learnPerInput = false;
     s.panel = "orbits";
     return s;
+}
+
+/// A new panel's settings, as its folder would bring them: the session knows it only as a part.
+struct HelloSettings {
+    static constexpr const char* kSessionKey = "hello";
+    static constexpr bool kPinned = true;
+    int count = 3;
+    QString word = QStringLiteral("orbit");
+    bool operator==(const HelloSettings&) const = default;
+    QJsonObject toJson() const { return {{"count", count}, {"word", word}}; }
+    static HelloSettings fromJson(const QJsonObject& o)
+    {
+        HelloSettings h;
+        h.count = readInt(o, "count", kSessionKey, h.count, 1, 100);
+        h.word = readString(o, "word", kSessionKey, h.word);
+        return h;
+    }
+};
+
+/// A part A of a comparison leaves out, written only off its defaults.
+struct ScratchSettings {
+    static constexpr const char* kSessionKey = "scratch";
+    static constexpr bool kPinned = false;
+    QString note;
+    bool operator==(const ScratchSettings&) const = default;
+    QJsonObject toJson() const { return note.isEmpty() ? QJsonObject{} : QJsonObject{{"note", note}}; }
+    static ScratchSettings fromJson(const QJsonObject& o) { return {readString(o, "note", kSessionKey, {})}; }
+};
+
+QString refusedField(const QJsonObject& json)
+{
+    try {
+        sessionFromJson(json);
+    } catch (const orbit::SpecError& e) {
+        return QString::fromStdString(e.field());
+    }
+    return {};
 }
 
 } // namespace
@@ -122,6 +164,72 @@ private slots:
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY2(error.contains("bad.json"), qPrintable(error));
     }
+    void aPanelsOwnPartIsKeptWithoutTheSessionNamingIt()
+    {
+        SessionState s = unusualSession();
+        QCOMPARE(s.part<HelloSettings>(), HelloSettings{});  // not kept yet: its defaults
+        QVERIFY(s == unusualSession());
+        s.part<HelloSettings>().count = 42;
+        s.part<ScratchSettings>().note = "look at the tails";
+        QVERIFY(!(s == unusualSession()));
+        QCOMPARE(sessionDifferences(unusualSession(), s), (QStringList{"hello.count", "scratch.note"}));
+
+        const QJsonObject json = toJson(s);
+        QCOMPARE(json.value("hello").toObject(), (QJsonObject{{"count", 42}, {"word", "orbit"}}));
+        QCOMPARE(json.value("scratch").toObject(), (QJsonObject{{"note", "look at the tails"}}));
+        QCOMPARE(toJson(unusualSession()).value("hello").toObject(), HelloSettings{}.toJson());  // written at its defaults
+        QVERIFY(!toJson(unusualSession()).contains("scratch"));  // an empty object is left out
+        const SessionState back = sessionFromJson(json);
+        QVERIFY(back == s);
+        QCOMPARE(back.part<HelloSettings>().count, 42);
+        QCOMPARE(back.part<ScratchSettings>().note, QString("look at the tails"));
+
+        // Malformed, it is refused by its field, as the session's own fields are.
+        QJsonObject bad = json;
+        bad.insert("hello", QJsonObject{{"count", 1000}});
+        QCOMPARE(refusedField(bad), QString("hello.count"));
+        bad.insert("hello", 7);
+        QCOMPARE(refusedField(bad), QString("hello"));
+
+        // Pinned as A: the pinned parts go with it, the others stay with the session.
+        s.pinned = pinnedOf(s);
+        s.part<HelloSettings>().count = 5;
+        QCOMPARE(s.pinned->part<HelloSettings>().count, 42);
+        QCOMPARE(s.pinned->part<ScratchSettings>(), ScratchSettings{});
+        const QJsonObject pinned = toJson(s).value("pinned").toObject();
+        QCOMPARE(pinned.value("hello").toObject().value("count").toInt(), 42);
+        QVERIFY(!pinned.contains("scratch"));
+        QVERIFY(sessionFromJson(toJson(s)) == s);
+        QCOMPARE(sessionDifferences(sessionFromJson(toJson(s)), s), QStringList());
+        QJsonObject badPinned = toJson(s);
+        QJsonObject p = badPinned.value("pinned").toObject();
+        p.insert("hello", QJsonObject{{"word", 3}});
+        badPinned.insert("pinned", p);
+        QCOMPARE(refusedField(badPinned), QString("pinned.hello.word"));
+    }
+
+    void aPartNoPanelHereKeepsIsWrittenBackAsFound()
+    {
+        // A file from a program with a panel this one lacks: its part comes back unchanged, and is
+        // compared as JSON.
+        const QJsonObject plugin{{"anything", "at all"}, {"values", QJsonArray{1, 2}}};
+        QJsonObject json = toJson(unusualSession());
+        json.insert("a_plugin_panel", plugin);
+        json.insert("a_note", "not an object: not a part, ignored as before");
+        const SessionState s = sessionFromJson(json);
+        const QJsonObject back = toJson(s);
+        QCOMPARE(back.value("a_plugin_panel").toObject(), plugin);
+        QVERIFY(!back.contains("a_note"));
+        QVERIFY(sessionFromJson(back) == s);
+        QVERIFY(!(s == unusualSession()));
+        QCOMPARE(sessionDifferences(unusualSession(), s), (QStringList{"a_plugin_panel.anything", "a_plugin_panel.values"}));
+        // Pinned, A keeps it too (it may be pinned in the program that wrote it).
+        SessionState pinned = s;
+        pinned.pinned = pinnedOf(s);
+        QCOMPARE(toJson(pinned).value("pinned").toObject().value("a_plugin_panel").toObject(), plugin);
+        QVERIFY(sessionFromJson(toJson(pinned)) == pinned);
+    }
+
     void presetsCarryThePapersSettings()
     {
         const auto list = presets();

@@ -104,7 +104,8 @@ namespace {
 /// The Predict view's model file: B's, else A's; its models of runs have no file to name.
 std::string predictModelPath(const SessionState& s)
 {
-    const QString path = !s.predict.modelB.isEmpty() ? s.predict.modelB : s.predict.modelA;
+    const PredictSettings& p = s.part<PredictSettings>();
+    const QString path = !p.modelB.isEmpty() ? p.modelB : p.modelA;
     if (path.isEmpty())
         throw orbit::SpecError("model", "the Predict view asks a model of a training run, which has no file: save it with "
                                         "Save model… and open it with Open model… first");
@@ -114,40 +115,43 @@ std::string predictModelPath(const SessionState& s)
 /// The Predict view's input file: the image file, or the drawing its export writes.
 std::string predictInputFile(const SessionState& s)
 {
-    return s.predict.input == "file" ? s.predict.imageFile.toStdString() : std::string("predict-input.png");
+    const PredictSettings& p = s.part<PredictSettings>();
+    return p.input == "file" ? p.imageFile.toStdString() : std::string("predict-input.png");
 }
 
 } // namespace
 
 CliCommand predictCommand(const SessionState& s)
 {
+    const PredictSettings& p = s.part<PredictSettings>();
     CliCommand cmd{{"predict", "--model", predictModelPath(s)}, false};
-    if (s.predict.input == "row") {
+    if (p.input == "row") {
         add(cmd.args, {"--data", dataPath(s), "--index", std::to_string(s.selectedIndex)});
-        if (s.predict.swap.size() == 2)  // a molecule's atoms moved by hand (the panel's Swap and Jitter)
-            add(cmd.args, {"--swap", std::to_string(s.predict.swap[0]) + "," + std::to_string(s.predict.swap[1])});
-        if (s.predict.jitter > 0.0)
-            add(cmd.args, {"--jitter", orbit::formatNumber(s.predict.jitter)});
+        if (p.swap.size() == 2)  // a molecule's atoms moved by hand (the panel's Swap and Jitter)
+            add(cmd.args, {"--swap", std::to_string(p.swap[0]) + "," + std::to_string(p.swap[1])});
+        if (p.jitter > 0.0)
+            add(cmd.args, {"--jitter", orbit::formatNumber(p.jitter)});
     } else
         add(cmd.args, {"--input", predictInputFile(s)});
-    add(cmd.args, {"--sweep", sweepRangeText(predictSweepRange(s.predict.parameter)).toStdString(), "--out", "predict-sweep.csv"});
+    add(cmd.args, {"--sweep", sweepRangeText(predictSweepRange(p.parameter)).toStdString(), "--out", "predict-sweep.csv"});
     return cmd;
 }
 
 std::string predictPython(const SessionState& s)
 {
-    const orbit::SweepRange range = predictSweepRange(s.predict.parameter);
-    const bool row = s.predict.input == "row";
+    const PredictSettings& p = s.part<PredictSettings>();
+    const orbit::SweepRange range = predictSweepRange(p.parameter);
+    const bool row = p.input == "row";
     std::string out = "import numpy as np\nimport orbitlab\n\n";
     out += "model = orbitlab.load_model(" + orbit::pythonString(predictModelPath(s)) + ")\n";
     if (row) {
         out += "data = orbitlab.load(" + orbit::pythonString(dataPath(s)) + ")\n";
-        if (s.predict.swap.size() == 2 || s.predict.jitter > 0.0) {  // the panel's Swap and Jitter
+        if (p.swap.size() == 2 || p.jitter > 0.0) {  // the panel's Swap and Jitter
             out += "x = orbitlab.move_atoms(data, " + std::to_string(s.selectedIndex);
-            if (s.predict.swap.size() == 2)
-                out += ", swap=(" + std::to_string(s.predict.swap[0]) + ", " + std::to_string(s.predict.swap[1]) + ")";
-            if (s.predict.jitter > 0.0)
-                out += ", jitter=" + orbit::formatNumber(s.predict.jitter);
+            if (p.swap.size() == 2)
+                out += ", swap=(" + std::to_string(p.swap[0]) + ", " + std::to_string(p.swap[1]) + ")";
+            if (p.jitter > 0.0)
+                out += ", jitter=" + orbit::formatNumber(p.jitter);
             out += ")\n";
         } else {
             out += "x = data.X[" + std::to_string(s.selectedIndex) + "]\n";
@@ -190,7 +194,7 @@ CliCommand orbitsCommand(const SessionState& s, const CommandContext&)
 CliCommand kernelsCommand(const SessionState& s, const CommandContext& c)
 {
     const OrbitSettings& o = s.orbit;
-    const KernelRequest req = kernelRequest(s.kernels, o, c.samples);  // what the panel computes
+    const KernelRequest req = kernelRequest(s.part<KernelsSettings>(), o, c.samples);  // what the panel computes
     return {{"kernel", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
              o.distSpec(), "-r", std::to_string(req.r), "--kernel", req.kernelSpec(), "--features", req.featureSpec(),
              "--seed", std::to_string(o.seed), "--out", "kernel-invariant.csv", "--approx-out", "kernel-approximation.csv",
@@ -201,7 +205,7 @@ CliCommand kernelsCommand(const SessionState& s, const CommandContext& c)
 CliCommand approximationCommand(const SessionState& s, const CommandContext& c)
 {
     const OrbitSettings& o = s.orbit;
-    const ApproxRequest req = approxRequest(s.approximation, o, c.samples);  // what the panel computes
+    const ApproxRequest req = approxRequest(s.part<ApproximationSettings>(), o, c.samples);  // what the panel computes
     const orbit::ApproxErrorConfig& a = req.config;
     return {{"approx-error", "--data", dataPath(s), "--n", std::to_string(req.n), "--group", o.groupSpec(), "--dist",
              o.distSpec(), "--kernel", req.kernelSpec(), "--features", a.method, "--s-list", joinInts(a.sList),

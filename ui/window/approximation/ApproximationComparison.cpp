@@ -66,7 +66,7 @@ void ApproximationComparison::ensureA()
         return;
     pendingKey_ = key;
     const PinnedSetting& a = *comparison_->pinned();
-    ApproxRequest req = approxRequest(a.approximation, a.orbit, ds->count());
+    ApproxRequest req = approxRequest(a.part<ApproximationSettings>(), a.orbit, ds->count());
     req.dataset = ds;
     runner_->submit(makeApproxTask(std::move(req)));
 }

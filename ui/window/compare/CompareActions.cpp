@@ -41,7 +41,7 @@ CompareActions::CompareActions(SessionController* session, QMenu* compare, QStat
 void CompareActions::pinCurrentAsA()
 {
     const SessionState s = session_->capture();
-    comparison_->pin(PinnedSetting{s.orbit, s.kernels, s.approximation, s.training});
+    comparison_->pin(pinnedOf(s));
     status_->showMessage(tr("Pinned as %1. Change anything: the panels show A beside B.").arg(comparison_->label()), 8000);
 }
 

@@ -98,7 +98,7 @@ void KernelsComparison::update()
         return;
     pendingKey_ = key;
     const PinnedSetting& a = *comparison_->pinned();
-    KernelRequest req = kernelRequest(a.kernels, a.orbit, b->request.dataset->count());
+    KernelRequest req = kernelRequest(a.part<KernelsSettings>(), a.orbit, b->request.dataset->count());
     req.dataset = b->request.dataset;
     req.points = b->indices;  // A on B's points, so that B − A compares the same pairs
     req.n = static_cast<int>(b->indices.size());

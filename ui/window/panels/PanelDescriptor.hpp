@@ -5,11 +5,12 @@
 // session and the lessons go over the registered panels (window/shell/PanelList.cpp, in tab order)
 // instead of naming each. A panel is added as its folder and one line there:
 //
-//   panelOf<KernelsPanel>("kernels").session(&SessionState::kernels).command(kernelsCommand).compared<KernelsComparison>(),
+//   panelOf<KernelsPanel>("kernels").session<KernelsSettings>().command(kernelsCommand).compared<KernelsComparison>(),
 //
-// session() needs the panel's settings() and applySettings() (or setSettings()); a panel with
-// `void startForExport(const ExportStart&)` has it called by `orbitlab --export` (what a user would
-// press before its charts are drawn).
+// session() needs the panel's settings() and applySettings() (or setSettings()); its settings are a
+// part of the session (state/SessionParts.hpp), which the session reads and writes without naming
+// it. A panel with `void startForExport(const ExportStart&)` has it called by `orbitlab --export`
+// (what a user would press before its charts are drawn).
 #include "state/PanelRegistry.hpp"
 #include "state/Session.hpp"
 #include "state/commands/CliCommand.hpp"
@@ -85,18 +86,21 @@ public:
             d_.startForExport = [](Panel* p, const ExportStart& start) { static_cast<T*>(p)->startForExport(start); };
     }
 
-    /// The panel keeps `part` of the session: settings() captures it, applySettings() (or
-    /// setSettings()) applies it.
+    /// The panel keeps its own part S of the session (state/SessionParts.hpp: S names its key and
+    /// reads and writes its JSON): settings() captures it, applySettings() (or setSettings()) applies it.
     template <typename S>
-    PanelLine&& session(S SessionState::*part) &&
+    PanelLine&& session() &&
     {
-        d_.capture = [part](const Panel* p, SessionState& s) { s.*part = static_cast<const T*>(p)->settings(); };
-        d_.apply = [part](Panel* p, const SessionState& s) {
-            if constexpr (panel_detail::HasApplySettings<T, S>::value)
-                static_cast<T*>(p)->applySettings(s.*part);
-            else
-                static_cast<T*>(p)->setSettings(s.*part);
-        };
+        d_.capture = [](const Panel* p, SessionState& s) { s.part<S>() = static_cast<const T*>(p)->settings(); };
+        d_.apply = [](Panel* p, const SessionState& s) { applyTo(p, s.part<S>()); };
+        return std::move(*this);
+    }
+    /// The panel keeps the session's `member`, which other panels share (SessionState::training).
+    template <typename S>
+    PanelLine&& session(S SessionState::*member) &&
+    {
+        d_.capture = [member](const Panel* p, SessionState& s) { s.*member = static_cast<const T*>(p)->settings(); };
+        d_.apply = [member](Panel* p, const SessionState& s) { applyTo(p, s.*member); };
         return std::move(*this);
     }
     /// Copy as command on this panel.
@@ -130,6 +134,15 @@ public:
     operator PanelDescriptor() && { return std::move(d_); }
 
 private:
+    template <typename S>
+    static void applyTo(Panel* p, const S& settings)
+    {
+        if constexpr (panel_detail::HasApplySettings<T, S>::value)
+            static_cast<T*>(p)->applySettings(settings);
+        else
+            static_cast<T*>(p)->setSettings(settings);
+    }
+
     PanelDescriptor d_;
 };
 

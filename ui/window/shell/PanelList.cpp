@@ -25,10 +25,10 @@ std::vector<PanelDescriptor> writtenPanels()
     list.push_back(panelOf<DataPanel>("data").command(dataCommand));
     list.push_back(panelOf<GroupPanel>("group").command(groupCommand).compared<GroupComparison>());
     list.push_back(panelOf<OrbitsPanel>("orbits").command(orbitsCommand));
-    list.push_back(panelOf<KernelsPanel>("kernels").session(&SessionState::kernels).command(kernelsCommand).compared<KernelsComparison>());
-    list.push_back(panelOf<ApproximationPanel>("approximation").session(&SessionState::approximation).command(approximationCommand).compared<ApproximationComparison>());
+    list.push_back(panelOf<KernelsPanel>("kernels").session<KernelsSettings>().command(kernelsCommand).compared<KernelsComparison>());
+    list.push_back(panelOf<ApproximationPanel>("approximation").session<ApproximationSettings>().command(approximationCommand).compared<ApproximationComparison>());
     list.push_back(panelOf<TrainingPanel>("training").session(&SessionState::training).command(trainingCommand).compared<TrainingComparison>());
-    list.push_back(panelOf<PredictPanel>("predict").session(&SessionState::predict).command(predictCommand).python(predictPython));  // the last: it asks the trained models
+    list.push_back(panelOf<PredictPanel>("predict").session<PredictSettings>().command(predictCommand).python(predictPython));  // the last: it asks the trained models
     return list;
 }
 

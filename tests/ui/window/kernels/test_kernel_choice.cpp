@@ -4,6 +4,7 @@
 // polynomial kernel) is refused in one line while the session stays; the choices of the Kernels panel, the
 // Training form and Learn locality's learner round-trip a session, and files without them load as
 // before (the Gaussian of the median rule, BLR); Copy as command passes the kernel on.
+#include "state/AnalysisSettings.hpp"
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
 #include "state/KernelChoice.hpp"
@@ -146,8 +147,8 @@ private slots:
         QVERIFY2(error.contains("shift-invariant", Qt::CaseInsensitive) && !error.contains('\n'), qPrintable(error));
         QCOMPARE(panel->lastResult(), drawn);  // the matrices drawn stay
         const SessionState s = w.session()->capture();
-        QVERIFY2(s.kernels.kernel.startsWith("polynomial"), qPrintable(s.kernels.kernel));
-        QCOMPARE(s.kernels.method, QString("rf"));
+        QVERIFY2(s.part<KernelsSettings>().kernel.startsWith("polynomial"), qPrintable(s.part<KernelsSettings>().kernel));
+        QCOMPARE(s.part<KernelsSettings>().method, QString("rf"));
         QVERIFY(w.state()->dataset());
         // The Gaussian again: computed as before.
         k.kernel = "gaussian";
@@ -166,7 +167,7 @@ private slots:
         t.learnLearner = "gp";
         fx.window->trainingPanel()->setSettings(t);
         const SessionState s = fx.window->session()->capture();
-        QCOMPARE(s.kernels.kernel, k.kernel);
+        QCOMPARE(s.part<KernelsSettings>().kernel, k.kernel);
         QCOMPARE(s.training.kernel, t.kernel);
         QCOMPARE(s.training.learnLearner, std::string("gp"));
         const QString path = fx.dir.filePath("session.json");
@@ -174,7 +175,7 @@ private slots:
         QString error;
         const auto loaded = loadSession(path, &error);
         QVERIFY2(loaded, qPrintable(error));
-        QCOMPARE(loaded->kernels.kernel, k.kernel);
+        QCOMPARE(loaded->part<KernelsSettings>().kernel, k.kernel);
         QCOMPARE(loaded->training.kernel, t.kernel);
         QCOMPARE(loaded->training.learnLearner, std::string("gp"));
         WindowFixture other;
@@ -193,7 +194,7 @@ private slots:
         training.remove("learn_learner");
         json["training"] = training;
         const SessionState old = sessionFromJson(json);
-        QCOMPARE(old.kernels.kernel, QString("gaussian"));
+        QCOMPARE(old.part<KernelsSettings>().kernel, QString("gaussian"));
         QCOMPARE(old.training.kernel, std::string("gaussian"));
         QCOMPARE(old.training.learnLearner, std::string("blr"));
         QCOMPARE(baseKernelSpec(old.training.kernel, 1.0), std::string("gaussian:median=1"));

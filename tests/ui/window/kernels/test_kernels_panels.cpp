@@ -6,6 +6,7 @@
 // by target (G2) get numeric target ticks where their values fall and the unit in the axis captions;
 // classes keep their class labels.
 #include "render/SampleImage.hpp"
+#include "state/AnalysisSettings.hpp"
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
 #include "state/workers/KernelTasks.hpp"
@@ -417,15 +418,15 @@ private slots:
         fx.window->kernelsPanel()->applySettings(k);
         fx.window->approximationPanel()->applySettings(a);
         const SessionState s = fx.window->session()->capture();
-        QCOMPARE(s.kernels, k);
-        QCOMPARE(s.approximation, a);
+        QCOMPARE(s.part<KernelsSettings>(), k);
+        QCOMPARE(s.part<ApproximationSettings>(), a);
         const QString path = fx.dir.filePath("session.json");
         QCOMPARE(saveSession(path, s), QString());
         QString error;
         const auto loaded = loadSession(path, &error);
         QVERIFY2(loaded, qPrintable(error));
-        QCOMPARE(loaded->kernels, k);
-        QCOMPARE(loaded->approximation, a);
+        QCOMPARE(loaded->part<KernelsSettings>(), k);
+        QCOMPARE(loaded->part<ApproximationSettings>(), a);
         WindowFixture other;
         other.window->session()->apply(*loaded);
         QCOMPARE(other.window->kernelsPanel()->settings(), k);

@@ -4,6 +4,7 @@
 // shows a new text and leaves no error strip; Back puts back the session from before the Next.
 #include "WindowFixture.hpp"
 
+#include "state/AnalysisSettings.hpp"
 #include "state/LabState.hpp"
 #include "state/Lessons.hpp"
 #include "widgets/Panel.hpp"
@@ -89,8 +90,8 @@ private slots:
         QCOMPARE(one([](SessionState& s) { s.orbit.factorDists.at("rotation").setValue("kappa", 7); }), QStringList{"orbit.rotation.kappa"});
         QCOMPARE(one([](SessionState& s) { s.orbit.r = 7; }), QStringList{"orbit.r"});
         QCOMPARE(one([](SessionState& s) { s.panel = "group"; }), QStringList{"panel"});
-        QCOMPARE(one([](SessionState& s) { s.kernels.s = 7; }), QStringList{"kernels.s"});
-        QCOMPARE(one([](SessionState& s) { s.approximation.rList = {7}; }), QStringList{"approximation.r_list"});
+        QCOMPARE(one([](SessionState& s) { s.part<orbitui::KernelsSettings>().s = 7; }), QStringList{"kernels.s"});
+        QCOMPARE(one([](SessionState& s) { s.part<orbitui::ApproximationSettings>().rList = {7}; }), QStringList{"approximation.r_list"});
         QCOMPARE(one([](SessionState& s) { s.training.learn = {"kappa"}; }), QStringList{"training.learn"});
         QCOMPARE(one([](SessionState& s) { s.dataPath = "x"; }), QStringList{"data.path"});
         const QStringList two = one([](SessionState& s) {

@@ -7,6 +7,7 @@
 // keeping the setting; dropped and pasted images (scaled with a note); a G2 molecule's atoms
 // shuffled, against the CLI; and the models of runs (B the last run, A the pinned A), B's answer
 // that of the file Save model… writes.
+#include "state/PredictSettings.hpp"
 #include "state/LabState.hpp"
 #include "state/Session.hpp"
 #include "state/WorkingState.hpp"
@@ -290,15 +291,15 @@ private slots:
         panel().setValue(90.0);
         QVERIFY(settle());
         const SessionState s = w().session()->capture();
-        QCOMPARE(s.predict.input, QStringLiteral("drawn"));
-        QVERIFY(!s.predict.drawn.isEmpty());
-        QCOMPARE(s.predict.t, 90.0);
-        QCOMPARE(s.predict.modelB, path("raw.npz"));
+        QCOMPARE(s.part<PredictSettings>().input, QStringLiteral("drawn"));
+        QVERIFY(!s.part<PredictSettings>().drawn.isEmpty());
+        QCOMPARE(s.part<PredictSettings>().t, 90.0);
+        QCOMPARE(s.part<PredictSettings>().modelB, path("raw.npz"));
         const SessionState back = sessionFromJson(toJson(s));
-        QCOMPARE(back.predict, s.predict);
+        QCOMPARE(back.part<PredictSettings>(), s.part<PredictSettings>());
         WorkingState kept;  // autosave and recovery keep the session as it is
         kept.session = s;
-        QCOMPARE(workingStateFromJson(toJson(kept)).session.predict, s.predict);
+        QCOMPARE(workingStateFromJson(toJson(kept)).session.part<PredictSettings>(), s.part<PredictSettings>());
 
         orbittest::WindowFixture other;
         other.window->show();
@@ -307,7 +308,7 @@ private slots:
         other.window->showPanel("predict");
         QVERIFY(QTest::qWaitFor([&] { return other.window->isIdle() && other.window->predictPanel()->isIdle(); }, 120000));
         PredictPanel& p = *other.window->predictPanel();
-        QCOMPARE(p.settings(), s.predict);
+        QCOMPARE(p.settings(), s.part<PredictSettings>());
         QCOMPARE(p.canvas()->image(), panel().canvas()->image());
         QVERIFY(p.answer());
         QCOMPARE(p.answer()->request.range.values.front(), 90.0);
@@ -316,7 +317,7 @@ private slots:
         QJsonObject old = toJson(s);
         old.remove("predict");
         QCOMPARE(orbittest::sessionRejection(old), QString());
-        QCOMPARE(sessionFromJson(old).predict, PredictSettings{});
+        QCOMPARE(sessionFromJson(old).part<PredictSettings>(), PredictSettings{});
         QJsonObject badT = toJson(s);
         QJsonObject predict = badT.value("predict").toObject();
         predict.insert("t", 1000);
@@ -461,7 +462,7 @@ private slots:
 
         // Copy as command: the same sweep of the swapped molecule; Copy as Python: the same numbers.
         const SessionState s = w().session()->capture();
-        QCOMPARE(s.predict.swap, (QList<int>{0, 5}));
+        QCOMPARE(s.part<PredictSettings>().swap, (QList<int>{0, 5}));
         CliCommand command = predictCommand(s);
         QVERIFY(std::find(command.args.begin(), command.args.end(), "0,5") != command.args.end());
         command.args.back() = path("swap-sweep.csv").toStdString();

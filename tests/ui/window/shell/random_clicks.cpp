@@ -328,7 +328,7 @@ private:
             return "unpin";
         }
         const SessionState s = w_.session()->capture();
-        w_.comparison()->pin({s.orbit, s.kernels, s.approximation, s.training});
+        w_.comparison()->pin(pinnedOf(s));
         return "pin A";
     }
 

@@ -2,6 +2,7 @@
 // opens a session, computes a panel's charts and writes them as its "Data CSV…" buttons do; the CLI
 // commands of those figures, given the session's settings and seed, print the same numbers. Also the
 // flag's failures: an unknown panel, a panel without charts, a folder that cannot be written.
+#include "state/AnalysisSettings.hpp"
 #include "state/Session.hpp"
 #include "state/TrainingSettings.hpp"
 
@@ -76,15 +77,17 @@ private slots:
         s.orbit.dist.setValue("kappa", 1.5);
         s.orbit.r = 12;
         s.orbit.seed = 7;
-        s.kernels.n = 20;
-        s.kernels.r = 0;  // as in Orbits: 12
-        s.kernels.s = 50;
-        s.kernels.autoApply = false;  // the export computes anyway, as Compute would
-        s.approximation.n = 20;
-        s.approximation.sList = {10, 40};
-        s.approximation.rList = {2, 4};
-        s.approximation.refR = 6;
-        s.approximation.repeats = 1;
+        orbitui::KernelsSettings& kernels = s.part<orbitui::KernelsSettings>();
+        kernels.n = 20;
+        kernels.r = 0;  // as in Orbits: 12
+        kernels.s = 50;
+        kernels.autoApply = false;  // the export computes anyway, as Compute would
+        orbitui::ApproximationSettings& approximation = s.part<orbitui::ApproximationSettings>();
+        approximation.n = 20;
+        approximation.sList = {10, 40};
+        approximation.rList = {2, 4};
+        approximation.refR = 6;
+        approximation.repeats = 1;
         s.training = orbittest::quickInvariantBlr(60, 4, 7);
         s.training.holdoutFraction = 0.3;
         s.training.localityAxis = "kappa";

@@ -4,6 +4,8 @@
 // naming a panel nobody registered is refused until one registers it.
 #include "WindowFixture.hpp"
 
+#include "state/PredictSettings.hpp"
+#include "state/AnalysisSettings.hpp"
 #include "state/Lessons.hpp"
 #include "state/PanelRegistry.hpp"
 #include "state/commands/CliCommand.hpp"
@@ -18,11 +20,13 @@
 
 #include "orbit/util/Error.hpp"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QStringList>
 #include <QTabWidget>
 #include <QTest>
 
+#include <memory>
 #include <stdexcept>
 
 using namespace orbitui;
@@ -63,6 +67,26 @@ QString refusal(const QByteArray& text)
     }
     return {};
 }
+
+/// A new panel with settings of its own, as its folder would bring them.
+struct HelloSettings {
+    static constexpr const char* kSessionKey = "hello";
+    static constexpr bool kPinned = false;
+    int count = 3;
+    bool operator==(const HelloSettings&) const = default;
+    QJsonObject toJson() const { return {{"count", count}}; }
+    static HelloSettings fromJson(const QJsonObject& o) { return {o.value("count").toInt(3)}; }
+};
+
+class HelloPanel : public Panel {
+public:
+    explicit HelloPanel(LabState*) : Panel("hello", "Hello") {}
+    HelloSettings settings() const { return settings_; }
+    void applySettings(const HelloSettings& s) { settings_ = s; }
+
+private:
+    HelloSettings settings_;
+};
 
 /// The field of the SpecError panelCommand throws for `panel`, or empty when it gives a command.
 QString commandRefusal(const SessionState& s, const QString& panel)
@@ -137,19 +161,37 @@ private slots:
             QCOMPARE(bool(d.apply), keepers.contains(d.name()));
         }
         SessionState s = w.session()->capture();
-        s.kernels.autoApply = !s.kernels.autoApply;
-        s.approximation.autoApply = !s.approximation.autoApply;
+        s.part<KernelsSettings>().autoApply = !s.part<KernelsSettings>().autoApply;
+        s.part<ApproximationSettings>().autoApply = !s.part<ApproximationSettings>().autoApply;
         for (const QString& name : kNames) {
             s.panel = name;
             w.session()->apply(s);
             QCOMPARE(w.currentPanel()->name(), name);
             const SessionState back = w.session()->capture();
             QCOMPARE(back.panel, name);
-            QVERIFY(back.kernels == s.kernels);
-            QVERIFY(back.approximation == s.approximation);
+            QVERIFY(back.part<KernelsSettings>() == s.part<KernelsSettings>());
+            QVERIFY(back.part<ApproximationSettings>() == s.part<ApproximationSettings>());
             QVERIFY(back.training == s.training);
-            QVERIFY(back.predict == s.predict);
+            QVERIFY(back.part<PredictSettings>() == s.part<PredictSettings>());
         }
+    }
+
+    void aNewPanelsLineKeepsItsSettingsInTheSession()
+    {
+        // Its line alone: the session reads, writes and compares its part without naming it.
+        const PanelDescriptor d = panelOf<HelloPanel>("hello").session<HelloSettings>();
+        std::unique_ptr<Panel> panel(d.create(nullptr));
+        QCOMPARE(panel->name(), QString("hello"));
+        static_cast<HelloPanel*>(panel.get())->applySettings({11});
+        SessionState s;
+        d.capture(panel.get(), s);
+        QCOMPARE(s.part<HelloSettings>().count, 11);
+        const SessionState back = sessionFromJson(toJson(s));
+        QVERIFY(back == s);
+        QCOMPARE(sessionDifferences(SessionState{}, back), QStringList{"hello.count"});
+        std::unique_ptr<Panel> other(d.create(nullptr));
+        d.apply(other.get(), back);
+        QCOMPARE(static_cast<HelloPanel*>(other.get())->settings().count, 11);
     }
 
     void copyAsCommandAndTheViewsOfAGoOverTheRegistry()

@@ -4,6 +4,7 @@
 // with one message naming what is wrong, and the session in force stays.
 #include "AppRunner.hpp"
 #include "FileBytes.hpp"
+#include "state/AnalysisSettings.hpp"
 #include "state/Share.hpp"
 #include "window/shell/ShareActions.hpp"
 #include "WindowFixture.hpp"
@@ -79,15 +80,17 @@ orbitui::SessionState changed(orbitui::SessionState s, bool molecules)
         s.training.locality = {0.2, 0.9};
         s.training.learn = {"a"};       // and Learn locality its parameter
     }
-    s.kernels.n = 37;
-    s.kernels.s = 123;
-    s.kernels.method = "nystrom";
-    s.kernels.bandwidth = 1.5;
-    s.kernels.autoApply = false;
-    s.approximation.sList = {10, 30};
-    s.approximation.rList = {2, 8};
-    s.approximation.repeats = 2;
-    s.approximation.autoApply = false;
+    orbitui::KernelsSettings& kernels = s.part<orbitui::KernelsSettings>();
+    kernels.n = 37;
+    kernels.s = 123;
+    kernels.method = "nystrom";
+    kernels.bandwidth = 1.5;
+    kernels.autoApply = false;
+    orbitui::ApproximationSettings& approximation = s.part<orbitui::ApproximationSettings>();
+    approximation.sList = {10, 30};
+    approximation.rList = {2, 8};
+    approximation.repeats = 2;
+    approximation.autoApply = false;
     s.training.preset = "irf";
     s.training.s = 321;
     s.training.lambdas = {0.5, 5.0};

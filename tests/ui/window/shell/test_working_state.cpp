@@ -7,6 +7,7 @@
 #include "Screenshot.hpp"
 #include "WindowFixture.hpp"
 
+#include "state/AnalysisSettings.hpp"
 #include "state/LabState.hpp"
 #include "state/LearnPicture.hpp"
 #include "state/Share.hpp"
@@ -64,13 +65,15 @@ SessionState everyPanelChanged(const QString& data)
     s.orbit.setParameter("kappa", 7.5);
     s.orbit.r = 33;
     s.orbit.seed = 4242;
-    s.kernels.n = 60;
-    s.kernels.s = 123;
-    s.kernels.autoApply = false;
-    s.approximation.n = 70;
-    s.approximation.sList = {50, 100};
-    s.approximation.rList = {2, 4};
-    s.approximation.autoApply = false;
+    orbitui::KernelsSettings& kernels = s.part<orbitui::KernelsSettings>();
+    kernels.n = 60;
+    kernels.s = 123;
+    kernels.autoApply = false;
+    orbitui::ApproximationSettings& approximation = s.part<orbitui::ApproximationSettings>();
+    approximation.n = 70;
+    approximation.sList = {50, 100};
+    approximation.rList = {2, 4};
+    approximation.autoApply = false;
     s.training.learner = "ridge";
     s.training.s = 321;
     s.training.subset = 400;
@@ -78,7 +81,7 @@ SessionState everyPanelChanged(const QString& data)
     s.training.learn = {"kappa"};
     s.training.learnEvaluations = 7;
     s.panel = "kernels";
-    orbitui::PinnedSetting a{s.orbit, s.kernels, s.approximation, s.training};
+    orbitui::PinnedSetting a = orbitui::pinnedOf(s);
     a.orbit.setParameter("kappa", 0.25);
     s.pinned = a;
     return s;
@@ -89,8 +92,8 @@ SessionState quietDigits()
 {
     SessionState s;
     s.dataPath = orbittest::digitsPng();
-    s.kernels.autoApply = false;
-    s.approximation.autoApply = false;
+    s.part<orbitui::KernelsSettings>().autoApply = false;
+    s.part<orbitui::ApproximationSettings>().autoApply = false;
     return s;
 }
 
@@ -387,8 +390,8 @@ private slots:
         QVERIFY(!now.pinned);
         QCOMPARE(now.orbit, clean.orbit);
         QCOMPARE(now.training, clean.training);
-        QCOMPARE(now.kernels, clean.kernels);
-        QCOMPARE(now.approximation, clean.approximation);
+        QCOMPARE(now.part<orbitui::KernelsSettings>(), clean.part<orbitui::KernelsSettings>());
+        QCOMPARE(now.part<orbitui::ApproximationSettings>(), clean.part<orbitui::ApproximationSettings>());
         QCOMPARE(now.selectedIndex, clean.selectedIndex);
         QCOMPARE(now.embeddingInputs, clean.embeddingInputs);
         QVERIFY(!w.trainingPanel()->locality()->undoSettings());
