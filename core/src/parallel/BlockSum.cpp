@@ -18,14 +18,12 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-/// The canonical split of [lo, hi), hi - lo >= 2: the left part is the largest power of two below
-/// the length, so the tree's shape depends on the number of blocks alone.
-Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi)
-{
-    Eigen::Index left = 1;
-    while (2 * left < hi - lo) left *= 2;
-    return lo + left;
-}
+/// The canonical split of [lo, hi), hi - lo >= 2: the left part is the larger half, so the tree's
+/// shape depends on the number of blocks alone. Halves, because ranks own runs of about equal weight
+/// (weightedBlockStarts): with equal blocks the runs of 2 or 4 ranks are then whole subtrees, and
+/// each rank sends the root one partial sum per sum. A power-of-two left part left 2 ranks over QM7's
+/// 14 blocks of 512 rows with 3 and 2 subtrees each: 2.11 GB sent in a kfold:5 train, against 1.15 GB.
+Eigen::Index splitOf(Eigen::Index lo, Eigen::Index hi) { return lo + (hi - lo + 1) / 2; }
 
 /// What a sum of leaves of `shape` carries of an R x C matrix: f(j, i0) for every column j, whose
 /// rows i0 .. R-1 are carried (from the diagonal down in the symmetric columns, else all).

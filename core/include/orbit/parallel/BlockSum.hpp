@@ -18,7 +18,7 @@ struct BlockSumTimes {
 };
 
 /// sum_b leaf(b) over blocks b = 0 .. blocks-1, added in the canonical tree: a range [lo, hi) of
-/// more than one block splits at lo + the largest power of two below hi - lo, and its sum is
+/// more than one block splits into halves at lo + ceil((hi - lo) / 2), and its sum is
 /// sum(left) + sum(right). Each rank computes the leaves of its own blocks (Ranks::firstBlock) and
 /// the tree's subtrees that lie within them; the root receives the other ranks' subtrees in tree
 /// order, adds the rest of the tree and broadcasts the sum. Every addition therefore has the same
