@@ -5,7 +5,9 @@
 
 #include "orbit/locality/PerClassLocality.hpp"
 #include "orbit/registry/Registry.hpp"
+#include "orbit/training/TrainSettings.hpp"
 #include "orbit/util/Error.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include <QFile>
 #include <QJsonArray>
@@ -81,10 +83,59 @@ QStringList toQStringList(const std::vector<std::string>& names)
     return out;
 }
 
+/// A table row's value (TrainingSettings::more) as JSON of its type, as the experiment files write it.
+QJsonValue settingToJson(const orbit::TrainSetting& row, const std::string& text)
+{
+    orbit::SettingValue v;
+    try {
+        v = orbit::readSetting(row, text);
+    } catch (const orbit::SpecError&) {
+        return QString::fromStdString(text);  // as it is: reading the session refuses it by its field
+    }
+    switch (row.type) {
+    case orbit::SettingType::Integer: return double(v.integer);
+    case orbit::SettingType::Number: return v.number;
+    case orbit::SettingType::Numbers: return numbersToJson(v.numbers);
+    default: return QString::fromStdString(v.text);
+    }
+}
+
+/// The CLI's text of a table row's JSON value (a number, a list of numbers or a string), checked by
+/// the table; a malformed one is refused as "training.<key>".
+std::string settingFromJson(const orbit::TrainSetting& row, const QJsonValue& v)
+{
+    const QString field = "training." + QString::fromStdString(row.key);
+    std::string text;
+    if (v.isDouble()) {
+        text = orbit::formatNumber(v.toDouble());
+    } else if (v.isString()) {
+        text = v.toString().toStdString();
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (int i = 0; i < a.size(); ++i) {
+            if (!a.at(i).isDouble())
+                badSessionField(QString("%1[%2]").arg(field).arg(i), "expected a number", a.at(i));
+            text += (i ? "," : "") + orbit::formatNumber(a.at(i).toDouble());
+        }
+    } else {
+        badSessionField(field, QString::fromStdString("expected " + row.rangeText()), v);
+    }
+    try {
+        orbit::readSetting(row, text);
+    } catch (const orbit::SpecError& e) {
+        badSessionField(field, QString::fromStdString(e.detail()), v);
+    }
+    return text;
+}
+
 QJsonObject trainingToJson(const TrainingSettings& t)
 {
+    QJsonObject more;  // the table's rows the form does not set, under their keys
+    for (const auto& [key, text] : t.more)
+        if (const orbit::TrainSetting* row = orbit::findTrainSetting(key))
+            more.insert(QString::fromStdString(key), settingToJson(*row, text));
     // "features": toJson writes featureSpec() when it is the preset's.
-    return {{"preset", QString::fromStdString(t.preset)}, {"s", t.s}, {"r", t.r},
+    QJsonObject o{{"preset", QString::fromStdString(t.preset)}, {"s", t.s}, {"r", t.r},
             {"features", QString::fromStdString(t.spec)}, {"custom_features", !t.spec.empty()},
             {"learner", QString::fromStdString(t.learner)}, {"kernel", QString::fromStdString(t.kernel)},
             {"eval", QString::fromStdString(t.eval)}, {"holdout_fraction", t.holdoutFraction}, {"k", t.k},
@@ -94,6 +145,9 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"learn_landscape", t.learnLandscape}, {"learn_per_input", t.learnPerInput},
             {"learn_per_class", t.learnPerClass}, {"learn_learner", QString::fromStdString(t.learnLearner)},
             {"subset", t.subset}, {"learning_curve", t.learningCurve}, {"seed", QString::number(t.seed)}};
+    for (auto it = more.begin(); it != more.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
 }
 
 TrainingSettings trainingFromJson(const QJsonObject& parent)
@@ -155,6 +209,9 @@ TrainingSettings trainingFromJson(const QJsonObject& parent)
         t.learningCurve = o.value("learning_curve").toBool();
     }
     t.seed = readSeed(o, "seed", path, t.seed);
+    for (const orbit::TrainSetting& row : orbit::trainSettings())
+        if (!formSetsRow(row.key) && o.contains(QString::fromStdString(row.key)))
+            t.more[row.key] = settingFromJson(row, o.value(QString::fromStdString(row.key)));
     return t;
 }
 

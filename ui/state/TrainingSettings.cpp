@@ -3,6 +3,7 @@
 #include "state/KernelChoice.hpp"
 
 #include "orbit/training/ExactKernelMachines.hpp"
+#include "orbit/training/TrainSettings.hpp"
 
 #include "orbit/registry/Registry.hpp"
 #include "orbit/util/Error.hpp"
@@ -179,7 +180,17 @@ orbit::TrainConfig makeTrainConfig(const TrainingSettings& s, const OrbitSetting
     }
     if (s.learningCurve && !exact)  // the exact machines draw no learning curve
         config.learningCurve = {0.1, 0.25, 0.5, 1.0};
+    for (const auto& [key, text] : s.more)
+        if (const orbit::TrainSetting* row = orbit::findTrainSetting(key); row && !formSetsRow(key))
+            orbit::applySetting(config, *row, text);
     return config;
+}
+
+bool formSetsRow(const std::string& key)
+{
+    static const std::vector<std::string> form{"features", "group", "dist", "kernel", "learner",
+                                               "eval", "grid", "learning_curve", "seed"};
+    return std::find(form.begin(), form.end(), key) != form.end();
 }
 
 std::optional<orbit::TrainConfig> perClassTrainConfig(const TrainingSettings& s, const OrbitSettings& orbit)

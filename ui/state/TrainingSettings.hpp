@@ -7,6 +7,7 @@
 #include "orbit/registry/Registry.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,8 +54,17 @@ struct TrainingSettings {
     /// "holdout:0.2", "kfold:3" or "folds" (orbit::formatEvaluation).
     std::string evalSpec() const;
 
+    /// The rows of the table of training settings (orbit::trainSettings) that this form does not set
+    /// (formSetsRow: inner_folds, block_rows, mean, validation, and any row added to the table), as the
+    /// CLI's text of their values; a row not here keeps the table's default. The session keeps them
+    /// under their keys and makeTrainConfig applies them, so a new row needs no change here.
+    std::map<std::string, std::string> more;
     bool operator==(const TrainingSettings&) const = default;
 };
+
+/// Whether the Training panel's form sets the table's row `key` (features, group, dist, kernel,
+/// learner, eval, grid, learning_curve, seed); the others are TrainingSettings::more.
+bool formSetsRow(const std::string& key);
 
 /// The registry's first-layer feature maps (raw, sorted, rf, irf, nystrom, inystrom, gicdf, kif), then
 /// the exact invariant kernel (orbit::exactKernelDescriptor: no map, for krr and gp).
@@ -84,7 +94,8 @@ std::string formatNumberList(const std::vector<double>& values);
 /// C for svm, the median multiples when usesGaussianKernel and the kernel is the Gaussian (gp fits
 /// its own bandwidth), the locality sweep but on the exact kernel) and the learning-curve fractions;
 /// another kernel is config.kernel (baseKernelSpec with the first median multiple). The group and
-/// distribution of `orbit` are passed only for invariant features. Does not validate.
+/// distribution of `orbit` are passed only for invariant features. Then the rows of `more`, applied by
+/// the table (a malformed one throws SpecError naming its flag).
 orbit::TrainConfig makeTrainConfig(const TrainingSettings& settings, const OrbitSettings& orbit);
 /// The per-class model's run (`train --dist-per-class`, orbit::trainPerClass) when the orbit settings
 /// carry per-class distributions, the learner is blr, ridge or svm and the features are invariant:

@@ -6,6 +6,10 @@
 #include "state/JsonFields.hpp"
 #include "state/Presets.hpp"
 #include "state/Session.hpp"
+#include "state/TrainingSettings.hpp"
+
+#include "orbit/training/TrainSettings.hpp"
+#include "orbit/util/Spec.hpp"
 
 #include "orbit/util/Error.hpp"
 
@@ -21,6 +25,8 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <cmath>
 
 using namespace orbitui;
 
@@ -228,6 +234,57 @@ private slots:
         pinned.pinned = pinnedOf(s);
         QCOMPARE(toJson(pinned).value("pinned").toObject().value("a_plugin_panel").toObject(), plugin);
         QVERIFY(sessionFromJson(toJson(pinned)) == pinned);
+    }
+
+    void theTablesRowsTheFormDoesNotSetTravelInTheSession()
+    {
+        // inner_folds and block_rows: read by the table, kept under their keys, applied to the run.
+        SessionState s = unusualSession();
+        s.training.more = {{"inner_folds", "5"}, {"block_rows", "256"}};
+        const QJsonObject training = toJson(s).value("training").toObject();
+        QCOMPARE(training.value("inner_folds").toDouble(), 5.0);
+        QCOMPARE(training.value("block_rows").toDouble(), 256.0);
+        SessionState back = sessionFromJson(toJson(s));
+        QVERIFY(back == s);
+        QCOMPARE(sessionDifferences(unusualSession(), s), (QStringList{"training.block_rows", "training.inner_folds"}));
+        const orbit::TrainConfig config = makeTrainConfig(back.training, back.orbit);
+        QCOMPARE(config.innerFolds, 5);
+        QCOMPARE(config.blockRows, 256LL);
+        QCOMPARE(makeTrainConfig(unusualSession().training, unusualSession().orbit).blockRows, orbit::TrainConfig{}.blockRows);
+
+        // Every row the form does not set, at a value of its type and range: a row added to the table
+        // travels with no change to the session.
+        int rows = 0;
+        for (const orbit::TrainSetting& row : orbit::trainSettings()) {
+            if (formSetsRow(row.key))
+                continue;
+            ++rows;
+            std::string text = row.defaultText();
+            if (row.type == orbit::SettingType::Integer || row.type == orbit::SettingType::Number)
+                text = orbit::formatNumber(row.type == orbit::SettingType::Integer ? std::floor((row.minimum + row.maximum) / 2)
+                                                                                    : (row.minimum + row.maximum) / 2);
+            SessionState one;
+            one.training.more[row.key] = text;
+            const SessionState read = sessionFromJson(toJson(one));
+            QVERIFY2(read == one, row.key.c_str());
+            QCOMPARE(orbit::settingValue(row, makeTrainConfig(read.training, read.orbit)).text,
+                     orbit::readSetting(row, text).text);
+        }
+        QVERIFY(rows >= 4);  // mean, validation, inner_folds, block_rows
+
+        // Malformed, refused by its field.
+        QJsonObject bad = toJson(s);
+        QJsonObject t = bad.value("training").toObject();
+        t.insert("inner_folds", 500);
+        bad.insert("training", t);
+        QCOMPARE(refusedField(bad), QString("training.inner_folds"));
+        t.insert("inner_folds", "many");
+        bad.insert("training", t);
+        QCOMPARE(refusedField(bad), QString("training.inner_folds"));
+        t.insert("inner_folds", 5);
+        t.insert("block_rows", QJsonObject{});
+        bad.insert("training", t);
+        QCOMPARE(refusedField(bad), QString("training.block_rows"));
     }
 
     void presetsCarryThePapersSettings()

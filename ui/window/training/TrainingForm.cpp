@@ -247,6 +247,7 @@ TrainingSettings TrainingForm::settingsFrom(bool strict) const
     s.subset = subset_->value();
     s.learningCurve = learningCurve_->isChecked();
     s.seed = static_cast<std::uint64_t>(seed_->value());
+    s.more = lastGood_.more;  // the table's rows this form has no field for, as the session gave them
     return s;
 }
 

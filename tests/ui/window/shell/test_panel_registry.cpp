@@ -26,6 +26,7 @@
 #include <QTabWidget>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -161,6 +162,7 @@ private slots:
             QCOMPARE(bool(d.apply), keepers.contains(d.name()));
         }
         SessionState s = w.session()->capture();
+        s.training.more = {{"inner_folds", "4"}};  // a row of the table the Training panel has no field for
         s.part<KernelsSettings>().autoApply = !s.part<KernelsSettings>().autoApply;
         s.part<ApproximationSettings>().autoApply = !s.part<ApproximationSettings>().autoApply;
         for (const QString& name : kNames) {
@@ -200,6 +202,10 @@ private slots:
         MainWindow& w = *fx.window;
         SessionState s = w.session()->capture();
         s.dataPath = orbittest::digitsPng();
+        s.training.more = {{"inner_folds", "4"}};
+        const std::vector<std::string> train = panelCommand(s, "training").args;
+        const auto flag = std::find(train.begin(), train.end(), "--inner-folds");
+        QVERIFY(flag != train.end() && flag + 1 != train.end() && *(flag + 1) == "4");
         // Every registered panel has its command (Predict's needs a saved model: field "model").
         for (const QString& name : kNames)
             QVERIFY2(commandRefusal(s, name) != "panel", qPrintable(name));
