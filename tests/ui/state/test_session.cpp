@@ -272,6 +272,16 @@ private slots:
         }
         QVERIFY(rows >= 4);  // mean, validation, inner_folds, block_rows
 
+        // Written any way the table reads ("0.250" as text), it reads back as what is written.
+        QJsonObject loose = toJson(SessionState{});
+        QJsonObject lt = loose.value("training").toObject();
+        lt.insert("validation", "0.250");
+        lt.insert("block_rows", 256.0);
+        loose.insert("training", lt);
+        const SessionState first = sessionFromJson(loose);
+        QCOMPARE(first.training.more.at("validation"), std::string("0.25"));
+        QVERIFY(sessionFromJson(toJson(first)) == first);
+
         // Malformed, refused by its field.
         QJsonObject bad = toJson(s);
         QJsonObject t = bad.value("training").toObject();
