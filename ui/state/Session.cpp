@@ -100,17 +100,6 @@ QJsonValue settingToJson(const orbit::TrainSetting& row, const std::string& text
     }
 }
 
-/// A parsed value's text in one form, so that what settingToJson writes reads back as the same text.
-std::string canonicalText(const orbit::TrainSetting& row, const orbit::SettingValue& v)
-{
-    switch (row.type) {
-    case orbit::SettingType::Integer: return std::to_string(v.integer);
-    case orbit::SettingType::Number: return orbit::formatNumber(v.number);
-    case orbit::SettingType::Numbers: return orbit::numbersText(v.numbers);
-    default: return v.text;
-    }
-}
-
 /// The CLI's text of a table row's JSON value (a number, a list of numbers or a string), checked by
 /// the table; a malformed one is refused as "training.<key>".
 std::string settingFromJson(const orbit::TrainSetting& row, const QJsonValue& v)
@@ -132,7 +121,9 @@ std::string settingFromJson(const orbit::TrainSetting& row, const QJsonValue& v)
         badSessionField(field, QString::fromStdString("expected " + row.rangeText()), v);
     }
     try {
-        return canonicalText(row, orbit::readSetting(row, text));
+        orbit::TrainConfig config;  // the table's own writing of the value: "0.250" reads back as "0.25"
+        orbit::applySetting(config, row, text);
+        return row.get(config);
     } catch (const orbit::SpecError& e) {
         badSessionField(field, QString::fromStdString(e.detail()), v);
     }
