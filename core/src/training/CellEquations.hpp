@@ -82,12 +82,23 @@ public:
     /// The equations; the cells' sum the first time (p's cells must still be those of the plan).
     const NormalEquations& get()
     {
-        std::call_once(formed_, [this] {
-            if (ne_) return;
+        const std::lock_guard<std::mutex> lock(forming_);
+        if (!ne_) {
             ne_ = coded(sumOfPlan(*p_, plan_), coding_);
             if (whole_) mirrorLower(ne_->G);
-        });
+        }
         return *ne_;
+    }
+
+    /// A cells' sum goes back to the computation's MatrixPool (the next fit's sum takes its pages)
+    /// once this rank's tasks of the fit are done; a later get() would add it again. Equations
+    /// summed at once are kept.
+    void release()
+    {
+        const std::lock_guard<std::mutex> lock(forming_);
+        if (!p_ || !ne_) return;
+        MatrixPool::give(std::move(ne_->G));
+        ne_.reset();
     }
 
     /// The shared cells' plan these equations are added from; null when they were summed at once.
@@ -99,7 +110,7 @@ private:
     TargetCoding coding_;
     bool whole_ = true;
     std::optional<NormalEquations> ne_;
-    std::once_flag formed_;
+    std::mutex forming_;
 };
 
 /// The normal equations of the training rows with coded targets Y: the shared cells' when `train`

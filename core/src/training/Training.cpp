@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 namespace orbit {
@@ -270,36 +271,6 @@ PointFeatures Trainer::features(const ParamPoint& p, std::size_t spec, const Ind
     return out;
 }
 
-/// A per-class run's fits of one spec into `into` (fits[j][l]): the decision columns of its
-/// `classes` (Outcome::decisions), each class's from its own features; a fit that failed at one
-/// spec fails the whole. The first spec's fits are taken whole, their other columns replaced by
-/// the later specs' (every class belongs to exactly one); `classes` is set once all are in.
-void takeClassColumns(std::vector<std::vector<Outcome>>& into, std::vector<std::vector<Outcome>>&& from,
-                      const std::vector<int>& classes)
-{
-    if (into.empty()) {
-        into = std::move(from);
-        return;
-    }
-    for (std::size_t j = 0; j < into.size(); ++j)
-        for (std::size_t l = 0; l < into[j].size(); ++l) {
-            Outcome& o = into[j][l];
-            const Outcome& n = from[j].at(l);
-            if (n.failed) o.failed = true;
-            if (o.failed) continue;
-            for (int c : classes) o.decisions.col(c) = n.decisions.col(c);
-        }
-}
-
-/// Accuracy or RMSE; a failed fit scores the worst possible value (never chosen when another works).
-double scoreOf(const Dataset& data, const Outcome& o, const Indices& test)
-{
-    if (o.failed) return data.isClassification() ? -std::numeric_limits<double>::infinity()
-                                                 : std::numeric_limits<double>::infinity();
-    if (data.isClassification()) return accuracy(o.classes, select(data.labels, test));
-    return rmse(o.targets, select(data.targets, test));
-}
-
 TrainResult Trainer::run()
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -378,34 +349,62 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                     return false;  // a cancel throws from Stage::at
                 });
             }
-            for (std::size_t f = 0; f < K; ++f) {
-                const auto ts = std::chrono::steady_clock::now();
-                const double flo = independent_ ? lo + 0.5 * (hi - lo) + 0.5 * (hi - lo) * double(f) / double(K)
-                                                : lo + (hi - lo) * double(f) / double(K);
-                const double fhi = independent_ ? flo + 0.5 * (hi - lo) / double(K) : flo + (hi - lo) / double(K);
-                PointFeatures local;
-                if (!independent_)
-                    local = features(featurePoints_[p], sp, &outer[f].train, Stage{&progress_, flo, 0.5 * (flo + fhi)});
-                const PointFeatures& pf = independent_ ? *shared : local;
-                const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
-                const std::string what = where + (S > 1 ? " · " + classSpecs_[sp].first : std::string()) + ", fold " +
-                                         std::to_string(f + 1) + "/" + std::to_string(K);
-                auto poll = [&](double done, const std::string& step) {
+            // The fits of the folds `fs` in one deal (each fold's inner splits, then its outer one):
+            // their dealt work (Choleskys, SVMs, evidences) shares the ranks.
+            const auto fitFolds = [&](const PointFeatures& pf, const std::vector<std::size_t>& fs, const Stage& learn,
+                                      const std::string& what) {
+                std::vector<Split> splits;
+                for (std::size_t f : fs) {
+                    splits.insert(splits.end(), inner[f].begin(), inner[f].end());
+                    splits.push_back(outer[f]);
+                }
+                auto outcomes = learner_->fitAll(pf, splits, values, [&](double done, const std::string& step) {
                     learn.at(done, what + " · " + step);
                     return false;  // a cancel throws from Stage::at
-                };
-                if (!runWide) learner_->shareCells(pf, cells[f], poll);
-                // The inner splits and the outer one in one go: their dealt work (Choleskys, SVMs,
-                // evidences) shares the ranks.
-                std::vector<Split> splits = inner[f];
-                splits.push_back(outer[f]);
-                auto outcomes = learner_->fitAll(pf, splits, values, poll);
-                if (S == 1)
-                    foldFits[f] = std::move(outcomes);
-                else
-                    takeClassColumns(foldFits[f], std::move(outcomes), classSpecs_[sp].second);
-                if (!runWide) pf.cells.clear();
-                g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+                });
+                auto at = outcomes.begin();
+                for (std::size_t f : fs) {
+                    const auto end = at + static_cast<long>(inner[f].size() + 1);
+                    std::vector<std::vector<Outcome>> mine(std::make_move_iterator(at), std::make_move_iterator(end));
+                    at = end;
+                    if (S == 1)
+                        foldFits[f] = std::move(mine);
+                    else
+                        takeClassColumns(foldFits[f], std::move(mine), classSpecs_[sp].second);
+                }
+            };
+            const std::string spec = S > 1 ? " · " + classSpecs_[sp].first : std::string();
+            if (runWide && learner_->sumsOverRows()) {
+                // On cells shared by the folds, every fold's fits in one deal: the ranks meet once for
+                // the run instead of once per fold, and each rank's share of the tasks evens out over
+                // the folds. The same fits, the same bits.
+                const auto ts = std::chrono::steady_clock::now();
+                std::vector<std::size_t> all(K);
+                std::iota(all.begin(), all.end(), std::size_t(0));
+                fitFolds(*shared, all, Stage{&progress_, lo + 0.5 * (hi - lo), hi}, where + spec + ", folds 1–" + std::to_string(K));
+                const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+                for (double& fs : g.foldSeconds) fs += s / double(K);
+            } else {
+                for (std::size_t f = 0; f < K; ++f) {
+                    const auto ts = std::chrono::steady_clock::now();
+                    const double flo = independent_ ? lo + 0.5 * (hi - lo) + 0.5 * (hi - lo) * double(f) / double(K)
+                                                    : lo + (hi - lo) * double(f) / double(K);
+                    const double fhi = independent_ ? flo + 0.5 * (hi - lo) / double(K) : flo + (hi - lo) / double(K);
+                    PointFeatures local;
+                    if (!independent_)
+                        local = features(featurePoints_[p], sp, &outer[f].train, Stage{&progress_, flo, 0.5 * (flo + fhi)});
+                    const PointFeatures& pf = independent_ ? *shared : local;
+                    const Stage learn{&progress_, independent_ ? flo : 0.5 * (flo + fhi), fhi};
+                    const std::string what = where + spec + ", fold " + std::to_string(f + 1) + "/" + std::to_string(K);
+                    if (!runWide)
+                        learner_->shareCells(pf, cells[f], [&](double done, const std::string& step) {
+                            learn.at(done, what + " · " + step);
+                            return false;
+                        });
+                    fitFolds(pf, {f}, learn, what);
+                    if (!runWide) pf.cells.clear();
+                    g.foldSeconds[f] += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+                }
             }
             if (shared) {
                 shared->cells.clear();

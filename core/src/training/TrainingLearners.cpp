@@ -294,6 +294,10 @@ public:
         // are then formed on that rank alone (FitEquations).
         const std::vector<int> owners = contiguousOwners(costs, ranks.size(), turn_);
         turn_ += costs.size();
+        // This rank's last task of each fit: its equations are released after it.
+        std::vector<std::size_t> lastOfFit(fits.size(), costs.size());
+        for (std::size_t t = 0; t < task.size(); ++t)
+            if (owners[t] == ranks.rank()) lastOfFit[task[t].first] = t;
         if (ranks.size() > 1) {
             const auto t = std::chrono::steady_clock::now();
             std::vector<std::shared_ptr<FitEquations>> equations;
@@ -302,7 +306,11 @@ public:
             clock.sums.reduction += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
         }
         const std::vector<Eigen::MatrixXd> all =
-            ranks.dealTo(owners, [&](std::size_t t) { return packed(fits[task[t].first].run(task[t].second)); });
+            ranks.dealTo(owners, [&](std::size_t t) {
+                Eigen::MatrixXd o = packed(fits[task[t].first].run(task[t].second));
+                if (t == lastOfFit[task[t].first] && fits[task[t].first].equations) fits[task[t].first].equations->release();
+                return o;
+            });
         std::vector<std::vector<Outcome>> out(splits.size());
         for (std::size_t t = 0; t < all.size(); ++t) out[task[t].first].push_back(unpacked(all[t]));
         if (p.spread()) predictHeld(p, splits, fits, ranks, keep_, out);

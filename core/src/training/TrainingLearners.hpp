@@ -92,6 +92,17 @@ struct Outcome {
     Eigen::MatrixXd decisions;
 };
 
+/// Accuracy or RMSE of an outcome on its test rows; a failed fit scores the worst possible value
+/// (never chosen when another works).
+double scoreOf(const Dataset& data, const Outcome& o, const Indices& test);
+
+/// A per-class run's fits of one spec into `into` (fits[j][l]): the decision columns of its
+/// `classes` (Outcome::decisions), each class's from its own features; a fit that failed at one
+/// spec fails the whole. The first spec's fits are taken whole, their other columns replaced by
+/// the later specs' (every class belongs to exactly one); `classes` is set once all are in.
+void takeClassColumns(std::vector<std::vector<Outcome>>& into, std::vector<std::vector<Outcome>>&& from,
+                      const std::vector<int>& classes);
+
 /// A learner of the `train` command: `axis()` names its batched hyperparameter ("lambda", "C") or
 /// is empty (blr); a fit trains on the rows of split.train and predicts split.test, once per value
 /// (one outcome for blr). `poll` is reported to between units of work of at most a few tenths of a
