@@ -179,6 +179,17 @@ public:
         ownSubtrees(mid, hi, out);
     }
 
+    /// How many messages rank q sends the root of a sum: the largest subtrees of [lo, hi) that are
+    /// q's alone (ownSubtrees on rank q).
+    std::size_t subtreesOf(int q, Eigen::Index lo, Eigen::Index hi) const
+    {
+        const Eigen::Index first = starts_[std::size_t(q)], last = starts_[std::size_t(q) + 1];
+        if (hi <= first || lo >= last) return 0;
+        if (lo >= first && hi <= last) return 1;
+        const Eigen::Index mid = splitOf(lo, hi);
+        return subtreesOf(q, lo, mid) + subtreesOf(q, mid, hi);
+    }
+
     double leaves = 0.0;
 
     /// Every other rank sends its subtrees in one message (Ranks::sendMany): the root takes them
@@ -375,16 +386,25 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
     const Eigen::Index blocks = starts.back();
     TreeWalk walk(ranks, nullptr, starts, shape);
     std::vector<Eigen::MatrixXd> out(sums);
-    // Rounds of P sums, one rooted on each rank. A rank computes its subtrees of every sum of the
-    // round, posts those of the other ranks' sums, then adds its own sum as the others' subtrees of
-    // it arrive, and waits for its own to have left. So every rank adds its share, and the round's
-    // messages move while all ranks are inside MPI: over TCP a posted send moves only while its
-    // sender is (overlapping them with the next round's leaves left the receivers waiting: QM7,
-    // irf:s=4000,r=20, kfold:5, fixed kernel, 4.5 s of reduction against 1.4 s over shared memory).
+    // Rounds of P sums, one rooted on each rank. A rank computes and posts its subtrees of the other
+    // ranks' sums first, then its own sum's subtrees, and adds its sum as the others' subtrees of it
+    // arrive; it waits for its own posts to have left before the next round. The subtrees it will
+    // receive are expected (Ranks::expect) from the round's start, so they come in while it computes
+    // its own: after each leaf, waitPosted moves them, and over TCP, where a message moves only
+    // while both ranks are inside MPI, that is the only time they can. (Posting a round's messages
+    // and receiving them in the next round, without expecting them, left the receivers waiting:
+    // QM7, irf:s=4000,r=20, kfold:5, fixed kernel, 4.5 s of reduction against 1.4 s over shared memory.)
     const auto P = static_cast<std::size_t>(ranks.size());
+    const auto me = static_cast<std::size_t>(ranks.rank());
     for (std::size_t first = 0; first < sums && blocks > 0; first += P) {
         const std::size_t end = std::min(sums, first + P);
-        for (std::size_t k = first; k < end; ++k) {
+        const std::size_t mine = first + me;
+        if (mine < end)
+            for (int q = 0; q < ranks.size(); ++q)
+                if (q != ranks.rank()) ranks.expect(q, walk.subtreesOf(q, 0, blocks));
+        for (std::size_t i = 1; i <= P; ++i) {
+            const std::size_t k = first + (me + i) % P;  // the next ranks' sums, this rank's last
+            if (k >= end) continue;
             const int root = rootOfSum(k, ranks.size());
             const BlockLeafInto leafOfSum = [&](Eigen::Index b, Eigen::MatrixXd& m) { leaf(k, b, m); };
             walk.setLeaf(&leafOfSum);
@@ -404,7 +424,6 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
             }
         }
         walk.setLeaf(nullptr);
-        const std::size_t mine = first + static_cast<std::size_t>(ranks.rank());
         if (mine < end) {
             walk.setRoot(ranks.rank());
             out[mine] = walk.atRoot(0, blocks);

@@ -109,9 +109,18 @@ public:
     /// on computing meanwhile (`receive` takes it; messages from one rank to another arrive in the
     /// order sent, posted or not). The default sends at once.
     virtual void post(Eigen::MatrixXd M, int to) const { send(M, to); }
-    /// Lets posted sends progress and returns once at most `travelling` of them have not yet left
-    /// (the oldest leave first). waitPosted(0) before anything that needs them all delivered.
+    /// Lets posted sends and expected messages progress, and returns once at most `travelling` of
+    /// the posted sends have not yet left (the oldest leave first). waitPosted(0) before anything
+    /// that needs them all delivered.
     virtual void waitPosted(std::size_t travelling = 0) const { (void)travelling; }
+    /// The next `count` messages from rank `from` that this rank will `receive` may arrive before
+    /// that call, while this rank computes (each waitPosted moves them on); `receive` takes them in
+    /// the order sent. Every message expected must be received. The default does nothing.
+    virtual void expect(int from, std::size_t count) const
+    {
+        (void)from;
+        (void)count;
+    }
     /// Several matrices as one message (a rank's subtrees of one block sum: one message per
     /// optimiser step of `learn`, not one or more per subtree). receiveMany takes them, in order.
     /// The default sends them one by one.
