@@ -390,10 +390,11 @@ std::vector<Eigen::MatrixXd> sumManyOverOwnedBlocks(const Ranks& ranks, const st
     // ranks' sums first, then its own sum's subtrees, and adds its sum as the others' subtrees of it
     // arrive; it waits for its own posts to have left before the next round. The subtrees it will
     // receive are expected (Ranks::expect) from the round's start, so they come in while it computes
-    // its own: after each leaf, waitPosted moves them, and over TCP, where a message moves only
-    // while both ranks are inside MPI, that is the only time they can. (Posting a round's messages
-    // and receiving them in the next round, without expecting them, left the receivers waiting:
-    // QM7, irf:s=4000,r=20, kfold:5, fixed kernel, 4.5 s of reduction against 1.4 s over shared memory.)
+    // its own: each leaf's waitPosted moves them (the receiver's copy over shared memory; over TCP,
+    // Open MPI's progress thread, without which a message moves only while both ranks are inside
+    // MPI). (Posting a round's messages and receiving them in the next round, without expecting
+    // them and without the progress thread, left the receivers waiting: QM7, irf:s=4000,r=20,
+    // kfold:5, fixed kernel, 4.5 s of reduction against 1.4 s over shared memory.)
     const auto P = static_cast<std::size_t>(ranks.size());
     const auto me = static_cast<std::size_t>(ranks.rank());
     for (std::size_t first = 0; first < sums && blocks > 0; first += P) {
