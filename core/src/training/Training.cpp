@@ -399,7 +399,7 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                     if (!runWide)
                         learner_->shareCells(pf, cells[f], [&](double done, const std::string& step) {
                             learn.at(done, what + " · " + step);
-                            return false;
+                            return false;  // a cancel throws from Stage::at
                         });
                     fitFolds(pf, {f}, learn, what);
                     if (!runWide) pf.cells.clear();
