@@ -381,7 +381,8 @@ Trainer::GridScores Trainer::scoreGrid(const std::vector<Split>& outer, const st
                 const auto ts = std::chrono::steady_clock::now();
                 std::vector<std::size_t> all(K);
                 std::iota(all.begin(), all.end(), std::size_t(0));
-                fitFolds(*shared, all, Stage{&progress_, lo + 0.5 * (hi - lo), hi}, where + spec + ", folds 1–" + std::to_string(K));
+                const std::string folds = K == 1 ? std::string(", fold 1/1") : ", folds 1–" + std::to_string(K);
+                fitFolds(*shared, all, Stage{&progress_, lo + 0.5 * (hi - lo), hi}, where + spec + folds);
                 const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
                 for (double& fs : g.foldSeconds) fs += s / double(K);
             } else {

@@ -282,6 +282,35 @@ private slots:
     // A cancel in the middle of the learning stage (inside a Cholesky factorisation of the dual
     // ridge system, not only between feature blocks) throws Cancelled, and leaves nothing behind:
     // the next run with the same config gives the bits of a run that was never interrupted.
+    // Features shared by the folds and a learner that sums over rows: every fold's fits go out in
+    // one deal, reported as such; a single split says "fold 1/1".
+    void foldsOnSharedFeaturesGoOutInOneDeal()
+    {
+        const Dataset ds = blobs(200, 9);
+        TrainConfig c;
+        c.features = "rf:s=50";  // fewer features than training rows: primal, cells shared by the folds
+        c.grid = {{"median", {1.0}}, {"lambda", {1e-3, 1e-1}}};
+        const auto stepsOf = [&](const std::string& eval) {
+            c.eval = eval;
+            std::vector<std::string> steps;
+            const TrainResult r = train(ds, c, [&](double, const std::string& what) {
+                steps.push_back(what);
+                return false;
+            });
+            return std::make_pair(r, steps);
+        };
+        const auto has = [](const std::vector<std::string>& steps, const std::string& text) {
+            return std::any_of(steps.begin(), steps.end(), [&](const std::string& s) { return s.find(text) != std::string::npos; });
+        };
+        const auto [kfold, kfoldSteps] = stepsOf("kfold:3");
+        QCOMPARE(kfold.folds.size(), std::size_t(3));
+        QVERIFY(has(kfoldSteps, "folds 1–3 · Cholesky λ=0.001"));
+        QVERIFY(!has(kfoldSteps, "fold 1/3"));
+        const auto [holdout, holdoutSteps] = stepsOf("holdout:0.2");
+        QCOMPARE(holdout.folds.size(), std::size_t(1));
+        QVERIFY(has(holdoutSteps, "fold 1/1 · Cholesky λ=0.001"));
+    }
+
     void cancelInsideTheLearnerLeavesNothingBehind()
     {
         const Dataset ds = blobs(200, 9);  // 600 rows: the dual system of a fold has 2 panels
