@@ -131,10 +131,6 @@ std::string settingFromJson(const orbit::TrainSetting& row, const QJsonValue& v)
 
 QJsonObject trainingToJson(const TrainingSettings& t)
 {
-    QJsonObject more;  // the table's rows the form does not set, under their keys
-    for (const auto& [key, text] : t.more)
-        if (const orbit::TrainSetting* row = orbit::findTrainSetting(key))
-            more.insert(QString::fromStdString(key), settingToJson(*row, text));
     // "features": toJson writes featureSpec() when it is the preset's.
     QJsonObject o{{"preset", QString::fromStdString(t.preset)}, {"s", t.s}, {"r", t.r},
             {"features", QString::fromStdString(t.spec)}, {"custom_features", !t.spec.empty()},
@@ -146,8 +142,9 @@ QJsonObject trainingToJson(const TrainingSettings& t)
             {"learn_landscape", t.learnLandscape}, {"learn_per_input", t.learnPerInput},
             {"learn_per_class", t.learnPerClass}, {"learn_learner", QString::fromStdString(t.learnLearner)},
             {"subset", t.subset}, {"learning_curve", t.learningCurve}, {"seed", QString::number(t.seed)}};
-    for (auto it = more.begin(); it != more.end(); ++it)
-        o.insert(it.key(), it.value());
+    for (const auto& [key, text] : t.more)  // the table's rows the form does not set, under their keys
+        if (const orbit::TrainSetting* row = orbit::findTrainSetting(key))
+            o.insert(QString::fromStdString(key), settingToJson(*row, text));
     return o;
 }
 
