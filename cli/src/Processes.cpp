@@ -157,6 +157,41 @@ public:
         return M;
     }
 
+    void postLower(const Eigen::MatrixXd& M, int to) const override
+    {
+        if (M.rows() != M.cols())
+            throw ContractError("Ranks::postLower", "a " + std::to_string(M.rows()) + " x " + std::to_string(M.cols()) + " matrix");
+        auto& m = *posted_.emplace_back(std::make_unique<Posted>());  // M stays the caller's: nothing to give back
+        m.dims[0] = m.dims[1] = M.rows();
+        m.requests.emplace_back();
+        MPI_Isend(m.dims, 2, MPI_LONG_LONG, to, kLowerTag, MPI_COMM_WORLD, &m.requests.back());
+        forLowerPieces(M, [&](MPI_Datatype piece) {
+            m.requests.emplace_back();
+            MPI_Isend(M.data(), 1, piece, to, kLowerTag, MPI_COMM_WORLD, &m.requests.back());
+        });
+        traffic_.bytesSent += lowerBytes(M.rows());
+    }
+
+    void receiveLower(int from, Eigen::MatrixXd& into) const override
+    {
+        long long dims[2] = {0, 0};
+        blocking([&] { MPI_Recv(dims, 2, MPI_LONG_LONG, from, kLowerTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE); });
+        if (dims[0] < 0 || dims[0] != dims[1])
+            throw ContractError("Ranks::receiveLower", "a lower triangle of " + std::to_string(dims[0]) + " x " +
+                                                           std::to_string(dims[1]) + " from rank " + std::to_string(from));
+        const auto n = Eigen::Index(dims[0]);
+        if (into.rows() != n || into.cols() != n) {
+            MatrixPool::give(std::move(into));
+            into = MatrixPool::take(n, n);
+        }
+        blocking([&] {
+            forLowerPieces(into, [&](MPI_Datatype piece) {
+                MPI_Recv(into.data(), 1, piece, from, kLowerTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            });
+        });
+        traffic_.bytesReceived += lowerBytes(n);
+    }
+
     void expect(int from, std::size_t count) const override
     {
         if (from < 0 || from >= size_ || from == rank_)
@@ -298,7 +333,40 @@ private:
     static constexpr int kTag = 17;       ///< rows and text
     static constexpr int kManyTag = 18;   ///< sendMany's one-message bundles
     static constexpr int kMatrixTag = 19; ///< send, post and receive: a header (rows, columns), then the pieces
+    static constexpr int kLowerTag = 20;  ///< postLower and receiveLower: a header (n, n), then the columns' tails
     static constexpr long long kBundleElements = 1LL << 23;  ///< 64 MB of doubles
+
+    /// The lower triangle of the n x n M as MPI types over M's own memory, each a run of columns'
+    /// tails (column j from row j down) of at most kPiece elements: call(type) for each in column
+    /// order, the type freed after (MPI keeps it for the operations started with it).
+    template <class Call>
+    static void forLowerPieces(const Eigen::MatrixXd& M, const Call& call)
+    {
+        const Eigen::Index n = M.rows();
+        std::vector<int> lengths;
+        std::vector<MPI_Aint> where;
+        long long elements = 0;
+        const auto flush = [&] {
+            if (lengths.empty()) return;
+            MPI_Datatype piece;
+            MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), where.data(), MPI_DOUBLE, &piece);
+            MPI_Type_commit(&piece);
+            call(piece);
+            MPI_Type_free(&piece);
+            lengths.clear();
+            where.clear();
+            elements = 0;
+        };
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (elements + (n - j) > kPiece) flush();
+            lengths.push_back(int(n - j));
+            where.push_back(MPI_Aint(8 * (j * n + j)));  // bytes from M.data()
+            elements += n - j;
+        }
+        flush();
+    }
+    /// The bytes of a lower triangle's message: its header (two long longs), then n (n + 1) / 2 doubles.
+    static long long lowerBytes(long long n) { return 2 * 8 + 8 * (n * (n + 1) / 2); }
 
     /// A posted send: the message's dimensions and elements stay here until every piece has left.
     struct Posted {

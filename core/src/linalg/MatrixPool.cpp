@@ -44,6 +44,19 @@ Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
     return Eigen::MatrixXd(rows, cols);
 }
 
+Eigen::MatrixXd MatrixPool::takePagedIn(Eigen::Index rows, Eigen::Index cols)
+{
+    const bool pooled = std::any_of(pool().kept.begin(), pool().kept.end(),
+                                    [&](const Eigen::MatrixXd& k) { return k.rows() == rows && k.cols() == cols; });
+    Eigen::MatrixXd m = take(rows, cols);
+    if (!pooled) {
+        constexpr Eigen::Index kPerPage = 4096 / sizeof(double);
+        double* d = m.data();
+        for (Eigen::Index i = 0; i < m.size(); i += kPerPage) d[i] = 0.0;
+    }
+    return m;
+}
+
 Eigen::MatrixXd MatrixPool::takeAny()
 {
     auto& kept = pool().kept;

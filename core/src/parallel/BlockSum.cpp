@@ -123,6 +123,8 @@ public:
             Eigen::MatrixXd s = spare();
             (*leaf_)(lo, s);
             leaves += since(t);
+            leafRows_ = s.rows();
+            leafCols_ = s.cols();
             ranks_.waitPosted(std::numeric_limits<std::size_t>::max());  // posted sends get their turn to move
             if (s.rows() < shape_.lowerColumns || s.cols() < shape_.lowerColumns)
                 throw ContractError("sumOverBlocks", "leaf " + std::to_string(lo) + " is " + std::to_string(s.rows()) + " x " +
@@ -211,11 +213,13 @@ public:
     /// m's buffer for the next leaf or partial sum.
     void recycle(Eigen::MatrixXd m) { spare_.push_back(std::move(m)); }
 
-    /// A buffer of a partial sum already added, else one the computation's MatrixPool kept (empty
-    /// when there is none), for the next leaf or a sum received.
+    /// A buffer of a partial sum already added, else one of a leaf's size from the computation's
+    /// MatrixPool (any it kept before the first leaf, empty when there is none), for the next leaf
+    /// or a sum received. Of a leaf's size, because the largest kept buffer may be a message's,
+    /// which a leaf would replace by fresh pages while the next message took fresh pages too.
     Eigen::MatrixXd spare()
     {
-        if (spare_.empty()) return MatrixPool::takeAny();
+        if (spare_.empty()) return leafRows_ > 0 ? MatrixPool::take(leafRows_, leafCols_) : MatrixPool::takeAny();
         Eigen::MatrixXd m = std::move(spare_.back());
         spare_.pop_back();
         return m;
@@ -256,6 +260,7 @@ private:
     std::vector<Eigen::Index> starts_;
     LeafShape shape_;
     Eigen::Index first_, last_;
+    Eigen::Index leafRows_ = 0, leafCols_ = 0;  ///< the last leaf's size
     int root_ = 0;
     std::deque<Eigen::MatrixXd> kept_;
     bool bundled_ = false;

@@ -44,6 +44,22 @@ std::vector<Eigen::MatrixXd> Ranks::dealTo(const std::vector<int>& owners,
     return out;
 }
 
+void Ranks::postLower(const Eigen::MatrixXd& M, int to) const
+{
+    if (M.rows() != M.cols())
+        throw ContractError("Ranks::postLower", "a " + std::to_string(M.rows()) + " x " + std::to_string(M.cols()) + " matrix");
+    post(packedCarried(M, LeafShape{M.rows()}), to);
+}
+
+void Ranks::receiveLower(int from, Eigen::MatrixXd& into) const
+{
+    Eigen::MatrixXd v = receive(from);
+    if (v.size() < 2 || v(0) != v(1))
+        throw ContractError("Ranks::receiveLower", "rank " + std::to_string(from) + " sent no lower triangle");
+    const LeafShape shape{Eigen::Index(v(0))};
+    into = unpackedCarried(std::move(v), shape, std::move(into));
+}
+
 std::vector<std::vector<std::size_t>> positionsByBlock(const std::vector<std::size_t>& rows, const RowBlocks& blocks)
 {
     std::vector<std::vector<std::size_t>> inBlock(static_cast<std::size_t>(blocks.count()));

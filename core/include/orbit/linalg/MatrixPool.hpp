@@ -23,6 +23,10 @@ public:
     /// A rows x cols matrix with unspecified contents: a pooled one of exactly that size when there
     /// is one, else a fresh one.
     static Eigen::MatrixXd take(Eigen::Index rows, Eigen::Index cols);
+    /// take(), with every page of a fresh matrix faulted in now (one write per page; a pooled one's
+    /// are in already): for a matrix another process writes into, e.g. a message received, where a
+    /// fault taken inside the receive would count as waiting for that process. Contents unspecified.
+    static Eigen::MatrixXd takePagedIn(Eigen::Index rows, Eigen::Index cols);
     /// The pooled matrix with the most entries (unspecified size and contents), or an empty one: for a
     /// caller that resizes it.
     static Eigen::MatrixXd takeAny();

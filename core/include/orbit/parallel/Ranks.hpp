@@ -121,6 +121,15 @@ public:
         (void)from;
         (void)count;
     }
+    /// post for the lower triangle of the square M (on and below the diagonal, column by column):
+    /// the triangle alone travels, half of M's bytes. M stays where it is, and must stay unchanged
+    /// until waitPosted says the message has left; a transport that can read the columns in place
+    /// copies nothing into a message buffer. The default posts the triangle packed (packedCarried).
+    /// Messages from one rank to another arrive in the order posted, as with post.
+    virtual void postLower(const Eigen::MatrixXd& M, int to) const;
+    /// What rank `from`'s next postLower sent, written on and below the diagonal of `into` (resized
+    /// to n x n unless it is that size; its upper triangle is unspecified).
+    virtual void receiveLower(int from, Eigen::MatrixXd& into) const;
     /// Several matrices as one message (a rank's subtrees of one block sum: one message per
     /// optimiser step of `learn`, not one or more per subtree). receiveMany takes them, in order.
     /// The default sends them one by one.
