@@ -169,7 +169,8 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
     // G's lower triangle goes from where it lies into the receiver's D x D matrix (postLower): no
     // packed copy on either side, and no message buffer of fresh pages for each cell. (Packed, five
     // cells per rank at P = 2 took fresh pages to send and to receive: QM7, irf:s=4000,r=20,
-    // kfold:5, fixed kernel, reduction 2.2-2.5 s against 0.8-1.0 s now.)
+    // kfold:5, fixed kernel, on a VM where page faults are dear, 0.83 of the machine's ceiling
+    // against 0.88-0.91 now; docs/results.md.)
     for (const Move& m : moves)
         if (ranks.rank() == m.from) {
             ranks.postLower(m.cell->raw.G, m.to);
@@ -179,9 +180,7 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
     // fault taken inside the receive would count as waiting for another rank.
     const Eigen::Index D = p.F.cols();
     for (const Move& m : moves)
-        if (ranks.rank() == m.to) {
-            m.cell->raw.G = MatrixPool::takePagedIn(D, D);
-        }
+        if (ranks.rank() == m.to) m.cell->raw.G = MatrixPool::takePagedIn(D, D);
     for (const Move& m : moves) {
         if (ranks.rank() == m.to) {
             ranks.receiveLower(m.from, m.cell->raw.G);
