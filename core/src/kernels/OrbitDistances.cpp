@@ -195,10 +195,16 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
     const Eigen::VectorXf leftNorms = euclidean ? orbitSquaredNorms(left) : Eigen::VectorXf();
     const Eigen::VectorXf rightNorms = euclidean ? (symmetric ? leftNorms : orbitSquaredNorms(other)) : Eigen::VectorXf();
     const Eigen::Index rowBlocks = (N + kDistanceBlock - 1) / kDistanceBlock, colBlocks = (M + kDistanceBlock - 1) / kDistanceBlock;
-    // Block pairs: J >= I (the upper triangle, mirrored) when symmetric, else all.
+    // Block pairs: J >= I (the upper triangle, mirrored) when symmetric and L1, else all. A
+    // Euclidean tile is a product A_I A_J^T, and BLAS need not give A_J A_I^T's transpose to the bit
+    // (OpenBLAS's Haswell sgemm on an AVX-512 AMD EPYC does not): mirrored, the distance of rows a
+    // and b would depend on which of them came first in the set, and a saved model's predictions
+    // (left: the new rows) would not be the run's. The L1 tile adds |a_k - b_k| in k's order
+    // whichever row is on the left, so its mirror is exact.
+    const bool mirrored = symmetric && !euclidean;
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < rowBlocks; ++I)
-        for (Eigen::Index J = symmetric ? I : 0; J < colBlocks; ++J) pairs.emplace_back(I, J);
+        for (Eigen::Index J = mirrored ? I : 0; J < colBlocks; ++J) pairs.emplace_back(I, J);
     std::mutex m;
     std::size_t done = 0;
     detail::forEachBlock(pairs.size(), 1, [&](std::size_t p, std::size_t) {
@@ -221,7 +227,7 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
             l1DistanceBlock(left.data() + i0 * d, d, wi, other.data() + j0 * d, d, wj, d, B.data(), B.cols());
         }
         D_.block(i0, j0, wi, wj) = B;
-        if (symmetric && J != I) D_.block(j0, i0, wj, wi) = B.transpose();
+        if (mirrored && J != I) D_.block(j0, i0, wj, wi) = B.transpose();
         if (progress) {
             const std::lock_guard<std::mutex> lock(m);
             ++done;
