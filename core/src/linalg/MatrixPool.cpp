@@ -41,7 +41,21 @@ Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
             kept.erase(std::next(it).base());
             return m;
         }
-    return Eigen::MatrixXd(rows, cols);
+    // Else the smallest kept one at most an eighth larger, shrunk where it lies: realloc keeps the
+    // pages (glibc shrinks a mapped block in place), so a D x D cell takes a D x (D + targets) sum's
+    // memory instead of fresh pages. Fresh pages are dear on some machines: QM7, two ranks on a VM
+    // whose faults cost 4-6 times more while two processes take them.
+    const Eigen::Index want = rows * cols;
+    auto best = kept.end();
+    for (auto it = kept.begin(); it != kept.end(); ++it)
+        if (it->size() > want && it->size() - want <= want / 8 && (best == kept.end() || it->size() < best->size())) best = it;
+    if (best == kept.end() || want == 0) return Eigen::MatrixXd(rows, cols);
+    Eigen::MatrixXd m = std::move(*best);
+    kept.erase(best);
+    m.resize(m.size(), 1);          // the same entries: no allocation
+    m.conservativeResize(want, 1);  // realloc, shrinking in place
+    m.resize(rows, cols);           // the same entries again
+    return m;
 }
 
 Eigen::MatrixXd MatrixPool::takePagedIn(Eigen::Index rows, Eigen::Index cols)

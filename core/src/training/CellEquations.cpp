@@ -169,8 +169,8 @@ void sendCells(const PointFeatures& p, const std::vector<std::shared_ptr<FitEqua
     // G's lower triangle goes from where it lies into the receiver's D x D matrix (postLower): no
     // packed copy on either side, and no message buffer of fresh pages for each cell. (Packed, five
     // cells per rank at P = 2 took fresh pages to send and to receive: QM7, irf:s=4000,r=20,
-    // kfold:5, fixed kernel, on a VM where page faults are dear, 0.83 of the machine's ceiling
-    // against 0.88-0.91 now; docs/results.md.)
+    // kfold:5, fixed kernel, on a VM where page faults are dear, 0.83 of the machine's ceiling;
+    // 0.95 with this and MatrixPool::take shrinking a kept sum for a received cell; docs/results.md.)
     for (const Move& m : moves)
         if (ranks.rank() == m.from) {
             ranks.postLower(m.cell->raw.G, m.to);

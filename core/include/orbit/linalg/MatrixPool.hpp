@@ -21,7 +21,8 @@ public:
     };
 
     /// A rows x cols matrix with unspecified contents: a pooled one of exactly that size when there
-    /// is one, else a fresh one.
+    /// is one, else the smallest pooled one at most an eighth larger, shrunk in place (its pages,
+    /// not fresh ones), else a fresh one.
     static Eigen::MatrixXd take(Eigen::Index rows, Eigen::Index cols);
     /// take(), with every page of a fresh matrix faulted in now (one write per page; a pooled one's
     /// are in already): for a matrix another process writes into, e.g. a message received, where a
