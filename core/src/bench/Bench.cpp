@@ -160,14 +160,18 @@ BenchCase timeDistances(const std::string& name, const Dataset& data, std::size_
     const ExactOrbits o = exactOrbits(part, "permutation", "noisysort:sigma=1", r, seed);
     const long long rows = o.orbits.rows(), d = o.orbits.cols();
     constexpr long long kBlock = 256;
-    double pairTerms = 0;  // what the upper block triangle computes: rows x cols x depth per block pair
+    const bool l1 = distance == BaseKernel::Distance::L1;
+    // What OrbitDistances computes: rows x cols x depth per block pair, of the upper block triangle
+    // unless the Euclidean products cannot be mirrored on this machine (then every pair).
+    const bool upper = l1 || OrbitDistances::mirrorsProducts(d);
+    double pairTerms = 0;
     for (long long i0 = 0; i0 < rows; i0 += kBlock)
-        for (long long j0 = i0; j0 < rows; j0 += kBlock)
+        for (long long j0 = upper ? i0 : 0; j0 < rows; j0 += kBlock)
             pairTerms += double(std::min(kBlock, rows - i0)) * double(std::min(kBlock, rows - j0)) * double(d);
     const double inf = std::numeric_limits<double>::infinity();
     double hot = inf, base = inf, blas = inf;
-    const bool l1 = distance == BaseKernel::Distance::L1;
-    // The baseline of the squared distances: a product with as many multiply-adds (rows x rows/2).
+    // The baseline of the squared distances: a product with as many multiply-adds (rows x rows/2,
+    // or rows x rows where the tiles are not mirrored).
     GemmBaseline gemm(rows, std::max<long long>(1, (long long)(pairTerms / double(rows * d))), d);
     if (!l1 && blasAvailable()) gemm.blasSeconds();
     // The L1 ceiling: every thread runs the kernel on its own 64 x 256 block of in-cache rows.

@@ -41,6 +41,10 @@ public:
     BaseKernel::Distance distance() const { return distance_; }
     /// Bytes a square OrbitDistances of n inputs with R samples each holds.
     static double bytesFor(double n, int r) { return 4.0 * (n * r) * (n * r); }
+    /// Whether one set's squared Euclidean distances of orbit rows of `depth` values are computed
+    /// on the upper block triangle and mirrored (half the products), which needs the products in
+    /// use to give A B^T as B A^T's transpose to the bit; else every block pair is computed.
+    static bool mirrorsProducts(Eigen::Index depth);
 
     /// K(a, b) = k_G(x_rows[a], x_cols[b]) at the bandwidth of `kernel` (whose distance() must be
     /// this one's; ContractError otherwise); with dK, dK/d log sigma as well. Rows index the left
