@@ -52,8 +52,10 @@ Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
     if (best == kept.end() || want == 0) return Eigen::MatrixXd(rows, cols);
     Eigen::MatrixXd m = std::move(*best);
     kept.erase(best);
-    m.resize(m.size(), 1);          // the same entries: no allocation
-    m.conservativeResize(want, 1);  // realloc, shrinking in place
+    // One row, so that only the columns change: Eigen then reallocs a column-major matrix (a change
+    // of rows would copy into a fresh one).
+    m.resize(1, m.size());          // the same entries: no allocation
+    m.conservativeResize(1, want);  // realloc, shrinking in place
     m.resize(rows, cols);           // the same entries again
     return m;
 }
