@@ -388,6 +388,40 @@ private slots:
     /// A block's lower Gram written into a recycled buffer full of garbage (no zeroing pass): the
     /// same bits on and below the diagonal as gramOfColumns, whatever the buffer held, over one
     /// chunk of rows and over several.
+    /// postLower / receiveLower (the default: the triangle packed, as the thread ranks and one
+    /// process carry it): rank 1 gets rank 0's lower triangle exactly, into a matrix of another size
+    /// (resized) or of its size (written over, the upper part left as it was); a matrix that is not
+    /// square is refused. The MPI ranks' own types are checked by the MPI suite's identity runs.
+    void lowerTrianglesTravelAlone()
+    {
+        const Eigen::MatrixXd G = Eigen::MatrixXd::Random(7, 7);
+        const auto got = onThreadRanks(2, [&](const Ranks& ranks) {
+            Eigen::MatrixXd resized = Eigen::MatrixXd::Constant(2, 3, 9.0), kept = Eigen::MatrixXd::Constant(7, 7, 9.0);
+            if (ranks.rank() == 0) {
+                ranks.postLower(G, 1);
+                ranks.postLower(G, 1);
+                ranks.waitPosted(0);
+                return Eigen::MatrixXd();
+            }
+            ranks.receiveLower(0, resized);
+            ranks.receiveLower(0, kept);
+            Eigen::MatrixXd both(7, 14);
+            both << resized, kept;
+            return both;
+        });
+        const Eigen::MatrixXd resized = got[1].leftCols(7), kept = got[1].rightCols(7);
+        for (Eigen::Index j = 0; j < 7; ++j)
+            for (Eigen::Index i = 0; i < 7; ++i) {
+                if (i >= j) {
+                    QCOMPARE(resized(i, j), G(i, j));
+                    QCOMPARE(kept(i, j), G(i, j));
+                } else {
+                    QCOMPARE(kept(i, j), 9.0);
+                }
+            }
+        QVERIFY_THROWS_EXCEPTION(ContractError, oneProcess().postLower(Eigen::MatrixXd::Zero(3, 4), 0));
+    }
+
     void lowerGramOverwritesARecycledBuffer()
     {
         for (Eigen::Index n : {0, 90, 1100}) {
