@@ -78,6 +78,7 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
                                     "N|NAME");
     const QCommandLineOption lessonStep("step", "With --lesson: start at this step (1 = the first).", "K");
     parser.addOptions({data, session, setting, screenshot, panel, exportDir, run, at, size, presentation, lesson, lessonStep});
+    parser.addPositionalArgument("FILE", "A dataset to open, as with --data.", "[FILE]");
     parser.process(arguments);
 
     StartOptions o;
@@ -140,6 +141,17 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
     if (!delayOk || (parser.isSet(at) && o.screenshotAt < 0))
         return fail(refused("--screenshot-at", "expected milliseconds >= 0", parser.value(at)));
     o.data = parser.value(data);
+    const QStringList files = parser.positionalArguments();
+    if (files.size() > 1)
+        return fail(QStringLiteral("%1 files given (%2): give one dataset, alone or with --data, and a session with --session")
+                        .arg(files.size())
+                        .arg(files.join(", ")));
+    if (!files.isEmpty()) {
+        if (parser.isSet(data) || parser.isSet(lesson))
+            return fail(QStringLiteral("%1: a dataset is given once, alone or with --data, and a lesson loads its own")
+                            .arg(QString::fromStdString(orbit::quoteValue(files.front().toStdString()))));
+        o.data = files.front();
+    }
     o.session = parser.value(session);
     o.panel = parser.value(panel);
     o.presentation = parser.isSet(presentation);

@@ -1,6 +1,8 @@
 // `orbitlab --help` and `--version` without a display (QT_QPA_PLATFORM unset, no DISPLAY, no
 // WAYLAND_DISPLAY): they print and exit 0, as a bad option prints its one line and exits 2, before
 // the window system is asked for anything.
+#include "window/shell/StartOptions.hpp"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -66,6 +68,24 @@ private slots:
         QCOMPARE(r.status, 2);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.startsWith("orbitlab: --size:"), qPrintable(r.err));
+    }
+
+    // A file given without an option opens as the dataset (orbitlab FILE, as a file manager starts
+    // it); two files, or one beside --data or --lesson, are refused in one line.
+    void aFileWithoutAnOptionIsTheDataset()
+    {
+        QString error;
+        const auto o = orbitui::parseStartOptions({"orbitlab", "molecules.extxyz", "--panel", "data"}, &error);
+        QVERIFY2(o.has_value(), qPrintable(error));
+        QCOMPARE(o->data, QString("molecules.extxyz"));
+        QCOMPARE(o->panel, QString("data"));
+        for (const QStringList& args : {QStringList{"a.png", "b.png"}, QStringList{"--data", "a.png", "b.png"},
+                                        QStringList{"--lesson", "1", "b.png"}}) {
+            const Run r = runWithoutDisplay(args);
+            QCOMPARE(r.status, 2);
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY2(r.err.startsWith("orbitlab: ") && r.err.contains("b.png"), qPrintable(r.err));
+        }
     }
 };
 
