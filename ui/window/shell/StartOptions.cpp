@@ -142,10 +142,13 @@ std::optional<StartOptions> parseStartOptions(const QStringList& arguments, QStr
         return fail(refused("--screenshot-at", "expected milliseconds >= 0", parser.value(at)));
     o.data = parser.value(data);
     const QStringList files = parser.positionalArguments();
-    if (files.size() > 1)
+    if (files.size() > 1) {
+        QStringList quoted;
+        for (const QString& f : files) quoted << QString::fromStdString(orbit::quoteValue(f.toStdString()));
         return fail(QStringLiteral("%1 files given (%2): give one dataset, alone or with --data, and a session with --session")
                         .arg(files.size())
-                        .arg(files.join(", ")));
+                        .arg(quoted.join(", ")));
+    }
     if (!files.isEmpty()) {
         if (parser.isSet(data) || parser.isSet(lesson))
             return fail(QStringLiteral("%1: a dataset is given once, alone or with --data, and a lesson loads its own")
