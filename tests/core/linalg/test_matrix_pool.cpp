@@ -27,14 +27,15 @@ long faultsWriting(Eigen::MatrixXd& m)
     return minorFaults() - before;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kCountablePages = false;  // ASan's allocator copies on realloc and quarantines what is freed
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// ASan's allocator copies on realloc and quarantines what is freed; TSan's writes shadow pages too.
+constexpr bool kCountablePages = false;
 #else
 constexpr bool kCountablePages = true;
 #endif
 
 #define REQUIRE_COUNTABLE_PAGES()                                                                                  \
-    if (!kCountablePages) QSKIP("under AddressSanitizer the allocator's pages are not the program's to count")
+    if (!kCountablePages) QSKIP("under a sanitizer the allocator's pages are not the program's to count")
 
 constexpr Eigen::Index kD = 2896;  // 2896 x 2896 doubles: 64 MB, far above glibc's mapping threshold
 constexpr long kFreshPages = 8L * kD * kD / 4096;
