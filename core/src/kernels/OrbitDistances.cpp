@@ -25,29 +25,6 @@ namespace {
 // predicts new rows against its support rows with the bits of the run's own test predictions.
 constexpr Eigen::Index kDistanceBlock = 240;
 
-/// Whether this process's products give A B^T as B A^T's transpose to the bit, for two tiles of
-/// kDistanceBlock rows of depth d, on the product path in use: asked once per path and depth, with
-/// two random tiles (a kernel that sums a product's terms in another order when its operands trade
-/// places shows it on random values). OpenBLAS's Haswell sgemm on an AVX-512 AMD EPYC does not.
-bool productsMirror(Eigen::Index d)
-{
-    static std::mutex m;
-    static std::map<std::pair<int, Eigen::Index>, bool> known;
-    const std::lock_guard<std::mutex> lock(m);
-    const std::pair<int, Eigen::Index> key{int(gemmPath()), d};
-    if (const auto it = known.find(key); it != known.end()) return it->second;
-    std::mt19937 rng(20261129);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    MatrixXfR A(kDistanceBlock, d), B(kDistanceBlock, d), AB(kDistanceBlock, kDistanceBlock), BA(kDistanceBlock, kDistanceBlock);
-    for (Eigen::Index k = 0; k < A.size(); ++k) A.data()[k] = u(rng);
-    for (Eigen::Index k = 0; k < B.size(); ++k) B.data()[k] = u(rng);
-    gemmABt(A, B, AB);
-    gemmABt(B, A, BA);
-    const bool mirror = AB == BA.transpose();
-    known.emplace(key, mirror);
-    return mirror;
-}
-
 /// ||x||^2 of each row, summed in coordinate order (the same bits wherever the row lies; Eigen's
 /// vectorised reduction peels by the row's address).
 Eigen::VectorXf orbitSquaredNorms(const MatrixXfR& X)
@@ -183,7 +160,27 @@ void mirrorLowerTriangle(Eigen::MatrixXd& M)
 
 } // namespace
 
-bool OrbitDistances::mirrorsProducts(Eigen::Index depth) { return productsMirror(depth); }
+// Asked once per product path and depth, on two random tiles of kDistanceBlock rows: a kernel that
+// sums a product's terms in another order when its operands trade places shows it on random values
+// (OpenBLAS's Haswell sgemm on an AVX-512 AMD EPYC does).
+bool OrbitDistances::mirrorsProducts(Eigen::Index d)
+{
+    static std::mutex m;
+    static std::map<std::pair<int, Eigen::Index>, bool> known;
+    const std::lock_guard<std::mutex> lock(m);
+    const std::pair<int, Eigen::Index> key{int(gemmPath()), d};
+    if (const auto it = known.find(key); it != known.end()) return it->second;
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    MatrixXfR A(kDistanceBlock, d), B(kDistanceBlock, d), AB(kDistanceBlock, kDistanceBlock), BA(kDistanceBlock, kDistanceBlock);
+    for (Eigen::Index k = 0; k < A.size(); ++k) A.data()[k] = u(rng);
+    for (Eigen::Index k = 0; k < B.size(); ++k) B.data()[k] = u(rng);
+    gemmABt(A, B, AB);
+    gemmABt(B, A, BA);
+    const bool mirror = AB == BA.transpose();
+    known.emplace(key, mirror);
+    return mirror;
+}
 
 OrbitDistances::OrbitDistances(const MatrixXfR& orbits, int r, BaseKernel::Distance distance, const Progress& progress)
     : OrbitDistances(orbits, nullptr, r, distance, progress)
@@ -225,9 +222,9 @@ OrbitDistances::OrbitDistances(const MatrixXfR& left, const MatrixXfR* right, in
     // Block pairs: J >= I (the upper triangle, mirrored) when symmetric, else all. The L1 tile adds
     // |a_k - b_k| in k's order whichever row is on the left, so its mirror is exact. A Euclidean
     // tile is a product A_I A_J^T, mirrored only where the products give A_J A_I^T as its transpose
-    // (productsMirror): else the distance of rows a and b would depend on which came first in the
+    // (mirrorsProducts): else the distance of rows a and b would depend on which came first in the
     // set, and a saved model's predictions (the new rows on the left) would not be the run's.
-    const bool mirrored = symmetric && (!euclidean || productsMirror(d));
+    const bool mirrored = symmetric && (!euclidean || mirrorsProducts(d));
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     for (Eigen::Index I = 0; I < rowBlocks; ++I)
         for (Eigen::Index J = mirrored ? I : 0; J < colBlocks; ++J) pairs.emplace_back(I, J);

@@ -32,8 +32,12 @@ MatrixPool::Scope::~Scope()
     if (--pool().scopes == 0) pool().kept.clear();
 }
 
-Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
+namespace {
+
+/// MatrixPool::take, saying whether the matrix is fresh (its pages not yet touched).
+Eigen::MatrixXd takeKept(Eigen::Index rows, Eigen::Index cols, bool& fresh)
 {
+    fresh = false;
     auto& kept = pool().kept;
     for (auto it = kept.rbegin(); it != kept.rend(); ++it)
         if (it->rows() == rows && it->cols() == cols) {
@@ -49,7 +53,10 @@ Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
     auto best = kept.end();
     for (auto it = kept.begin(); it != kept.end(); ++it)
         if (it->size() > want && it->size() - want <= want / 8 && (best == kept.end() || it->size() < best->size())) best = it;
-    if (best == kept.end() || want == 0) return Eigen::MatrixXd(rows, cols);
+    if (best == kept.end() || want == 0) {
+        fresh = true;
+        return Eigen::MatrixXd(rows, cols);
+    }
     Eigen::MatrixXd m = std::move(*best);
     kept.erase(best);
     // One row, so that only the columns change: Eigen then reallocs a column-major matrix (a change
@@ -60,12 +67,19 @@ Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
     return m;
 }
 
+} // namespace
+
+Eigen::MatrixXd MatrixPool::take(Eigen::Index rows, Eigen::Index cols)
+{
+    bool fresh = false;
+    return takeKept(rows, cols, fresh);
+}
+
 Eigen::MatrixXd MatrixPool::takePagedIn(Eigen::Index rows, Eigen::Index cols)
 {
-    const bool pooled = std::any_of(pool().kept.begin(), pool().kept.end(),
-                                    [&](const Eigen::MatrixXd& k) { return k.rows() == rows && k.cols() == cols; });
-    Eigen::MatrixXd m = take(rows, cols);
-    if (!pooled) {
+    bool fresh = false;
+    Eigen::MatrixXd m = takeKept(rows, cols, fresh);
+    if (fresh) {
         constexpr Eigen::Index kPerPage = 4096 / sizeof(double);
         double* d = m.data();
         for (Eigen::Index i = 0; i < m.size(); i += kPerPage) d[i] = 0.0;

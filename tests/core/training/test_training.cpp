@@ -279,9 +279,6 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, train(ds, c, [&](double, const std::string&) { return ++n > 3; }));
     }
 
-    // A cancel in the middle of the learning stage (inside a Cholesky factorisation of the dual
-    // ridge system, not only between feature blocks) throws Cancelled, and leaves nothing behind:
-    // the next run with the same config gives the bits of a run that was never interrupted.
     // Features shared by the folds and a learner that sums over rows: every fold's fits go out in
     // one deal, reported as such; a single split says "fold 1/1".
     void foldsOnSharedFeaturesGoOutInOneDeal()
@@ -311,6 +308,9 @@ private slots:
         QVERIFY(has(holdoutSteps, "fold 1/1 · Cholesky λ=0.001"));
     }
 
+    // A cancel in the middle of the learning stage (inside a Cholesky factorisation of the dual
+    // ridge system, not only between feature blocks) throws Cancelled, and leaves nothing behind:
+    // the next run with the same config gives the bits of a run that was never interrupted.
     void cancelInsideTheLearnerLeavesNothingBehind()
     {
         const Dataset ds = blobs(200, 9);  // 600 rows: the dual system of a fold has 2 panels
