@@ -2,6 +2,8 @@
 // templates, fitted on the kernel-plot points, probed on one input. Exact group averaging (Haar on
 // C_4 with the whole-group Nystrom map, LGIKA Lemma: k_G(gx, y) = k_G(x, y)) gives similarity 1.
 #include "orbit/figures/InvarianceProbe.hpp"
+#include "orbit/features/FeatureMap.hpp"
+#include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "BundledDigits.hpp"
@@ -77,6 +79,33 @@ private slots:
         const ProbeResult a = probe("rotation", "vonmises:kappa=2", "irf:s=80,r=4", 9, 5);
         const ProbeResult b = probe("rotation", "vonmises:kappa=2", "irf:s=80,r=4", 9, 5);
         QVERIFY(a.invariant == b.invariant && a.plain == b.plain);
+    }
+
+    // A map whose rows do not depend on their index moves x and its copies through the map in one
+    // batch: the same curve as transforming each copy alone (FeatureMap's contract: another
+    // batching gives the same features up to float rounding).
+    void oneBatchIsEveryCopyAlone()
+    {
+        const Dataset points = digits().subset({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19});
+        const FeatureContext context = makeFeatureContext(points, "rotation", "vonmises:kappa=2", "gaussian:median=1", 4);
+        const auto map = makeFeatureMap("irf:s=120,r=8", context);
+        map->fit(points.X, 4);
+        QVERIFY(!map->usesRowIndex());
+        const float* x = digits().sample(33);
+        const InvarianceCurve curve = invarianceProbe(*map, *context.group, context.shape, x, 13, 4);
+        const ElementPath path = context.group->probePath(context.shape, 13, 4);
+        QCOMPARE(curve.similarity.size(), path.elements.size());
+        const int d = context.shape.dim();
+        MatrixXfR one(1, d), psi0, psi;
+        std::copy(x, x + d, one.data());
+        map->transform(one, 0, 1, psi0);
+        for (std::size_t k = 0; k < path.elements.size(); ++k) {
+            context.group->apply(path.elements[k], x, one.data(), context.shape);
+            map->transform(one, 0, 1, psi);
+            const double alone = double(psi0.row(0).dot(psi.row(0))) / (double(psi0.norm()) * double(psi.norm()));
+            QVERIFY2(std::abs(curve.similarity[k] - alone) < 1e-5,
+                     qPrintable(QString("copy %1: %2 in the batch, %3 alone").arg(k).arg(curve.similarity[k]).arg(alone)));
+        }
     }
 
     void plainSpecKeepsTheTemplates()
