@@ -5,6 +5,7 @@
 #include "state/LabState.hpp"
 #include "state/workers/KernelTasks.hpp"
 #include "widgets/AutoApplyControl.hpp"
+#include "widgets/CachedHeightLabel.hpp"
 #include "widgets/ChartBox.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FractionBar.hpp"
@@ -50,7 +51,8 @@ ApproximationPanel::ApproximationPanel(LabState* state, QWidget* parent)
     : Panel("approximation", tr("Approximation"), parent), state_(state), runner_(new TaskRunner("approximation", this)),
       n_(new QSpinBox), method_(new QComboBox), sList_(new QLineEdit), rList_(new QLineEdit), refR_(new QSpinBox),
       repeats_(new QSpinBox), bandwidth_(new QDoubleSpinBox), auto_(new AutoApplyControl(this)),
-      cancel_(new QPushButton(tr("Cancel"))), progress_(new FractionBar), status_(new QLabel)
+      cancel_(new QPushButton(tr("Cancel"))), progress_(new FractionBar),
+      status_(new CachedHeightLabel(QString()))
 {
     // Ranges, words and defaults: the registry's approximation-error figure (orbit/registry/Figures.hpp).
     const orbit::FigureDescriptor& figure = orbit::approximationFigure();

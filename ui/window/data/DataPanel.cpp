@@ -4,6 +4,7 @@
 #include "state/LabState.hpp"
 #include "state/workers/Tasks.hpp"
 #include "state/WorkingState.hpp"
+#include "widgets/CachedHeightLabel.hpp"
 #include "window/data/ThumbnailModel.hpp"
 
 #include <QFileInfo>
@@ -24,8 +25,8 @@ namespace orbitui {
 
 DataPanel::DataPanel(LabState* state, QWidget* parent)
     : Panel("data", tr("Data"), parent), state_(state), runner_(new TaskRunner("orbit-load", this)),
-      model_(new ThumbnailModel(this)), summary_(new QLabel), view_(new QListView), progress_(new QProgressBar),
-      zoom_(new QSlider(Qt::Horizontal))
+      model_(new ThumbnailModel(this)), summary_(new CachedHeightLabel(QString())), view_(new QListView),
+      progress_(new QProgressBar), zoom_(new QSlider(Qt::Horizontal))
 {
     auto* openButton = new QPushButton(tr("Open data…"));
     openButton->setToolTip(tr("Open images (IDX, CIFAR, .amat, PNG/JPEG, folders, digits.png), "

@@ -4,6 +4,7 @@
 #include "state/SweepPacer.hpp"
 #include "state/workers/KernelTasks.hpp"
 #include "widgets/AutoApplyControl.hpp"
+#include "widgets/CachedHeightLabel.hpp"
 #include "widgets/FieldHighlight.hpp"
 #include "widgets/FlowLayout.hpp"
 #include "widgets/HeatmapView.hpp"
@@ -86,7 +87,7 @@ KernelsPanel::KernelsPanel(LabState* state, QWidget* parent)
       bandwidth_(new QDoubleSpinBox),
       auto_(new AutoApplyControl(this)),
       progress_(new TaskProgress(tr("Stop computing these matrices; the ones drawn stay."), true)),
-      summary_(new QLabel)
+      summary_(new CachedHeightLabel(QString()))
 {
     // Ranges, words and defaults: the registry's Kernels figure (orbit/registry/Figures.hpp).
     const orbit::FigureDescriptor& figure = orbit::kernelsFigure();

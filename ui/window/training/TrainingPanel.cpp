@@ -199,7 +199,7 @@ QWidget* TrainingPanel::buildResults()
     hintLayout->addStretch(1);
     stack_->addWidget(hintHost);
 
-    summary_ = new QLabel;
+    summary_ = new CachedHeightLabel(QString());
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont summaryFont = summary_->font();
