@@ -29,8 +29,8 @@ InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const
     };
     if (!map.usesRowIndex()) {
         // A row's features do not depend on where it stands: x and its copies in one batch, so the
-        // map's products run as one block against its templates (one row at a time, each product
-        // of a 1-row block re-read and re-packed all r x s templates: 20-40 times slower).
+        // map's products run as one block against its templates (one row at a time, the product of
+        // every one-row block gathered and packed all r x s moved templates again).
         MatrixXfR moved(Eigen::Index(g.size()) + 1, d), psi;
         std::copy(x, x + d, moved.data());
         for (std::size_t k = 0; k < g.size(); ++k) group.apply(g[k], x, moved.row(Eigen::Index(k) + 1).data(), shape);
