@@ -8,6 +8,7 @@
 
 #include "features/FitProgress.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -28,14 +29,29 @@ InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const
         return na > 0 && nb > 0 ? double(a.dot(b)) / (na * nb) : 0.0;
     };
     if (!map.usesRowIndex()) {
-        // A row's features do not depend on where it stands: x and its copies in one batch, so the
-        // map's products run as one block against its templates (one row at a time, the product of
-        // every one-row block gathered and packed all r x s moved templates again).
-        MatrixXfR moved(Eigen::Index(g.size()) + 1, d), psi;
-        std::copy(x, x + d, moved.data());
-        for (std::size_t k = 0; k < g.size(); ++k) group.apply(g[k], x, moved.row(Eigen::Index(k) + 1).data(), shape);
-        map.transform(moved, 0, std::size_t(moved.rows()), psi);
-        for (Eigen::Index k = 1; k < psi.rows(); ++k) curve.similarity.push_back(cosine(psi.row(0), psi.row(k)));
+        // A row's features do not depend on where it stands: x and its copies in batches of
+        // kBatch rows, so the map's products run as blocks against its templates (one row at a
+        // time, the product of every one-row block gathered and packed all r x s moved templates
+        // again). Row 0 of the first batch is x itself; the batches bound the memory of a long sweep.
+        constexpr std::size_t kBatch = 256;
+        const std::size_t rows = g.size() + 1;
+        Eigen::RowVectorXf psi0;
+        MatrixXfR moved, psi;
+        for (std::size_t r0 = 0; r0 < rows; r0 += kBatch) {
+            const std::size_t r1 = std::min(rows, r0 + kBatch);
+            moved.resize(Eigen::Index(r1 - r0), d);
+            for (std::size_t r = r0; r < r1; ++r) {
+                float* row = moved.row(Eigen::Index(r - r0)).data();
+                if (r == 0)
+                    std::copy(x, x + d, row);
+                else
+                    group.apply(g[r - 1], x, row, shape);
+            }
+            map.transform(moved, 0, r1 - r0, psi);
+            if (r0 == 0) psi0 = psi.row(0);
+            for (std::size_t r = std::max<std::size_t>(r0, 1); r < r1; ++r)
+                curve.similarity.push_back(cosine(psi0, psi.row(Eigen::Index(r - r0))));
+        }
         return curve;
     }
     // Each copy as dataset index 0: a data-dependent q draws from the same sub-stream for every one.

@@ -81,19 +81,26 @@ private slots:
         QVERIFY(a.invariant == b.invariant && a.plain == b.plain);
     }
 
-    // A map whose rows do not depend on their index moves x and its copies through the map in one
-    // batch: the same curve as transforming each copy alone (FeatureMap's contract: another
-    // batching gives the same features up to float rounding).
+    // A map whose rows do not depend on their index moves x and its copies through the map in
+    // batches (of 256 rows: 13 points fit one, 300 take two): the same curve as transforming each
+    // copy alone (FeatureMap's contract: another batching gives the same features up to float rounding).
+    void oneBatchIsEveryCopyAlone_data()
+    {
+        QTest::addColumn<int>("points");
+        QTest::newRow("one batch") << 13;
+        QTest::newRow("two batches") << 300;
+    }
     void oneBatchIsEveryCopyAlone()
     {
-        const Dataset points = digits().subset({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19});
-        const FeatureContext context = makeFeatureContext(points, "rotation", "vonmises:kappa=2", "gaussian:median=1", 4);
+        QFETCH(int, points);
+        const Dataset fit = digits().subset({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19});
+        const FeatureContext context = makeFeatureContext(fit, "rotation", "vonmises:kappa=2", "gaussian:median=1", 4);
         const auto map = makeFeatureMap("irf:s=120,r=8", context);
-        map->fit(points.X, 4);
+        map->fit(fit.X, 4);
         QVERIFY(!map->usesRowIndex());
         const float* x = digits().sample(33);
-        const InvarianceCurve curve = invarianceProbe(*map, *context.group, context.shape, x, 13, 4);
-        const ElementPath path = context.group->probePath(context.shape, 13, 4);
+        const InvarianceCurve curve = invarianceProbe(*map, *context.group, context.shape, x, points, 4);
+        const ElementPath path = context.group->probePath(context.shape, points, 4);
         QCOMPARE(curve.similarity.size(), path.elements.size());
         const int d = context.shape.dim();
         MatrixXfR one(1, d), psi0, psi;
