@@ -19,9 +19,10 @@ struct InvarianceCurve {
 /// Sweeps g over the group: rotation (and affine) theta on a grid of `points` angles in [-pi, pi];
 /// translation dx in [-w/2, w/2] (dy = 0); scale s log-spaced in [1/2, 2]; cyclic and orthogonal
 /// sets all their elements; permutations the composition of 0, 1, .. points-1 random transpositions
-/// (drawn with `seed`). x and its copies go through the map in one batch; a map whose rows depend
-/// on their index (usesRowIndex: a data-dependent q) transforms each copy alone as dataset index 0,
-/// so that q draws from the same sub-stream for every copy. Requires a fitted map with map.dim() > 0.
+/// (drawn with `seed`). x and its copies go through the map in batches of 256 rows; a map whose
+/// rows depend on their index (usesRowIndex: a data-dependent q) transforms each copy alone as
+/// dataset index 0, so that q draws from the same sub-stream for every copy. Requires a fitted map
+/// with map.dim() > 0.
 InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const Shape& shape, const float* x,
                                 int points = 73, std::uint64_t seed = 0);
 
