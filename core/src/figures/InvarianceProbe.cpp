@@ -28,40 +28,29 @@ InvarianceCurve invarianceProbe(const FeatureMap& map, const Group& group, const
         const double na = a.norm(), nb = b.norm();
         return na > 0 && nb > 0 ? double(a.dot(b)) / (na * nb) : 0.0;
     };
-    if (!map.usesRowIndex()) {
-        // A row's features do not depend on where it stands: x and its copies in batches of
-        // kBatch rows, so the map's products run as blocks against its templates (one row at a
-        // time, the product of every one-row block gathered and packed all r x s moved templates
-        // again). Row 0 of the first batch is x itself; the batches bound the memory of a long sweep.
-        constexpr std::size_t kBatch = 256;
-        const std::size_t rows = g.size() + 1;
-        Eigen::RowVectorXf psi0;
-        MatrixXfR moved, psi;
-        for (std::size_t r0 = 0; r0 < rows; r0 += kBatch) {
-            const std::size_t r1 = std::min(rows, r0 + kBatch);
-            moved.resize(Eigen::Index(r1 - r0), d);
-            for (std::size_t r = r0; r < r1; ++r) {
-                float* row = moved.row(Eigen::Index(r - r0)).data();
-                if (r == 0)
-                    std::copy(x, x + d, row);
-                else
-                    group.apply(g[r - 1], x, row, shape);
-            }
-            map.transform(moved, 0, r1 - r0, psi);
-            if (r0 == 0) psi0 = psi.row(0);
-            for (std::size_t r = std::max<std::size_t>(r0, 1); r < r1; ++r)
-                curve.similarity.push_back(cosine(psi0, psi.row(Eigen::Index(r - r0))));
+    // x and its copies in batches, so the map's products run as blocks against its templates (one
+    // row at a time, the product of every one-row block gathered and packed all r x s moved
+    // templates again); the batches bound the memory of a long sweep. Row 0 of the first batch is x
+    // itself. A map whose rows depend on their index takes batches of one row: each copy as dataset
+    // index 0, so a data-dependent q draws from the same sub-stream for every one.
+    const std::size_t batch = map.usesRowIndex() ? 1 : 256;
+    const std::size_t rows = g.size() + 1;
+    Eigen::RowVectorXf psi0;
+    MatrixXfR moved, psi;
+    for (std::size_t r0 = 0; r0 < rows; r0 += batch) {
+        const std::size_t r1 = std::min(rows, r0 + batch);
+        moved.resize(Eigen::Index(r1 - r0), d);
+        for (std::size_t r = r0; r < r1; ++r) {
+            float* row = moved.row(Eigen::Index(r - r0)).data();
+            if (r == 0)
+                std::copy(x, x + d, row);
+            else
+                group.apply(g[r - 1], x, row, shape);
         }
-        return curve;
-    }
-    // Each copy as dataset index 0: a data-dependent q draws from the same sub-stream for every one.
-    MatrixXfR one(1, d), psi0, psi;
-    std::copy(x, x + d, one.data());
-    map.transform(one, 0, 1, psi0);
-    for (const GroupElement& e : g) {
-        group.apply(e, x, one.data(), shape);
-        map.transform(one, 0, 1, psi);
-        curve.similarity.push_back(cosine(psi0.row(0), psi.row(0)));
+        map.transform(moved, 0, r1 - r0, psi);
+        if (r0 == 0) psi0 = psi.row(0);
+        for (std::size_t r = std::max<std::size_t>(r0, 1); r < r1; ++r)
+            curve.similarity.push_back(cosine(psi0, psi.row(Eigen::Index(r - r0))));
     }
     return curve;
 }

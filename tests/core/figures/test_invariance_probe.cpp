@@ -2,11 +2,13 @@
 // templates, fitted on the kernel-plot points, probed on one input. Exact group averaging (Haar on
 // C_4 with the whole-group Nystrom map, LGIKA Lemma: k_G(gx, y) = k_G(x, y)) gives similarity 1.
 #include "orbit/figures/InvarianceProbe.hpp"
+#include "orbit/data/Loaders.hpp"
 #include "orbit/features/FeatureMap.hpp"
 #include "orbit/groups/Group.hpp"
 #include "orbit/util/Error.hpp"
 
 #include "BundledDigits.hpp"
+#include "TestPaths.hpp"
 
 #include <QTest>
 #include <QObject>
@@ -110,9 +112,42 @@ private slots:
             context.group->apply(path.elements[k], x, one.data(), context.shape);
             map->transform(one, 0, 1, psi);
             const double alone = double(psi0.row(0).dot(psi.row(0))) / (double(psi0.norm()) * double(psi.norm()));
-            QVERIFY2(std::abs(curve.similarity[k] - alone) < 1e-5,
-                     qPrintable(QString("copy %1: %2 in the batch, %3 alone").arg(k).arg(curve.similarity[k]).arg(alone)));
+            const QString what = QString("copy %1: %2 in the batch, %3 alone").arg(k).arg(curve.similarity[k]).arg(alone);
+            QVERIFY2(std::abs(curve.similarity[k] - alone) < 1e-5, qPrintable(what));
         }
+    }
+
+    // A map whose rows depend on their index (noisy sort: each input draws its own permutations)
+    // takes each copy alone as dataset index 0, so every copy draws from the same sub-stream.
+    void aDataDependentMapTakesEachCopyAsIndexZero()
+    {
+        const Dataset g2 = loadDataset(orbittest::bundledFile("g2.extxyz"), {});
+        const FeatureContext context =
+            makeFeatureContext(g2, "permutation", "noisysort:sigma=1", "gaussian:median=1", 2);
+        const auto map = makeFeatureMap("irf:s=60,r=4", context);
+        map->fit(g2.X, 2);
+        QVERIFY(map->usesRowIndex());
+        // The molecule with the most atoms: its noisy sorts differ from one sub-stream to another.
+        std::size_t largest = 0;
+        const auto atoms = [&](std::size_t i) { return (g2.X.row(Eigen::Index(i)).array() != 0).count(); };
+        for (std::size_t i = 0; i < g2.count(); ++i)
+            if (atoms(i) > atoms(largest)) largest = i;
+        const float* x = g2.sample(largest);
+        const InvarianceCurve curve = invarianceProbe(*map, *context.group, context.shape, x, 7, 2);
+        const ElementPath path = context.group->probePath(context.shape, 7, 2);
+        QCOMPARE(curve.similarity.size(), path.elements.size());
+        const int d = context.shape.dim();
+        MatrixXfR one(1, d), psi0, psi;
+        std::copy(x, x + d, one.data());
+        map->transform(one, 0, 1, psi0);
+        for (std::size_t k = 0; k < path.elements.size(); ++k) {
+            context.group->apply(path.elements[k], x, one.data(), context.shape);
+            map->transform(one, 0, 1, psi);
+            const double alone = double(psi0.row(0).dot(psi.row(0))) / (double(psi0.norm()) * double(psi.norm()));
+            QCOMPARE(curve.similarity[k], alone);  // the same rows through the same calls: the same bits
+        }
+        // No transposition: x itself, through the same sub-stream.
+        QVERIFY2(std::abs(curve.similarity[0] - 1.0) < 1e-6, qPrintable(QString::number(curve.similarity[0], 'g', 10)));
     }
 
     void plainSpecKeepsTheTemplates()
